@@ -1,0 +1,33 @@
+import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+
+export type Feature = 'basic' | 'expressions' | 'visemes';
+export type Platform = 'maya' | 'webviewer' | 'unity';
+export type InputType = 'photo' | 'lofimesh_texture' | 'hifimesh_texture_photo';
+
+export interface PipelineInput {
+  inputType: InputType;
+  /** The uploaded file: a JPEG for `photo`, a zip for the mesh inputs. */
+  file: Uint8Array;
+  template: TemplateVersion;
+  features: Feature[];
+}
+
+/** Called with 0..100 as stages finish. */
+export type ProgressFn = (percent: number, stage: string) => void;
+
+export interface PipelineResult {
+  model: AvatarModel;
+  /** 1024x1024 front renders. */
+  preview: { jpg: Uint8Array; png: Uint8Array };
+  /** Pipeline-generated meta entries (stored with `defined`). */
+  meta: Record<string, string>;
+  /**
+   * Data for execute/vertexdeform: the template's neutral head and this avatar's fitted head,
+   * same vertex order (cm). Absent when the avatar cannot deform assets.
+   */
+  deformation?: { template: Float32Array; avatar: Float32Array; indices: Uint32Array };
+}
+
+export interface Pipeline {
+  run(input: PipelineInput, progress: ProgressFn): Promise<PipelineResult>;
+}
