@@ -1,0 +1,180 @@
+/**
+ * What the domain needs from storage and jobs. `store/` implements these for the embedded default
+ * (SQLite + local files) and for PostgreSQL + S3; the domain never knows which.
+ * Times are milliseconds since the epoch.
+ */
+import type { Readable } from 'node:stream';
+
+export type AvatarStatus = 'pending' | 'processing' | 'error' | 'done';
+export type ResultKind = 'blendshapes' | 'vertexdeform';
+export type JobKind = 'avatar' | ResultKind;
+
+export interface Account {
+  id: string;
+  name: string;
+  tierCode: string;
+  tierLabel: string;
+  features: string[];
+  createdAt: number;
+}
+
+export interface AppKey {
+  publicKey: string;
+  accountId: string;
+  secret: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface PointBatch {
+  id: number;
+  accountId: string;
+  granted: number;
+  remaining: number;
+  expiresAt: number;
+}
+
+export interface Avatar {
+  key: string;
+  accountId: string;
+  isPublic: boolean;
+  isSample: boolean;
+  errorCode: number;
+  template: string;
+  features: string[];
+  platforms: string[];
+  inputType: string;
+  createdBy: string;
+  percent: number;
+  status: AvatarStatus;
+  createdAt: number;
+  updatedAt: number;
+  /** Points taken at creation (0 for samples); refunded when the pipeline fails. */
+  charged: number;
+}
+
+/** The output of an on-demand feature, addressed as `<avatar key>@<child key>`. */
+export interface Result {
+  avatarKey: string;
+  childKey: string;
+  kind: ResultKind;
+  status: AvatarStatus;
+  percent: number;
+  errorCode: number;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MetaEntry {
+  name: string;
+  value: string;
+  /** Set on entries the pipeline wrote; absent on the client's own. */
+  defined?: string;
+}
+
+export interface Job {
+  id: number;
+  kind: JobKind;
+  avatarKey: string;
+  childKey: string | null;
+  attempts: number;
+}
+
+/** One page of keyset pagination over (is_sample, seq) descending. */
+export interface ListPosition {
+  sample: boolean;
+  seq: number;
+}
+
+export interface ListPage {
+  avatars: (Avatar & { position: ListPosition })[];
+  hasMoreAfter: boolean;
+  hasMoreBefore: boolean;
+}
+
+export interface Changes {
+  avatars: Avatar[];
+  removedKeys: string[];
+  /** The change counter to hand out for the next update request. */
+  until: number;
+}
+
+export interface NewAvatar {
+  avatar: Avatar;
+  /** Points to take, from the batches that expire first. */
+  price: number;
+}
+
+export interface Repo {
+  // accounts and keys
+  createAccount(a: Account): Promise<void>;
+  updateAccount(id: string, patch: Partial<Pick<Account, 'name' | 'tierCode' | 'tierLabel' | 'features'>>): Promise<void>;
+  getAccount(id: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  addKey(k: AppKey): Promise<void>;
+  getKey(publicKey: string): Promise<AppKey | undefined>;
+  listKeys(accountId: string): Promise<AppKey[]>;
+  revokeKey(publicKey: string, at: number): Promise<boolean>;
+  /** True when the nonce was unused for this key (and is now used). */
+  useNonce(publicKey: string, nonce: string, now: number): Promise<boolean>;
+  forgetNoncesBefore(time: number): Promise<void>;
+
+  // points
+  grantPoints(accountId: string, points: number, expiresAt: number, now: number): Promise<void>;
+  /** Unexpired batches with points left, earliest expiry first. */
+  liveBatches(accountId: string, now: number): Promise<PointBatch[]>;
+
+  // avatars
+  /** Atomically: take the price from live batches (or throw notEnoughPoints), insert the avatar, queue its job. */
+  createAvatar(n: NewAvatar, now: number): Promise<void>;
+  getAvatar(key: string): Promise<Avatar | undefined>;
+  /** Move an avatar's status; on `error` with `refund`, give its points back exactly once. */
+  setAvatarProgress(key: string, patch: { status?: AvatarStatus; percent?: number; errorCode?: number; createdBy?: string }, now: number, refund?: boolean): Promise<void>;
+  deleteAvatar(key: string, now: number): Promise<void>;
+  listPage(accountId: string, after: ListPosition | null, before: ListPosition | null, limit: number): Promise<ListPage>;
+  countList(accountId: string): Promise<{ total: number; samples: number }>;
+  changesSince(accountId: string, since: number): Promise<Changes>;
+  currentChange(): Promise<number>;
+
+  // meta
+  getMeta(key: string): Promise<MetaEntry[]>;
+  /** Replaces entries of the same names in one transaction. */
+  setMeta(key: string, entries: MetaEntry[], now: number): Promise<void>;
+  unsetMeta(key: string, name: string, now: number): Promise<boolean>;
+
+  // on-demand results
+  createResult(r: Result): Promise<void>;
+  getResult(avatarKey: string, childKey: string): Promise<Result | undefined>;
+  setResultProgress(avatarKey: string, childKey: string, patch: { status?: AvatarStatus; percent?: number; errorCode?: number }, now: number): Promise<void>;
+
+  // jobs
+  /** Takes the oldest job that is queued or whose lease ran out. */
+  claimJob(worker: string, now: number, leaseMs: number): Promise<Job | undefined>;
+  renewJob(id: number, worker: string, now: number, leaseMs: number): Promise<boolean>;
+  finishJob(id: number): Promise<void>;
+  /** Jobs still queued or running (for readiness and metrics). */
+  queueDepth(): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+export interface StoredFile {
+  size: number;
+  stream: Readable;
+}
+
+/** Files of avatars: uploads, packages, previews, results. Paths are relative, `/`-separated. */
+export interface Files {
+  /** Writes atomically: readers see the whole file or nothing. */
+  put(path: string, data: Uint8Array): Promise<void>;
+  /** Moves a finished local file in (atomically). */
+  putFromFile(path: string, localPath: string): Promise<void>;
+  get(path: string): Promise<Uint8Array | undefined>;
+  open(path: string): Promise<StoredFile | undefined>;
+  exists(path: string): Promise<boolean>;
+  /** Removes every file under the prefix. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** A pre-authorized URL for the file that works without the Authorization header until it expires. */
+  link(path: string, opts: { ttl: number; fileName: string; contentType: string; baseUrl: string }): Promise<string>;
+}

@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Files } from '../../domain/ports.ts';
+import type { LinkSigner } from './link-signer.ts';
+
+/**
+ * Files under one directory. Writes go to a temporary name in the same directory and are renamed
+ * into place, so a reader (or a crash) never sees half a file.
+ */
+export function localFiles(root: string, signer: LinkSigner): Files {
+  const tmpDir = path.join(root, '.tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+
+  const resolve = (rel: string) => {
+    const full = path.resolve(root, rel);
+    if (!full.startsWith(root + path.sep)) throw new Error(`path escapes the file store: ${rel}`);
+    return full;
+  };
+
+  const place = async (rel: string, write: (tmp: string) => Promise<void>) => {
+    const full = resolve(rel);
+    await fsp.mkdir(path.dirname(full), { recursive: true });
+    const tmp = path.join(tmpDir, crypto.randomBytes(8).toString('hex'));
+    try {
+      await write(tmp);
+      await fsp.rename(tmp, full);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true });
+      throw e;
+    }
+  };
+
+  return {
+    async put(rel, data) {
+      await place(rel, async (tmp) => {
+        const fh = await fsp.open(tmp, 'w');
+        try {
+          await fh.writeFile(data);
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+      });
+    },
+    async putFromFile(rel, localPath) {
+      await place(rel, async (tmp) => {
+        try {
+          await fsp.rename(localPath, tmp);
+        } catch {
+          await fsp.copyFile(localPath, tmp);
+          await fsp.rm(localPath, { force: true });
+        }
+      });
+    },
+    async get(rel) {
+      try {
+        return new Uint8Array(await fsp.readFile(resolve(rel)));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      }
+    },
+    async open(rel) {
+      try {
+        const full = resolve(rel);
+        const st = await fsp.stat(full);
+        return { size: st.size, stream: fs.createReadStream(full) };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      }
+    },
+    async exists(rel) {
+      try {
+        await fsp.access(resolve(rel));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async deletePrefix(prefix) {
+      await fsp.rm(resolve(prefix), { recursive: true, force: true });
+    },
+    async link(rel, { ttl, fileName, contentType, baseUrl }) {
+      const expires = Math.floor(Date.now() / 1000) + ttl;
+      return `${baseUrl}/files/${signer.sign({ path: rel, fileName, contentType, expires })}`;
+    },
+  };
+}
+
+/** Removes temporary files a crash left behind (safe only while no write is under way). */
+export async function sweepTemporaryFiles(root: string) {
+  await fsp.rm(path.join(root, '.tmp'), { recursive: true, force: true });
+  await fsp.mkdir(path.join(root, '.tmp'), { recursive: true });
+}
