@@ -1,0 +1,144 @@
+/**
+ * Face analysis: decode the photo, find the largest face and its 478 landmarks, estimate head pose and
+ * scale, and refuse photos the pipeline cannot turn into a good avatar (PipelineError 100xx).
+ */
+import sharp from 'sharp';
+import { PipelineCodes, PipelineError } from '../errors.ts';
+import { detectFaces, type DetectedFace } from './landmark-model.ts';
+import {
+  estimatePose,
+  irisDiameterPx,
+  landmarksInHeadFrame,
+  IRIS_DIAMETER_CM,
+  FACE_POINTS,
+  type HeadPose,
+} from './pose.ts';
+
+/** Longest side of the image given to the detector and used for texture sampling. */
+export const ANALYSIS_MAX_SIDE = 1280;
+/** Refusal limits; documented in docs/PIPELINE.md. */
+export const LIMITS = {
+  /** Minimum inter-pupil distance in pixels of the original photo. */
+  minEyeDistancePx: 40,
+  maxYawDeg: 30,
+  maxPitchDeg: 30,
+  maxRollDeg: 35,
+  /** Plausible range of the face's size relative to the canonical face (guards a misread iris). */
+  faceSizeRatio: [0.9, 1.12] as const,
+};
+
+export interface RgbImage {
+  width: number;
+  height: number;
+  /** Packed RGB, 3 bytes per pixel. */
+  data: Uint8Array;
+}
+
+export interface FaceAnalysis {
+  /** The oriented, shrunk photo the landmarks refer to. */
+  image: RgbImage;
+  /** Factor from analysis-image pixels to original-photo pixels. */
+  originalScale: number;
+  faceCount: number;
+  /** x, y, width, height (analysis-image pixels) around the landmarks. */
+  faceBox: [number, number, number, number];
+  /** 478 landmarks: x, y in analysis-image pixels, z the model's relative depth. */
+  landmarks: Float32Array;
+  pose: HeadPose;
+  /** Centimetres per analysis-image pixel at the face. */
+  cmPerPixel: number;
+  /** The 478 landmarks in the head frame (cm, Y up, face along +Z). */
+  headLandmarks: Float32Array;
+  detectionMs: number;
+}
+
+/** Decodes any image sharp reads, applying EXIF orientation and shrinking to the analysis size. */
+export async function decodePhoto(file: Uint8Array): Promise<{ image: RgbImage; originalScale: number }> {
+  try {
+    const src = sharp(file, { failOn: 'error' });
+    const meta = await src.metadata();
+    if (!meta.width || !meta.height) throw new Error('no dimensions');
+    const { data, info } = await src
+      .rotate()
+      .resize(ANALYSIS_MAX_SIDE, ANALYSIS_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return {
+      image: { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) },
+      originalScale: Math.max(meta.width, meta.height) / Math.max(info.width, info.height),
+    };
+  } catch (e) {
+    throw new PipelineError(PipelineCodes.imageUnreadable, `the photo cannot be read as an image (${(e as Error).message})`);
+  }
+}
+
+/** Face analysis of one photo; `canonical` is the template's 468 face vertices (cm). */
+export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>): Promise<FaceAnalysis> {
+  const { image, originalScale } = await decodePhoto(file);
+  const t0 = performance.now();
+  const faces = await detectFaces(image.data, image.width, image.height);
+  const detectionMs = performance.now() - t0;
+  if (faces.length === 0) throw new PipelineError(PipelineCodes.noFace, 'no face was found in the photo');
+  const face = largest(faces);
+  const landmarks = new Float32Array(face.mesh.length * 3);
+  face.mesh.forEach((p, i) => landmarks.set(p, i * 3));
+  const faceBox = landmarkBox(landmarks);
+
+  const eyeDistance = Math.hypot(landmarks[468 * 3] - landmarks[473 * 3], landmarks[468 * 3 + 1] - landmarks[473 * 3 + 1]);
+  if (eyeDistance * originalScale < LIMITS.minEyeDistancePx) {
+    throw new PipelineError(
+      PipelineCodes.faceTooSmall,
+      `the face is too small: ${Math.round(eyeDistance * originalScale)} px between the pupils, at least ${LIMITS.minEyeDistancePx} needed`,
+    );
+  }
+  if (!faceInside(landmarks, image)) {
+    throw new PipelineError(PipelineCodes.faceCut, 'the face is cut by the border of the photo');
+  }
+  const pose = estimatePose(landmarks, canonical);
+  refuseTurnedHead(pose);
+
+  const [lo, hi] = LIMITS.faceSizeRatio;
+  const irisScale = irisDiameterPx(landmarks) / IRIS_DIAMETER_CM;
+  const sizeRatio = Math.min(hi, Math.max(lo, pose.scale / irisScale));
+  const cmPerPixel = sizeRatio / pose.scale;
+  const headLandmarks = landmarksInHeadFrame(landmarks, pose, canonical, cmPerPixel);
+  return { image, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
+}
+
+function largest(faces: DetectedFace[]): DetectedFace {
+  return faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+}
+
+function landmarkBox(lm: Float32Array): [number, number, number, number] {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < FACE_POINTS; i++) {
+    x0 = Math.min(x0, lm[i * 3]);
+    x1 = Math.max(x1, lm[i * 3]);
+    y0 = Math.min(y0, lm[i * 3 + 1]);
+    y1 = Math.max(y1, lm[i * 3 + 1]);
+  }
+  return [x0, y0, x1 - x0, y1 - y0];
+}
+
+/** The detector extrapolates landmarks beyond the border when a face is cut; any such point refuses the photo. */
+function faceInside(lm: Float32Array, image: RgbImage): boolean {
+  for (let i = 0; i < FACE_POINTS; i++) {
+    const x = lm[i * 3];
+    const y = lm[i * 3 + 1];
+    if (x < 0 || y < 0 || x > image.width - 1 || y > image.height - 1) return false;
+  }
+  return true;
+}
+
+export function refuseTurnedHead(pose: HeadPose): void {
+  const over: string[] = [];
+  if (Math.abs(pose.yaw) > LIMITS.maxYawDeg) over.push(`turned ${Math.round(pose.yaw)}° (limit ${LIMITS.maxYawDeg}°)`);
+  if (Math.abs(pose.pitch) > LIMITS.maxPitchDeg) over.push(`tilted ${Math.round(pose.pitch)}° up/down (limit ${LIMITS.maxPitchDeg}°)`);
+  if (Math.abs(pose.roll) > LIMITS.maxRollDeg) over.push(`tilted ${Math.round(pose.roll)}° sideways (limit ${LIMITS.maxRollDeg}°)`);
+  if (over.length > 0) throw new PipelineError(PipelineCodes.headTurned, `the head is ${over.join(' and ')}; use a photo facing the camera`);
+}

@@ -1,0 +1,119 @@
+/**
+ * The face landmark model: @vladmandic/human (MediaPipe BlazeFace + FaceMesh + Iris) on the tfjs wasm
+ * backend, loaded once per process from the files inside node_modules (never from the network).
+ */
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** The part of a human FaceResult the pipeline reads. */
+export interface DetectedFace {
+  score: number;
+  /** x, y, width, height in pixels of the analysed image. */
+  box: [number, number, number, number];
+  /** 478 points: x, y in pixels, z relative depth (pixel-like units, smaller is nearer). */
+  mesh: [number, number, number][];
+}
+
+interface Tensor {
+  dispose(): void;
+}
+interface TfLike {
+  tensor(values: Uint8Array, shape: number[], dtype: 'int32'): Tensor;
+  io: {
+    registerLoadRouter(router: (url: string | string[]) => unknown): void;
+    fromMemory(artifacts: unknown): unknown;
+  };
+}
+interface HumanLike {
+  tf: TfLike;
+  load(): Promise<void>;
+  warmup(): Promise<unknown>;
+  detect(input: Tensor): Promise<{ face: DetectedFace[]; error?: string | null }>;
+}
+
+/** human's exports map hides the wasm build: resolve the package's node entry and go by path. */
+const humanDist = path.dirname(require.resolve('@vladmandic/human'));
+const modelDir = path.join(humanDist, '..', 'models');
+const wasmDistDir = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+
+const MODEL_SCHEME = 'model-file://';
+
+/** Reads a tfjs graph model (json + weight shards) from disk into memory artifacts. */
+async function loadArtifacts(url: string): Promise<unknown> {
+  const file = path.join(modelDir, path.basename(url.slice(MODEL_SCHEME.length)));
+  const json = JSON.parse(await readFile(file, 'utf8')) as {
+    modelTopology: unknown;
+    weightsManifest: { paths: string[]; weights: unknown[] }[];
+  };
+  const shards = await Promise.all(
+    json.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(path.join(modelDir, p))),
+  );
+  const all = Buffer.concat(shards);
+  return {
+    modelTopology: json.modelTopology,
+    weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+    weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
+  };
+}
+
+let loading: Promise<HumanLike> | undefined;
+
+/** The process-wide landmark model, loaded and warmed up on first use. */
+export function landmarkModel(): Promise<HumanLike> {
+  loading ??= (async () => {
+    const { Human } = require(path.join(humanDist, 'human.node-wasm.js')) as {
+      Human: new (config: object) => HumanLike;
+    };
+    const human = new Human({
+      backend: 'wasm',
+      wasmPath: wasmDistDir + path.sep,
+      modelBasePath: MODEL_SCHEME,
+      debug: false,
+      async: true,
+      warmup: 'none',
+      cacheModels: false,
+      validateModels: false,
+      filter: { enabled: false },
+      face: {
+        enabled: true,
+        detector: { enabled: true, rotation: true, maxDetected: 10, minConfidence: 0.5, minSize: 0, return: false },
+        mesh: { enabled: true },
+        iris: { enabled: true },
+        attention: { enabled: false },
+        description: { enabled: false },
+        emotion: { enabled: false },
+        antispoof: { enabled: false },
+        liveness: { enabled: false },
+      },
+      body: { enabled: false },
+      hand: { enabled: false },
+      object: { enabled: false },
+      gesture: { enabled: false },
+      segmentation: { enabled: false },
+    });
+    human.tf.io.registerLoadRouter((url) =>
+      typeof url === 'string' && url.startsWith(MODEL_SCHEME)
+        ? { load: async () => loadArtifacts(url) }
+        : null,
+    );
+    await human.load();
+    return human;
+  })();
+  return loading;
+}
+
+/** Runs detection on an RGB image; returns every face found. */
+export async function detectFaces(rgb: Uint8Array, width: number, height: number): Promise<DetectedFace[]> {
+  const human = await landmarkModel();
+  const input = human.tf.tensor(rgb, [1, height, width, 3], 'int32');
+  try {
+    const result = await human.detect(input);
+    if (result.error) throw new Error(`landmark model: ${result.error}`);
+    return result.face;
+  } finally {
+    input.dispose();
+  }
+}
