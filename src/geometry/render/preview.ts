@@ -1,0 +1,61 @@
+import type { AvatarModel, Vec3 } from '../../model/avatar.ts';
+import type { Camera } from './camera.ts';
+import type { RgbaImage } from './image.ts';
+import { renderMeshes, type RenderItem, type RenderMode } from './rasterize.ts';
+
+export const PREVIEW_SIZE = 1024;
+/** Vertical field of view of the preview: narrow, like a portrait lens, so the face is not distorted. */
+const PREVIEW_FOV = 20;
+/** The camera looks slightly down on the head. */
+const PREVIEW_ELEVATION_DEG = 8;
+/** Free space around the model, as a fraction of its half height. */
+const PREVIEW_MARGIN = 1.12;
+
+/** Renders the model as the service's preview: transparent background, front view from slightly above. */
+export function renderPreview(
+  model: AvatarModel,
+  textures: ReadonlyMap<string, RgbaImage>,
+  opts: { size?: number; mode?: RenderMode } = {},
+): RgbaImage {
+  const size = opts.size ?? PREVIEW_SIZE;
+  return renderMeshes(modelItems(model, textures), previewCamera(model), {
+    width: size,
+    height: size,
+    supersample: 2,
+    mode: opts.mode ?? 'textured',
+  });
+}
+
+/** The model's meshes (rest pose) with their materials as render items. */
+export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, RgbaImage>): RenderItem[] {
+  return model.meshes.map((mesh) => {
+    const material = model.materials.find((m) => m.name === mesh.material);
+    if (!material) return { geometry: mesh.geometry };
+    const [r, g, b, a] = material.baseColorFactor;
+    const texture = material.baseColorTexture ? textures.get(material.baseColorTexture) : undefined;
+    return { geometry: mesh.geometry, texture, color: [r, g, b], opacity: material.alphaMode === 'BLEND' ? a : 1 };
+  });
+}
+
+/** A camera in front of the model (+z) and slightly above it that fits the whole model in a square image. */
+export function previewCamera(model: AvatarModel): Camera {
+  const lo: Vec3 = [Infinity, Infinity, Infinity];
+  const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const mesh of model.meshes) {
+    const p = mesh.geometry.positions;
+    for (let i = 0; i < p.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        lo[k] = Math.min(lo[k], p[i + k]);
+        hi[k] = Math.max(hi[k], p[i + k]);
+      }
+    }
+  }
+  if (!(lo[0] <= hi[0])) throw new RangeError('renderPreview: the model has no vertices');
+  const target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+  const half = (Math.max(hi[0] - lo[0], hi[1] - lo[1]) / 2) * PREVIEW_MARGIN;
+  // Distance from the front of the bounding box at which the half extent fills half the field of view.
+  const distance = half / Math.tan((PREVIEW_FOV * Math.PI) / 360) + (hi[2] - lo[2]) / 2;
+  const el = (PREVIEW_ELEVATION_DEG * Math.PI) / 180;
+  const eye: Vec3 = [target[0], target[1] + distance * Math.sin(el), target[2] + distance * Math.cos(el)];
+  return { type: 'perspective', fovY: PREVIEW_FOV, eye, target, up: [0, 1, 0] };
+}

@@ -1,0 +1,395 @@
+import type { MeshData } from '../../model/avatar.ts';
+import { cameraFrame, type Camera, type CameraFrame } from './camera.ts';
+import type { RgbaImage } from './image.ts';
+import { packLights, studioLight, type LightRig } from './lighting.ts';
+import { LINEAR_STEPS, linearToSrgb, srgbToLinear } from './srgb.ts';
+
+/**
+ * `textured`: texture (or colour) lit; `grey`: the colour (default mid grey) lit, textures ignored,
+ * for pictures of the mesh; `uv-checker`: an 8x8 checker in UV space tinted red along u and green
+ * along v, to see the layout and its orientation.
+ */
+export type RenderMode = 'textured' | 'grey' | 'uv-checker';
+
+export interface RenderItem {
+  /** Normals may be empty: the item is then shaded flat. */
+  geometry: Pick<MeshData, 'positions' | 'normals' | 'uvs' | 'indices'>;
+  /** Decoded sRGB base colour texture, sampled bilinearly with v up; texels with alpha below half are cut out. */
+  texture?: RgbaImage;
+  /** Linear multiplier of the base colour (the texture, or white without one). */
+  color?: [number, number, number];
+  /** Below 1 the item is blended over what is behind it: drawn after the opaque items, not writing depth. */
+  opacity?: number;
+  /** Draw back faces too (open meshes); they are lit as seen from the viewer's side. */
+  doubleSided?: boolean;
+  /** Shade with face normals instead of the vertex normals. */
+  flat?: boolean;
+}
+
+export interface RenderOptions {
+  width: number;
+  height: number;
+  /** sRGB bytes and alpha, 0..255; default fully transparent. */
+  background?: [number, number, number, number];
+  /** 2 renders at twice the size and averages 2x2 samples (anti-aliasing). */
+  supersample?: 1 | 2;
+  mode?: RenderMode;
+  light?: LightRig;
+  /** Near clipping distance along the view axis, world units; default 0.1. */
+  near?: number;
+}
+
+/**
+ * Per vertex in screen space: x, y, depth key (screen-linear, smaller is nearer), q (1/z or 1), u, v,
+ * light on the front side, light on the back side. Lighting per vertex (Gouraud) costs a fraction of
+ * per-pixel lighting, and at the vertex density of a head (a triangle covers a few pixels) looks the same.
+ */
+const STRIDE = 8;
+/** Per vertex in camera space for clipping: x, y, z, u, v, normal xyz. */
+const CSTRIDE = 8;
+const MODE_CODE: Record<RenderMode, number> = { textured: 0, grey: 1, 'uv-checker': 2 };
+const DEFAULT_GREY = 0.45;
+
+/** Renders meshes into an RGBA image (straight alpha). Pure: no I/O. */
+export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOptions): RgbaImage {
+  const ss = opts.supersample ?? 1;
+  const raster = new Raster(opts.width * ss, opts.height * ss, scaledFrame(cameraFrame(camera, opts.width, opts.height), ss), opts);
+  for (const item of items) if ((item.opacity ?? 1) >= 1) raster.draw(item);
+  for (const item of items) if ((item.opacity ?? 1) < 1) raster.draw(item);
+  return ss === 1
+    ? { width: opts.width, height: opts.height, rgba: raster.color }
+    : downsample2(raster.color, opts.width, opts.height, opts.background ?? [0, 0, 0, 0]);
+}
+
+function scaledFrame(f: CameraFrame, s: number): CameraFrame {
+  return { ...f, fx: f.fx * s, skew: f.skew * s, cx: f.cx * s, fy: f.fy * s, cy: f.cy * s };
+}
+
+/** Averages 2x2 samples with their alpha as weight, so edges against transparency keep their colour. */
+function downsample2(src: Uint8Array, width: number, height: number, bg: [number, number, number, number]): RgbaImage {
+  const out = new Uint8Array(width * height * 4);
+  const sw = width * 2;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const a = ((2 * y) * sw + 2 * x) * 4;
+      const b = a + 4;
+      const c = a + sw * 4;
+      const d = c + 4;
+      const wa = src[a + 3], wb = src[b + 3], wc = src[c + 3], wd = src[d + 3];
+      const sum = wa + wb + wc + wd;
+      const o = (y * width + x) * 4;
+      if (sum === 1020) {
+        out[o] = (src[a] + src[b] + src[c] + src[d] + 2) >> 2;
+        out[o + 1] = (src[a + 1] + src[b + 1] + src[c + 1] + src[d + 1] + 2) >> 2;
+        out[o + 2] = (src[a + 2] + src[b + 2] + src[c + 2] + src[d + 2] + 2) >> 2;
+        out[o + 3] = 255;
+      } else if (sum === 0) {
+        out[o] = bg[0]; out[o + 1] = bg[1]; out[o + 2] = bg[2];
+      } else {
+        const half = sum >> 1;
+        for (let k = 0; k < 3; k++) {
+          out[o + k] = ((src[a + k] * wa + src[b + k] * wb + src[c + k] * wc + src[d + k] * wd + half) / sum) | 0;
+        }
+        out[o + 3] = (sum + 2) >> 2;
+      }
+    }
+  }
+  return { width, height, rgba: out };
+}
+
+class Raster {
+  readonly color: Uint8Array;
+  private readonly depth: Float32Array;
+  private readonly lights: Float64Array;
+  private readonly ambient: number;
+  private readonly rim: number;
+  private readonly mode: number;
+  private readonly near: number;
+  // State of the item being drawn, read by triangle().
+  private tex: Uint8Array | null = null;
+  private tw = 0;
+  private th = 0;
+  private cr = 1;
+  private cg = 1;
+  private cb = 1;
+  private opacity = 1;
+  private cutout = false;
+  private doubleSided = false;
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+    private readonly frame: CameraFrame,
+    opts: RenderOptions,
+  ) {
+    const bg = opts.background ?? [0, 0, 0, 0];
+    this.color = new Uint8Array(width * height * 4);
+    for (let i = 0; i < 4; i++) this.color[i] = bg[i];
+    // Fill by doubling copies: much faster than a per-pixel loop.
+    for (let n = 4; n < this.color.length; n *= 2) this.color.copyWithin(n, 0, Math.min(n, this.color.length - n));
+    this.depth = new Float32Array(width * height).fill(Infinity);
+    const rig = opts.light ?? studioLight;
+    this.lights = packLights(rig);
+    this.ambient = rig.ambient;
+    this.rim = rig.rim;
+    this.mode = MODE_CODE[opts.mode ?? 'textured'];
+    this.near = opts.near ?? 0.1;
+  }
+
+  draw(item: RenderItem): void {
+    const textured = this.mode === 0 && item.texture !== undefined;
+    this.tex = textured ? item.texture!.rgba : null;
+    this.tw = textured ? item.texture!.width : 0;
+    this.th = textured ? item.texture!.height : 0;
+    const c = item.color ?? (this.mode === 1 ? [DEFAULT_GREY, DEFAULT_GREY, DEFAULT_GREY] : [1, 1, 1]);
+    [this.cr, this.cg, this.cb] = c;
+    this.cutout = textured && hasTransparency(item.texture!);
+    this.opacity = Math.max(0, Math.min(1, item.opacity ?? 1));
+    this.doubleSided = item.doubleSided ?? false;
+
+    const { cam, indices } = this.cameraSpace(item);
+    const count = cam.length / CSTRIDE;
+    const vb = new Float32Array(count * STRIDE);
+    for (let i = 0; i < count; i++) this.project(cam, i * CSTRIDE, vb, i * STRIDE);
+    const near = this.near;
+    for (let t = 0; t < indices.length; t += 3) {
+      const a = indices[t], b = indices[t + 1], c2 = indices[t + 2];
+      const za = cam[a * CSTRIDE + 2], zb = cam[b * CSTRIDE + 2], zc = cam[c2 * CSTRIDE + 2];
+      if (za >= near && zb >= near && zc >= near) this.triangle(vb, a * STRIDE, b * STRIDE, c2 * STRIDE);
+      else if (za >= near || zb >= near || zc >= near) this.clipped(cam, a, b, c2);
+    }
+  }
+
+  /** Vertices in camera space with their uv and normal; flat items get three own vertices per triangle. */
+  private cameraSpace(item: RenderItem): { cam: Float32Array; indices: ArrayLike<number> } {
+    const { positions: p, normals: nrm, uvs, indices } = item.geometry;
+    const { R, t } = this.frame;
+    const n = p.length / 3;
+    const hasUv = uvs.length >= n * 2;
+    const flat = item.flat === true || nrm.length < n * 3;
+    const cam = new Float32Array(n * CSTRIDE);
+    for (let i = 0; i < n; i++) {
+      const x = p[i * 3], y = p[i * 3 + 1], z = p[i * 3 + 2];
+      const o = i * CSTRIDE;
+      cam[o] = R[0] * x + R[1] * y + R[2] * z + t[0];
+      cam[o + 1] = R[3] * x + R[4] * y + R[5] * z + t[1];
+      cam[o + 2] = R[6] * x + R[7] * y + R[8] * z + t[2];
+      cam[o + 3] = hasUv ? uvs[i * 2] : 0;
+      cam[o + 4] = hasUv ? uvs[i * 2 + 1] : 0;
+      if (!flat) {
+        const nx = nrm[i * 3], ny = nrm[i * 3 + 1], nz = nrm[i * 3 + 2];
+        cam[o + 5] = R[0] * nx + R[1] * ny + R[2] * nz;
+        cam[o + 6] = R[3] * nx + R[4] * ny + R[5] * nz;
+        cam[o + 7] = R[6] * nx + R[7] * ny + R[8] * nz;
+      }
+    }
+    return flat ? facetted(cam, indices) : { cam, indices };
+  }
+
+  private project(cam: Float32Array, c: number, vb: Float32Array, o: number): void {
+    const f = this.frame;
+    const x = cam[c], y = cam[c + 1], z = cam[c + 2];
+    const q = f.perspective ? 1 / z : 1;
+    vb[o] = (f.fx * x + f.skew * y) * q + f.cx;
+    vb[o + 1] = f.fy * y * q + f.cy;
+    // 1/z is linear in screen space under perspective, z itself under orthographic projection.
+    vb[o + 2] = f.perspective ? -q : z;
+    vb[o + 3] = q;
+    vb[o + 4] = cam[c + 3];
+    vb[o + 5] = cam[c + 4];
+    vb[o + 6] = this.light(cam[c + 5], cam[c + 6], cam[c + 7]);
+    vb[o + 7] = this.light(-cam[c + 5], -cam[c + 6], -cam[c + 7]);
+  }
+
+  /** Light reaching a surface with normal n (camera space). */
+  private light(nx: number, ny: number, nz: number): number {
+    const len = Math.hypot(nx, ny, nz);
+    if (len > 0) { nx /= len; ny /= len; nz /= len; }
+    const lights = this.lights;
+    let light = this.ambient;
+    for (let l = 0; l < lights.length; l += 4) {
+      const d = nx * lights[l] + ny * lights[l + 1] + nz * lights[l + 2];
+      if (d > 0) light += d * lights[l + 3];
+    }
+    // The viewer looks along +z: a normal with nz near 0 is on the silhouette.
+    const edge = 1 - (nz < 0 ? -nz : 0);
+    return light + this.rim * edge * edge * edge;
+  }
+
+  /** Clips a triangle crossing the near plane (Sutherland-Hodgman on one plane) and draws the rest. */
+  private clipped(cam: Float32Array, a: number, b: number, c: number): void {
+    const near = this.near;
+    const poly: number[][] = [];
+    const src = [a, b, c].map((i) => Array.from(cam.subarray(i * CSTRIDE, i * CSTRIDE + CSTRIDE)));
+    for (let i = 0; i < 3; i++) {
+      const p = src[i], q = src[(i + 1) % 3];
+      if (p[2] >= near) poly.push(p);
+      if (p[2] >= near !== q[2] >= near) {
+        const s = (near - p[2]) / (q[2] - p[2]);
+        poly.push(p.map((v, k) => v + (q[k] - v) * s));
+      }
+    }
+    const cb = Float32Array.from(poly.flat());
+    const vb = new Float32Array(poly.length * STRIDE);
+    for (let i = 0; i < poly.length; i++) this.project(cb, i * CSTRIDE, vb, i * STRIDE);
+    for (let i = 1; i + 1 < poly.length; i++) this.triangle(vb, 0, i * STRIDE, (i + 1) * STRIDE);
+  }
+
+  private triangle(vb: Float32Array, a: number, b: number, c: number): void {
+    let area = (vb[b] - vb[a]) * (vb[c + 1] - vb[a + 1]) - (vb[c] - vb[a]) * (vb[b + 1] - vb[a + 1]);
+    // Counter-clockwise from outside turns clockwise in the y-down image: front faces have area < 0.
+    const back = area > 0;
+    if (area === 0 || !(area === area) || (back && !this.doubleSided)) return;
+    if (!back) {
+      const s = b; b = c; c = s;
+      area = -area;
+    }
+    const x0 = vb[a], y0 = vb[a + 1], x1 = vb[b], y1 = vb[b + 1], x2 = vb[c], y2 = vb[c + 1];
+    const xmin = Math.max(0, Math.ceil(Math.min(x0, x1, x2) - 0.5));
+    const xmax = Math.min(this.width - 1, Math.floor(Math.max(x0, x1, x2) - 0.5));
+    const ymin = Math.max(0, Math.ceil(Math.min(y0, y1, y2) - 0.5));
+    const ymax = Math.min(this.height - 1, Math.floor(Math.max(y0, y1, y2) - 0.5));
+    if (xmin > xmax || ymin > ymax) return;
+
+    const ia = 1 / area;
+    // Edge functions w0 (opposite vertex 0), w1, w2: their steps along x and y.
+    const w0dx = -(y2 - y1), w0dy = x2 - x1;
+    const w1dx = -(y0 - y2), w1dy = x0 - x2;
+    const w2dx = -(y1 - y0), w2dy = x1 - x0;
+    // Top-left rule: a pixel centre exactly on an edge belongs to the triangle only if the edge is a
+    // left or top one, so that triangles sharing an edge never both cover (and blend) a pixel.
+    const tl0 = y2 < y1 || (y2 === y1 && x2 > x1);
+    const tl1 = y0 < y2 || (y0 === y2 && x0 > x2);
+    const tl2 = y1 < y0 || (y1 === y0 && x1 > x0);
+    const px = xmin + 0.5;
+    const py = ymin + 0.5;
+    let r0 = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1);
+    let r1 = (x0 - x2) * (py - y2) - (y0 - y2) * (px - x2);
+    let r2 = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0);
+    // Screen-linear quantities: the depth key, q, and u, v, light times q (divided by q per pixel,
+    // which makes them perspective-correct). Each is stepped along x by its plane's slope.
+    const k0 = vb[a + 2] * ia, k1 = vb[b + 2] * ia, k2 = vb[c + 2] * ia;
+    const q0 = vb[a + 3], q1 = vb[b + 3], q2 = vb[c + 3];
+    const side = back ? 7 : 6;
+    const Q0 = q0 * ia, Q1 = q1 * ia, Q2 = q2 * ia;
+    const u0 = vb[a + 4] * Q0, u1 = vb[b + 4] * Q1, u2 = vb[c + 4] * Q2;
+    const v0 = vb[a + 5] * Q0, v1 = vb[b + 5] * Q1, v2 = vb[c + 5] * Q2;
+    const l0 = vb[a + side] * Q0, l1 = vb[b + side] * Q1, l2 = vb[c + side] * Q2;
+    const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
+    const qdx = w0dx * Q0 + w1dx * Q1 + w2dx * Q2;
+    const udx = w0dx * u0 + w1dx * u1 + w2dx * u2;
+    const vdx = w0dx * v0 + w1dx * v1 + w2dx * v2;
+    const ldx = w0dx * l0 + w1dx * l1 + w2dx * l2;
+
+    const color = this.color, depth = this.depth, width = this.width;
+    const tex = this.tex, tw = this.tw, th = this.th, cutout = this.cutout;
+    const cr = this.cr, cg = this.cg, cb = this.cb;
+    const mode = this.mode, opacity = this.opacity, blend = opacity < 1;
+    const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
+
+    for (let y = ymin; y <= ymax; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
+      let w0 = r0, w1 = r1, w2 = r2;
+      let key = r0 * k0 + r1 * k1 + r2 * k2;
+      let qs = r0 * Q0 + r1 * Q1 + r2 * Q2;
+      let uq = r0 * u0 + r1 * u1 + r2 * u2;
+      let vq = r0 * v0 + r1 * v1 + r2 * v2;
+      let lq = r0 * l0 + r1 * l1 + r2 * l2;
+      const row = y * width;
+      for (
+        let x = xmin;
+        x <= xmax;
+        x++, w0 += w0dx, w1 += w1dx, w2 += w2dx, key += kdx, qs += qdx, uq += udx, vq += vdx, lq += ldx
+      ) {
+        if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+        if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
+        const pi = row + x;
+        if (key >= depth[pi]) continue;
+        const s = 1 / qs;
+        const u = uq * s, v = vq * s;
+
+        let ar: number, ag: number, ab: number;
+        if (tex !== null) {
+          let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
+          tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
+          ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
+          const ix = tx | 0, iy = ty | 0;
+          const fx = tx - ix, fy = ty - iy;
+          const o00 = (iy * tw + ix) * 4;
+          const o10 = ix < tw - 1 ? o00 + 4 : o00;
+          const o01 = iy < th - 1 ? o00 + tw * 4 : o00;
+          const o11 = ix < tw - 1 ? o01 + 4 : o01;
+          const g00 = (1 - fx) * (1 - fy), g10 = fx * (1 - fy), g01 = (1 - fx) * fy, g11 = fx * fy;
+          if (cutout && tex[o00 + 3] * g00 + tex[o10 + 3] * g10 + tex[o01 + 3] * g01 + tex[o11 + 3] * g11 < 127.5) continue;
+          ar = lin[(tex[o00] * g00 + tex[o10] * g10 + tex[o01] * g01 + tex[o11] * g11 + 0.5) | 0] * cr;
+          ag = lin[(tex[o00 + 1] * g00 + tex[o10 + 1] * g10 + tex[o01 + 1] * g01 + tex[o11 + 1] * g11 + 0.5) | 0] * cg;
+          ab = lin[(tex[o00 + 2] * g00 + tex[o10 + 2] * g10 + tex[o01 + 2] * g01 + tex[o11 + 2] * g11 + 0.5) | 0] * cb;
+        } else if (mode === 2) {
+          const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
+          const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
+          ar = check * (0.3 + 0.7 * uc);
+          ag = check * (0.3 + 0.7 * vc);
+          ab = check * 0.5;
+        } else {
+          ar = cr; ag = cg; ab = cb;
+        }
+
+        const light = lq * s;
+        let lr = ar * light, lg = ag * light, lb = ab * light;
+        lr = lr > 1 ? top : (lr * top + 0.5) | 0;
+        lg = lg > 1 ? top : (lg * top + 0.5) | 0;
+        lb = lb > 1 ? top : (lb * top + 0.5) | 0;
+        const o = pi * 4;
+        if (blend) {
+          const da = color[o + 3] / 255;
+          const oa = opacity + da * (1 - opacity);
+          const keep = (da * (1 - opacity)) / oa, put = opacity / oa;
+          color[o] = toSrgb[lr] * put + color[o] * keep + 0.5;
+          color[o + 1] = toSrgb[lg] * put + color[o + 1] * keep + 0.5;
+          color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
+          color[o + 3] = oa * 255 + 0.5;
+        } else {
+          color[o] = toSrgb[lr];
+          color[o + 1] = toSrgb[lg];
+          color[o + 2] = toSrgb[lb];
+          color[o + 3] = 255;
+          depth[pi] = key;
+        }
+      }
+    }
+  }
+}
+
+/** Three own vertices per triangle carrying the face normal (camera space), for flat shading. */
+function facetted(cam: Float32Array, indices: ArrayLike<number>): { cam: Float32Array; indices: Uint32Array } {
+  const out = new Float32Array(indices.length * CSTRIDE);
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t] * CSTRIDE, b = indices[t + 1] * CSTRIDE, c = indices[t + 2] * CSTRIDE;
+    const ex = cam[b] - cam[a], ey = cam[b + 1] - cam[a + 1], ez = cam[b + 2] - cam[a + 2];
+    const fx = cam[c] - cam[a], fy = cam[c + 1] - cam[a + 1], fz = cam[c + 2] - cam[a + 2];
+    const nx = ey * fz - ez * fy, ny = ez * fx - ex * fz, nz = ex * fy - ey * fx;
+    const len = Math.hypot(nx, ny, nz) || 1;
+    [a, b, c].forEach((src, k) => {
+      const o = (t + k) * CSTRIDE;
+      out.set(cam.subarray(src, src + 5), o);
+      out[o + 5] = nx / len;
+      out[o + 6] = ny / len;
+      out[o + 7] = nz / len;
+    });
+  }
+  const seq = new Uint32Array(indices.length);
+  for (let i = 0; i < seq.length; i++) seq[i] = i;
+  return { cam: out, indices: seq };
+}
+
+const transparencyOf = new WeakMap<Uint8Array, boolean>();
+
+/** Whether any texel is less than half opaque (then the texture cuts out); cached per pixel buffer. */
+function hasTransparency(texture: RgbaImage): boolean {
+  let known = transparencyOf.get(texture.rgba);
+  if (known === undefined) {
+    known = false;
+    for (let i = 3; i < texture.rgba.length && !known; i += 4) known = texture.rgba[i] < 128;
+    transparencyOf.set(texture.rgba, known);
+  }
+  return known;
+}

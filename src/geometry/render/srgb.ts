@@ -1,0 +1,19 @@
+/** Colour conversions by table: the renderer lights in linear light, textures and output are sRGB. */
+
+/** sRGB byte to linear [0,1]. */
+export const srgbToLinear = new Float32Array(256);
+for (let i = 0; i < 256; i++) {
+  const c = i / 255;
+  srgbToLinear[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+/** Resolution of the inverse table; 4096 steps keep dark gradients free of banding. */
+export const LINEAR_STEPS = 4096;
+
+/** Linear [0,1] quantised to LINEAR_STEPS - 1, to an sRGB byte. */
+export const linearToSrgb = new Uint8Array(LINEAR_STEPS);
+for (let i = 0; i < LINEAR_STEPS; i++) {
+  const c = i / (LINEAR_STEPS - 1);
+  const s = c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055;
+  linearToSrgb[i] = Math.round(s * 255);
+}

@@ -1,0 +1,207 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
+import { cameraFrame, projectPoint, type Camera } from '../../../src/geometry/render/camera.ts';
+import type { RgbaImage } from '../../../src/geometry/render/image.ts';
+import { renderMeshes, type RenderItem } from '../../../src/geometry/render/rasterize.ts';
+import { quad, uvSphere } from './shapes.ts';
+
+const front = (fovY: number, distance: number): Camera => ({
+  type: 'perspective',
+  fovY,
+  eye: [0, 0, distance],
+  target: [0, 0, 0],
+  up: [0, 1, 0],
+});
+
+function pixel(img: RgbaImage, x: number, y: number): number[] {
+  const o = (y * img.width + x) * 4;
+  return Array.from(img.rgba.subarray(o, o + 4));
+}
+
+function covered(img: RgbaImage): { count: number; cx: number; cy: number } {
+  let count = 0, sx = 0, sy = 0;
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      const a = img.rgba[(y * img.width + x) * 4 + 3] / 255;
+      count += a;
+      sx += a * (x + 0.5);
+      sy += a * (y + 0.5);
+    }
+  }
+  return { count, cx: sx / count, cy: sy / count };
+}
+
+/** The same surface facing the other way: winding and normals turned. */
+function reversed(mesh: MeshData): MeshData {
+  const indices = mesh.indices.slice();
+  for (let i = 0; i < indices.length; i += 3) [indices[i + 1], indices[i + 2]] = [indices[i + 2], indices[i + 1]];
+  return { ...mesh, indices, normals: mesh.normals.map((n) => -n) };
+}
+
+test('a square covers exactly the pixels whose centres it contains', () => {
+  // fov 90 at distance 10: f = 50 px, so a 10 cm square at the origin spans pixels 25..74.
+  const img = renderMeshes([{ geometry: quad(10, 0) }], front(90, 10), { width: 100, height: 100 });
+  assert.equal(covered(img).count, 2500);
+  assert.equal(pixel(img, 25, 25)[3], 255);
+  assert.equal(pixel(img, 74, 74)[3], 255);
+  assert.equal(pixel(img, 24, 50)[3], 0);
+  assert.equal(pixel(img, 50, 75)[3], 0);
+});
+
+test('a sphere covers the area of its projected disc', () => {
+  const r = 5, d = 40;
+  const img = renderMeshes([{ geometry: uvSphere(r, 96, 64) }], front(30, d), { width: 200, height: 200, supersample: 2 });
+  const f = 100 / Math.tan(Math.PI / 12);
+  // The silhouette of a sphere under perspective is a circle of angular radius asin(r/d).
+  const rho = f * Math.tan(Math.asin(r / d));
+  const { count, cx, cy } = covered(img);
+  assert.ok(Math.abs(count / (Math.PI * rho * rho) - 1) < 0.01, `coverage ${count} vs ${Math.PI * rho * rho}`);
+  assert.ok(Math.abs(cx - 100) < 0.05 && Math.abs(cy - 100) < 0.05);
+});
+
+test('the nearer surface occludes the farther one whatever the drawing order', () => {
+  const near = { geometry: quad(4, 1), color: [1, 0, 0] as [number, number, number] };
+  const far = { geometry: quad(8, -1), color: [0, 0, 1] as [number, number, number] };
+  for (const items of [[near, far], [far, near]]) {
+    const img = renderMeshes(items, front(60, 10), { width: 64, height: 64 });
+    const [r, , b] = pixel(img, 32, 32);
+    assert.ok(r > 0 && b === 0, `centre should be red: ${pixel(img, 32, 32)}`);
+    const [r2, , b2] = pixel(img, 32, 16);
+    assert.ok(b2 > 0 && r2 === 0, `outside the near square it should be blue: ${pixel(img, 32, 16)}`);
+  }
+});
+
+test('textures are applied with v up: the top row of the image lands at the top of the mesh', () => {
+  // Quadrants of a 2x2 texture: top-left red, top-right green, bottom-left blue, bottom-right white.
+  const texture = {
+    width: 2,
+    height: 2,
+    rgba: Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]),
+  };
+  const img = renderMeshes([{ geometry: quad(10, 0), texture }], front(90, 10), { width: 100, height: 100 });
+  const dominant = (x: number, y: number) => {
+    const [r, g, b] = pixel(img, x, y);
+    return r > 2 * g && r > 2 * b ? 'red' : g > 2 * r && g > 2 * b ? 'green' : b > 2 * r && b > 2 * g ? 'blue' : 'white';
+  };
+  assert.equal(dominant(30, 30), 'red');
+  assert.equal(dominant(70, 30), 'green');
+  assert.equal(dominant(30, 70), 'blue');
+  assert.equal(dominant(70, 70), 'white');
+});
+
+test('background is transparent and anti-aliased edges keep the surface colour', () => {
+  const img = renderMeshes([{ geometry: uvSphere(5, 64, 48), color: [0, 1, 0] }], front(30, 40), {
+    width: 100,
+    height: 100,
+    supersample: 2,
+  });
+  assert.deepEqual(pixel(img, 0, 0), [0, 0, 0, 0]);
+  let partial = 0;
+  for (let i = 3; i < img.rgba.length; i += 4) {
+    const a = img.rgba[i];
+    if (a > 0 && a < 255) {
+      partial++;
+      const [r, g, b] = img.rgba.subarray(i - 3, i);
+      assert.ok(g > 0 && r === 0 && b === 0, 'a partly covered pixel is green, not mixed with the background');
+    }
+  }
+  assert.ok(partial > 50, `expected soft edges, got ${partial} partial pixels`);
+  const solid = renderMeshes([{ geometry: quad(1, 0) }], front(30, 40), { width: 8, height: 8, background: [10, 20, 30, 255] });
+  assert.deepEqual(pixel(solid, 0, 0), [10, 20, 30, 255]);
+});
+
+test('back faces are culled unless the item is double-sided', () => {
+  const back = reversed(quad(10, 0));
+  const culled = renderMeshes([{ geometry: back }], front(90, 10), { width: 50, height: 50 });
+  assert.equal(covered(culled).count, 0);
+  const shown = renderMeshes([{ geometry: back, doubleSided: true }], front(90, 10), { width: 50, height: 50 });
+  assert.equal(covered(shown).count, 625);
+  // Lit as seen from the front: as bright as the front face of the same square.
+  const lit = renderMeshes([{ geometry: quad(10, 0) }], front(90, 10), { width: 50, height: 50 });
+  assert.deepEqual(pixel(shown, 25, 25), pixel(lit, 25, 25));
+});
+
+test('perspective projection matches a hand-computed point', () => {
+  // fov 90 over 100 px: f = 50; (2, 3, 0) seen from (0, 0, 10) is at x = 50 + 50 * 2/10, y = 50 - 50 * 3/10.
+  const p = projectPoint(cameraFrame(front(90, 10), 100, 100), [2, 3, 0]);
+  assert.ok(Math.abs(p.x - 60) < 1e-9 && Math.abs(p.y - 35) < 1e-9 && Math.abs(p.depth - 10) < 1e-9);
+});
+
+test('a pinhole camera (K, R, t) renders a point where K (R X + t) puts it', () => {
+  // R turns world y-up / -z-forward into camera y-down / z-forward; the camera stands at z = 10.
+  const camera: Camera = { type: 'pinhole', K: [200, 0, 64, 0, 180, 48, 0, 0, 1], R: [1, 0, 0, 0, -1, 0, 0, 0, -1], t: [0, 0, 10] };
+  const point: Vec3 = [1, 0.5, 0];
+  // x = 200 * 1/10 + 64 = 84, y = 180 * -0.5/10 + 48 = 39.
+  const p = projectPoint(cameraFrame(camera, 128, 96), point);
+  assert.ok(Math.abs(p.x - 84) < 1e-9 && Math.abs(p.y - 39) < 1e-9);
+  const img = renderMeshes([{ geometry: quad(0.4, 0, [point[0], point[1]]) }], camera, { width: 128, height: 96, supersample: 2 });
+  const c = covered(img);
+  assert.ok(Math.abs(c.cx - 84) < 0.05 && Math.abs(c.cy - 39) < 0.05, `centroid ${c.cx}, ${c.cy} ${c.count}`);
+  // 0.4 cm at 10 cm: 8 x 7.2 px, up to half a sample (a quarter pixel) off along each edge.
+  assert.ok(Math.abs(c.count - 8 * 7.2) < 2, `area ${c.count}`);
+});
+
+test('an orthographic camera keeps sizes independent of depth', () => {
+  const camera: Camera = { type: 'orthographic', viewHeight: 20, eye: [0, 0, 50], target: [0, 0, 0], up: [0, 1, 0] };
+  for (const z of [-10, 0, 10]) {
+    const img = renderMeshes([{ geometry: quad(10, z) }], camera, { width: 100, height: 100 });
+    assert.equal(covered(img).count, 2500);
+  }
+  const nearFirst: RenderItem[] = [{ geometry: quad(4, 3), color: [1, 0, 0] }, { geometry: quad(8, -3), color: [0, 0, 1] }];
+  const order = renderMeshes(nearFirst, camera, { width: 100, height: 100 });
+  assert.ok(pixel(order, 50, 50)[0] > 0 && pixel(order, 50, 50)[2] === 0);
+});
+
+test('triangles crossing the near plane are clipped, not dropped or smeared', () => {
+  // A floor reaching from behind the camera to far in front of it.
+  const floor: MeshData = {
+    positions: Float32Array.from([-50, -2, 20, 50, -2, 20, 50, -2, -80, -50, -2, -80]),
+    normals: Float32Array.from([0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0]),
+    uvs: new Float32Array(8),
+    indices: Uint32Array.from([0, 1, 2, 0, 2, 3]),
+  };
+  const img = renderMeshes([{ geometry: floor }], front(90, 10), { width: 64, height: 64 });
+  // Below the horizon (the image centre row) is floor, above it nothing.
+  assert.equal(pixel(img, 32, 63)[3], 255);
+  assert.equal(pixel(img, 0, 63)[3], 255);
+  assert.equal(pixel(img, 32, 20)[3], 0);
+});
+
+test('lighting reads the shape: the key light side is brighter, the grey mode ignores textures', () => {
+  const texture = { width: 1, height: 1, rgba: Uint8Array.from([255, 0, 0, 255]) };
+  const img = renderMeshes([{ geometry: uvSphere(5, 64, 48), texture }], front(30, 40), { width: 100, height: 100, mode: 'grey' });
+  const [r, g, b] = pixel(img, 50, 50);
+  assert.ok(r === g && g === b, 'grey');
+  const upperLeft = pixel(img, 38, 38)[0];
+  const lowerRight = pixel(img, 62, 62)[0];
+  assert.ok(upperLeft > lowerRight + 20, `${upperLeft} vs ${lowerRight}`);
+});
+
+test('uv-checker mode shows the layout: the u tint grows to the right on a front-facing square', () => {
+  const img = renderMeshes([{ geometry: quad(10, 0) }], front(90, 10), { width: 96, height: 96, mode: 'uv-checker' });
+  // Same checker cell colour (both in even cells) at u = 1/16 and u = 15/16... compare within one row of cells.
+  const left = pixel(img, 27, 27), right = pixel(img, 68, 27);
+  assert.ok(right[0] > left[0], `${left} ${right}`);
+  assert.notDeepEqual(pixel(img, 27, 27), pixel(img, 33, 27), 'neighbouring cells differ');
+});
+
+test('a texture with transparent texels cuts the surface out', () => {
+  const texture = { width: 2, height: 1, rgba: Uint8Array.from([255, 255, 255, 255, 255, 255, 255, 0]) };
+  const img = renderMeshes([{ geometry: quad(10, 0), texture }], front(90, 10), { width: 100, height: 100 });
+  assert.equal(pixel(img, 30, 50)[3], 255);
+  assert.equal(pixel(img, 70, 50)[3], 0);
+});
+
+test('a translucent item blends over what is behind it', () => {
+  const img = renderMeshes(
+    [{ geometry: quad(4, 1), color: [1, 0, 0], opacity: 0.5 }, { geometry: quad(8, -1), color: [0, 0, 1] }],
+    front(60, 10),
+    { width: 64, height: 64 },
+  );
+  const [r, , b, a] = pixel(img, 32, 32);
+  assert.ok(r > 0 && b > 0 && a === 255, `${pixel(img, 32, 32)}`);
+  const alone = renderMeshes([{ geometry: quad(4, 1), color: [1, 0, 0], opacity: 0.5 }], front(60, 10), { width: 64, height: 64 });
+  assert.equal(pixel(alone, 32, 32)[3], 128);
+  assert.ok(pixel(alone, 32, 32)[0] > 0);
+});
