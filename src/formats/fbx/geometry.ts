@@ -1,0 +1,68 @@
+import type { AvatarMesh, Vec3 } from '../../model/avatar.ts';
+import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
+
+const i = int32;
+
+function layerElement(kind: string, mapping: string, reference: string, data: FbxNode[], name = ''): FbxNode {
+  return node(kind, [i(0)], [
+    node('Version', [i(101)]),
+    node('Name', [name]),
+    node('MappingInformationType', [mapping]),
+    node('ReferenceInformationType', [reference]),
+    ...data,
+  ]);
+}
+
+/** Triangle list to FBX polygon indices: the last index of each polygon is stored as -(index + 1). */
+export function polygonVertexIndex(indices: Uint32Array): Int32Array {
+  const out = new Int32Array(indices.length);
+  for (let k = 0; k < indices.length; k++) out[k] = k % 3 === 2 ? -indices[k] - 1 : indices[k];
+  return out;
+}
+
+/** Geometry children of a mesh: vertices, triangles, per-corner normals, indexed UVs, one material slot. */
+export function meshGeometry(mesh: AvatarMesh): FbxNode[] {
+  const { positions, normals, uvs, indices } = mesh.geometry;
+  const cornerNormals = new Float64Array(indices.length * 3);
+  for (let k = 0; k < indices.length; k++) {
+    const v = indices[k] * 3;
+    cornerNormals[k * 3] = normals[v];
+    cornerNormals[k * 3 + 1] = normals[v + 1];
+    cornerNormals[k * 3 + 2] = normals[v + 2];
+  }
+  return [
+    properties70([]),
+    node('GeometryVersion', [i(124)]),
+    node('Vertices', [Float64Array.from(positions)]),
+    node('PolygonVertexIndex', [polygonVertexIndex(indices)]),
+    layerElement('LayerElementNormal', 'ByPolygonVertex', 'Direct', [node('Normals', [cornerNormals])]),
+    layerElement('LayerElementUV', 'ByPolygonVertex', 'IndexToDirect', [
+      node('UV', [Float64Array.from(uvs)]),
+      node('UVIndex', [Int32Array.from(indices)]),
+    ], 'UVMap'),
+    layerElement('LayerElementMaterial', 'AllSame', 'IndexToDirect', [node('Materials', [Int32Array.of(0)])]),
+    node('Layer', [i(0)], [
+      node('Version', [i(100)]),
+      ...['LayerElementNormal', 'LayerElementUV', 'LayerElementMaterial'].map((type) =>
+        node('LayerElement', [], [node('Type', [type]), node('TypedIndex', [i(0)])])),
+    ]),
+  ];
+}
+
+/** Children of a Model node (mesh or limb) with its local rest transform; rotation in XYZ Euler degrees. */
+export function modelNode(translation: Vec3, rotationDegrees: Vec3): FbxNode[] {
+  return [
+    node('Version', [i(232)]),
+    properties70([
+      prop70('InheritType', 'enum', '', '', i(1)),
+      prop70('DefaultAttributeIndex', 'int', 'Integer', '', i(0)),
+      prop70('Lcl Translation', 'Lcl Translation', '', 'A', ...translation),
+      prop70('Lcl Rotation', 'Lcl Rotation', '', 'A', ...rotationDegrees),
+      prop70('Lcl Scaling', 'Lcl Scaling', '', 'A', 1, 1, 1),
+    ]),
+    node('MultiLayer', [i(0)]),
+    node('MultiTake', [i(0)]),
+    node('Shading', [true]),
+    node('Culling', ['CullingOff']),
+  ];
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Bone, Mesh, MeshPhongMaterial, SkinnedMesh } from 'three';
+import { encodeFbx } from '../../../src/formats/fbx/encode.ts';
+import { findChild, findChildren, int32, node, type FbxNode } from '../../../src/formats/fbx/node.ts';
+import { readFbx } from '../../../src/formats/fbx/read.ts';
+import { writeFbx } from '../../../src/formats/fbx/write.ts';
+import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
+import { collect, loadFbxWithThree } from './three-loaders.ts';
+
+const model = buildTestAvatar();
+const bytes = writeFbx(model);
+const doc = readFbx(bytes);
+const top = (name: string): FbxNode => {
+  const n = doc.nodes.find((x) => x.name === name);
+  assert.ok(n, `top-level ${name}`);
+  return n;
+};
+const objects = top('Objects').children;
+const ofClass = (kind: string, subclass: string): FbxNode[] => objects.filter((o) => o.name === kind && o.props[2] === subclass);
+const shortName = (o: FbxNode): string => String(o.props[1]).split('\x00')[0];
+const value = (n: FbxNode | undefined, child: string): unknown => n && findChild(n, child)?.props[0];
+const setting = (name: string): unknown =>
+  findChildren(findChild(top('GlobalSettings'), 'Properties70')!, 'P').find((p) => p.props[0] === name)?.props[4];
+
+test('every property type survives encode and read, small arrays raw and large ones deflated', () => {
+  const large = Float64Array.from({ length: 500 }, (_, k) => k * 0.5);
+  const tree = [node('Root', ['text', int32(-7), { type: 'Y', value: 12 }, { type: 'F', value: 1.5 }, 2.25, 1234567890123n, true,
+    Uint8Array.of(1, 2, 3), Int32Array.of(1, -2), Float32Array.of(0.5), BigInt64Array.of(5n), large], [node('Empty'), node('Leaf', [int32(1)])])];
+  const back = readFbx(encodeFbx(tree));
+  assert.deepEqual(back.nodes, tree);
+  assert.equal(back.version, 7400);
+});
+
+test('header, global settings and footer are those of FBX 7.4 in centimetres, Y up, +Z front', () => {
+  assert.equal(doc.version, 7400);
+  assert.deepEqual(value(top('FBXHeaderExtension'), 'FBXVersion'), int32(7400));
+  assert.deepEqual([setting('UpAxis'), setting('UpAxisSign'), setting('FrontAxis'), setting('FrontAxisSign'), setting('CoordAxis')],
+    [int32(1), int32(1), int32(2), int32(1), int32(0)]);
+  assert.equal(setting('UnitScaleFactor'), 1);
+  // readFbx checks the footer; a truncated file must fail.
+  assert.throws(() => readFbx(bytes.subarray(0, bytes.length - 1)));
+});
+
+test('definitions count exactly the objects written', () => {
+  const defined = new Map(findChildren(top('Definitions'), 'ObjectType').map((t) => [t.props[0], (value(t, 'Count') as { value: number }).value]));
+  const actual = new Map<unknown, number>([['GlobalSettings', 1]]);
+  for (const o of objects) actual.set(o.name, (actual.get(o.name) ?? 0) + 1);
+  assert.deepEqual(defined, actual);
+});
+
+test('geometry: vertices, triangles with negated last index, per-corner normals, indexed UVs', () => {
+  for (const mesh of model.meshes) {
+    const g = ofClass('Geometry', 'Mesh').find((o) => shortName(o) === mesh.name)!;
+    const vertices = value(g, 'Vertices') as Float64Array;
+    const polygons = value(g, 'PolygonVertexIndex') as Int32Array;
+    assert.equal(vertices.length, mesh.geometry.positions.length);
+    assert.equal(polygons.length, mesh.geometry.indices.length);
+    polygons.forEach((p, k) => assert.equal(k % 3 === 2 ? ~p : p, mesh.geometry.indices[k]));
+    assert.equal((value(findChild(g, 'LayerElementNormal'), 'Normals') as Float64Array).length, polygons.length * 3);
+    assert.equal((value(findChild(g, 'LayerElementUV'), 'UVIndex') as Int32Array).length, polygons.length);
+  }
+});
+
+test('skeleton, clusters, blendshape channels, textures and clips are all present', () => {
+  assert.deepEqual(ofClass('Model', 'LimbNode').map(shortName), BONE_NAMES);
+  assert.equal(ofClass('NodeAttribute', 'LimbNode').length, BONE_NAMES.length);
+  assert.deepEqual(ofClass('Deformer', 'BlendShapeChannel').map(shortName), NAMED_MORPHS);
+  assert.deepEqual(ofClass('Geometry', 'Shape').map(shortName), NAMED_MORPHS);
+  assert.deepEqual(objects.filter((o) => o.name === 'Texture').map((t) => value(t, 'RelativeFilename')), model.textures.map((t) => t.name));
+  assert.deepEqual(objects.filter((o) => o.name === 'AnimationStack').map(shortName), ['idle', 'talk']);
+  const pose = objects.find((o) => o.name === 'Pose')!;
+  assert.equal(findChildren(pose, 'PoseNode').length, BONE_NAMES.length + model.meshes.length);
+
+  // Cluster weights add up to the skin weights of every vertex of the head.
+  const head = model.meshes[0];
+  const sums = new Float64Array(head.geometry.positions.length / 3);
+  const skinId = ofClass('Deformer', 'Skin').find((o) => shortName(o) === 'head')!.props[0];
+  const clusterIds = new Set(top('Connections').children.filter((c) => c.props[2] === skinId).map((c) => c.props[1]));
+  for (const cluster of ofClass('Deformer', 'Cluster').filter((c) => clusterIds.has(c.props[0]))) {
+    const idx = value(cluster, 'Indexes') as Int32Array | undefined;
+    const w = value(cluster, 'Weights') as Float64Array | undefined;
+    idx?.forEach((v, k) => { sums[v] += w![k]; });
+  }
+  sums.forEach((s) => assert.ok(Math.abs(s - 1) < 1e-5));
+
+  // Every connection joins known objects (0 is the scene root).
+  const ids = new Set<unknown>([0n, ...objects.map((o) => o.props[0])]);
+  for (const c of top('Connections').children) assert.ok(ids.has(c.props[1]) && ids.has(c.props[2]), `connection ${c.props.join(' ')}`);
+});
+
+test("three's FBXLoader reads meshes, skin, morph names, textures and clips", async () => {
+  const scene = await loadFbxWithThree(bytes);
+  const meshes = collect(scene, (o): o is SkinnedMesh => (o as Mesh).isMesh === true);
+  assert.deepEqual(meshes.map((m) => m.name), model.meshes.map((m) => `${m.name}_mesh`));
+  meshes.forEach((m, k) => {
+    assert.equal(m.geometry.attributes.position.count, model.meshes[k].geometry.indices.length);
+    assert.equal(m.skeleton.bones.length, BONE_NAMES.length);
+  });
+  assert.deepEqual(Object.keys(meshes[0].morphTargetDictionary!), NAMED_MORPHS);
+  const skin = meshes[0].material as MeshPhongMaterial;
+  assert.equal(skin.map?.name, 'head_baseColor.png');
+  assert.equal(skin.normalMap?.name, 'head_normal.png');
+  assert.deepEqual(new Set(collect(scene, (o): o is Bone => (o as Bone).isBone === true).map((b) => b.name)), new Set(BONE_NAMES));
+  assert.deepEqual(scene.animations.map((a) => a.name), ['idle', 'talk']);
+  assert.ok(scene.animations[1].tracks.some((t) => t.name === 'head_mesh.morphTargetInfluences[2]'));
+});

@@ -1,0 +1,34 @@
+import type { Group, Object3D } from 'three';
+
+/**
+ * three's FBXLoader expects a browser; it only touches these globals (an image element per
+ * texture, which never loads in Node). Installed by the tests, never by product code.
+ */
+function stubBrowserGlobals(): void {
+  const g = globalThis as Record<string, unknown>;
+  g.window ??= { innerWidth: 1024, innerHeight: 768 };
+  g.self ??= g;
+  g.document ??= {
+    createElementNS: () => ({ addEventListener() {}, removeEventListener() {}, setAttribute() {}, style: {} }),
+  };
+}
+
+const arrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+
+export async function loadFbxWithThree(bytes: Uint8Array): Promise<Group> {
+  stubBrowserGlobals();
+  const { FBXLoader } = await import('three/examples/jsm/loaders/FBXLoader.js');
+  return new FBXLoader().parse(arrayBuffer(bytes), '');
+}
+
+export async function loadGlbWithThree(bytes: Uint8Array): Promise<{ scene: Group; animations: { name: string }[] }> {
+  stubBrowserGlobals();
+  const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
+  return new GLTFLoader().parseAsync(arrayBuffer(bytes), '');
+}
+
+export function collect<T extends Object3D>(root: Object3D, match: (o: Object3D) => o is T): T[] {
+  const out: T[] = [];
+  root.traverse((o) => { if (match(o)) out.push(o); });
+  return out;
+}
