@@ -1,0 +1,296 @@
+/**
+ * Client library of the avatar service: signs every request with ServiceDigest and returns typed results.
+ * Runs in Node 20 and in browsers (only `fetch` and WebCrypto at the top level; Node modules load lazily).
+ */
+import { AvatarApiError, AvatarWaitTimeout, errorFromResponse, pipelineError } from './errors.ts';
+import { defaultSigner, type DigestMethod, type Signer } from './sign.ts';
+import type {
+  Avatar, CreateOptions, DownloadType, Link, ListPage, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
+  TtsOptions, VertexOptions, WaitOptions,
+} from './types.ts';
+import { decodeVertices, encodeVertices } from './vertices.ts';
+
+export * from './types.ts';
+export { AvatarApiError, AvatarWaitTimeout, parseMsg } from './errors.ts';
+export { defaultSigner, nodeSigner, webCryptoSigner, webCryptoDigest, type DigestMethod, type Signer } from './sign.ts';
+export { encodeVertices, decodeVertices } from './vertices.ts';
+
+export interface AvatarClientOptions {
+  /** Where the service answers, e.g. `http://localhost:8080` (a path prefix is kept: `https://host/avatars`). */
+  baseUrl: string;
+  key: string;
+  secret: string;
+  /** Digest algorithm, default sha256. */
+  method?: DigestMethod;
+  /** Replaces the default signer (node:crypto in Node, WebCrypto in browsers). */
+  signer?: Signer;
+  fetch?: typeof globalThis.fetch;
+}
+
+type Ok<T> = T & { stt: 'OK' };
+
+const uploadTypes = { photo: ['image/jpeg', 'photo.jpg'], lofimesh_texture: ['application/x-zip', 'input.zip'], hifimesh_texture_photo: ['application/x-zip', 'input.zip'] } as const;
+const MAX_POLL_FACTOR = 10;
+
+/**
+ * One path segment, percent-encoded except for the `,` `@` `:` the spec's paths show literally (lists, result keys).
+ * Dot segments would be resolved away by URL parsing, so they are refused.
+ */
+function segment(value: string): string {
+  if (value === '' || value === '.' || value === '..') throw new RangeError(`"${value}" cannot be a path segment`);
+  return encodeURIComponent(value).replace(/%(2C|40|3A)/gi, (escape) => decodeURIComponent(escape));
+}
+
+/** A local URI from a list response (`next`, `previous`, `update`) as a path under `/v2`. */
+export function underV2(uri: string): string {
+  const path = uri.startsWith('/') ? uri : `/${uri}`;
+  return path.startsWith('/v2/') ? path : `/v2${path}`;
+}
+
+/** The speech marks file is JSON lines. */
+export function parseMarks(text: string): SpeechMark[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as SpeechMark);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class AvatarClient {
+  private readonly origin: string;
+  private readonly prefix: string;
+  private readonly sign: Signer;
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(options: AvatarClientOptions) {
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.prefix = base.pathname.replace(/\/+$/, '');
+    this.sign = options.signer ?? defaultSigner(options);
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** Signs the path as called (prefix included, no host, no query) and returns the parsed OK body. */
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: { data: BodyInit; type?: string }): Promise<Ok<T>> {
+    const uri = this.prefix + path;
+    const headers: Record<string, string> = { authorization: await this.sign(uri), accept: 'application/json' };
+    if (body?.type) headers['content-type'] = body.type;
+    const response = await this.send(this.origin + uri, { method, headers, body: body?.data });
+    const text = await response.text();
+    if (!response.ok) throw errorFromResponse(response.status, text);
+    let parsed: { stt?: string };
+    try {
+      parsed = JSON.parse(text) as { stt?: string };
+    } catch {
+      throw new AvatarApiError(-1, `response is not JSON: ${text.slice(0, 200)}`, response.status);
+    }
+    if (parsed.stt !== 'OK') throw errorFromResponse(response.status, text);
+    return parsed as Ok<T>;
+  }
+
+  private async send(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetch(url, init);
+    } catch (e) {
+      throw new AvatarApiError(-1, `cannot reach ${url}: ${(e as Error).message}`, 0);
+    }
+  }
+
+  profile(): Promise<Ok<Profile>> {
+    return this.call<Profile>('GET', '/v2/profile');
+  }
+
+  /** Uploads a photo (JPEG) or a zip archive and returns the new avatar's key. */
+  async create(input: Blob | Uint8Array, options: CreateOptions): Promise<string> {
+    const [contentType, defaultName] = uploadTypes[options.inputType];
+    const platforms = options.platforms?.length ? options.platforms.join(',') : 'maya';
+    const features = options.features?.length ? `/${segment(options.features.join(','))}` : '';
+    const path = `/v2/avatar/new/${segment(options.inputType)}/${segment(platforms)}/${segment(options.template)}${features}`;
+    const form = new FormData();
+    const file = input instanceof Blob && input.type ? input : new Blob([input as Uint8Array<ArrayBuffer>], { type: contentType });
+    form.append('file', file, options.fileName ?? defaultName);
+    return (await this.call<{ key: string }>('POST', path, { data: form })).key;
+  }
+
+  status(key: string): Promise<Ok<Avatar>> {
+    return this.call<Avatar>('GET', `/v2/avatar/${segment(key)}/status`);
+  }
+
+  /**
+   * Polls the status of an avatar or an on-demand result until it is done; throws AvatarApiError when the
+   * pipeline failed and AvatarWaitTimeout after `timeoutMs`. The interval grows by half while nothing moves
+   * and returns to `pollMs` on progress; rate limits and server errors are waited out, not thrown.
+   */
+  async waitFor(key: string, { onProgress, pollMs = 1000, timeoutMs, signal }: WaitOptions = {}): Promise<Avatar> {
+    const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+    let interval = pollMs;
+    let last: Avatar | undefined;
+    for (;;) {
+      let current: Avatar | undefined;
+      try {
+        current = await this.status(key);
+      } catch (e) {
+        if (!(e instanceof AvatarApiError && e.transient)) throw e;
+      }
+      if (current) {
+        onProgress?.(current);
+        if (current.status === 'done') return current;
+        if (current.status === 'error') throw pipelineError(current);
+        const moved = !last || last.percent !== current.percent || last.status !== current.status;
+        interval = moved ? pollMs : Math.min(interval * 1.5, pollMs * MAX_POLL_FACTOR);
+        last = current;
+      } else {
+        interval = Math.min(interval * 2, pollMs * MAX_POLL_FACTOR);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        if (last) throw new AvatarWaitTimeout(last);
+        throw new AvatarApiError(-1, `no status of ${key} before the wait timed out`, 0);
+      }
+      await sleep(Math.min(interval, left), signal);
+    }
+  }
+
+  async createAndWait(input: Blob | Uint8Array, options: CreateOptions, wait: WaitOptions = {}): Promise<Avatar> {
+    return this.waitFor(await this.create(input, options), wait);
+  }
+
+  /** The first page, or the page at a `next`/`previous` URI of an earlier page. */
+  listPage(uri?: string): Promise<Ok<ListPage>> {
+    return this.call<ListPage>('GET', uri === undefined ? '/v2/avatar/list' : underV2(uri));
+  }
+
+  /** Every avatar of the account, page after page, following `next`. */
+  async *list(): AsyncGenerator<Avatar, void, undefined> {
+    let page: ListPage = await this.listPage();
+    for (;;) {
+      yield* page.models;
+      if (!page.next) return;
+      page = await this.listPage(page.next);
+    }
+  }
+
+  /** Changes of the list since the page (or update) that gave this `update` URI. */
+  updates(uri: string): Promise<Ok<ListPage>> {
+    return this.call<ListPage>('GET', underV2(uri));
+  }
+
+  downloadLink(key: string, type: DownloadType = 'maya'): Promise<Ok<Link>> {
+    return this.call<Link>('GET', `/v2/avatar/${segment(key)}/download/${segment(type)}`);
+  }
+
+  preview(key: string, fileType: PreviewType = 'jpg'): Promise<Ok<Link>> {
+    return this.call<Link>('GET', `/v2/avatar/${segment(key)}/preview/${segment(fileType)}`);
+  }
+
+  /** GETs a pre-authorized link (no Authorization header); a relative link is taken relative to the service. */
+  async fetchLink(location: string): Promise<Response> {
+    const url = new URL(location, this.origin + this.prefix + '/').href;
+    const response = await this.send(url, { method: 'GET' });
+    if (!response.ok) throw errorFromResponse(response.status, await response.text());
+    return response;
+  }
+
+  async fetchBytes(location: string): Promise<Uint8Array> {
+    return new Uint8Array(await (await this.fetchLink(location)).arrayBuffer());
+  }
+
+  async download(key: string, type: DownloadType = 'maya'): Promise<Uint8Array> {
+    return this.fetchBytes((await this.downloadLink(key, type)).location);
+  }
+
+  /** Node only: streams the package to `filePath` (written aside and renamed, so no partial file is left). */
+  async downloadToFile(key: string, type: DownloadType, filePath: string): Promise<{ path: string; bytes: number }> {
+    const [{ createWriteStream }, { rename, rm, stat }, { Readable }, { pipeline }] = await Promise.all([
+      import('node:fs'), import('node:fs/promises'), import('node:stream'), import('node:stream/promises'),
+    ]);
+    const response = await this.fetchLink((await this.downloadLink(key, type)).location);
+    if (!response.body) throw new AvatarApiError(-1, 'download has no body', response.status);
+    const partial = `${filePath}.part`;
+    try {
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(partial));
+      await rename(partial, filePath);
+    } catch (e) {
+      await rm(partial, { force: true });
+      throw e;
+    }
+    return { path: filePath, bytes: (await stat(filePath)).size };
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.call('GET', `/v2/avatar/${segment(key)}/delete`);
+  }
+
+  readonly meta = {
+    get: async (key: string, name?: string): Promise<MetaEntry[]> => {
+      const path = `/v2/avatar/${segment(key)}/meta/get${name === undefined ? '' : `/${segment(name)}`}`;
+      const body = await this.call<{ meta?: MetaEntry[]; models?: MetaEntry[] }>('GET', path);
+      return body.meta ?? body.models ?? [];
+    },
+    set: async (key: string, name: string, value: string): Promise<void> => {
+      await this.call('GET', `/v2/avatar/${segment(key)}/meta/set/${segment(name)}/${segment(value)}`);
+    },
+    setMany: async (key: string, entries: Record<string, string>): Promise<void> => {
+      await this.call('POST', `/v2/avatar/${segment(key)}/meta/set`, { data: JSON.stringify(entries), type: 'application/json' });
+    },
+    unset: async (key: string, name: string): Promise<void> => {
+      await this.call('GET', `/v2/avatar/${segment(key)}/meta/unset/${segment(name)}`);
+    },
+  };
+
+  /** Starts the blendshape export; returns the result key `<avatar>@<child>`. */
+  async executeBlendshapes(key: string): Promise<string> {
+    return (await this.call<{ key: string }>('GET', `/v2/avatar/${segment(key)}/execute/blendshapes`)).key;
+  }
+
+  /** Sends the caller's vertex positions (converted to the pipeline's centimetres and X axis); returns the result key. */
+  async executeVertexDeform(key: string, positions: Float32Array, options: VertexOptions = {}): Promise<string> {
+    const data = encodeVertices(positions, options);
+    const path = `/v2/avatar/${segment(key)}/execute/vertexdeform`;
+    return (await this.call<{ key: string }>('POST', path, { data, type: 'application/service-vertex' })).key;
+  }
+
+  /** Downloads a deformation result and converts it back to the caller's units and X axis. */
+  async vertexDeformResult(resultKey: string, options: VertexOptions & { downloadType?: DownloadType } = {}): Promise<Float32Array> {
+    return decodeVertices(await this.download(resultKey, options.downloadType ?? 'vertex'), options);
+  }
+
+  /** The whole deformation workflow of the spec: send, wait, download, convert back. Same vertex order as sent. */
+  async deformVertices(key: string, positions: Float32Array, options: VertexOptions & WaitOptions & { downloadType?: DownloadType } = {}): Promise<Float32Array> {
+    const resultKey = await this.executeVertexDeform(key, positions, options);
+    await this.waitFor(resultKey, options);
+    return this.vertexDeformResult(resultKey, options);
+  }
+
+  /** Text to speech: links to the audio and/or the visemes file. */
+  tts(text: string, { mode = ['mp3', 'json'], type, voice }: TtsOptions = {}): Promise<Ok<SpeechLinks>> {
+    const body = JSON.stringify({ text, ...(type && { type }), ...(voice && { voice }) });
+    return this.call<SpeechLinks>('POST', `/v2/speech/tts/${segment(mode.join(','))}`, { data: body, type: 'application/json' });
+  }
+
+  /** Text to speech, fetched: the audio bytes and the parsed marks, each when requested. */
+  async speak(text: string, options: TtsOptions = {}): Promise<{ audio?: { type: string; bytes: Uint8Array }; marks?: SpeechMark[] }> {
+    const links = await this.tts(text, options);
+    const audioUrl = links.audio_location ?? links.audioURL;
+    const marksUrl = links.visemes_location ?? links.marksURL;
+    const [audio, marks] = await Promise.all([
+      audioUrl ? this.fetchBytes(audioUrl).then((bytes) => ({ type: links.audio_type ?? 'application/octet-stream', bytes })) : undefined,
+      marksUrl ? this.fetchLink(marksUrl).then(async (r) => parseMarks(await r.text())) : undefined,
+    ]);
+    return { ...(audio && { audio }), ...(marks && { marks }) };
+  }
+}

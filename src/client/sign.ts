@@ -1,0 +1,58 @@
+import type * as NodeDigest from '../protocol/digest.ts';
+
+/** The spec's `auth_method`. */
+export type DigestMethod = 'sha256' | 'sha1';
+
+/** Produces the `Authorization` header for one request; `uri` is the path as called, without host and query. */
+export type Signer = (uri: string) => Promise<string>;
+
+export interface Credentials {
+  key: string;
+  secret: string;
+  method?: DigestMethod;
+}
+
+const isNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
+
+/**
+ * In Node the header comes from the server's own implementation in src/protocol/digest.ts, loaded lazily
+ * (and through a computed specifier) so that browser bundles never see its node:crypto import.
+ */
+export function nodeSigner({ key, secret, method = 'sha256' }: Credentials): Signer {
+  let digest: Promise<typeof NodeDigest> | undefined;
+  return async (uri) => {
+    const specifier = new URL('../protocol/digest.ts', import.meta.url).href;
+    digest ??= import(/* @vite-ignore */ specifier) as Promise<typeof NodeDigest>;
+    return (await digest).authorizationHeader(key, secret, uri, method);
+  };
+}
+
+const encoder = new TextEncoder();
+const webHash = { sha256: 'SHA-256', sha1: 'SHA-1' } as const;
+const toHex = (buffer: ArrayBuffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The same recipe as serviceDigest in src/protocol/digest.ts, on WebCrypto (asynchronous, available in
+ * browsers and in Node 20): HMAC(secret, hash(key + secret) + hash(key + nonce + uri)), lowercase hex.
+ * test/unit/client/sign.test.ts checks it against the Node implementation.
+ */
+export async function webCryptoDigest(method: DigestMethod, key: string, secret: string, nonce: string, uri: string): Promise<string> {
+  const subtle = globalThis.crypto.subtle;
+  const hash = async (text: string) => toHex(await subtle.digest(webHash[method], encoder.encode(text)));
+  const hmacKey = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: webHash[method] }, false, ['sign']);
+  const message = (await hash(key + secret)) + (await hash(key + nonce + uri));
+  return toHex(await subtle.sign('HMAC', hmacKey, encoder.encode(message)));
+}
+
+export function webCryptoSigner({ key, secret, method = 'sha256' }: Credentials): Signer {
+  return async (uri) => {
+    const nonce = toHex(globalThis.crypto.getRandomValues(new Uint8Array(16)).buffer);
+    const digest = await webCryptoDigest(method, key, secret, nonce, uri);
+    return `ServiceDigest auth_method="${method}", auth_key="${key}", auth_nonce="${nonce}", auth_digest="${digest}"`;
+  };
+}
+
+/** node:crypto in Node, WebCrypto elsewhere. */
+export function defaultSigner(credentials: Credentials): Signer {
+  return isNode ? nodeSigner(credentials) : webCryptoSigner(credentials);
+}

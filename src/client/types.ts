@@ -1,0 +1,112 @@
+/** Wire shapes of the service's responses (field names as the spec gives them). */
+
+export type InputType = 'photo' | 'lofimesh_texture' | 'hifimesh_texture_photo';
+export type Platform = 'maya' | 'webviewer' | 'unity';
+export type Template = '1.6' | '2.0';
+export type Feature = 'basic' | 'expressions' | 'visemes';
+export type AvatarStatus = 'pending' | 'processing' | 'error' | 'done';
+/** A platform package, or whatever other asset type the service offers for a key (e.g. of an on-demand result). */
+export type DownloadType = Platform | (string & {});
+export type PreviewType = 'jpg' | 'png';
+export type SpeechOutput = 'wav' | 'ogg' | 'pcm' | 'mp3' | 'json';
+
+export interface Profile {
+  points: number;
+  tier_code: string;
+  tier_label: string;
+  next_expiration_date: string;
+  next_expiration_points: number | string;
+  available_features: string[];
+}
+
+export interface MetaEntry {
+  name: string;
+  value: string;
+  /** Present on entries the pipeline wrote, absent on the client's own. */
+  defined?: string;
+}
+
+export interface Avatar {
+  key: string;
+  is_public: 0 | 1;
+  is_sample: 0 | 1;
+  error_code: number;
+  template_version: string;
+  optional_features: string;
+  created_by: string;
+  percent: number;
+  type: string;
+  created_at: string;
+  updated_at: string;
+  status: AvatarStatus;
+  meta: MetaEntry[];
+}
+
+export interface ListPage {
+  total_list_size: number;
+  samples_count: number;
+  /** Local URIs, requested under `/v2`. */
+  next?: string;
+  previous?: string;
+  update: string;
+  /** Recommended seconds to wait before calling `update`. */
+  ttl: number;
+  models: Avatar[];
+}
+
+export interface Link {
+  ttl: number;
+  location: string;
+}
+
+export interface SpeechLinks {
+  ttl: number;
+  audio_type?: string;
+  audio_location?: string;
+  audioURL?: string;
+  visemes_type?: string;
+  visemes_location?: string;
+  marksURL?: string;
+}
+
+/** One line of the visemes (speech marks) file. */
+export interface SpeechMark {
+  time: number;
+  type: 'sentence' | 'word' | 'viseme' | 'ssml';
+  start?: number;
+  end?: number;
+  value: string;
+}
+
+export interface CreateOptions {
+  inputType: InputType;
+  platforms?: Platform[];
+  template: Template;
+  features?: Feature[];
+  /** File name sent with the upload; defaults from the input type. */
+  fileName?: string;
+}
+
+export interface WaitOptions {
+  /** Called after every status poll. */
+  onProgress?: (avatar: Avatar) => void;
+  /** First poll interval in ms (default 1000); it grows while nothing changes, up to 10x. */
+  pollMs?: number;
+  /** Give up after this many ms (default: never). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface TtsOptions {
+  /** Outputs (default mp3 + json); of several audio formats the service uses the last. */
+  mode?: SpeechOutput[];
+  type?: 'text' | 'ssml';
+  voice?: string;
+}
+
+export interface VertexOptions {
+  /** The caller's length units per metre: 1 for metres, 100 for centimetres (the pipeline's unit, default). */
+  unitsPerMeter?: 1 | 100;
+  /** The caller's engine mirrors X: negate X on the way in and on the way out. */
+  mirrorX?: boolean;
+}
