@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { PipelineCodes, PipelineError } from '../errors.ts';
+import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { detectFaces, type DetectedFace } from './landmark-model.ts';
 import {
   estimatePose,
@@ -26,13 +27,6 @@ export const LIMITS = {
   /** Plausible range of the face's size relative to the canonical face (guards a misread iris). */
   faceSizeRatio: [0.9, 1.12] as const,
 };
-
-export interface RgbImage {
-  width: number;
-  height: number;
-  /** Packed RGB, 3 bytes per pixel. */
-  data: Uint8Array;
-}
 
 export interface FaceAnalysis {
   /** The oriented, shrunk photo the landmarks refer to. */

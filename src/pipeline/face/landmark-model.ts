@@ -30,7 +30,6 @@ interface TfLike {
 interface HumanLike {
   tf: TfLike;
   load(): Promise<void>;
-  warmup(): Promise<unknown>;
   detect(input: Tensor): Promise<{ face: DetectedFace[]; error?: string | null }>;
 }
 
@@ -99,7 +98,14 @@ export function landmarkModel(): Promise<HumanLike> {
         ? { load: async () => loadArtifacts(url) }
         : null,
     );
+    // The wasm runtime installs process-wide handlers that rethrow every uncaught error (with its whole
+    // source in the message); a service must keep its own error handling, so they are removed again.
+    const before = { uncaughtException: process.listeners('uncaughtException'), unhandledRejection: process.listeners('unhandledRejection') };
     await human.load();
+    const emitter = process as unknown as NodeJS.EventEmitter;
+    for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+      for (const l of emitter.listeners(event)) if (!(before[event] as unknown[]).includes(l)) emitter.removeListener(event, l as (...args: unknown[]) => void);
+    }
     return human;
   })();
   return loading;

@@ -9,9 +9,9 @@ import { fitSimilarity, applyMat3, transposeMat3, type Mat3 } from '../../geomet
 /** Adult iris diameter (cm); fixes the image scale independently of the face's proportions. */
 export const IRIS_DIAMETER_CM = 1.17;
 export const FACE_POINTS = 468;
-/** 468 = centre of the subject's right iris (image left), 469..472 its rim; 473..477 the left iris. */
-export const IRIS_RIGHT = 468;
-export const IRIS_LEFT = 473;
+/** Iris centres as human orders them (measured): 468 is the eye on the head's +x side (the subject's left), 473 the -x side; each followed by 4 rim points. */
+export const IRIS_PLUS_X = 468;
+export const IRIS_MINUS_X = 473;
 
 export interface HeadPose {
   /** Head frame to camera frame (camera: x right, y up, z towards the viewer). */
@@ -32,7 +32,7 @@ export interface HeadPose {
 export function irisDiameterPx(lm: ArrayLike<number>): number {
   const d = (a: number, b: number) => Math.hypot(lm[a * 3] - lm[b * 3], lm[a * 3 + 1] - lm[b * 3 + 1]);
   let sum = 0;
-  for (const c of [IRIS_RIGHT, IRIS_LEFT]) sum += d(c + 1, c + 3) + d(c + 2, c + 4);
+  for (const c of [IRIS_PLUS_X, IRIS_MINUS_X]) sum += d(c + 1, c + 3) + d(c + 2, c + 4);
   return sum / 4;
 }
 

@@ -1,0 +1,44 @@
+/** Sampling of packed RGB images (3 bytes per pixel, row 0 at the top). */
+import type { RgbImage } from './rgb-image.ts';
+
+/** Bilinear sample at continuous pixel coordinates (pixel centres at integer + 0.5), clamped to the image. */
+export function sampleBilinear(img: RgbImage, x: number, y: number, out: Float32Array): void {
+  const fx = Math.min(img.width - 1, Math.max(0, x - 0.5));
+  const fy = Math.min(img.height - 1, Math.max(0, y - 0.5));
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const x1 = Math.min(img.width - 1, x0 + 1);
+  const y1 = Math.min(img.height - 1, y0 + 1);
+  const ax = fx - x0;
+  const ay = fy - y0;
+  const d = img.data;
+  const i00 = (y0 * img.width + x0) * 3;
+  const i10 = (y0 * img.width + x1) * 3;
+  const i01 = (y1 * img.width + x0) * 3;
+  const i11 = (y1 * img.width + x1) * 3;
+  for (let c = 0; c < 3; c++) {
+    const top = d[i00 + c] + (d[i10 + c] - d[i00 + c]) * ax;
+    const bottom = d[i01 + c] + (d[i11 + c] - d[i01 + c]) * ax;
+    out[c] = top + (bottom - top) * ay;
+  }
+}
+
+/** Per-channel median of the pixels in a square of half-size `r` around (x, y). */
+export function medianPatch(img: RgbImage, x: number, y: number, r: number): [number, number, number] {
+  const ch: number[][] = [[], [], []];
+  const cx = Math.round(x);
+  const cy = Math.round(y);
+  for (let yy = Math.max(0, cy - r); yy <= Math.min(img.height - 1, cy + r); yy++) {
+    for (let xx = Math.max(0, cx - r); xx <= Math.min(img.width - 1, cx + r); xx++) {
+      const i = (yy * img.width + xx) * 3;
+      for (let c = 0; c < 3; c++) ch[c].push(img.data[i + c]);
+    }
+  }
+  return ch.map(median) as [number, number, number];
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = values.slice().sort((a, b) => a - b);
+  return s[s.length >> 1];
+}

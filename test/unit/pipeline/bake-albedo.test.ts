@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bakeAlbedo } from '../../../src/geometry/texture/bake-albedo.ts';
+import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
+
+/** A 21x21 vertex grid in the plane z = 0 facing +z, 10 cm wide, UVs spanning the whole atlas. */
+function plane() {
+  const n = 21;
+  const positions = new Float32Array(n * n * 3);
+  const normals = new Float32Array(n * n * 3);
+  const uvs = new Float32Array(n * n * 2);
+  const indices: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      const v = j * n + i;
+      positions.set([(i / (n - 1)) * 10 - 5, (j / (n - 1)) * 10 - 5, 0], v * 3);
+      normals.set([0, 0, 1], v * 3);
+      uvs.set([i / (n - 1), j / (n - 1)], v * 2);
+      if (i < n - 1 && j < n - 1) indices.push(v, v + 1, v + n + 1, v, v + n + 1, v + n);
+    }
+  }
+  // Outer ring as the "face oval", walked counter-clockwise.
+  const oval: number[] = [];
+  for (let i = 0; i < n - 1; i++) oval.push(i);
+  for (let j = 0; j < n - 1; j++) oval.push(j * n + n - 1);
+  for (let i = n - 1; i > 0; i--) oval.push((n - 1) * n + i);
+  for (let j = n - 1; j > 0; j--) oval.push(j * n);
+  return { positions, normals, uvs, indices: Uint32Array.from(indices), oval, n };
+}
+
+/** A photo 200x200 whose left half is red and right half blue (image x grows to the right). */
+function photo() {
+  const data = new Uint8Array(200 * 200 * 3);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x < 100 ? [200, 40, 40] : [40, 40, 200], (y * 200 + x) * 3);
+  return { width: 200, height: 200, data };
+}
+
+test('the photo is projected onto the visible surface with the camera, in the right orientation', () => {
+  const p = plane();
+  const res = bakeAlbedo({
+    size: 64,
+    ...p,
+    photo: photo(),
+    camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
+    faceOval: p.oval,
+    skinSamples: [p.n * 10 + 10],
+  });
+  const at = (u: number, v: number) => Array.from(res.rgba.subarray(((Math.floor((1 - v) * 64)) * 64 + Math.floor(u * 64)) * 4, ((Math.floor((1 - v) * 64)) * 64 + Math.floor(u * 64)) * 4 + 3));
+  // Well inside the face: photo colours, red on the head's -x side (image left).
+  assert.deepEqual(at(0.3, 0.5), [200, 40, 40]);
+  assert.deepEqual(at(0.7, 0.5), [40, 40, 200]);
+  // The rim takes the fill colour, not the photo's exact pixels.
+  assert.ok(res.photoWeight[0] === 0);
+});
+
+test('surfaces turned away from the camera take no photo colour', () => {
+  const p = plane();
+  const half = (85 * Math.PI) / 360;
+  const turned = quatToMat3(Math.cos(half), 0, Math.sin(half), 0); // 85 degrees about y: still projects to an area
+  const res = bakeAlbedo({
+    size: 32,
+    ...p,
+    photo: photo(),
+    camera: { rotation: turned, pixelsPerCm: 15, translation: [100, 100] },
+    faceOval: p.oval,
+    skinSamples: [p.n * 10 + 10],
+  });
+  assert.ok(res.photoWeight.every((w) => w === 0));
+});

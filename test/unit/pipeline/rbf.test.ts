@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildRbfWarp } from '../../../src/geometry/fit/rbf.ts';
+
+function grid(): Float64Array {
+  const pts: number[] = [];
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) for (let k = 0; k < 3; k++) pts.push(i * 2, j * 2 + (k % 2) * 0.3, k * 1.5);
+  return Float64Array.from(pts);
+}
+
+test('RBF warp reproduces its centre displacements', () => {
+  const c = grid();
+  const d = c.map((_, i) => Math.sin(i * 0.7) * 0.5);
+  const warp = buildRbfWarp(c, d);
+  const out = new Float64Array(3);
+  for (let i = 0; i < c.length / 3; i++) {
+    warp.evaluate(c[i * 3], c[i * 3 + 1], c[i * 3 + 2], out);
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(out[k] - d[i * 3 + k]) < 1e-6);
+  }
+});
+
+test('RBF warp extends an affine displacement exactly, far from the centres too', () => {
+  const c = grid();
+  const f = (x: number, y: number, z: number) => [0.1 * x - 0.2 * z + 1, 0.05 * y, -0.3 + 0.02 * x];
+  const d = new Float64Array(c.length);
+  for (let i = 0; i < c.length / 3; i++) d.set(f(c[i * 3], c[i * 3 + 1], c[i * 3 + 2]), i * 3);
+  const warp = buildRbfWarp(c, d);
+  const out = new Float64Array(3);
+  warp.evaluate(40, -12, 25, out);
+  const want = f(40, -12, 25);
+  for (let k = 0; k < 3; k++) assert.ok(Math.abs(out[k] - want[k]) < 1e-6, `${out[k]} vs ${want[k]}`);
+});
