@@ -106,7 +106,7 @@ class Raster {
   private readonly mode: number;
   private readonly near: number;
   // State of the item being drawn, read by triangle().
-  private tex: Uint8Array | null = null;
+  private tex: Uint32Array | null = null;
   private tw = 0;
   private th = 0;
   private cr = 1;
@@ -138,7 +138,7 @@ class Raster {
 
   draw(item: RenderItem): void {
     const textured = this.mode === 0 && item.texture !== undefined;
-    this.tex = textured ? item.texture!.rgba : null;
+    this.tex = textured ? texels(item.texture!) : null;
     this.tw = textured ? item.texture!.width : 0;
     this.th = textured ? item.texture!.height : 0;
     const c = item.color ?? (this.mode === 1 ? [DEFAULT_GREY, DEFAULT_GREY, DEFAULT_GREY] : [1, 1, 1]);
@@ -288,16 +288,22 @@ class Raster {
     const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
 
     for (let y = ymin; y <= ymax; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
-      let w0 = r0, w1 = r1, w2 = r2;
-      let key = r0 * k0 + r1 * k1 + r2 * k2;
-      let qs = r0 * Q0 + r1 * Q1 + r2 * Q2;
-      let uq = r0 * u0 + r1 * u1 + r2 * u2;
-      let vq = r0 * v0 + r1 * v1 + r2 * v2;
-      let lq = r0 * l0 + r1 * l1 + r2 * l2;
+      // The span of the row inside all three edges (widened by a pixel against rounding; the
+      // per-pixel edge tests below decide exactly).
+      const from = xmin + Math.max(0, spanStart(r0, w0dx), spanStart(r1, w1dx), spanStart(r2, w2dx));
+      const to = xmin + Math.min(xmax - xmin, spanEnd(r0, w0dx), spanEnd(r1, w1dx), spanEnd(r2, w2dx));
+      if (from > to) continue;
+      const skip = from - xmin;
+      let w0 = r0 + w0dx * skip, w1 = r1 + w1dx * skip, w2 = r2 + w2dx * skip;
+      let key = w0 * k0 + w1 * k1 + w2 * k2;
+      let qs = w0 * Q0 + w1 * Q1 + w2 * Q2;
+      let uq = w0 * u0 + w1 * u1 + w2 * u2;
+      let vq = w0 * v0 + w1 * v1 + w2 * v2;
+      let lq = w0 * l0 + w1 * l1 + w2 * l2;
       const row = y * width;
       for (
-        let x = xmin;
-        x <= xmax;
+        let x = from;
+        x <= to;
         x++, w0 += w0dx, w1 += w1dx, w2 += w2dx, key += kdx, qs += qdx, uq += udx, vq += vdx, lq += ldx
       ) {
         if (w0 < 0 || w1 < 0 || w2 < 0) continue;
@@ -309,20 +315,20 @@ class Raster {
 
         let ar: number, ag: number, ab: number;
         if (tex !== null) {
+          // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
           let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
           tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
           ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
           const ix = tx | 0, iy = ty | 0;
-          const fx = tx - ix, fy = ty - iy;
-          const o00 = (iy * tw + ix) * 4;
-          const o10 = ix < tw - 1 ? o00 + 4 : o00;
-          const o01 = iy < th - 1 ? o00 + tw * 4 : o00;
-          const o11 = ix < tw - 1 ? o01 + 4 : o01;
-          const g00 = (1 - fx) * (1 - fy), g10 = fx * (1 - fy), g01 = (1 - fx) * fy, g11 = fx * fy;
-          if (cutout && tex[o00 + 3] * g00 + tex[o10 + 3] * g10 + tex[o01 + 3] * g01 + tex[o11 + 3] * g11 < 127.5) continue;
-          ar = lin[(tex[o00] * g00 + tex[o10] * g10 + tex[o01] * g01 + tex[o11] * g11 + 0.5) | 0] * cr;
-          ag = lin[(tex[o00 + 1] * g00 + tex[o10 + 1] * g10 + tex[o01 + 1] * g01 + tex[o11 + 1] * g11 + 0.5) | 0] * cg;
-          ab = lin[(tex[o00 + 2] * g00 + tex[o10 + 2] * g10 + tex[o01 + 2] * g01 + tex[o11 + 2] * g11 + 0.5) | 0] * cb;
+          const fx = ((tx - ix) * 256) | 0, fy = ((ty - iy) * 256) | 0;
+          const i00 = iy * tw + ix;
+          const i01 = iy < th - 1 ? i00 + tw : i00;
+          const dx = ix < tw - 1 ? 1 : 0;
+          const t00 = tex[i00], t10 = tex[i00 + dx], t01 = tex[i01], t11 = tex[i01 + dx];
+          if (cutout && bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy) < 128) continue;
+          ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
+          ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
+          ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
         } else if (mode === 2) {
           const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
           const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
@@ -379,6 +385,32 @@ function facetted(cam: Float32Array, indices: ArrayLike<number>): { cam: Float32
   const seq = new Uint32Array(indices.length);
   for (let i = 0; i < seq.length; i++) seq[i] = i;
   return { cam: out, indices: seq };
+}
+
+/** First step along a row at which an edge function w + dx * step is no longer negative. */
+function spanStart(w: number, dx: number): number {
+  if (dx > 0) return Math.ceil(-w / dx) - 1;
+  return w < 0 ? Infinity : 0;
+}
+
+/** Last step along a row at which an edge function w + dx * step is still not negative. */
+function spanEnd(w: number, dx: number): number {
+  if (dx < 0) return Math.floor(w / -dx) + 1;
+  return dx === 0 && w < 0 ? -Infinity : Infinity;
+}
+
+/** Bilinear blend of four bytes with 8-bit fractions, rounded. */
+function bilinear(a: number, b: number, c: number, d: number, fx: number, fy: number): number {
+  const top = (a << 8) + (b - a) * fx;
+  const bottom = (c << 8) + (d - c) * fx;
+  return ((top << 8) + (bottom - top) * fy + 32768) >> 16;
+}
+
+/** The texture as one 32-bit word per texel (copied only when its bytes are not 4-aligned). */
+function texels(texture: RgbaImage): Uint32Array {
+  const b = texture.rgba;
+  const aligned = b.byteOffset % 4 === 0 ? b : b.slice();
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, texture.width * texture.height);
 }
 
 const transparencyOf = new WeakMap<Uint8Array, boolean>();

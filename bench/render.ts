@@ -1,0 +1,58 @@
+import type { Figure } from './figure.ts';
+import type { Camera } from '../src/geometry/render/camera.ts';
+import { renderMeshes, type RenderMode } from '../src/geometry/render/rasterize.ts';
+import { uvSphere } from '../test/unit/render/shapes.ts';
+
+const RUNS = 9;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+function timed(fn: () => void): number {
+  for (let i = 0; i < 2; i++) fn(); // warm-up: let the JIT optimise the inner loops
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/**
+ * A 1024x1024 preview-like render with 2x supersampling: a sphere of 25,344 triangles filling about
+ * half the frame (like a head in the preview), a 2048x2048 texture. Baseline: allocating and clearing
+ * the same supersampled colour and depth buffers, the floor of any render of that size.
+ */
+export default async function (): Promise<Figure[]> {
+  const sphere = uvSphere(10, 128, 100);
+  const size = 2048;
+  const rgba = new Uint8Array(size * size * 4);
+  for (let i = 0; i < rgba.length; i++) rgba[i] = (i * 2654435761) >>> 24;
+  const camera: Camera = { type: 'perspective', fovY: 30, eye: [0, 8, 45], target: [0, 0, 0], up: [0, 1, 0] };
+  const render = (mode: RenderMode) => () => {
+    renderMeshes([{ geometry: sphere, texture: { width: size, height: size, rgba } }], camera, {
+      width: 1024,
+      height: 1024,
+      supersample: 2,
+      mode,
+    });
+  };
+  const clear = timed(() => {
+    new Uint32Array(2048 * 2048).fill(0x00ffffff);
+    new Float32Array(2048 * 2048).fill(Infinity);
+  });
+  return [
+    { key: 'render.clear_2048_buffers', value: clear, unit: 'ms' },
+    {
+      key: 'render.textured_25k_tris_1024_ss2',
+      value: timed(render('textured')),
+      unit: 'ms',
+      baseline: 'render.clear_2048_buffers',
+      goal: '< 150 ms',
+    },
+    { key: 'render.grey_25k_tris_1024_ss2', value: timed(render('grey')), unit: 'ms', baseline: 'render.clear_2048_buffers' },
+  ];
+}
