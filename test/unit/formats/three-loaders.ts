@@ -1,16 +1,32 @@
 import type { Group, Object3D } from 'three';
 
+/** An `img` element that reports `load` as soon as it gets a source; no pixels are decoded. */
+class StubImage {
+  width = 1;
+  height = 1;
+  private listeners = new Map<string, ((e: unknown) => void)[]>();
+  private source = '';
+  addEventListener(type: string, f: (e: unknown) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), f]);
+  }
+  removeEventListener(): void {}
+  setAttribute(): void {}
+  get src(): string { return this.source; }
+  set src(value: string) {
+    this.source = value;
+    queueMicrotask(() => this.listeners.get('load')?.forEach((f) => f.call(this, {})));
+  }
+}
+
 /**
- * three's FBXLoader expects a browser; it only touches these globals (an image element per
- * texture, which never loads in Node). Installed by the tests, never by product code.
+ * three's loaders expect a browser; they only touch these globals (an image element per
+ * texture). Installed by the tests, never by product code.
  */
 function stubBrowserGlobals(): void {
   const g = globalThis as Record<string, unknown>;
   g.window ??= { innerWidth: 1024, innerHeight: 768 };
   g.self ??= g;
-  g.document ??= {
-    createElementNS: () => ({ addEventListener() {}, removeEventListener() {}, setAttribute() {}, style: {} }),
-  };
+  g.document ??= { createElementNS: () => new StubImage() };
 }
 
 const arrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;

@@ -1,0 +1,43 @@
+/**
+ * Per-vertex tangents (xyz plus handedness w) from positions, normals, UVs and triangles, by
+ * accumulating each triangle's UV-space tangent and orthogonalising against the normal. glTF
+ * needs them with a normal texture; pass the UVs in the convention of the target format.
+ */
+export function computeTangents(positions: Float32Array, normals: Float32Array, uvs: Float32Array, indices: Uint32Array): Float32Array {
+  const n = positions.length / 3;
+  const tan = new Float64Array(n * 3);
+  const bit = new Float64Array(n * 3);
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]];
+    const e1 = [0, 1, 2].map((k) => positions[b * 3 + k] - positions[a * 3 + k]);
+    const e2 = [0, 1, 2].map((k) => positions[c * 3 + k] - positions[a * 3 + k]);
+    const du1 = uvs[b * 2] - uvs[a * 2], dv1 = uvs[b * 2 + 1] - uvs[a * 2 + 1];
+    const du2 = uvs[c * 2] - uvs[a * 2], dv2 = uvs[c * 2 + 1] - uvs[a * 2 + 1];
+    const det = du1 * dv2 - du2 * dv1;
+    if (Math.abs(det) < 1e-20) continue;
+    const r = 1 / det;
+    for (const v of [a, b, c]) {
+      for (let k = 0; k < 3; k++) {
+        tan[v * 3 + k] += (e1[k] * dv2 - e2[k] * dv1) * r;
+        bit[v * 3 + k] += (e2[k] * du1 - e1[k] * du2) * r;
+      }
+    }
+  }
+  const out = new Float32Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    const [nx, ny, nz] = [normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]];
+    let [tx, ty, tz] = [tan[v * 3], tan[v * 3 + 1], tan[v * 3 + 2]];
+    const d = tx * nx + ty * ny + tz * nz;
+    tx -= nx * d; ty -= ny * d; tz -= nz * d;
+    let len = Math.hypot(tx, ty, tz);
+    if (len < 1e-12) {
+      // No UV gradient (degenerate UVs): any unit vector orthogonal to the normal.
+      [tx, ty, tz] = Math.abs(nx) < 0.9 ? [0, nz, -ny] : [-nz, 0, nx];
+      len = Math.hypot(tx, ty, tz);
+    }
+    const cross = [ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx];
+    const w = cross[0] * bit[v * 3] + cross[1] * bit[v * 3 + 1] + cross[2] * bit[v * 3 + 2] < 0 ? -1 : 1;
+    out.set([tx / len, ty / len, tz / len, w], v * 4);
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Bone, Mesh, MeshStandardMaterial, SkinnedMesh } from 'three';
+import { validateBytes } from 'gltf-validator';
+import { sampleTrack, writeGlb } from '../../../src/formats/gltf.ts';
+import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
+import { collect, loadGlbWithThree } from './three-loaders.ts';
+
+const model = buildTestAvatar();
+const glb = await writeGlb(model);
+
+test('gltf-validator reports no error and no warning', async () => {
+  const report = await validateBytes(glb, { maxIssues: 50 });
+  const bad = report.issues.messages.filter((m) => m.severity <= 1);
+  assert.deepEqual(bad, []);
+  assert.equal(report.issues.numErrors, 0);
+  assert.equal(report.issues.numWarnings, 0);
+});
+
+test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, bones and clips", async () => {
+  const { scene, animations } = await loadGlbWithThree(glb);
+  const meshes = collect(scene, (o): o is SkinnedMesh => (o as Mesh).isMesh === true);
+  assert.deepEqual(meshes.map((m) => m.name), model.meshes.map((m) => `${m.name}_mesh`));
+  meshes.forEach((m, k) => {
+    assert.equal(m.geometry.attributes.position.count, model.meshes[k].geometry.positions.length / 3);
+    assert.equal(m.skeleton.bones.length, BONE_NAMES.length);
+  });
+  assert.deepEqual(Object.keys(meshes[0].morphTargetDictionary!), NAMED_MORPHS);
+  // Centimetres become metres: the 9 cm head radius is 0.09.
+  meshes[0].geometry.computeBoundingBox();
+  assert.ok(Math.abs(meshes[0].geometry.boundingBox!.max.x - 0.09) < 1e-4);
+  // v is flipped for glTF's top-left UV origin.
+  assert.ok(Math.abs(meshes[0].geometry.attributes.uv.getY(0) - (1 - model.meshes[0].geometry.uvs[1])) < 1e-6);
+  const skin = meshes[0].material as MeshStandardMaterial;
+  assert.equal(skin.map?.name, 'head_baseColor.png');
+  assert.equal(skin.normalMap?.name, 'head_normal.png');
+  assert.deepEqual(collect(scene, (o): o is Bone => (o as Bone).isBone === true).map((b) => b.name), BONE_NAMES);
+  assert.deepEqual(animations.map((a) => a.name), ['idle', 'talk']);
+});
+
+test('morph tracks are sampled linearly and clamped at the ends', () => {
+  const track = { morph: 'm', times: Float32Array.of(0, 1), weights: Float32Array.of(0, 0.5) };
+  assert.equal(sampleTrack(track, 0.5), 0.25);
+  assert.equal(sampleTrack(track, 2), 0.5);
+  assert.equal(sampleTrack(track, -1), 0);
+});
