@@ -153,6 +153,8 @@ export interface Repo {
   claimJob(worker: string, now: number, leaseMs: number): Promise<Job | undefined>;
   renewJob(id: number, worker: string, now: number, leaseMs: number): Promise<boolean>;
   finishJob(id: number): Promise<void>;
+  /** Makes every running job claimable at once (embedded start-up: no other worker can be alive). */
+  releaseAllJobs(): Promise<void>;
   /** Jobs still queued or running (for readiness and metrics). */
   queueDepth(): Promise<number>;
 

@@ -290,6 +290,10 @@ export class SqlRepo implements Repo {
     await this.db.run('DELETE FROM jobs WHERE id = ?', [id]);
   }
 
+  async releaseAllJobs() {
+    await this.db.run("UPDATE jobs SET state = 'queued', worker = NULL, lease_until = 0 WHERE state = 'running'");
+  }
+
   async queueDepth() {
     const row = await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs');
     return Number(row?.n ?? 0);

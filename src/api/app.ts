@@ -1,0 +1,40 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { authenticator } from './authenticate.ts';
+import { registerEnvelope } from './envelope.ts';
+import { collectOpenApi } from './openapi.ts';
+import { avatarRoutes } from './routes/avatars.ts';
+import { executeRoutes } from './routes/execute.ts';
+import { fileRoutes } from './routes/files.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { profileRoutes } from './routes/profile.ts';
+import { speechRoutes } from './routes/speech.ts';
+import type { Services } from './services.ts';
+
+/** The HTTP surface: every /v2 route behind ServiceDigest authentication, plus signed file links and the OpenAPI document. */
+export async function buildApp(s: Services, logger: FastifyBaseLogger | false): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    genReqId: () => crypto.randomBytes(8).toString('hex'),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+  });
+  registerEnvelope(app);
+  const openapi = collectOpenApi(app);
+
+  app.get('/v2/openapi.json', { schema: { hide: true } as object }, async () => openapi());
+  await app.register(async (scope) => fileRoutes(scope, s));
+
+  await app.register(async (v2) => {
+    v2.addHook('onRequest', authenticator(s.repo));
+    await profileRoutes(v2, s);
+    await avatarRoutes(v2, s);
+    await metaRoutes(v2, s);
+    await executeRoutes(v2, s);
+    await speechRoutes(v2, s);
+  });
+  return app;
+}

@@ -1,0 +1,51 @@
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../domain/errors.ts';
+import type { Account, Repo } from '../domain/ports.ts';
+import { serviceDigest } from '../protocol/digest.ts';
+import { parseAuthorization } from './auth-header.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: Account;
+    appKey: string;
+  }
+}
+
+const sameHex = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+function pathAsCalled(url: string) {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/**
+ * Verifies the ServiceDigest of a request. The nonce is spent only after the digest checks out, so
+ * that nobody without the secret can burn a client's nonces.
+ */
+export function authenticator(repo: Repo) {
+  return async function authenticate(request: FastifyRequest) {
+    const auth = parseAuthorization(request.headers.authorization);
+    if (!auth) throw errors.noAuth();
+    const key = await repo.getKey(auth.key);
+    if (!key) throw errors.unknownKey();
+    if (key.revokedAt !== null) throw errors.revokedKey();
+    const uri = pathAsCalled(request.raw.url ?? request.url);
+    let ok = sameHex(serviceDigest(auth.method, auth.key, key.secret, auth.nonce, uri), auth.digest);
+    if (!ok) {
+      let decoded: string | undefined;
+      try {
+        decoded = decodeURIComponent(uri);
+      } catch {
+        decoded = undefined;
+      }
+      if (decoded !== undefined && decoded !== uri) ok = sameHex(serviceDigest(auth.method, auth.key, key.secret, auth.nonce, decoded), auth.digest);
+    }
+    if (!ok) throw errors.authFail();
+    const account = await repo.getAccount(key.accountId);
+    if (!account) throw errors.unknownKey();
+    if (!(await repo.useNonce(auth.key, auth.nonce, Date.now()))) throw errors.replay();
+    request.account = account;
+    request.appKey = auth.key;
+  };
+}

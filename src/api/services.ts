@@ -1,0 +1,21 @@
+import type { Accounts } from '../domain/accounts.ts';
+import type { Avatars } from '../domain/avatars.ts';
+import type { Repo } from '../domain/ports.ts';
+import type { Speech } from '../domain/speech.ts';
+import type { LinkSigner } from '../store/files/link-signer.ts';
+import type { Files } from '../domain/ports.ts';
+
+/** What the HTTP layer is handed: the domain's services and, for serving signed links, the file store. */
+export interface Services {
+  repo: Repo;
+  accounts: Accounts;
+  avatars: Avatars;
+  speech: Speech;
+  files: Files;
+  /** Present with the embedded file store, whose links this service serves itself. */
+  linkSigner?: LinkSigner;
+  /** Public base URL for links; when unset it is taken from the request's Host. */
+  publicUrl?: string;
+  maxUploadBytes: number;
+  maxVertexBytes: number;
+}

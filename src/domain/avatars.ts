@@ -1,0 +1,306 @@
+import type { Accounts } from './accounts.ts';
+import { AVATAR_FEATURES, INPUT_TYPES, PLATFORM_ALIASES, PLATFORMS, TEMPLATES, has, type InputType, type Platform } from './catalog.ts';
+import { errors } from './errors.ts';
+import { formatTime, isKey, newKey } from './ids.ts';
+import { inspectArchive, inspectPhoto } from './input-check.ts';
+import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
+import type { ListCodes } from './list-codes.ts';
+import type { Account, Avatar, Files, MetaEntry, Repo, Result } from './ports.ts';
+
+export interface AvatarSettings {
+  prices: Record<string, number>;
+  linkTtl: number;
+  pageSize: number;
+  /** Seconds a client should wait between `update` calls. */
+  updateTtl: number;
+  /** Identifies this process in `created_by`. */
+  instance: string;
+}
+
+export interface NewAvatarRequest {
+  inputType: string;
+  platforms: string;
+  template: string;
+  features: string;
+}
+
+/** The spec's Avatar object. */
+export type AvatarObject = ReturnType<typeof avatarObject>;
+
+function avatarObject(a: Avatar, meta: MetaEntry[], result?: Result) {
+  return {
+    key: result ? `${a.key}@${result.childKey}` : a.key,
+    is_public: a.isPublic ? 1 : 0,
+    is_sample: a.isSample ? 1 : 0,
+    error_code: result ? result.errorCode : a.errorCode,
+    template_version: a.template,
+    optional_features: a.features.join(','),
+    created_by: result ? result.createdBy : a.createdBy,
+    percent: result ? result.percent : a.percent,
+    type: a.inputType,
+    created_at: formatTime(result ? result.createdAt : a.createdAt),
+    updated_at: formatTime(result ? result.updatedAt : a.updatedAt),
+    status: result ? result.status : a.status,
+    meta,
+  };
+}
+
+/** Comma separated list: trimmed, empty items dropped, duplicates kept once, order kept. */
+const commaList = (s: string) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))];
+
+export const META_LIMITS = { nameLength: 64, valueLength: 1024, clientEntries: 100 } as const;
+const META_NAME = /^[\p{L}\p{N}_.:\-]+$/u;
+
+/** Avatars of an account: creation, status, listing, links, meta, on-demand requests and deletion. */
+export class Avatars {
+  constructor(
+    private readonly repo: Repo,
+    private readonly files: Files,
+    private readonly accounts: Accounts,
+    private readonly codes: ListCodes,
+    private readonly settings: AvatarSettings,
+  ) {}
+
+  /** Validates the request fully, stores the upload, takes the points and queues the job, in that order. */
+  async create(account: Account, req: NewAvatarRequest, upload: Uint8Array | undefined, now = Date.now()): Promise<string> {
+    const inputType = req.inputType;
+    if (!has(INPUT_TYPES, inputType)) throw errors.uploadMode(inputType);
+    const platforms = parsePlatforms(req.platforms);
+    if (!has(TEMPLATES, req.template)) throw errors.invalidTemplate(req.template);
+    const features = commaList(req.features);
+    for (const f of features) if (!has(AVATAR_FEATURES, f)) throw errors.unknownFeature(f);
+    this.accounts.requireFeature(account, inputType);
+    for (const f of features) this.accounts.requireFeature(account, f);
+    if (!upload) throw errors.noFile();
+    checkUpload(inputType, upload);
+
+    const key = newKey();
+    await this.files.put(inputPath(key), upload);
+    const avatar: Avatar = {
+      key, accountId: account.id, isPublic: false, isSample: false, errorCode: 0, template: req.template, features, platforms,
+      inputType, createdBy: this.settings.instance, percent: 0, status: 'pending', createdAt: now, updatedAt: now, charged: 0,
+    };
+    try {
+      await this.repo.createAvatar({ avatar, price: this.settings.prices[inputType] ?? 0 }, now);
+    } catch (e) {
+      await this.files.deletePrefix(avatarDir(key));
+      throw e;
+    }
+    return key;
+  }
+
+  /** A sample avatar: owned by the samples account, free, visible to everyone. */
+  async createSample(samplesAccount: string, photo: Uint8Array, now = Date.now()): Promise<string> {
+    const key = newKey();
+    await this.files.put(inputPath(key), photo);
+    await this.repo.createAvatar({
+      avatar: {
+        key, accountId: samplesAccount, isPublic: true, isSample: true, errorCode: 0, template: '2.0', features: [...AVATAR_FEATURES],
+        platforms: [...PLATFORMS], inputType: 'photo', createdBy: this.settings.instance, percent: 0, status: 'pending', createdAt: now, updatedAt: now, charged: 0,
+      },
+      price: 0,
+    }, now);
+    return key;
+  }
+
+  async status(account: Account, key: string) {
+    const { avatar, result } = await this.find(account, key, 'read');
+    return avatarObject(avatar, await this.repo.getMeta(avatar.key), result);
+  }
+
+  async remove(account: Account, key: string, now = Date.now()) {
+    const { avatar, result } = await this.find(account, key, 'write');
+    if (result) throw errors.forbidden('a result is deleted with its avatar');
+    await this.repo.deleteAvatar(avatar.key, now);
+    await this.files.deletePrefix(avatarDir(avatar.key));
+  }
+
+  async list(account: Account, kind?: string, code?: string) {
+    const counts = await this.repo.countList(account.id);
+    const base = { total_list_size: counts.total, samples_count: counts.samples, ttl: this.settings.updateTtl };
+    if (kind === 'update') {
+      const u = code ? this.codes.readUpdate(code) : undefined;
+      if (!u || u.account !== account.id) throw errors.invalidCursor();
+      const changes = await this.repo.changesSince(account.id, u.since);
+      return {
+        ...base,
+        update: `/avatar/list/update/${this.codes.update({ account: account.id, since: changes.until })}`,
+        models: await this.objects(changes.avatars),
+        deleted: changes.removedKeys,
+      };
+    }
+    let after = null;
+    let before = null;
+    if (kind === 'cursor') {
+      const c = code ? this.codes.readCursor(code) : undefined;
+      if (!c || c.account !== account.id) throw errors.invalidCursor();
+      if (c.dir === 'after') after = c.at;
+      else before = c.at;
+    } else if (kind !== undefined) {
+      throw errors.invalidListRequest(kind);
+    }
+    const since = await this.repo.currentChange();
+    const page = await this.repo.listPage(account.id, after, before, this.settings.pageSize);
+    const first = page.avatars[0]?.position;
+    const last = page.avatars.at(-1)?.position;
+    return {
+      ...base,
+      ...(page.hasMoreAfter && last ? { next: `/avatar/list/cursor/${this.codes.cursor({ account: account.id, dir: 'after', at: last })}` } : {}),
+      ...(page.hasMoreBefore && first ? { previous: `/avatar/list/cursor/${this.codes.cursor({ account: account.id, dir: 'before', at: first })}` } : {}),
+      update: `/avatar/list/update/${this.codes.update({ account: account.id, since })}`,
+      models: await this.objects(page.avatars),
+    };
+  }
+
+  /** Download link for a package (or for a result, whatever `type` says). Without `type`: the first platform the avatar was made for. */
+  async downloadLink(account: Account, key: string, type: string | undefined, baseUrl: string) {
+    const { avatar, result } = await this.find(account, key, 'read');
+    if (result) {
+      if (type !== undefined) parsePlatform(type);
+      if (result.status !== 'done') throw errors.assetNotReady();
+      const path = resultPath(avatar.key, result.childKey, result.kind);
+      const fileName = result.kind === 'blendshapes' ? `${avatar.key}_blendshapes.zip` : `${avatar.key}_deformed.bin`;
+      const contentType = result.kind === 'blendshapes' ? 'application/zip' : 'application/service-vertex';
+      return this.link(path, fileName, contentType, baseUrl);
+    }
+    const platform = type === undefined ? (avatar.platforms[0] as Platform) : parsePlatform(type);
+    if (!avatar.platforms.includes(platform)) throw errors.assetType(`${platform} (this avatar was made for ${avatar.platforms.join(', ')})`);
+    if (avatar.status !== 'done') throw errors.assetNotReady();
+    return this.link(packagePath(avatar.key, platform), `${avatar.key}_${platform}.zip`, 'application/zip', baseUrl);
+  }
+
+  async previewLink(account: Account, key: string, filetype: string | undefined, baseUrl: string) {
+    const type = filetype ?? 'jpg';
+    if (type !== 'jpg' && type !== 'png') throw errors.assetType(`preview ${type} (jpg or png)`);
+    const { avatar } = await this.find(account, key, 'read');
+    if (avatar.status !== 'done') throw errors.assetNotReady();
+    return this.link(previewPath(avatar.key, type), `${avatar.key}_preview.${type}`, type === 'jpg' ? 'image/jpeg' : 'image/png', baseUrl);
+  }
+
+  async getMeta(account: Account, key: string, name?: string) {
+    const { avatar } = await this.find(account, key, 'read');
+    const meta = await this.repo.getMeta(avatar.key);
+    return name === undefined ? meta : meta.filter((m) => m.name === name);
+  }
+
+  async setMeta(account: Account, key: string, values: Record<string, unknown>, now = Date.now()) {
+    const { avatar } = await this.find(account, key, 'write');
+    const entries = Object.entries(values);
+    if (entries.length === 0) throw errors.validation('no meta entries given');
+    const current = await this.repo.getMeta(avatar.key);
+    for (const [name, value] of entries) {
+      if (typeof value !== 'string') throw errors.validation(`meta value of "${name}" must be a string`);
+      checkMetaName(name);
+      if (value.length > META_LIMITS.valueLength) throw errors.validation(`meta value of "${name}" longer than ${META_LIMITS.valueLength} characters`);
+      if (current.some((m) => m.name === name && m.defined !== undefined)) throw errors.forbidden(`meta "${name}" is written by the pipeline`);
+    }
+    const clientNames = new Set([...current.filter((m) => m.defined === undefined).map((m) => m.name), ...entries.map(([n]) => n)]);
+    if (clientNames.size > META_LIMITS.clientEntries) throw errors.validation(`more than ${META_LIMITS.clientEntries} meta entries`);
+    await this.repo.setMeta(avatar.key, entries.map(([name, value]) => ({ name, value: value as string })), now);
+  }
+
+  async unsetMeta(account: Account, key: string, name: string, now = Date.now()) {
+    const { avatar } = await this.find(account, key, 'write');
+    const entry = (await this.repo.getMeta(avatar.key)).find((m) => m.name === name);
+    if (entry?.defined !== undefined) throw errors.forbidden(`meta "${name}" is written by the pipeline`);
+    await this.repo.unsetMeta(avatar.key, name, now);
+  }
+
+  async executeBlendshapes(account: Account, key: string, now = Date.now()) {
+    this.accounts.requireFeature(account, 'blendshapes');
+    const avatar = await this.executable(account, key);
+    if (!avatar.features.includes('expressions')) throw errors.onDemandUnavailable('blendshapes need an avatar created with the expressions feature');
+    return this.queueResult(avatar, 'blendshapes', undefined, now);
+  }
+
+  async executeVertexDeform(account: Account, key: string, body: Uint8Array, now = Date.now()) {
+    this.accounts.requireFeature(account, 'vertexdeform');
+    const avatar = await this.executable(account, key);
+    if (!(await this.files.exists(modelPath(avatar.key)))) throw errors.noDeformation();
+    checkVertexBody(body);
+    return this.queueResult(avatar, 'vertexdeform', body, now);
+  }
+
+  private async executable(account: Account, key: string) {
+    const { avatar, result } = await this.find(account, key, 'write');
+    if (result) throw errors.invalidKey();
+    if (avatar.status !== 'done') throw errors.notDone(avatar.status);
+    return avatar;
+  }
+
+  private async queueResult(avatar: Avatar, kind: Result['kind'], input: Uint8Array | undefined, now: number) {
+    const childKey = newKey();
+    if (input) await this.files.put(resultInputPath(avatar.key, childKey), input);
+    await this.repo.createResult({
+      avatarKey: avatar.key, childKey, kind, status: 'pending', percent: 0, errorCode: 0, createdBy: this.settings.instance, createdAt: now, updatedAt: now,
+    });
+    return `${avatar.key}@${childKey}`;
+  }
+
+  private async link(path: string, fileName: string, contentType: string, baseUrl: string) {
+    if (!(await this.files.exists(path))) throw errors.assetNotReady();
+    const ttl = this.settings.linkTtl;
+    return { ttl, location: await this.files.link(path, { ttl, fileName, contentType, baseUrl }) };
+  }
+
+  private async objects(avatars: Avatar[]) {
+    return Promise.all(avatars.map(async (a) => avatarObject(a, await this.repo.getMeta(a.key))));
+  }
+
+  /**
+   * Resolves an avatar or result key for an account. Samples can be read by everyone but changed by
+   * no one; another account's avatar is reported as not in this account.
+   */
+  private async find(account: Account, key: string, access: 'read' | 'write'): Promise<{ avatar: Avatar; result?: Result }> {
+    const [avatarKey, childKey, extra] = key.split('@');
+    if (!avatarKey || !isKey(avatarKey) || extra !== undefined || (childKey !== undefined && !isKey(childKey))) throw errors.invalidKey();
+    const avatar = await this.repo.getAvatar(avatarKey);
+    if (!avatar) throw errors.avatarNotFound();
+    if (avatar.accountId !== account.id) {
+      if (!avatar.isSample) throw errors.notInAccount();
+      if (access === 'write') throw errors.forbidden('sample avatars cannot be changed');
+    }
+    if (childKey === undefined) return { avatar };
+    const result = await this.repo.getResult(avatarKey, childKey);
+    if (!result) throw errors.avatarNotFound();
+    return { avatar, result };
+  }
+}
+
+function parsePlatform(p: string): Platform {
+  const name = PLATFORM_ALIASES[p] ?? p;
+  if (!has(PLATFORMS, name)) throw errors.assetType(p);
+  return name;
+}
+
+function parsePlatforms(s: string): Platform[] {
+  const list = commaList(s);
+  if (list.length === 0) throw errors.malformed('target_platform is empty');
+  const out: Platform[] = [];
+  for (const p of list) {
+    const name = PLATFORM_ALIASES[p] ?? p;
+    if (!has(PLATFORMS, name)) throw errors.malformed(`unknown target_platform "${p}" (maya, webviewer, unity, zip, unityzip)`);
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+function checkUpload(inputType: InputType, file: Uint8Array) {
+  if (file.length === 0) throw errors.fileInput('the file part is empty');
+  if (inputType === 'photo') inspectPhoto(file);
+  else inspectArchive(file);
+}
+
+function checkMetaName(name: string) {
+  if (name.length === 0 || name.length > META_LIMITS.nameLength || !META_NAME.test(name)) {
+    throw errors.validation(`meta name "${name.slice(0, 80)}" must be 1-${META_LIMITS.nameLength} letters, digits or _ . : -`);
+  }
+}
+
+/** The vertex file of the spec: little-endian float32 triples. */
+function checkVertexBody(body: Uint8Array) {
+  if (body.length === 0) throw errors.noVertices();
+  if (body.length % 12 !== 0) throw errors.vertexSize(body.length);
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  for (let i = 0; i < body.length; i += 4) if (!Number.isFinite(view.getFloat32(i, true))) throw errors.vertexValue(i / 4);
+}

@@ -1,0 +1,13 @@
+/** The vocabulary of the spec: input types, platforms, templates, features, and what an account may be granted. */
+export const INPUT_TYPES = ['photo', 'lofimesh_texture', 'hifimesh_texture_photo'] as const;
+export const PLATFORMS = ['maya', 'webviewer', 'unity'] as const;
+export const PLATFORM_ALIASES: Record<string, (typeof PLATFORMS)[number]> = { zip: 'maya', unityzip: 'unity' };
+export const TEMPLATES = ['1.6', '2.0'] as const;
+export const AVATAR_FEATURES = ['basic', 'expressions', 'visemes'] as const;
+/** Everything an account can be allowed: the input types, the creation features and the on-demand features. */
+export const ACCOUNT_FEATURES = [...INPUT_TYPES, ...AVATAR_FEATURES, 'blendshapes', 'vertexdeform', 'tts'] as const;
+
+export type InputType = (typeof INPUT_TYPES)[number];
+export type Platform = (typeof PLATFORMS)[number];
+
+export const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);

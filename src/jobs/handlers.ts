@@ -1,0 +1,111 @@
+import fs from 'node:fs/promises';
+import type { Platform } from '../domain/catalog.ts';
+import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
+import type { Files, Job, Repo } from '../domain/ports.ts';
+import { buildBlendshapeZip, buildPackage } from '../formats/packages.ts';
+import { parseVertexFile, writeVertexFile } from '../formats/vertex-file.ts';
+import { createDeformer } from '../geometry/deform/index.ts';
+import { decodeDocument, encodeDocument } from '../model/codec.ts';
+import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import { PipelineCodes, PipelineError } from '../pipeline/errors.ts';
+import type { Feature, InputType, Pipeline, PipelineResult } from '../pipeline/types.ts';
+
+/** What a finished avatar keeps for its on-demand features. */
+interface Stored {
+  model: AvatarModel;
+  deformation?: PipelineResult['deformation'];
+}
+
+export interface JobContext {
+  repo: Repo;
+  files: Files;
+  pipeline: Pipeline;
+  worker: string;
+}
+
+const neutralObj = new Map<string, Promise<Uint8Array>>();
+function templateNeutral(version: TemplateVersion) {
+  let p = neutralObj.get(version);
+  if (!p) {
+    p = fs.readFile(new URL(`../../assets/templates/${version}/neutral.obj`, import.meta.url)).then((b) => new Uint8Array(b));
+    neutralObj.set(version, p);
+  }
+  return p;
+}
+
+/** Percent of an avatar job spent in the pipeline; the rest is writing packages. */
+const PIPELINE_SHARE = 90;
+
+async function avatarJob(job: Job, c: JobContext) {
+  const key = job.avatarKey;
+  const avatar = await c.repo.getAvatar(key);
+  // Deleted, or finished by a worker that died before it could let go of the job.
+  if (!avatar || avatar.status === 'done' || avatar.status === 'error') return;
+  await c.repo.setAvatarProgress(key, { status: 'processing', percent: 1, createdBy: c.worker }, Date.now());
+  const input = await c.files.get(inputPath(key));
+  if (!input) throw new PipelineError(PipelineCodes.internal, 'the uploaded input is missing');
+
+  let lastWrite = 0;
+  let lastPercent = 1;
+  const result = await c.pipeline.run(
+    { inputType: avatar.inputType as InputType, file: input, template: avatar.template as TemplateVersion, features: avatar.features as Feature[] },
+    (percent) => {
+      const p = Math.max(lastPercent, Math.min(PIPELINE_SHARE, Math.round((percent * PIPELINE_SHARE) / 100)));
+      if (p === lastPercent || Date.now() - lastWrite < 100) return;
+      lastPercent = p;
+      lastWrite = Date.now();
+      c.repo.setAvatarProgress(key, { percent: p }, lastWrite).catch(() => undefined);
+    },
+  );
+
+  const neutral = await templateNeutral(avatar.template as TemplateVersion);
+  await c.files.put(modelPath(key), encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored));
+  await c.files.put(previewPath(key, 'jpg'), result.preview.jpg);
+  await c.files.put(previewPath(key, 'png'), result.preview.png);
+  for (const platform of avatar.platforms as Platform[]) {
+    await c.files.put(packagePath(key, platform), buildPackage(result.model, platform, { templateNeutralObj: neutral }));
+  }
+  if (!(await c.repo.getAvatar(key))) {
+    await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made
+    return;
+  }
+  await c.repo.setMeta(key, Object.entries(result.meta).map(([name, value]) => ({ name, value, defined: 'pipeline' })), Date.now());
+  await c.repo.setAvatarProgress(key, { status: 'done', percent: 100 }, Date.now());
+}
+
+async function resultJob(job: Job, c: JobContext) {
+  const child = job.childKey!;
+  const result = await c.repo.getResult(job.avatarKey, child);
+  if (!result || result.status === 'done' || result.status === 'error') return;
+  await c.repo.setResultProgress(job.avatarKey, child, { status: 'processing', percent: 10 }, Date.now());
+  const stored = await c.files.get(modelPath(job.avatarKey));
+  if (!stored) throw new PipelineError(PipelineCodes.internal, 'the avatar model is missing');
+  const doc = decodeDocument<Stored>(stored);
+  let output: Uint8Array;
+  if (result.kind === 'blendshapes') {
+    output = buildBlendshapeZip(doc.model);
+  } else {
+    if (!doc.deformation) throw new PipelineError(PipelineCodes.internal, 'the avatar has no deformation data');
+    const body = await c.files.get(resultInputPath(job.avatarKey, child));
+    if (!body) throw new PipelineError(PipelineCodes.internal, 'the vertex file is missing');
+    output = writeVertexFile(createDeformer(doc.deformation).deform(parseVertexFile(body)));
+  }
+  await c.files.put(resultPath(job.avatarKey, child, result.kind), output);
+  await c.repo.setResultProgress(job.avatarKey, child, { status: 'done', percent: 100 }, Date.now());
+}
+
+/** Runs one job; a PipelineError ends it in `error` (refunding an avatar), anything else is thrown for a retry. */
+export async function handleJob(job: Job, c: JobContext) {
+  try {
+    await (job.kind === 'avatar' ? avatarJob(job, c) : resultJob(job, c));
+  } catch (e) {
+    if (!(e instanceof PipelineError)) throw e;
+    await failJob(job, c, e.code);
+  }
+}
+
+/** Ends a job in `error` with a 100xx code; an avatar's points are given back. */
+export async function failJob(job: Job, c: Pick<JobContext, 'repo'>, code: number = PipelineCodes.internal) {
+  if (job.kind === 'avatar') await c.repo.setAvatarProgress(job.avatarKey, { status: 'error', errorCode: code }, Date.now(), true);
+  else await c.repo.setResultProgress(job.avatarKey, job.childKey!, { status: 'error', errorCode: code }, Date.now());
+}

@@ -1,0 +1,23 @@
+import pino from 'pino';
+import { loadConfig } from './config.ts';
+import { startService } from './runtime/service.ts';
+import { createSpeechEngine, parseModes } from './speech/index.ts';
+
+/** `npm start`: the embedded service on PORT with everything under DATA_DIR. */
+const config = loadConfig();
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const engine = createSpeechEngine();
+const service = await startService({ config, logger, synthesizer: { parseModes, synthesize: (req, modes) => engine.synthesize(req, modes) } });
+await service.app.listen({ port: config.port, host: config.host });
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down: finishing requests and the current jobs');
+    await service.stop();
+    await engine.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,30 @@
+import { Worker } from 'node:worker_threads';
+import os from 'node:os';
+import type { Config } from '../config.ts';
+import type { ServiceKeys } from './keys.ts';
+
+/** Starts the job worker threads of this process; `stop` lets each finish its current job. */
+export function startWorkers(config: Config, keys: ServiceKeys, onError: (e: unknown) => void) {
+  const b64 = (k: Buffer) => k.toString('base64');
+  const workers = Array.from({ length: config.workers }, (_, i) => {
+    const w = new Worker(new URL('../jobs/worker-thread.ts', import.meta.url), {
+      workerData: { config, keys: { master: b64(keys.master), links: b64(keys.links), lists: b64(keys.lists) }, worker: `${os.hostname()}:${process.pid}:w${i}` },
+      execArgv: [...process.execArgv],
+    });
+    w.on('error', onError);
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    return { w, exited };
+  });
+  return {
+    poke: () => workers.forEach(({ w }) => w.postMessage('poke')),
+    async stop() {
+      await Promise.all(
+        workers.map(({ w, exited }) => {
+          w.on('message', (m) => m === 'stopped' && void w.terminate());
+          w.postMessage('stop');
+          return exited;
+        }),
+      );
+    },
+  };
+}
