@@ -1,0 +1,37 @@
+import { availableParallelism } from 'node:os';
+import { SpeechError, SpeechErrorCode } from './errors.ts';
+import type { SpeechModes } from './modes.ts';
+import { WorkerPool } from './pool.ts';
+import { planRequest, validateRequest, type SpeechRequest } from './request.ts';
+import type { SynthesisJob, SynthesisResult } from './synthesis.ts';
+import { resolveVoice, VOICES, type VoiceInfo } from './voices.ts';
+
+export interface SpeechEngineOptions {
+  /** Worker threads synthesizing in parallel; default: the number of CPUs, at most 4. */
+  poolSize?: number;
+}
+
+export interface SpeechEngine {
+  /** Validates and synthesizes one request; throws SpeechError for client errors. */
+  synthesize(request: SpeechRequest, modes: SpeechModes): Promise<SynthesisResult>;
+  voices(): VoiceInfo[];
+  close(): Promise<void>;
+}
+
+export function createSpeechEngine(options: SpeechEngineOptions = {}): SpeechEngine {
+  const pool = new WorkerPool<SynthesisJob, SynthesisResult>(
+    new URL('./worker.ts', import.meta.url),
+    options.poolSize ?? Math.min(4, availableParallelism()),
+  );
+  return {
+    async synthesize(body, modes) {
+      const request = validateRequest(body);
+      if (!modes.audio && !modes.json) throw new SpeechError(SpeechErrorCode.invalidOption, 'no output mode asked for');
+      const voice = resolveVoice(request.voice);
+      const plan = planRequest(request);
+      return pool.run({ engine: voice.engine, engineVoice: voice.engineVoice, plan, input: new TextEncoder().encode(request.text), modes });
+    },
+    voices: () => [...VOICES],
+    close: () => pool.close(),
+  };
+}
