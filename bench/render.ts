@@ -30,7 +30,8 @@ export default async function (): Promise<Figure[]> {
   const sphere = uvSphere(10, 128, 100);
   const size = 2048;
   const rgba = new Uint8Array(size * size * 4);
-  for (let i = 0; i < rgba.length; i++) rgba[i] = (i * 2654435761) >>> 24;
+  // Opaque noise: every texel differs, as in a photo texture.
+  for (let i = 0; i < rgba.length; i++) rgba[i] = (i & 3) === 3 ? 255 : (i * 2654435761) >>> 24;
   const camera: Camera = { type: 'perspective', fovY: 30, eye: [0, 8, 45], target: [0, 0, 0], up: [0, 1, 0] };
   const render = (mode: RenderMode) => () => {
     renderMeshes([{ geometry: sphere, texture: { width: size, height: size, rgba } }], camera, {
