@@ -5,7 +5,7 @@
 import { AvatarApiError, AvatarWaitTimeout, errorFromResponse, pipelineError } from './errors.ts';
 import { defaultSigner, type DigestMethod, type Signer } from './sign.ts';
 import type {
-  Avatar, CreateOptions, DownloadType, Link, ListPage, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
+  Avatar, CreateOptions, DownloadType, Link, ListPage, ListUpdate, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
   TtsOptions, VertexOptions, WaitOptions,
 } from './types.ts';
 import { decodeVertices, encodeVertices } from './vertices.ts';
@@ -53,6 +53,21 @@ export function parseMarks(text: string): SpeechMark[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as SpeechMark);
+}
+
+/** The bare file name of a Content-Disposition header, if it gives one. */
+export function suggestedFileName(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;\s]+)/.exec(disposition);
+  let name: string | undefined;
+  try {
+    name = extended ? decodeURIComponent(extended[1].trim()) : (plain?.[1] ?? plain?.[2]);
+  } catch {
+    name = plain?.[1] ?? plain?.[2];
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base && base !== '.' && base !== '..' ? base : undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -185,8 +200,8 @@ export class AvatarClient {
   }
 
   /** Changes of the list since the page (or update) that gave this `update` URI. */
-  updates(uri: string): Promise<Ok<ListPage>> {
-    return this.call<ListPage>('GET', underV2(uri));
+  updates(uri: string): Promise<Ok<ListUpdate>> {
+    return this.call<ListUpdate>('GET', underV2(uri));
   }
 
   downloadLink(key: string, type: DownloadType = 'maya'): Promise<Ok<Link>> {
@@ -213,13 +228,17 @@ export class AvatarClient {
     return this.fetchBytes((await this.downloadLink(key, type)).location);
   }
 
-  /** Node only: streams the package to `filePath` (written aside and renamed, so no partial file is left). */
-  async downloadToFile(key: string, type: DownloadType, filePath: string): Promise<{ path: string; bytes: number }> {
-    const [{ createWriteStream }, { rename, rm, stat }, { Readable }, { pipeline }] = await Promise.all([
-      import('node:fs'), import('node:fs/promises'), import('node:stream'), import('node:stream/promises'),
+  /**
+   * Node only: streams a pre-authorized link to a file, written aside and renamed so that no partial file is left.
+   * `target` is a file path, or `{ dir }` to use the name the service suggests (Content-Disposition) in that folder.
+   */
+  async saveLinkToFile(location: string, target: string | { dir: string; fallbackName: string }): Promise<{ path: string; bytes: number }> {
+    const [{ createWriteStream }, { rename, rm, stat }, { Readable }, { pipeline }, path] = await Promise.all([
+      import('node:fs'), import('node:fs/promises'), import('node:stream'), import('node:stream/promises'), import('node:path'),
     ]);
-    const response = await this.fetchLink((await this.downloadLink(key, type)).location);
+    const response = await this.fetchLink(location);
     if (!response.body) throw new AvatarApiError(-1, 'download has no body', response.status);
+    const filePath = typeof target === 'string' ? target : path.join(target.dir, suggestedFileName(response.headers.get('content-disposition')) ?? target.fallbackName);
     const partial = `${filePath}.part`;
     try {
       await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(partial));
@@ -229,6 +248,12 @@ export class AvatarClient {
       throw e;
     }
     return { path: filePath, bytes: (await stat(filePath)).size };
+  }
+
+  /** Node only: the package (or result) of `key` to a file path, or into a folder under the service's file name. */
+  async downloadToFile(key: string, type: DownloadType, target: string | { dir: string }): Promise<{ path: string; bytes: number }> {
+    const location = (await this.downloadLink(key, type)).location;
+    return this.saveLinkToFile(location, typeof target === 'string' ? target : { dir: target.dir, fallbackName: `${key.replace('@', '_')}-${type}` });
   }
 
   async delete(key: string): Promise<void> {
@@ -266,7 +291,7 @@ export class AvatarClient {
 
   /** Downloads a deformation result and converts it back to the caller's units and X axis. */
   async vertexDeformResult(resultKey: string, options: VertexOptions & { downloadType?: DownloadType } = {}): Promise<Float32Array> {
-    return decodeVertices(await this.download(resultKey, options.downloadType ?? 'vertex'), options);
+    return decodeVertices(await this.download(resultKey, options.downloadType ?? 'maya'), options);
   }
 
   /** The whole deformation workflow of the spec: send, wait, download, convert back. Same vertex order as sent. */

@@ -54,6 +54,12 @@ export interface ListPage {
   models: Avatar[];
 }
 
+/** Response of an `update` URI: the avatars changed since the code, and the next `update` URI. */
+export interface ListUpdate extends Omit<ListPage, 'next' | 'previous'> {
+  /** Keys removed since the code (this service's addition to the spec). */
+  deleted?: string[];
+}
+
 export interface Link {
   ttl: number;
   location: string;
