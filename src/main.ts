@@ -7,7 +7,7 @@ import { createSpeechEngine, parseModes } from './speech/index.ts';
 const config = loadConfig();
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const engine = createSpeechEngine();
-const service = await startService({ config, logger, synthesizer: { parseModes, synthesize: (req, modes) => engine.synthesize(req, modes) } });
+const service = await startService({ config, logger, synthesizer: { parseModes, synthesize: (body, modes) => engine.synthesize(body as never, modes) } });
 await service.app.listen({ port: config.port, host: config.host });
 
 let closing = false;

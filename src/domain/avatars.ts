@@ -5,6 +5,7 @@ import { formatTime, isKey, newKey } from './ids.ts';
 import { inspectArchive, inspectPhoto } from './input-check.ts';
 import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
 import type { ListCodes } from './list-codes.ts';
+import { parseVertexFile } from '../formats/vertex-file.ts';
 import type { Account, Avatar, Files, MetaEntry, Repo, Result } from './ports.ts';
 
 export interface AvatarSettings {
@@ -217,7 +218,7 @@ export class Avatars {
     this.accounts.requireFeature(account, 'vertexdeform');
     const avatar = await this.executable(account, key);
     if (!(await this.files.exists(modelPath(avatar.key)))) throw errors.noDeformation();
-    checkVertexBody(body);
+    parseVertexFile(body);
     return this.queueResult(avatar, 'vertexdeform', body, now);
   }
 
@@ -295,12 +296,4 @@ function checkMetaName(name: string) {
   if (name.length === 0 || name.length > META_LIMITS.nameLength || !META_NAME.test(name)) {
     throw errors.validation(`meta name "${name.slice(0, 80)}" must be 1-${META_LIMITS.nameLength} letters, digits or _ . : -`);
   }
-}
-
-/** The vertex file of the spec: little-endian float32 triples. */
-function checkVertexBody(body: Uint8Array) {
-  if (body.length === 0) throw errors.noVertices();
-  if (body.length % 12 !== 0) throw errors.vertexSize(body.length);
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  for (let i = 0; i < body.length; i += 4) if (!Number.isFinite(view.getFloat32(i, true))) throw errors.vertexValue(i / 4);
 }

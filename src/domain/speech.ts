@@ -1,4 +1,3 @@
-import { errors } from './errors.ts';
 import { newKey } from './ids.ts';
 import type { Account, Files } from './ports.ts';
 import type { Accounts } from './accounts.ts';
@@ -10,8 +9,9 @@ export interface Modes {
 }
 export interface Synthesizer {
   parseModes(mode: string): Modes;
+  /** Validates the request body itself (throwing errors with a spec code) and synthesises it. */
   synthesize(
-    req: { text: string; type?: 'text' | 'ssml'; voice?: string },
+    body: unknown,
     modes: Modes,
   ): Promise<{ audio?: { mimeType: string; extension: string; data: Uint8Array }; marks?: { mimeType: string; data: Uint8Array } }>;
 }
@@ -32,13 +32,7 @@ export class Speech {
 
   async tts(account: Account, mode: string, body: unknown, baseUrl: string) {
     this.accounts.requireFeature(account, 'tts');
-    const modes = this.engine.parseModes(mode);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw errors.validation('the body must be a JSON object {text, type, voice}');
-    const { text, type, voice } = body as Record<string, unknown>;
-    if (typeof text !== 'string') throw errors.validation('text must be a string');
-    if (type !== undefined && type !== 'text' && type !== 'ssml') throw errors.validation('type must be "text" or "ssml"');
-    if (voice !== undefined && typeof voice !== 'string') throw errors.validation('voice must be a string');
-    const out = await this.engine.synthesize({ text, type, voice }, modes);
+    const out = await this.engine.synthesize(body, this.engine.parseModes(mode));
     const id = newKey();
     const ttl = this.linkTtl;
     const body200: Record<string, string | number> = { ttl };
