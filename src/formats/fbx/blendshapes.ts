@@ -1,23 +1,7 @@
-import type { AvatarMesh, MorphTarget } from '../../model/avatar.ts';
+import type { AvatarMesh } from '../../model/avatar.ts';
+import { sparseShape } from '../sparse-shape.ts';
 import { int32, node, prop70, properties70 } from './node.ts';
 import type { FbxScene } from './scene.ts';
-
-/** Deltas below this (cm) are left out of a shape; a blendshape moves only part of the head. */
-const DELTA_EPSILON = 1e-6;
-
-/** Sparse shape: the vertices a morph moves and their deltas. */
-export function sparseShape(morph: MorphTarget): { indexes: Int32Array; deltas: Float64Array } {
-  const d = morph.deltas;
-  const indexes: number[] = [];
-  for (let v = 0; v < d.length / 3; v++) {
-    if (Math.abs(d[v * 3]) > DELTA_EPSILON || Math.abs(d[v * 3 + 1]) > DELTA_EPSILON || Math.abs(d[v * 3 + 2]) > DELTA_EPSILON) indexes.push(v);
-  }
-  // A shape that moves nothing keeps one zero delta: some readers reject empty shape arrays.
-  if (indexes.length === 0) indexes.push(0);
-  const deltas = new Float64Array(indexes.length * 3);
-  indexes.forEach((v, k) => deltas.set(d.subarray(v * 3, v * 3 + 3), k * 3));
-  return { indexes: Int32Array.from(indexes), deltas };
-}
 
 /**
  * BlendShape deformer of one mesh: one BlendShapeChannel (0..100 %) per morph, each with its Shape

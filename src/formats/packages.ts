@@ -1,0 +1,69 @@
+import type { AvatarModel } from '../model/avatar.ts';
+import { writeFbx } from './fbx/write.ts';
+import { writeGlb } from './gltf.ts';
+import { materialState } from './material-state.ts';
+import { writeObj } from './obj-write.ts';
+import { buildRig } from './rig-json.ts';
+import { writeUnityJson } from './unity-json.ts';
+import { writeZip, type ZipEntry } from './zip-write.ts';
+
+export type PackagePlatform = 'maya' | 'webviewer' | 'unity';
+
+/** File names inside the packages (docs/FORMATS.md lists the layouts). */
+export const PACKAGE_FILES = {
+  fbx: 'avatar_model.fbx',
+  glb: 'avatar_model.glb',
+  unityJson: 'avatar_model.json',
+  rig: 'avatar_rig.json',
+  materialState: 'material_state.json',
+  templateNeutral: 'template_neutral.obj',
+} as const;
+
+const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 1));
+
+/**
+ * The download package of one platform as zip bytes. Pure: writing it atomically and building
+ * it once per avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
+ */
+export async function buildPackage(model: AvatarModel, platform: PackagePlatform, extras: { templateNeutralObj: Uint8Array }): Promise<Uint8Array> {
+  const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data }));
+  const f = PACKAGE_FILES;
+  switch (platform) {
+    case 'maya':
+      return writeZip([
+        { name: f.fbx, data: writeFbx(model) },
+        ...textures,
+        { name: f.materialState, data: json(materialState(model)) },
+        { name: f.templateNeutral, data: extras.templateNeutralObj },
+      ]);
+    case 'webviewer':
+      return writeZip([
+        { name: f.fbx, data: writeFbx(model) },
+        { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
+        { name: f.glb, data: await writeGlb(model) },
+        ...textures,
+      ]);
+    case 'unity':
+      return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...textures]);
+  }
+}
+
+/**
+ * execute/blendshapes: `neutral.obj` and `<blendshape>.obj` per blendshape of the head (the
+ * mesh with morphs; `head` when several have): same vertex order, faces and UVs. No normals:
+ * every file then carries only what the shapes share or move, and tools recompute them alike.
+ */
+export function buildBlendshapeZip(model: AvatarModel): Uint8Array {
+  const withMorphs = model.meshes.filter((m) => m.morphs.length > 0);
+  const head = withMorphs.find((m) => m.name === 'head') ?? withMorphs[0];
+  if (!head) throw new Error('the avatar has no blendshapes');
+  const g = head.geometry;
+  return writeZip([
+    { name: 'neutral.obj', data: writeObj({ positions: g.positions, uvs: g.uvs, indices: g.indices }, { name: 'neutral' }) },
+    ...head.morphs.map((morph) => {
+      const shape = { positions: g.positions.map((p, k) => p + morph.deltas[k]), uvs: g.uvs, indices: g.indices };
+      // Blendshape names become file names: keep them to safe characters.
+      return { name: `${morph.name.replace(/[^\w@.-]/g, '_')}.obj`, data: writeObj(shape, { name: morph.name }) };
+    }),
+  ]);
+}

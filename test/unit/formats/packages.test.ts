@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { unzipSync } from 'fflate';
+import { validateBytes } from 'gltf-validator';
+import { readFbx } from '../../../src/formats/fbx/read.ts';
+import { buildBlendshapeZip, buildPackage, PACKAGE_FILES } from '../../../src/formats/packages.ts';
+import type { RigJson } from '../../../src/formats/rig-json.ts';
+import { writeObj } from '../../../src/formats/obj-write.ts';
+import { NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
+import { validateUnityModel } from './unity-schema.ts';
+
+const model = buildTestAvatar();
+const neutral = writeObj(model.meshes[0].geometry, { name: 'template' });
+const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+const textureNames = model.textures.map((t) => t.name);
+
+test('maya: FBX, its textures, material state and the template neutral mesh', async () => {
+  const files = unzipSync(await buildPackage(model, 'maya', { templateNeutralObj: neutral }));
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...textureNames, PACKAGE_FILES.materialState, PACKAGE_FILES.templateNeutral].sort());
+  assert.equal(readFbx(files[PACKAGE_FILES.fbx]).version, 7400);
+  model.textures.forEach((t) => assert.ok(Buffer.from(files[t.name]).equals(t.data)));
+  assert.deepEqual(files[PACKAGE_FILES.templateNeutral], neutral);
+  const state = JSON.parse(text(files[PACKAGE_FILES.materialState]));
+  assert.deepEqual(state.materials[0].textures, { baseColor: 'head_baseColor.png', normal: 'head_normal.png' });
+});
+
+test('webviewer: FBX, rig JSON with viseme mapping, a valid GLB and all textures', async () => {
+  const files = unzipSync(await buildPackage(model, 'webviewer', { templateNeutralObj: neutral }));
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, PACKAGE_FILES.rig, PACKAGE_FILES.glb, ...textureNames].sort());
+  const rig = JSON.parse(text(files[PACKAGE_FILES.rig])) as RigJson;
+  assert.deepEqual(rig.blendshapes.map((b) => b.name), NAMED_MORPHS);
+  assert.deepEqual(rig.blendshapes[0], { name: 'jawOpen', meshes: ['head'], range: [0, 1] });
+  assert.deepEqual(rig.visemes, { a: 'viseme_aa', '@': 'viseme_aa' });
+  assert.equal(rig.bones.length, model.bones.length);
+  const report = await validateBytes(files[PACKAGE_FILES.glb]);
+  assert.equal(report.issues.numErrors + report.issues.numWarnings, 0);
+});
+
+test('unity: the JSON model (schema-valid) and all textures', async () => {
+  const files = unzipSync(await buildPackage(model, 'unity', { templateNeutralObj: neutral }));
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.unityJson, ...textureNames].sort());
+  assert.ok(validateUnityModel(JSON.parse(text(files[PACKAGE_FILES.unityJson]))), JSON.stringify(validateUnityModel.errors));
+});
+
+test('packages are byte-identical when built twice (they are cached per avatar)', async () => {
+  const a = await buildPackage(model, 'webviewer', { templateNeutralObj: neutral });
+  const b = await buildPackage(model, 'webviewer', { templateNeutralObj: neutral });
+  assert.deepEqual(a, b);
+});
+
+test('blendshape zip: neutral plus one OBJ per head blendshape, same topology, shapes moved by their deltas', () => {
+  const files = unzipSync(buildBlendshapeZip(model));
+  assert.deepEqual(Object.keys(files), ['neutral.obj', ...NAMED_MORPHS.map((n) => `${n}.obj`)]);
+  const vertices = (name: string): number[][] =>
+    text(files[name]).split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
+  const faces = (name: string): string[] => text(files[name]).split('\n').filter((l) => l.startsWith('f '));
+  const base = vertices('neutral.obj');
+  const jaw = vertices('jawOpen.obj');
+  const head = model.meshes[0];
+  assert.equal(base.length, head.geometry.positions.length / 3);
+  assert.deepEqual(faces('jawOpen.obj'), faces('neutral.obj'));
+  let moved = 0;
+  jaw.forEach((p, v) => {
+    for (let a = 0; a < 3; a++) assert.ok(Math.abs(p[a] - base[v][a] - head.morphs[0].deltas[v * 3 + a]) < 1e-4);
+    if (p[1] !== base[v][1]) moved++;
+  });
+  assert.ok(moved > 0);
+  assert.throws(() => buildBlendshapeZip({ ...model, meshes: model.meshes.slice(1) }));
+});
+
+test('OBJ writer: 1-based faces, with normals as v/vt/vn and without as v/vt', () => {
+  const mesh = { positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), uvs: Float32Array.of(0, 0, 1, 0, 0, 1), indices: Uint32Array.of(0, 1, 2) };
+  const plain = text(writeObj(mesh, { name: 'tri' })).split('\n');
+  assert.ok(plain.includes('o tri') && plain.includes('v 1 0 0') && plain.includes('vt 0 1') && plain.includes('f 1/1 2/2 3/3'));
+  const lit = text(writeObj({ ...mesh, normals: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1) }, { name: 'tri' })).split('\n');
+  assert.ok(lit.includes('vn 0 0 1') && lit.includes('f 1/1/1 2/2/2 3/3/3'));
+});

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildUnityModel, writeUnityJson, type UnityModel, type UnityNode } from '../../../src/formats/unity-json.ts';
+import { validateUnityModel } from './unity-schema.ts';
+import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
+
+const model = buildTestAvatar();
+const json = JSON.parse(new TextDecoder().decode(writeUnityJson(model))) as UnityModel;
+
+test('the Unity JSON validates against its schema, and the schema rejects a broken one', () => {
+  assert.ok(validateUnityModel(json), JSON.stringify(validateUnityModel.errors));
+  assert.equal(validateUnityModel({ ...json, version: 1 }), false);
+  const noFaces = { ...json, meshes: [{ ...json.meshes[0], faces: undefined }] };
+  assert.equal(validateUnityModel(JSON.parse(JSON.stringify(noFaces))), false);
+});
+
+test('arrays have consistent lengths and refer to existing bones and vertices', () => {
+  assert.equal(json.version, 2);
+  assert.equal(json.unitsPerMeter, 100);
+  for (const [k, m] of json.meshes.entries()) {
+    const n = model.meshes[k].geometry.positions.length / 3;
+    assert.deepEqual([m.vertices.length, m.normals.length, m.uvs.length, m.skin_indices.length, m.skin_weights.length], [n * 3, n * 3, n * 2, n * 4, n * 4]);
+    assert.equal(m.faces.length % 3, 0);
+    assert.ok(m.faces.every((f) => f < n));
+    assert.ok(m.skin_indices.every((b) => b < BONE_NAMES.length));
+    for (const b of m.blendshapes) assert.equal(b.deltas.length, b.indices.length * 3);
+  }
+  assert.deepEqual(json.meshes[0].blendshapes.map((b) => b.name), NAMED_MORPHS);
+  assert.deepEqual(json.bones.map((b) => b.name), BONE_NAMES);
+});
+
+test('root_node holds the bone hierarchy and one node per mesh; constraints follow the rig', () => {
+  const unity = buildUnityModel(model);
+  const names: string[] = [];
+  const walk = (n: UnityNode): void => { names.push(n.name); n.children.forEach(walk); };
+  walk(unity.root_node);
+  assert.deepEqual(names, ['fixture', 'root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight', 'head_mesh', 'eyeLeft_mesh', 'eyeRight_mesh']);
+  assert.deepEqual(unity.constraints.filter((c) => c.type === 'parent'), [
+    { type: 'parent', node: 'eyeLeft_mesh', target: 'eyeLeft' },
+    { type: 'parent', node: 'eyeRight_mesh', target: 'eyeRight' },
+  ]);
+  // The eye bones sit under a neck tilted by 8° and a head tilted back by 8°: at rest they aim along +Z.
+  const aim = unity.constraints.find((c) => c.type === 'aim' && c.bone === 'eyeLeft');
+  assert.deepEqual(aim && aim.type === 'aim' ? aim.aim_axis.map((x) => Math.round(x * 1000) / 1000) : null, [0, 0, 1]);
+});
