@@ -29,7 +29,7 @@ export async function buildApp(s: Services, logger: FastifyBaseLogger | false): 
   await app.register(async (scope) => fileRoutes(scope, s));
 
   await app.register(async (v2) => {
-    v2.addHook('onRequest', authenticator(s.repo));
+    v2.addHook('onRequest', authenticator(s.repo, s.rateLimit));
     await profileRoutes(v2, s);
     await avatarRoutes(v2, s);
     await metaRoutes(v2, s);

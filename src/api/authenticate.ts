@@ -23,7 +23,11 @@ function pathAsCalled(url: string) {
  * Verifies the ServiceDigest of a request. The nonce is spent only after the digest checks out, so
  * that nobody without the secret can burn a client's nonces.
  */
-export function authenticator(repo: Repo) {
+/** Requests are counted per application key in fixed windows of this many seconds (shared by every API process through the Repo). */
+export const RATE_WINDOW_SECONDS = 10;
+
+export function authenticator(repo: Repo, ratePerSecond: number) {
+  const perWindow = ratePerSecond * RATE_WINDOW_SECONDS;
   return async function authenticate(request: FastifyRequest) {
     const auth = parseAuthorization(request.headers.authorization);
     if (!auth) throw errors.noAuth();
@@ -44,7 +48,12 @@ export function authenticator(repo: Repo) {
     if (!ok) throw errors.authFail();
     const account = await repo.getAccount(key.accountId);
     if (!account) throw errors.unknownKey();
-    if (!(await repo.useNonce(auth.key, auth.nonce, Date.now()))) throw errors.replay();
+    const now = Date.now();
+    if (!(await repo.useNonce(auth.key, auth.nonce, now))) throw errors.replay();
+    if (perWindow > 0) {
+      const windowMs = RATE_WINDOW_SECONDS * 1000;
+      if ((await repo.hitRate(auth.key, now - (now % windowMs))) > perWindow) throw errors.rateLimited(perWindow, RATE_WINDOW_SECONDS);
+    }
     request.account = account;
     request.appKey = auth.key;
   };

@@ -16,6 +16,8 @@ export interface Services {
   linkSigner?: LinkSigner;
   /** Public base URL for links; when unset it is taken from the request's Host. */
   publicUrl?: string;
+  /** Requests per second per application key, averaged over a window (0: no limit). */
+  rateLimit: number;
   maxUploadBytes: number;
   maxVertexBytes: number;
 }

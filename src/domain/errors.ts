@@ -63,6 +63,7 @@ export const errors = {
   invalidListRequest: (t: string) => bad(50006, `invalid list request: ${t}`),
   notDone: (status: string) => bad(75005, `execute can only be called when status is done (status: ${status})`),
   unreadableInput: (why: string) => bad(75006, `cannot read input: ${why}`),
-  rateLimited: () => bad(51300, 'invalid option: request rate limit exceeded, retry later'),
+  rateLimited: (limit: number, windowSeconds: number) =>
+    new ServiceError(99998, 429, `request rate limit exceeded: at most ${limit} requests in ${windowSeconds} s per application key, retry later`),
   internal: (requestId: string) => new ServiceError(99999, 500, `internal error (request id ${requestId})`),
 };

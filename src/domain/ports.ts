@@ -118,6 +118,9 @@ export interface Repo {
   revokeKey(publicKey: string, at: number): Promise<boolean>;
   /** True when the nonce was unused for this key (and is now used). */
   useNonce(publicKey: string, nonce: string, now: number): Promise<boolean>;
+  /** Counts one request of the key in the window starting at `windowStart`; returns the window's count so far. */
+  hitRate(publicKey: string, windowStart: number): Promise<number>;
+  /** Forgets nonces and rate windows older than `time`. */
   forgetNoncesBefore(time: number): Promise<void>;
 
   // points

@@ -96,3 +96,25 @@ describe('authentication', () => {
     assert.match(r.body.msg, /^\d{5} /);
   });
 });
+
+describe('rate limit', () => {
+  it('answers 429 / 99998 past the per-key limit, and other keys are not affected', async () => {
+    const s = await startTestService({ rateLimit: 1, workers: 0 });
+    try {
+      // Start well inside a 10 s window so that all 12 requests count in the same one.
+      const intoWindow = Date.now() % 10_000;
+      if (intoWindow > 8_000) await new Promise((r) => setTimeout(r, 10_050 - intoWindow));
+      const replies = [];
+      for (let i = 0; i < 12; i++) replies.push(await s.client.get('/v2/profile'));
+      const limited = replies.filter((r) => r.status === 429);
+      assert.ok(limited.length >= 1, 'the 11th request in a 10 s window is refused');
+      assert.equal(replies.filter((r) => r.status === 200).length, 10);
+      assert.equal(codeOf(limited[0]!.body), 99998);
+      const account = (await s.repo.getKey(s.demo.key))!.accountId;
+      const other = await s.accounts.createKey(account);
+      assert.equal((await new TestClient(s.url, other.publicKey, other.secret).get('/v2/profile')).status, 200);
+    } finally {
+      await s.stop();
+    }
+  });
+});

@@ -155,7 +155,7 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
       assert.equal(r.status, 400);
       assert.equal(codeOf(r.body), code, `${type}: ${r.body.msg}`);
     }
-    const untyped = await fetch(s.url + uri, { method: 'POST', headers: { authorization: s.client.authFor(uri) }, body: new Uint8Array(12) });
+    const untyped = await fetch(s.url + uri, { method: 'POST', headers: { authorization: s.client.authFor(uri) }, body: new Uint8Array(12) as Uint8Array<ArrayBuffer> });
     assert.equal(untyped.status, 200, 'a body with no content type is read as vertices');
   });
 

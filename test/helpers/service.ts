@@ -26,11 +26,11 @@ export class TestClient {
     return authorizationHeader(this.key, this.secret, uri, this.method, nonce);
   }
 
-  async call(verb: string, uri: string, opts: { body?: BodyInit; type?: string; auth?: string | null; json?: unknown } = {}): Promise<Reply> {
+  async call(verb: string, uri: string, opts: { body?: BodyInit | Uint8Array; type?: string; auth?: string | null; json?: unknown } = {}): Promise<Reply> {
     const headers: Record<string, string> = {};
     const auth = opts.auth === undefined ? this.authFor(uri.split('?')[0]!) : opts.auth;
     if (auth !== null) headers.authorization = auth;
-    let body = opts.body;
+    let body = opts.body as BodyInit | undefined;
     if (opts.json !== undefined) {
       body = JSON.stringify(opts.json);
       headers['content-type'] = 'application/json';
@@ -53,7 +53,7 @@ export class TestClient {
 
   upload(uri: string, file: Uint8Array, name = 'file', fileName = 'photo.jpg') {
     const form = new FormData();
-    form.append(name, new Blob([file]), fileName);
+    form.append(name, new Blob([file as Uint8Array<ArrayBuffer>]), fileName);
     return this.call('POST', uri, { body: form });
   }
 

@@ -38,6 +38,10 @@ const steps: string[][] = [
       worker TEXT, lease_until BIGINT NOT NULL, attempts INTEGER NOT NULL, created_at BIGINT NOT NULL)`,
     `CREATE INDEX jobs_claim ON jobs (state, lease_until, id)`,
   ],
+  [
+    `CREATE TABLE rate_windows (public_key TEXT NOT NULL, window_start BIGINT NOT NULL, hits INTEGER NOT NULL,
+      PRIMARY KEY (public_key, window_start))`,
+  ],
 ];
 
 const autoId = { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', pg: 'BIGSERIAL PRIMARY KEY' } as const;

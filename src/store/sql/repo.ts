@@ -66,8 +66,18 @@ export class SqlRepo implements Repo {
     return changed === 1;
   }
 
+  async hitRate(publicKey: string, windowStart: number) {
+    const row = await this.db.get<{ hits: number }>(
+      `INSERT INTO rate_windows (public_key, window_start, hits) VALUES (?, ?, 1)
+       ON CONFLICT (public_key, window_start) DO UPDATE SET hits = rate_windows.hits + 1 RETURNING hits`,
+      [publicKey, windowStart],
+    );
+    return Number(row!.hits);
+  }
+
   async forgetNoncesBefore(time: number) {
     await this.db.run('DELETE FROM nonces WHERE used_at < ?', [time]);
+    await this.db.run('DELETE FROM rate_windows WHERE window_start < ?', [time]);
   }
 
   // ---- points
