@@ -10,6 +10,12 @@ export interface EncodedAudio {
   durationMs: number;
 }
 
+/**
+ * Samples of silence an MP3 decoder puts before the speech: LAME's encoder delay (576) plus the decoder's (529).
+ * The stream has no gapless-playback header, so marks for MP3 audio are shifted by this much.
+ */
+export const MP3_DELAY_SAMPLES = 1105;
+
 const MIME: Record<AudioFormat, string> = { wav: 'audio/wav', ogg: 'audio/ogg', pcm: 'audio/pcm', mp3: 'audio/mpeg' };
 
 function toFloat(pcm: Int16Array): Float32Array {
@@ -44,5 +50,6 @@ async function compress(format: 'ogg' | 'mp3', pcm: Int16Array, sampleRate: numb
 export async function encodeAudio(format: AudioFormat, pcm: Int16Array, sampleRate: number): Promise<EncodedAudio> {
   const data =
     format === 'wav' ? encodeWav(pcm, sampleRate) : format === 'pcm' ? pcmBytes(pcm) : await compress(format, pcm, sampleRate);
-  return { mimeType: MIME[format], extension: format, data, sampleRate, durationMs: Math.round((pcm.length / sampleRate) * 1000) };
+  const samples = pcm.length + (format === 'mp3' ? MP3_DELAY_SAMPLES : 0);
+  return { mimeType: MIME[format], extension: format, data, sampleRate, durationMs: Math.round((samples / sampleRate) * 1000) };
 }

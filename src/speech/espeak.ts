@@ -19,6 +19,8 @@ interface EspeakWorker {
 }
 
 const DEFAULT_WPM = 175;
+/** eSpeak-NG ends an utterance almost without silence; after a sentence's final punctuation this much is added. */
+const SENTENCE_PAUSE_MS = 300;
 const DEFAULT_PITCH = 50;
 
 /** eSpeak-NG compiled with Emscripten; synchronous, so it runs in a worker. */
@@ -65,12 +67,13 @@ export class EspeakEngine {
       events.push(...chunkEvents);
       return false;
     });
-    const total = pieces.reduce((n, p) => n + p.length, 0);
-    const samples = new Float32Array(total);
+    const sampleRate = this.worker.get_samplerate();
+    const spoken = pieces.reduce((n, p) => n + p.length, 0);
+    const pause = /[.!?]["'”’)\]]*$/.test(chunk.units.at(-1)?.spoken ?? '') ? Math.round((SENTENCE_PAUSE_MS / 1000) * sampleRate) : 0;
+    const samples = new Float32Array(spoken + pause);
     let at = 0;
     for (const piece of pieces) for (let i = 0; i < piece.length; i++) samples[at++] = piece[i] / 32768;
-    const sampleRate = this.worker.get_samplerate();
-    const endMs = (total / sampleRate) * 1000;
+    const endMs = (samples.length / sampleRate) * 1000;
 
     const phones: TimedPhone[] = [];
     const labels: number[] = [];

@@ -43,6 +43,7 @@ export function fliteText(spoken: string): string {
     .replace(/[‘’]/g, "'")
     .replace(/[“”]/g, '"')
     .replace(/[^\x20-\x7e]/g, ' ')
+    .replace(/\s+/g, ' ')
     .trim();
 }
 

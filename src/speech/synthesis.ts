@@ -1,5 +1,5 @@
 import type { ChunkAudio } from './chunk-audio.ts';
-import { encodeAudio, type EncodedAudio } from './encode.ts';
+import { encodeAudio, MP3_DELAY_SAMPLES, type EncodedAudio } from './encode.ts';
 import { marksToJsonLines, MARKS_MIME_TYPE } from './marks.ts';
 import type { SpeechModes } from './modes.ts';
 import type { Plan, SpeechChunk } from './plan.ts';
@@ -28,6 +28,11 @@ export async function synthesizeJob(job: SynthesisJob, synthesizer: ChunkSynthes
   const { pcm, marks } = render(job.plan, audio, job.input);
   const result: SynthesisResult = {};
   if (job.modes.audio) result.audio = await encodeAudio(job.modes.audio, pcm, OUTPUT_SAMPLE_RATE);
-  if (job.modes.json) result.marks = { mimeType: MARKS_MIME_TYPE, data: marksToJsonLines(marks) };
+  if (job.modes.json) {
+    const leadMs = job.modes.audio === 'mp3' ? (MP3_DELAY_SAMPLES / OUTPUT_SAMPLE_RATE) * 1000 : 0;
+    // The opening silence viseme stays at 0: the decoder's lead is silent too.
+    const aligned = marks.map((m) => (m.time === 0 && m.type === 'viseme' ? m : { ...m, time: Math.round(m.time + leadMs) }));
+    result.marks = { mimeType: MARKS_MIME_TYPE, data: marksToJsonLines(aligned) };
+  }
   return result;
 }

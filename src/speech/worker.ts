@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { EspeakEngine } from './espeak.ts';
-import { FliteEngine } from './flite.ts';
+import type { FliteEngine } from './flite.ts';
 import { synthesizeJob, type ChunkSynthesizer, type SynthesisJob } from './synthesis.ts';
 
 /** Worker thread entry: owns one instance of each engine, created on first use. */
@@ -9,7 +9,8 @@ let espeak: Promise<EspeakEngine> | undefined;
 
 async function synthesizerFor(engine: SynthesisJob['engine']): Promise<ChunkSynthesizer> {
   if (engine === 'flite') {
-    const f = (flite ??= new FliteEngine());
+    // Loaded on first use: importing node:wasi prints an experimental-feature warning.
+    const f = (flite ??= new (await import('./flite.ts')).FliteEngine());
     return (voice, chunks) => f.synthesize(voice, chunks);
   }
   const e = await (espeak ??= EspeakEngine.create());
