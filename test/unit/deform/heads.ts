@@ -1,0 +1,75 @@
+/**
+ * Synthetic heads for the deformation tests: a closed superellipsoid "template" (UV sphere topology
+ * with single pole vertices) and an "avatar" made by a smooth, non-uniform warp of it.
+ */
+
+export interface TestMesh {
+  positions: Float32Array;
+  indices: Uint32Array;
+}
+
+/** Head-sized superellipsoid (cm, Y up, face along +Z): semi-axes 7.5 x 11.5 x 9.5, exponent 2.5. */
+export function superellipsoidHead(rings: number, segments: number): TestMesh {
+  const radii = [7.5, 11.5, 9.5];
+  const exponent = 2.5;
+  const signedPow = (x: number, e: number) => Math.sign(x) * Math.abs(x) ** e;
+  const positions: number[] = [0, radii[1], 0];
+  for (let r = 1; r < rings; r++) {
+    const theta = (Math.PI * r) / rings;
+    for (let s = 0; s < segments; s++) {
+      const phi = (2 * Math.PI * s) / segments;
+      const st = Math.sin(theta);
+      positions.push(
+        radii[0] * signedPow(st * Math.sin(phi), 2 / exponent),
+        radii[1] * signedPow(Math.cos(theta), 2 / exponent),
+        radii[2] * signedPow(st * Math.cos(phi), 2 / exponent),
+      );
+    }
+  }
+  positions.push(0, -radii[1], 0);
+  const south = positions.length / 3 - 1;
+  const ring = (r: number, s: number) => 1 + (r - 1) * segments + (s % segments);
+  const indices: number[] = [];
+  for (let s = 0; s < segments; s++) {
+    indices.push(0, ring(1, s), ring(1, s + 1));
+    for (let r = 1; r < rings - 1; r++) {
+      indices.push(ring(r, s), ring(r + 1, s), ring(r + 1, s + 1));
+      indices.push(ring(r, s), ring(r + 1, s + 1), ring(r, s + 1));
+    }
+    indices.push(ring(rings - 1, s), south, ring(rings - 1, s + 1));
+  }
+  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
+}
+
+/**
+ * A different person: wider jaw, longer face, a bump where a nose would be, then turned 8 degrees
+ * about Y, scaled by 1.06 and moved. Smooth and one-to-one, so the warped surface is still closed.
+ */
+export function warpedHead(template: Float32Array): Float32Array {
+  const out = new Float32Array(template.length);
+  const angle = (8 * Math.PI) / 180;
+  const c = Math.cos(angle), s = Math.sin(angle);
+  for (let i = 0; i < template.length; i += 3) {
+    let x = template[i], y = template[i + 1], z = template[i + 2];
+    x *= 1 + 0.12 * Math.exp(-(((y + 6) / 5) ** 2));
+    y *= 1.05 + 0.02 * Math.tanh(z / 5);
+    z += 1.5 * Math.exp(-((x / 2.5) ** 2 + ((y + 1) / 3) ** 2)) * Math.max(0, z / 9.5);
+    const rx = c * x + s * z, rz = -s * x + c * z;
+    out[i] = 1.06 * rx + 0.8;
+    out[i + 1] = 1.06 * y - 1.2;
+    out[i + 2] = 1.06 * rz + 0.5;
+  }
+  return out;
+}
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

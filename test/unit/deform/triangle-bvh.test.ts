@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
+import { random, superellipsoidHead } from './heads.ts';
+
+const head = superellipsoidHead(24, 32);
+
+/** Exact point-triangle distance by projecting onto the plane and falling back to the three edges. */
+function bruteForceDistance(px: number, py: number, pz: number): number {
+  const { positions: P, indices: I } = head;
+  let best = Infinity;
+  const segment = (a: number, b: number) => {
+    const ex = P[3 * b] - P[3 * a], ey = P[3 * b + 1] - P[3 * a + 1], ez = P[3 * b + 2] - P[3 * a + 2];
+    const t = Math.min(1, Math.max(0, ((px - P[3 * a]) * ex + (py - P[3 * a + 1]) * ey + (pz - P[3 * a + 2]) * ez) / (ex * ex + ey * ey + ez * ez)));
+    return Math.hypot(px - P[3 * a] - t * ex, py - P[3 * a + 1] - t * ey, pz - P[3 * a + 2] - t * ez);
+  };
+  for (let t = 0; t < I.length; t += 3) {
+    const [a, b, c] = [I[t], I[t + 1], I[t + 2]];
+    const A = [P[3 * a], P[3 * a + 1], P[3 * a + 2]];
+    const u = [P[3 * b] - A[0], P[3 * b + 1] - A[1], P[3 * b + 2] - A[2]];
+    const v = [P[3 * c] - A[0], P[3 * c + 1] - A[1], P[3 * c + 2] - A[2]];
+    const w = [px - A[0], py - A[1], pz - A[2]];
+    const uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2], uv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    const vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2], wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2];
+    const det = uu * vv - uv * uv;
+    const s = (vv * wu - uv * wv) / det, r = (uu * wv - uv * wu) / det;
+    let d: number;
+    if (s >= 0 && r >= 0 && s + r <= 1) {
+      d = Math.hypot(w[0] - s * u[0] - r * v[0], w[1] - s * u[1] - r * v[1], w[2] - s * u[2] - r * v[2]);
+    } else {
+      d = Math.min(segment(a, b), segment(b, c), segment(c, a));
+    }
+    best = Math.min(best, d);
+  }
+  return best;
+}
+
+test('closest points agree with a brute-force search and lie on their triangle', () => {
+  const bvh = TriangleBvh.build(head.positions, head.indices);
+  const rnd = random(1);
+  const hit = emptyClosestPoint();
+  for (let k = 0; k < 400; k++) {
+    const p = [(rnd() - 0.5) * 40, (rnd() - 0.5) * 40, (rnd() - 0.5) * 40];
+    assert.ok(bvh.closestPoint(p[0], p[1], p[2], hit));
+    assert.ok(Math.abs(hit.distance - bruteForceDistance(p[0], p[1], p[2])) < 1e-9);
+    const { positions: P, indices: I } = head;
+    const corner = (j: number, d: number) => P[3 * I[3 * hit.triangle + j] + d];
+    for (let d = 0; d < 3; d++) {
+      const onTriangle = hit.wa * corner(0, d) + hit.wb * corner(1, d) + hit.wc * corner(2, d);
+      assert.ok(Math.abs(onTriangle - [hit.x, hit.y, hit.z][d]) < 1e-9);
+    }
+    assert.ok(Math.min(hit.wa, hit.wb, hit.wc) >= -1e-12);
+    assert.ok(Math.abs(Math.hypot(p[0] - hit.x, p[1] - hit.y, p[2] - hit.z) - hit.distance) < 1e-9);
+  }
+});
+
+test('maxDistance and a wrong hint do not change the answer', () => {
+  const bvh = TriangleBvh.build(head.positions, head.indices);
+  const rnd = random(2);
+  const plain = emptyClosestPoint(), hinted = emptyClosestPoint();
+  for (let k = 0; k < 200; k++) {
+    const p = [(rnd() - 0.5) * 30, (rnd() - 0.5) * 30, (rnd() - 0.5) * 30];
+    bvh.closestPoint(p[0], p[1], p[2], plain);
+    assert.ok(bvh.closestPoint(p[0], p[1], p[2], hinted, Infinity, (k * 7919) % bvh.triangleCount));
+    assert.equal(hinted.distance, plain.distance);
+    assert.equal(bvh.closestPoint(p[0], p[1], p[2], hinted, plain.distance * 0.999), false);
+    assert.ok(bvh.closestPoint(p[0], p[1], p[2], hinted, plain.distance * 1.001));
+  }
+});
+
+test('inside and outside agree with the analytic superellipsoid, also right at edges and corners', () => {
+  const bvh = TriangleBvh.build(head.positions, head.indices);
+  const P = head.positions;
+  const hit = emptyClosestPoint();
+  // Every vertex pushed out or in along its position vector: the closest feature is often a vertex or an edge.
+  for (let i = 0; i < P.length; i += 3) {
+    for (const [factor, inside] of [[1.05, false], [0.95, true], [1.5, false], [0.5, true]] as const) {
+      bvh.closestPoint(P[i] * factor, P[i + 1] * factor, P[i + 2] * factor, hit);
+      assert.equal(hit.inside, inside, `vertex ${i / 3} x ${factor}`);
+    }
+  }
+  assert.equal(bvh.contains(0, 0, 0), true);
+  assert.equal(bvh.contains(0, 0, 30), false);
+});
