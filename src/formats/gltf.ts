@@ -7,7 +7,11 @@ import { boneWorldMatrices, invertAffine } from './transform.ts';
 /** glTF lengths are metres; the avatar document's are centimetres. Converted in the data, no scale node. */
 export const METRES_PER_CM = 0.01;
 
-const scaled = (a: Float32Array): Float32Array => a.map((x) => x * METRES_PER_CM);
+function scaled(a: Float32Array): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let k = 0; k < a.length; k++) out[k] = a[k] * METRES_PER_CM;
+  return out;
+}
 
 /** Linear interpolation of a morph track at time t (clamped at the ends). */
 export function sampleTrack(track: MorphTrack, t: number): number {
@@ -48,7 +52,8 @@ class GlbBuilder {
   mesh(mesh: AvatarMesh, material: GltfMaterial): Node {
     const g = mesh.geometry;
     // glTF's UV origin is top-left.
-    const uvs = g.uvs.map((x, k) => (k % 2 === 1 ? 1 - x : x));
+    const uvs = Float32Array.from(g.uvs);
+    for (let k = 1; k < uvs.length; k += 2) uvs[k] = 1 - uvs[k];
     const primitive = this.doc.createPrimitive()
       .setAttribute('POSITION', this.accessor('VEC3', scaled(g.positions)))
       .setAttribute('NORMAL', this.accessor('VEC3', g.normals))

@@ -22,30 +22,43 @@ export const PACKAGE_FILES = {
 const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 1));
 
 /**
- * The download package of one platform as zip bytes. Pure: writing it atomically and building
- * it once per avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
+ * Download packages as zip bytes, one per platform asked for; the FBX is written once when both
+ * `maya` and `webviewer` are asked for. Pure: writing them atomically and building them once per
+ * avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
  */
-export async function buildPackage(model: AvatarModel, platform: PackagePlatform, extras: { templateNeutralObj: Uint8Array }): Promise<Uint8Array> {
+export async function buildPackages(model: AvatarModel, platforms: readonly PackagePlatform[], extras: { templateNeutralObj: Uint8Array }): Promise<Map<PackagePlatform, Uint8Array>> {
   const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data }));
   const f = PACKAGE_FILES;
-  switch (platform) {
-    case 'maya':
-      return writeZip([
-        { name: f.fbx, data: writeFbx(model) },
-        ...textures,
-        { name: f.materialState, data: json(materialState(model)) },
-        { name: f.templateNeutral, data: extras.templateNeutralObj },
-      ]);
-    case 'webviewer':
-      return writeZip([
-        { name: f.fbx, data: writeFbx(model) },
-        { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
-        { name: f.glb, data: await writeGlb(model) },
-        ...textures,
-      ]);
-    case 'unity':
-      return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...textures]);
-  }
+  let fbx: Uint8Array | undefined;
+  const fbxEntry = (): ZipEntry => ({ name: f.fbx, data: (fbx ??= writeFbx(model)) });
+  const build = async (platform: PackagePlatform): Promise<Uint8Array> => {
+    switch (platform) {
+      case 'maya':
+        return writeZip([
+          fbxEntry(),
+          ...textures,
+          { name: f.materialState, data: json(materialState(model)) },
+          { name: f.templateNeutral, data: extras.templateNeutralObj },
+        ]);
+      case 'webviewer':
+        return writeZip([
+          fbxEntry(),
+          { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
+          { name: f.glb, data: await writeGlb(model) },
+          ...textures,
+        ]);
+      case 'unity':
+        return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...textures]);
+    }
+  };
+  const out = new Map<PackagePlatform, Uint8Array>();
+  for (const p of platforms) out.set(p, await build(p));
+  return out;
+}
+
+/** The download package of one platform (see buildPackages). */
+export async function buildPackage(model: AvatarModel, platform: PackagePlatform, extras: { templateNeutralObj: Uint8Array }): Promise<Uint8Array> {
+  return (await buildPackages(model, [platform], extras)).get(platform)!;
 }
 
 /**

@@ -3,9 +3,10 @@ import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../src/formats/fbx/read.ts';
-import { buildBlendshapeZip, buildPackage, PACKAGE_FILES } from '../../../src/formats/packages.ts';
+import { buildBlendshapeZip, buildPackage, buildPackages, PACKAGE_FILES } from '../../../src/formats/packages.ts';
 import type { RigJson } from '../../../src/formats/rig-json.ts';
 import { writeObj } from '../../../src/formats/obj-write.ts';
+import { writeZip } from '../../../src/formats/zip-write.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { validateUnityModel } from './unity-schema.ts';
 
@@ -74,4 +75,20 @@ test('OBJ writer: 1-based faces, with normals as v/vt/vn and without as v/vt', (
   assert.ok(plain.includes('o tri') && plain.includes('v 1 0 0') && plain.includes('vt 0 1') && plain.includes('f 1/1 2/2 3/3'));
   const lit = text(writeObj({ ...mesh, normals: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1) }, { name: 'tri' })).split('\n');
   assert.ok(lit.includes('vn 0 0 1') && lit.includes('f 1/1/1 2/2/2 3/3/3'));
+});
+
+test('buildPackages makes each asked platform, sharing one FBX between maya and webviewer', async () => {
+  const all = await buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj: neutral });
+  assert.deepEqual([...all.keys()], ['maya', 'webviewer', 'unity']);
+  const fbx = [unzipSync(all.get('maya')!)[PACKAGE_FILES.fbx], unzipSync(all.get('webviewer')!)[PACKAGE_FILES.fbx]];
+  assert.ok(Buffer.from(fbx[0]).equals(fbx[1]));
+  assert.ok(Buffer.from(all.get('unity')!).equals(await buildPackage(model, 'unity', { templateNeutralObj: neutral })));
+});
+
+test('zip writer: deflated and stored entries read back by fflate; duplicate names refused', () => {
+  const data = new TextEncoder().encode('blendshape '.repeat(100));
+  const files = unzipSync(writeZip([{ name: 'a.json', data }, { name: 'b.png', data: Uint8Array.of(1, 2, 3) }]));
+  assert.deepEqual([...files['a.json']], [...data]);
+  assert.deepEqual([...files['b.png']], [1, 2, 3]);
+  assert.throws(() => writeZip([{ name: 'a', data }, { name: 'a', data }]));
 });

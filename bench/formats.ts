@@ -1,0 +1,45 @@
+import type { Figure } from './figure.ts';
+import { buildPackage, buildPackages } from '../src/formats/packages.ts';
+import { writeZip } from '../src/formats/zip-write.ts';
+import { writeObj } from '../src/formats/obj-write.ts';
+import { buildTestAvatar } from '../test/fixtures/avatar.ts';
+
+const RUNS = 5;
+
+async function timed(fn: () => unknown): Promise<number> {
+  await fn(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[RUNS >> 1] * 10) / 10;
+}
+
+/**
+ * All three packages (maya, webviewer, unity) of a template-2.0-sized avatar: a 12,221-vertex
+ * head with 65 blendshapes, two eyes, 6 bones, two 2048x2048 photo-like PNG textures, two clips.
+ * Baseline: one plain zip of the same input bytes (textures and the raw geometry and morph arrays).
+ */
+export default async function (): Promise<Figure[]> {
+  const model = buildTestAvatar({ rings: 100, segments: 120, extraMorphs: 62, textureSize: 2048, textureNoise: true });
+  const neutral = writeObj(model.meshes[0].geometry, { name: 'template' });
+  const extras = { templateNeutralObj: neutral };
+  const raw = model.meshes.flatMap((m) => [m.geometry.positions, m.geometry.normals, m.geometry.uvs, m.geometry.indices, ...m.morphs.map((t) => t.deltas)]);
+  const baselineEntries = [
+    ...model.textures.map((t) => ({ name: t.name, data: t.data })),
+    ...raw.map((a, k) => ({ name: `array${k}.bin`, data: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) })),
+  ];
+  const zip = await timed(() => writeZip(baselineEntries));
+  const per = async (p: 'maya' | 'webviewer' | 'unity'): Promise<number> => timed(() => buildPackage(model, p, extras));
+  const all = await timed(() => buildPackages(model, ['maya', 'webviewer', 'unity'], extras));
+  return [
+    { key: 'formats.plain_zip_same_bytes', value: zip, unit: 'ms' },
+    { key: 'formats.all_three_packages_template2', value: all, unit: 'ms', baseline: 'formats.plain_zip_same_bytes', goal: '<= 300 ms' },
+    { key: 'formats.maya_package', value: await per('maya'), unit: 'ms', baseline: 'formats.plain_zip_same_bytes' },
+    { key: 'formats.webviewer_package', value: await per('webviewer'), unit: 'ms', baseline: 'formats.plain_zip_same_bytes' },
+    { key: 'formats.unity_package', value: await per('unity'), unit: 'ms', baseline: 'formats.plain_zip_same_bytes' },
+  ];
+}
