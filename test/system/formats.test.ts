@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import { unzipSync } from 'fflate';
+import { writeObj } from '../../src/formats/obj-write.ts';
+import { buildPackages, PACKAGE_FILES } from '../../src/formats/packages.ts';
+import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../fixtures/avatar.ts';
+
+/**
+ * The packages in the real tools: Blender (Debian `blender`, installed with
+ * `--no-install-recommends` together with `python3-numpy`) imports each FBX, and assimp
+ * (Debian `assimp-utils`) reads each FBX and GLB.
+ */
+const run = promisify(execFile);
+const has = (tool: string, flag: string): boolean => spawnSync(tool, [flag], { stdio: 'ignore' }).status === 0;
+const noBlender = has('blender', '--version') ? false : 'formats system test skipped: blender missing (apt-get install --no-install-recommends blender python3-numpy)';
+const noAssimp = has('assimp', 'version') ? false : 'formats system test skipped: assimp missing (apt-get install assimp-utils)';
+for (const why of [noBlender, noAssimp]) if (why) console.log(`# ${why}`);
+
+const model = buildTestAvatar();
+const dir = mkdtempSync(join(tmpdir(), 'formats-system-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Each package unpacked into its own folder, as a user would. */
+const unpacked = buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj: writeObj(model.meshes[0].geometry, { name: 'template' }) }).then((packages) => {
+  const folders = new Map<string, string>();
+  for (const [platform, zip] of packages) {
+    const folder = join(dir, platform);
+    for (const [name, data] of Object.entries(unzipSync(zip))) {
+      mkdirSync(dirname(join(folder, name)), { recursive: true });
+      writeFileSync(join(folder, name), data);
+    }
+    folders.set(platform, folder);
+  }
+  return folders;
+});
+
+const BLENDER_REPORT = `
+import bpy, json, sys
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.import_scene.fbx(filepath=sys.argv[sys.argv.index('--') + 1])
+out = {'meshes': {}, 'bones': [], 'materials': sorted(m.name for m in bpy.data.materials), 'actions': sorted(a.name for a in bpy.data.actions)}
+for o in bpy.data.objects:
+    if o.type == 'MESH':
+        out['meshes'][o.name] = {'vertices': len(o.data.vertices), 'faces': len(o.data.polygons), 'groups': len(o.vertex_groups),
+            'armature': any(m.type == 'ARMATURE' and m.object for m in o.modifiers),
+            'shape_keys': [k.name for k in o.data.shape_keys.key_blocks] if o.data.shape_keys else [], 'uv_layers': len(o.data.uv_layers),
+            'dimensions_m': list(o.dimensions)}
+    if o.type == 'ARMATURE':
+        out['bones'] += [b.name for b in o.data.bones]
+out['images'] = sorted([i.name, i.size[0], i.has_data] for i in bpy.data.images)
+print('REPORT ' + json.dumps(out))
+`;
+
+for (const platform of ['maya', 'webviewer']) {
+  test(`Blender imports the ${platform} FBX with meshes, armature, shape keys, materials and images`, { skip: noBlender }, async () => {
+    const folder = (await unpacked).get(platform)!;
+    const { stdout, stderr } = await run('blender', ['-b', '--factory-startup', '--python-exit-code', '1', '--python-expr', BLENDER_REPORT, '--', join(folder, PACKAGE_FILES.fbx)], { maxBuffer: 1 << 24 });
+    const line = stdout.split('\n').find((l) => l.startsWith('REPORT '));
+    assert.ok(line, stdout + stderr);
+    assert.doesNotMatch(stdout + stderr, /warning|error|traceback/i);
+    const report = JSON.parse(line.slice(7));
+    assert.deepEqual(Object.keys(report.meshes).sort(), model.meshes.map((m) => `${m.name}_mesh`).sort());
+    for (const mesh of model.meshes) {
+      const got = report.meshes[`${mesh.name}_mesh`];
+      assert.equal(got.vertices, mesh.geometry.positions.length / 3);
+      assert.equal(got.faces, mesh.geometry.indices.length / 3);
+      assert.equal(got.uv_layers, 1);
+      assert.ok(got.armature && got.groups > 0, `${mesh.name} is skinned`);
+    }
+    assert.deepEqual(report.meshes.head_mesh.shape_keys, ['Basis', ...NAMED_MORPHS]);
+    // Centimetres in the FBX become Blender metres: the head is 18 cm wide.
+    assert.ok(Math.abs(report.meshes.head_mesh.dimensions_m[0] - 0.18) < 1e-3, String(report.meshes.head_mesh.dimensions_m));
+    assert.deepEqual(report.bones, BONE_NAMES);
+    assert.deepEqual(report.materials, ['eye', 'skin']);
+    assert.deepEqual(report.images, model.textures.map((t) => [t.name, t.width, true]).sort());
+    assert.ok(report.actions.some((a: string) => a.includes('idle')) && report.actions.some((a: string) => a.includes('talk')), String(report.actions));
+  });
+}
+
+const assimpCases = [['maya', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.glb]] as const;
+for (const [platform, file] of assimpCases) {
+  test(`assimp reads the ${platform} ${file} without error, with meshes, bones and clips`, { skip: noAssimp }, async () => {
+    const { stdout, stderr } = await run('assimp', ['info', join((await unpacked).get(platform)!, file)], { maxBuffer: 1 << 24 });
+    assert.doesNotMatch(stdout + stderr, /error|warn/i);
+    assert.match(stdout, new RegExp(`Meshes:\\s+${model.meshes.length}\\n`));
+    assert.match(stdout, new RegExp(`Animations:\\s+${model.animations.length}\\n`));
+    assert.match(stdout, /Bones:\s+[1-9]/);
+    for (const bone of BONE_NAMES) assert.match(stdout, new RegExp(`[╴ ]${bone}\\b`));
+  });
+}
