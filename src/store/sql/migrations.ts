@@ -1,4 +1,4 @@
-import type { Executor } from './executor.ts';
+import type { Executor, Sql } from './executor.ts';
 
 /**
  * Versioned schema. Each step runs once, in order, inside a transaction; the statements are the same
@@ -47,11 +47,16 @@ const steps: string[][] = [
 const autoId = { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', pg: 'BIGSERIAL PRIMARY KEY' } as const;
 
 export async function migrate(db: Executor): Promise<void> {
-  await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+  // Several processes may start at once: on PostgreSQL the lock makes each check-and-apply atomic
+  // (CREATE TABLE IF NOT EXISTS alone is not: two of them at once can both try to create it).
+  const lock = (q: Sql) => (q.dialect === 'pg' ? q.run('SELECT pg_advisory_xact_lock(7531)') : undefined);
+  await db.tx(async (q) => {
+    await lock(q);
+    await q.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+  });
   for (let version = 1; version <= steps.length; version++) {
     await db.tx(async (q) => {
-      // Several processes may start at once: the lock makes the check-and-apply atomic on PostgreSQL.
-      if (q.dialect === 'pg') await q.run('SELECT pg_advisory_xact_lock(7531)');
+      await lock(q);
       const done = await q.get('SELECT version FROM schema_migrations WHERE version = ?', [version]);
       if (done) return;
       for (const statement of steps[version - 1]!) await q.run(statement.replaceAll('{id}', autoId[q.dialect]));

@@ -133,7 +133,7 @@ export class SqlRepo implements Repo {
     refund = false,
   ) {
     await this.db.tx(async (q) => {
-      const row = await q.get<Row>('SELECT * FROM avatars WHERE key = ?', [key]);
+      const row = await q.get<Row>(`SELECT * FROM avatars WHERE key = ?${rowLock(q)}`, [key]);
       if (!row) return;
       const a = toAvatar(row);
       const change = await nextChange(q);
@@ -151,7 +151,7 @@ export class SqlRepo implements Repo {
 
   async deleteAvatar(key: string, _now: number) {
     await this.db.tx(async (q) => {
-      const row = await q.get<Row>('SELECT account_id FROM avatars WHERE key = ?', [key]);
+      const row = await q.get<Row>(`SELECT account_id FROM avatars WHERE key = ?${rowLock(q)}`, [key]);
       if (!row) return;
       const change = await nextChange(q);
       await q.run('INSERT INTO tombstones (account_id, key, change_seq) VALUES (?, ?, ?)', [String(row.account_id), key, change]);
@@ -336,6 +336,12 @@ async function liveBatches(q: Sql, accountId: string, now: number, lock: boolean
     id: Number(r.id), accountId: String(r.account_id), granted: Number(r.granted), remaining: Number(r.remaining), expiresAt: Number(r.expires_at),
   }));
 }
+
+/**
+ * On PostgreSQL a read-modify-write of a row must hold the row (SQLite runs one write transaction at a
+ * time): without it a late progress update could overwrite `done`, or two failures refund twice.
+ */
+const rowLock = (q: Sql) => (q.dialect === 'pg' ? ' FOR UPDATE' : '');
 
 async function nextChange(q: Sql): Promise<number> {
   const row = await q.get<{ value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value");
