@@ -70,7 +70,8 @@ class GlbBuilder {
       const deltas = this.accessor('VEC3', scaled(morph.deltas)).setSparse(true);
       primitive.addTarget(this.doc.createPrimitiveTarget(morph.name).setAttribute('POSITION', deltas));
     }
-    const gltfMesh = this.doc.createMesh(mesh.name).addPrimitive(primitive);
+    // Mesh and node share the name: importers name the object after either.
+    const gltfMesh = this.doc.createMesh(meshNodeName(mesh)).addPrimitive(primitive);
     if (mesh.morphs.length > 0) {
       gltfMesh.setWeights(mesh.morphs.map(() => 0)).setExtras({ targetNames: mesh.morphs.map((m) => m.name) });
     }

@@ -39,7 +39,7 @@ export function writeFbx(model: AvatarModel): Uint8Array {
 
   const meshIds: bigint[] = [];
   const channels = model.meshes.map((mesh) => {
-    const geometry = scene.add('Geometry', mesh.name, 'Mesh', meshGeometry(mesh));
+    const geometry = scene.add('Geometry', meshNodeName(mesh), 'Mesh', meshGeometry(mesh));
     const meshModel = scene.add('Model', meshNodeName(mesh), 'Mesh', modelNode([0, 0, 0], [0, 0, 0]));
     meshIds.push(meshModel);
     scene.connect(meshModel, SCENE_ROOT);

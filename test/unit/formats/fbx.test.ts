@@ -51,7 +51,7 @@ test('definitions count exactly the objects written', () => {
 
 test('geometry: vertices, triangles with negated last index, per-corner normals, indexed UVs', () => {
   for (const mesh of model.meshes) {
-    const g = ofClass('Geometry', 'Mesh').find((o) => shortName(o) === mesh.name)!;
+    const g = ofClass('Geometry', 'Mesh').find((o) => shortName(o) === `${mesh.name}_mesh`)!;
     const vertices = value(g, 'Vertices') as Float64Array;
     const polygons = value(g, 'PolygonVertexIndex') as Int32Array;
     assert.equal(vertices.length, mesh.geometry.positions.length);
