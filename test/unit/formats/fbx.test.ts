@@ -104,4 +104,16 @@ test("three's FBXLoader reads meshes, skin, morph names, textures and clips", as
   assert.deepEqual(new Set(collect(scene, (o): o is Bone => (o as Bone).isBone === true).map((b) => b.name)), new Set(BONE_NAMES));
   assert.deepEqual(scene.animations.map((a) => a.name), ['idle', 'talk']);
   assert.ok(scene.animations[1].tracks.some((t) => t.name === 'head_mesh.morphTargetInfluences[2]'));
+  // Euler curves come back as the clip's quaternions (up to sign).
+  model.animations.forEach((clip, c) => {
+    for (const track of clip.boneTracks) {
+      const got = scene.animations[c].tracks.find((t) => t.name === `${BONE_NAMES[track.bone]}.quaternion`)!;
+      assert.deepEqual(Array.from(got.times), Array.from(track.times));
+      for (let k = 0; k < track.times.length; k++) {
+        const [a, b] = [got.values.subarray(k * 4, k * 4 + 4), track.rotations.subarray(k * 4, k * 4 + 4)];
+        const dot = a.reduce((s, x, i) => s + x * b[i], 0);
+        assert.ok(Math.abs(Math.abs(dot) - 1) < 1e-5, `${clip.name} ${BONE_NAMES[track.bone]} key ${k}`);
+      }
+    }
+  });
 });
