@@ -55,7 +55,7 @@ describe('client library against the running service', () => {
   });
 
   it('lists every avatar across pages of two, following next cursors, and sees updates', async () => {
-    const extra = await Promise.all([1, 2].map(() => client.create(photo, { inputType: 'photo', template: '1.6' })));
+    const extra = await Promise.all([1, 2].map(() => client.create(photo, { inputType: 'photo', template: '2.0' })));
     const first = await client.listPage();
     assert.equal(first.total_list_size, 3);
     assert.equal(first.models.length, 2);

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { unzipSync } from 'fflate';
+import { spawnService, testPhoto, type SpawnedService } from './spawned-service.ts';
+
+const bin = new URL('../../bin/avatar.mjs', import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+describe('avatar command line against the running service', () => {
+  let service: SpawnedService;
+  let work: string;
+  let env: Record<string, string>;
+  let photoFile: string;
+  let key: string;
+
+  /** Runs the installed bin as a user would, in the work folder, with `input` piped to stdin. */
+  const avatar = (args: string[], { input = '', extraEnv = {} }: { input?: string; extraEnv?: Record<string, string> } = {}) =>
+    new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, ...args], { cwd: work, env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: code ?? -1, stdout, stderr, json });
+      });
+      child.stdin.end(input);
+    });
+
+  before(async () => {
+    service = await spawnService({}, 1500);
+    work = await fs.mkdtemp(path.join(os.tmpdir(), 'avatar-cli-'));
+    // Only what a user's shell would have: no AVATAR_* unless a test sets them, a config folder of its own.
+    const { AVATAR_HOST, AVATAR_KEY, AVATAR_SECRET, ...rest } = process.env as Record<string, string>;
+    env = { ...rest, XDG_CONFIG_HOME: path.join(work, 'config'), HOME: work };
+    photoFile = path.join(work, 'me.jpg');
+    await fs.writeFile(photoFile, await testPhoto());
+  });
+  after(async () => {
+    await service?.stop();
+    if (work) await fs.rm(work, { recursive: true, force: true });
+  });
+
+  it('fails with exit 1 and says how to configure before init', async () => {
+    const r = await avatar(['account', '--json']);
+    assert.equal(r.code, 1);
+    assert.match(r.json.error.text, /avatar init/);
+  });
+
+  it('init asks for what is left out, checks it, and saves it readable by the owner only', async () => {
+    const wrong = await avatar(['init', '--host', service.url, '--key', service.key], { input: 'bad-secret\n' });
+    assert.equal(wrong.code, 1, 'a wrong secret is refused');
+    await assert.rejects(fs.stat(path.join(work, 'config', 'avatar-service', 'config.json')), 'nothing saved');
+
+    const r = await avatar(['init'], { input: `${service.url}\n${service.key}\n${service.secret}\n` });
+    assert.equal(r.code, 0, r.stderr);
+    const file = path.join(work, 'config', 'avatar-service', 'config.json');
+    assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), { host: service.url, key: service.key, secret: service.secret });
+    assert.ok(!r.stdout.includes(service.secret), 'the secret is never printed');
+  });
+
+  it('account prints the profile, as text and as JSON', async () => {
+    const text = await avatar(['account']);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^points: \d+/m);
+    const json = await avatar(['account', '--json']);
+    assert.equal(typeof json.json.points, 'number');
+  });
+
+  it('environment variables override the saved configuration', async () => {
+    const r = await avatar(['account'], { extraEnv: { AVATAR_SECRET: 'wrong' } });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /10032/);
+  });
+
+  it('new --wait --download shows progress and saves each platform package', async () => {
+    const r = await avatar(['new', photoFile, '--platforms', 'maya,unity', '--features', 'expressions', '--wait', '--download', 'out', '--timeout', '60', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    key = r.json.key;
+    assert.equal(r.json.status, 'done');
+    assert.deepEqual(r.json.files.map((f: { platform: string }) => f.platform), ['maya', 'unity']);
+    for (const f of r.json.files) assert.ok(Object.keys(unzipSync(await fs.readFile(path.resolve(work, f.path)))).length > 0, f.path);
+    assert.match(r.stderr, new RegExp(`${key} processing \\d+%`), 'progress lines on stderr');
+    assert.match(r.stderr, new RegExp(`${key} done 100%`));
+  });
+
+  it('status exits 2 while processing and 0 when done', async () => {
+    const created = await avatar(['new', photoFile]);
+    assert.equal(created.code, 0, created.stderr);
+    const fresh = created.stdout.trim();
+    const r = await avatar(['status', fresh]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stdout, /pending|processing/);
+    const done = await avatar(['status', key, '--json']);
+    assert.equal(done.code, 0);
+    assert.equal(done.json.status, 'done');
+  });
+
+  it('list prints every avatar', async () => {
+    const r = await avatar(['list', '--json']);
+    assert.equal(r.code, 0);
+    assert.ok(r.json.some((a: { key: string }) => a.key === key));
+    const limited = await avatar(['list', '--limit', '1', '--json']);
+    assert.equal(limited.json.length, 1);
+  });
+
+  it('download --out and preview --png write the files', async () => {
+    const d = await avatar(['download', key, '--type', 'unity', '--out', 'unity.zip']);
+    assert.equal(d.code, 0, d.stderr);
+    assert.ok(Object.keys(unzipSync(await fs.readFile(path.join(work, 'unity.zip')))).length > 0);
+    const p = await avatar(['preview', key, '--png', '--json']);
+    assert.equal(p.code, 0, p.stderr);
+    const png = await fs.readFile(path.resolve(work, p.json.path));
+    assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    const missing = await avatar(['download', key, '--type', 'webviewer']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /40460/);
+  });
+
+  it('meta set, get and unset', async () => {
+    assert.equal((await avatar(['meta', 'set', key, 'colour', 'deep blue'])).code, 0);
+    assert.equal((await avatar(['meta', 'set', key, 'a=1', 'b=x=y'])).code, 0);
+    const got = await avatar(['meta', 'get', key]);
+    assert.match(got.stdout, /^colour=deep blue$/m);
+    assert.match(got.stdout, /^b=x=y$/m);
+    assert.equal((await avatar(['meta', 'unset', key, 'a'])).code, 0);
+    const after = await avatar(['meta', 'get', key, '--json']);
+    assert.ok(!after.json.some((m: { name: string }) => m.name === 'a'));
+  });
+
+  it('execute vertexdeform converts metres and mirrored X both ways', async () => {
+    const positions = new Float32Array([0.05, 0.02, 0.08, -0.03, 0.1, 0.04]);
+    await fs.writeFile(path.join(work, 'in.bin'), new Uint8Array(positions.buffer));
+    const r = await avatar(['execute', 'vertexdeform', key, 'in.bin', '--units', 'm', '--mirror-x', '--out', 'deformed.bin', '--timeout', '60', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.json.key.startsWith(`${key}@`));
+    const bytes = await fs.readFile(path.join(work, 'deformed.bin'));
+    const out = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    assert.equal(out.length, positions.length);
+    // The result is in the caller's units: metres stay metres (a centimetre reply would be ~100x larger).
+    out.forEach((v, i) => assert.ok(Math.abs(v) < 1, `value ${i} = ${v} looks like metres`));
+  });
+
+  it('execute blendshapes --out saves the result package', async () => {
+    const r = await avatar(['execute', 'blendshapes', key, '--out', 'shapes.zip', '--timeout', '60', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(Object.keys(unzipSync(await fs.readFile(path.join(work, 'shapes.zip')))).length > 0);
+  });
+
+  it('tts writes the audio and the marks', async () => {
+    const r = await avatar(['tts', 'Hello from the command line.', '--voice', 'slt', '--format', 'wav', '--out', 'hello', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await fs.readFile(path.join(work, 'hello.wav'))).subarray(0, 4).toString(), 'RIFF');
+    const marks = (await fs.readFile(path.join(work, 'hello.marks.json'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(marks.some((m: { type: string }) => m.type === 'viseme'));
+  });
+
+  it('delete removes the avatar; its status is then an error', async () => {
+    assert.equal((await avatar(['delete', key])).code, 0);
+    const r = await avatar(['status', key, '--json']);
+    assert.equal(r.code, 1);
+    assert.equal(r.json.error.httpStatus, 404);
+  });
+
+  it('usage errors exit 1', async () => {
+    assert.equal((await avatar(['new', photoFile, '--template', '9'])).code, 1);
+    assert.equal((await avatar(['frobnicate'])).code, 1);
+    assert.equal((await avatar(['--help'])).code, 0);
+  });
+});
