@@ -1,0 +1,101 @@
+import type { Vec3 } from '../../model/avatar.ts';
+
+/**
+ * Grows an indexed triangle mesh. Loops follow the convention of `boundaryLoops`: the triangles
+ * already built use the half-edges loop[i] -> loop[i+1], so what closes a loop uses them reversed.
+ */
+export class MeshBuilder {
+  readonly positions: number[] = [];
+  readonly uvs: number[] = [];
+  readonly indices: number[] = [];
+
+  get vertexCount(): number {
+    return this.positions.length / 3;
+  }
+
+  vertex(p: Vec3, uv: [number, number]): number {
+    this.positions.push(p[0], p[1], p[2]);
+    this.uvs.push(uv[0], uv[1]);
+    return this.vertexCount - 1;
+  }
+
+  triangle(a: number, b: number, c: number): void {
+    this.indices.push(a, b, c);
+  }
+
+  /**
+   * Joins loop `inner` (already bordered by triangles) to the new loop `outer` with one strip.
+   * Both loops are closed and start at corresponding places; `tInner`/`tOuter` (ascending in
+   * [0,1)) say where each vertex lies along its loop, and the strip advances whichever loop is
+   * behind. Afterwards `outer` follows the same convention as `inner`.
+   */
+  stitch(inner: readonly number[], outer: readonly number[], tInner: readonly number[], tOuter: readonly number[]): void {
+    const n = inner.length, m = outer.length;
+    let i = 0, j = 0;
+    while (i < n || j < m) {
+      const nextInner = i + 1 < n ? tInner[i + 1] : 1;
+      const nextOuter = j + 1 < m ? tOuter[j + 1] : 1;
+      const a = inner[i % n], c = outer[j % m];
+      if (j >= m || (i < n && nextInner <= nextOuter)) {
+        this.triangle(inner[(i + 1) % n], a, c);
+        i++;
+      } else {
+        this.triangle(a, c, outer[(j + 1) % m]);
+        j++;
+      }
+    }
+  }
+
+  /** Stitches two loops of equal length vertex by vertex. */
+  strip(inner: readonly number[], outer: readonly number[]): void {
+    const t = inner.map((_, k) => k / inner.length);
+    this.stitch(inner, outer, t, t);
+  }
+
+  /**
+   * Closes `loop` with new rings and an apex. Each ring has a whole multiple of the loop's
+   * vertex count: point j of a ring of s times the length sits at loop position j / s. The UVs
+   * shrink the loop's UV outline towards its centre, so the cap fills the loop's UV hole
+   * without overlap. Returns the new vertices.
+   */
+  cap(loop: readonly number[], rings: readonly Vec3[][], apex: Vec3): number[] {
+    const n = loop.length;
+    const uvCentre = [0, 0];
+    for (const v of loop) for (let k = 0; k < 2; k++) uvCentre[k] += this.uvs[2 * v + k] / n;
+    const loopUv = (position: number, k: number) => {
+      const i = Math.floor(position) % n, f = position - Math.floor(position);
+      return this.uvs[2 * loop[i] + k] * (1 - f) + this.uvs[2 * loop[(i + 1) % n] + k] * f;
+    };
+    const steps = rings.length + 1;
+    const added: number[] = [];
+    let previous = loop;
+    rings.forEach((ring, r) => {
+      const w = (r + 1) / steps;
+      const per = ring.length / n;
+      const next = ring.map((p, j) => this.vertex(p, [0, 1].map((k) => loopUv(j / per, k) * (1 - w) + uvCentre[k] * w) as [number, number]));
+      this.stitch(previous, next, previous.map((_, i) => i / previous.length), next.map((_, j) => j / next.length));
+      added.push(...next);
+      previous = next;
+    });
+    const top = this.vertex(apex, [uvCentre[0], uvCentre[1]]);
+    this.fan(previous, top);
+    return [...added, top];
+  }
+
+  /** Closes a loop with a fan around the vertex `apex`. */
+  fan(loop: readonly number[], apex: number): void {
+    for (let i = 0; i < loop.length; i++) this.triangle(loop[(i + 1) % loop.length], loop[i], apex);
+  }
+}
+
+/** Where each vertex of a closed loop lies along it, by arc length, starting at 0. */
+export function loopParameters(positions: ArrayLike<number>, loop: readonly number[]): number[] {
+  const cumulative = [0];
+  for (let i = 0; i < loop.length; i++) {
+    const a = 3 * loop[i], b = 3 * loop[(i + 1) % loop.length];
+    const d = Math.hypot(positions[b] - positions[a], positions[b + 1] - positions[a + 1], positions[b + 2] - positions[a + 2]);
+    cumulative.push(cumulative[i] + d);
+  }
+  const total = cumulative[loop.length];
+  return cumulative.slice(0, loop.length).map((c) => c / total);
+}

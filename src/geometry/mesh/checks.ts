@@ -1,0 +1,197 @@
+import type { MeshData } from '../../model/avatar.ts';
+import { boundaryLoops, halfEdgeCounts } from './adjacency.ts';
+import { overlappingPairs, triangleBoxes } from './box-grid.ts';
+import { trianglesIntersect, trianglesOverlap2d } from './triangle-tests.ts';
+
+export interface MeshCheckOptions {
+  /** Boundary loops that may stay open (e.g. the neck cut), as vertex lists in any order. */
+  openBoundaries?: readonly (readonly number[])[];
+}
+
+export interface MeshCheckReport {
+  /** No boundary loops other than the allowed ones. */
+  closed: boolean;
+  /** Every edge has at most two triangles, used in opposite directions, and every vertex has one fan. */
+  manifold: boolean;
+  /** Triangles wind counter-clockwise from outside: the enclosed volume (open loops capped) is positive. */
+  outwardFacing: boolean;
+  /** Pairs of triangles that cut through each other (touching at shared vertices or edges does not count). */
+  selfIntersections: number;
+  /** Triangles with (nearly) zero area. */
+  degenerateTriangles: number;
+  /** Vertices with a UV coordinate outside [0,1]. */
+  uvOutOfRange: number;
+  /** Pairs of triangles whose UV interiors overlap, plus triangles mirrored or collapsed in UV. */
+  uvOverlaps: number;
+  /** All boundary loops, allowed ones included. */
+  boundaryLoops: number;
+}
+
+/** Smallest area (cm^2) of a triangle that counts as not degenerate. */
+const MIN_AREA = 1e-7;
+/** Tolerance of the intersection tests, relative (barycentric and segment parameters). */
+const TOUCH_EPS = 1e-6;
+/** Overlap in UV units below which two UV triangles only touch. */
+const UV_EPS = 1e-9;
+
+/** Geometric and topological checks shared by the template tests, the pipeline and the quality tool. */
+export function checkMesh(mesh: Pick<MeshData, 'positions' | 'uvs' | 'indices'>, options: MeshCheckOptions = {}): MeshCheckReport {
+  const { positions, uvs } = mesh;
+  // Topology is judged with vertices at identical positions welded: a UV seam does not open a mesh.
+  const weld = weldMap(positions);
+  const indices = Uint32Array.from(mesh.indices, (v) => weld[v]);
+  const loops = boundaryLoops(indices);
+  const allowed = new Set((options.openBoundaries ?? []).map((l) => loopSignature(l.map((v) => weld[v]))));
+  return {
+    closed: loops.every((l) => allowed.has(loopSignature(l))),
+    manifold: isManifold(positions.length / 3, indices),
+    outwardFacing: cappedVolume(positions, indices, loops) > 0,
+    selfIntersections: countSelfIntersections(positions, indices),
+    degenerateTriangles: countDegenerate(positions, indices),
+    uvOutOfRange: countUvOutOfRange(uvs),
+    uvOverlaps: countUvOverlaps(uvs, mesh.indices),
+    boundaryLoops: loops.length,
+  };
+}
+
+/** For every vertex, the first vertex at exactly the same position. */
+export function weldMap(positions: ArrayLike<number>): Uint32Array {
+  const first = new Map<string, number>();
+  const map = new Uint32Array(positions.length / 3);
+  for (let v = 0; v < map.length; v++) {
+    const key = `${positions[3 * v]},${positions[3 * v + 1]},${positions[3 * v + 2]}`;
+    const known = first.get(key);
+    map[v] = known ?? v;
+    if (known === undefined) first.set(key, v);
+  }
+  return map;
+}
+
+function loopSignature(loop: readonly number[]): string {
+  return [...loop].sort((a, b) => a - b).join(',');
+}
+
+function isManifold(vertexCount: number, indices: ArrayLike<number>): boolean {
+  for (const count of halfEdgeCounts(indices).values()) if (count > 1) return false;
+  // One fan per vertex: the corners around a vertex, linked across shared edges, form one chain.
+  const corners: number[][] = Array.from({ length: vertexCount }, () => []);
+  for (let t = 0; t < indices.length; t += 3) for (let k = 0; k < 3; k++) corners[indices[t + k]].push(t);
+  for (let v = 0; v < vertexCount; v++) {
+    const tris = corners[v];
+    if (tris.length === 0) continue;
+    // Around v, triangle t is followed by the one whose incoming edge is t's outgoing edge.
+    const outgoing = new Map<number, number>();
+    const byIncoming = new Map<number, number>();
+    const incomingOf = new Map<number, number>();
+    for (const t of tris) {
+      const k = [0, 1, 2].find((i) => indices[t + i] === v)!;
+      const next = indices[t + ((k + 1) % 3)], prev = indices[t + ((k + 2) % 3)];
+      outgoing.set(next, t);
+      byIncoming.set(prev, t);
+      incomingOf.set(t, prev);
+    }
+    const nextOf = (t: number) => indices[t + (([0, 1, 2].find((i) => indices[t + i] === v)! + 1) % 3)];
+    // Start where the fan has a border (an incoming edge without twin), if it has one.
+    let start = tris[0];
+    for (const t of tris) if (!outgoing.has(incomingOf.get(t)!)) start = t;
+    let visited = 0;
+    for (let t: number | undefined = start; t !== undefined && visited <= tris.length; ) {
+      visited++;
+      t = byIncoming.get(nextOf(t));
+      if (t === start) break;
+    }
+    if (visited !== tris.length) return false;
+  }
+  return true;
+}
+
+/** Signed volume, each open loop capped by a fan around its centroid. */
+function cappedVolume(positions: ArrayLike<number>, indices: ArrayLike<number>, loops: number[][]): number {
+  let volume = 0;
+  const addTriangle = (a: number[], b: number[], c: number[]) => {
+    volume += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+  };
+  const p = (i: number) => [positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]];
+  for (let t = 0; t < indices.length; t += 3) addTriangle(p(indices[t]), p(indices[t + 1]), p(indices[t + 2]));
+  for (const loop of loops) {
+    const c = [0, 0, 0];
+    for (const v of loop) for (let k = 0; k < 3; k++) c[k] += positions[3 * v + k] / loop.length;
+    for (let i = 0; i < loop.length; i++) addTriangle(p(loop[(i + 1) % loop.length]), p(loop[i]), c);
+  }
+  return volume;
+}
+
+function meanEdge(coords: ArrayLike<number>, dims: number, indices: ArrayLike<number>): number {
+  let sum = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    let d2 = 0;
+    for (let k = 0; k < dims; k++) d2 += (coords[indices[t] * dims + k] - coords[indices[t + 1] * dims + k]) ** 2;
+    sum += Math.sqrt(d2);
+  }
+  return sum / Math.max(1, indices.length / 3);
+}
+
+function countSelfIntersections(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  const boxes = triangleBoxes(positions, 3, indices);
+  let count = 0;
+  const tri = (t: number) => [3 * indices[3 * t], 3 * indices[3 * t + 1], 3 * indices[3 * t + 2]];
+  overlappingPairs(boxes, 3, 2 * meanEdge(positions, 3, indices) || 1, (i, j) => {
+    const a = tri(i), b = tri(j);
+    const shared = a.filter((v) => b.includes(v)).length;
+    if (shared >= 2) return; // neighbours across an edge only touch
+    if (trianglesIntersect(positions, a, b, TOUCH_EPS)) count++;
+  });
+  return count;
+}
+
+/** Pairs of triangles, one from each mesh, that cut through each other. */
+export function countIntersectionsBetween(a: Pick<MeshData, 'positions' | 'indices'>, b: Pick<MeshData, 'positions' | 'indices'>): number {
+  const na = a.positions.length / 3;
+  const positions = new Float32Array(a.positions.length + b.positions.length);
+  positions.set(a.positions);
+  positions.set(b.positions, a.positions.length);
+  const indices = new Uint32Array(a.indices.length + b.indices.length);
+  indices.set(a.indices);
+  for (let i = 0; i < b.indices.length; i++) indices[a.indices.length + i] = b.indices[i] + na;
+  const firstOfB = a.indices.length / 3;
+  let count = 0;
+  const tri = (t: number) => [3 * indices[3 * t], 3 * indices[3 * t + 1], 3 * indices[3 * t + 2]];
+  overlappingPairs(triangleBoxes(positions, 3, indices), 3, 2 * meanEdge(positions, 3, indices) || 1, (i, j) => {
+    if (i < firstOfB === j < firstOfB) return;
+    if (trianglesIntersect(positions, tri(i), tri(j), TOUCH_EPS)) count++;
+  });
+  return count;
+}
+
+function countDegenerate(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let count = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
+    const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
+    const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
+    const area = Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
+    if (!(area >= MIN_AREA)) count++;
+  }
+  return count;
+}
+
+function countUvOutOfRange(uvs: ArrayLike<number>): number {
+  let count = 0;
+  for (let i = 0; i < uvs.length; i += 2) if (!(uvs[i] >= 0 && uvs[i] <= 1 && uvs[i + 1] >= 0 && uvs[i + 1] <= 1)) count++;
+  return count;
+}
+
+function countUvOverlaps(uvs: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let count = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = 2 * indices[t], b = 2 * indices[t + 1], c = 2 * indices[t + 2];
+    const area = (uvs[b] - uvs[a]) * (uvs[c + 1] - uvs[a + 1]) - (uvs[c] - uvs[a]) * (uvs[b + 1] - uvs[a + 1]);
+    if (!(area > 0)) count++; // mirrored or collapsed: it overlaps its neighbours
+  }
+  const boxes = triangleBoxes(uvs, 2, indices);
+  const tri = (t: number) => [2 * indices[3 * t], 2 * indices[3 * t + 1], 2 * indices[3 * t + 2]];
+  overlappingPairs(boxes, 2, 2 * meanEdge(uvs, 2, indices) || 1, (i, j) => {
+    if (trianglesOverlap2d(uvs, tri(i), tri(j), UV_EPS)) count++;
+  });
+  return count;
+}

@@ -1,0 +1,66 @@
+/**
+ * Exact-enough predicates between triangles of flat coordinate arrays, with a tolerance so that
+ * triangles that only touch (shared vertices and edges) are not reported.
+ */
+
+/**
+ * Does the open segment p->q cross the interior of triangle (a, b, c)? Coordinates are read from
+ * `pos` at the given vertex indices (times 3). `eps` is relative to the segment and barycentrics.
+ */
+export function segmentCrossesTriangle(pos: ArrayLike<number>, p: number, q: number, a: number, b: number, c: number, eps: number): boolean {
+  const px = pos[p], py = pos[p + 1], pz = pos[p + 2];
+  const dx = pos[q] - px, dy = pos[q + 1] - py, dz = pos[q + 2] - pz;
+  const ax = pos[a], ay = pos[a + 1], az = pos[a + 2];
+  const e1x = pos[b] - ax, e1y = pos[b + 1] - ay, e1z = pos[b + 2] - az;
+  const e2x = pos[c] - ax, e2y = pos[c + 1] - ay, e2z = pos[c + 2] - az;
+  const hx = dy * e2z - dz * e2y, hy = dz * e2x - dx * e2z, hz = dx * e2y - dy * e2x;
+  const det = e1x * hx + e1y * hy + e1z * hz;
+  const scale = Math.hypot(e1x, e1y, e1z) * Math.hypot(e2x, e2y, e2z) * Math.hypot(dx, dy, dz);
+  if (Math.abs(det) <= 1e-9 * scale) return false; // parallel or coplanar: not counted
+  const inv = 1 / det;
+  const sx = px - ax, sy = py - ay, sz = pz - az;
+  const u = (sx * hx + sy * hy + sz * hz) * inv;
+  if (u <= eps || u >= 1 - eps) return false;
+  const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+  const v = (dx * qx + dy * qy + dz * qz) * inv;
+  if (v <= eps || u + v >= 1 - eps) return false;
+  const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+  return t > eps && t < 1 - eps;
+}
+
+/** Do two triangles (vertex offsets times 3 into `pos`) intersect other than by touching? */
+export function trianglesIntersect(pos: ArrayLike<number>, t1: readonly number[], t2: readonly number[], eps: number): boolean {
+  for (let k = 0; k < 3; k++) {
+    if (segmentCrossesTriangle(pos, t1[k], t1[(k + 1) % 3], t2[0], t2[1], t2[2], eps)) return true;
+    if (segmentCrossesTriangle(pos, t2[k], t2[(k + 1) % 3], t1[0], t1[1], t1[2], eps)) return true;
+  }
+  return false;
+}
+
+/**
+ * Do the interiors of two 2D triangles overlap by more than `eps` (separating axis test)?
+ * Arguments are offsets times 2 into `uv`.
+ */
+export function trianglesOverlap2d(uv: ArrayLike<number>, t1: readonly number[], t2: readonly number[], eps: number): boolean {
+  for (const [tri, other] of [[t1, t2], [t2, t1]]) {
+    for (let k = 0; k < 3; k++) {
+      const a = tri[k], b = tri[(k + 1) % 3];
+      const nx = uv[b + 1] - uv[a + 1], ny = uv[a] - uv[b];
+      const len = Math.hypot(nx, ny);
+      if (len === 0) continue;
+      let min1 = Infinity, max1 = -Infinity, min2 = Infinity, max2 = -Infinity;
+      for (const v of tri) {
+        const d = (uv[v] * nx + uv[v + 1] * ny) / len;
+        min1 = Math.min(min1, d);
+        max1 = Math.max(max1, d);
+      }
+      for (const v of other) {
+        const d = (uv[v] * nx + uv[v + 1] * ny) / len;
+        min2 = Math.min(min2, d);
+        max2 = Math.max(max2, d);
+      }
+      if (Math.min(max1, max2) - Math.max(min1, min2) <= eps) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,107 @@
+import type { MeshData, TemplateVersion, Vec3 } from '../../model/avatar.ts';
+import { vertexNormals } from '../mesh/normals.ts';
+import { subdivide } from '../mesh/subdivide.ts';
+import { buildEyeball, eyeballLayout } from './eyeball.ts';
+import { buildBaseHead, FACE_UV, Tag, type BaseHead } from './head.ts';
+import { NECK_CUT_Y } from './head-shape.ts';
+import { packSkin, singleBoneRow } from './head-weights.ts';
+import { buildTeeth, buildTongue, mouthFrame } from './mouth-parts.ts';
+import { jointPositions, skeleton } from './rig.ts';
+import { BONE, type HeadRegions, type HeadTemplate } from './types.ts';
+
+/** Resolution of each template: the 2.0 head is the 1.6 head split once (about four times the vertices). */
+const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: number; eyeSegments: number; teethSections: number; profile: number }> = {
+  '1.6': { textureSize: 1024, subdivisions: 0, eyeSegments: 20, teethSections: 17, profile: 10 },
+  '2.0': { textureSize: 2048, subdivisions: 1, eyeSegments: 32, teethSections: 33, profile: 16 },
+};
+
+const cache = new Map<TemplateVersion, HeadTemplate>();
+
+/** The head template of a version: deterministic, built once per process. */
+export function buildTemplate(version: TemplateVersion): HeadTemplate {
+  let template = cache.get(version);
+  if (!template) {
+    template = createTemplate(version);
+    cache.set(version, template);
+  }
+  return template;
+}
+
+function refine(base: BaseHead, times: number): BaseHead {
+  let head = base;
+  for (let i = 0; i < times; i++) {
+    // Smooth only across face and skin; the thin ear and the cavities keep their flat edges.
+    const smoothTag = (v: number) => head.tags[v] === Tag.Face || head.tags[v] === Tag.Skin;
+    const cut = new Set(head.neckCut);
+    const out = subdivide({ ...head, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(cut.has(a) && cut.has(b)) });
+    const tags = [...head.tags, ...out.parents.map(([a, b]) => Math.min(head.tags[a], head.tags[b]) as Tag)];
+    const newCut = head.neckCut.flatMap((v, k) => {
+      const w = head.neckCut[(k + 1) % head.neckCut.length];
+      const mid = out.parents.findIndex(([a, b]) => (a === v && b === w) || (a === w && b === v));
+      return [v, head.positions.length / 3 + mid];
+    });
+    for (const v of newCut) out.positions[3 * v + 1] = NECK_CUT_Y;
+    head = { ...head, positions: out.positions, uvs: out.uvs, indices: out.indices, rows: out.rows, tags, neckCut: newCut };
+  }
+  return head;
+}
+
+function createTemplate(version: TemplateVersion): HeadTemplate {
+  const res = RESOLUTION[version];
+  const head = refine(buildBaseHead(), res.subdivisions);
+  const eyes = head.eyes;
+  const world = jointPositions({ eyeLeft: eyes.left.centre, eyeRight: eyes.right.centre, neckCutY: NECK_CUT_Y });
+  const frame = mouthFrame(head.positions, 13, 14);
+  const teeth = buildTeeth(frame, res.teethSections, res.profile);
+  const lower = new Set(teeth.lower);
+  const mesh = (positions: Float32Array, uvs: Float32Array, indices: Uint32Array): MeshData => ({ positions, normals: vertexNormals(positions, indices), uvs, indices });
+  const parts = {
+    eyeLeft: buildEyeball(eyes.left.centre, eyes.left.radius, res.eyeSegments),
+    eyeRight: buildEyeball(eyes.right.centre, eyes.right.radius, res.eyeSegments),
+    teeth: teeth.mesh,
+    tongue: buildTongue(frame, res.teethSections, res.profile),
+  };
+  const rigid = (m: MeshData, bone: number) => packSkin(Array.from({ length: m.positions.length / 3 }, () => singleBoneRow(bone)));
+  return {
+    version,
+    textureSize: res.textureSize,
+    head: mesh(head.positions, head.uvs, head.indices),
+    parts,
+    bones: skeleton(world),
+    boneWorld: world,
+    skins: {
+      head: packSkin(head.rows),
+      eyeLeft: rigid(parts.eyeLeft, BONE.eyeLeft),
+      eyeRight: rigid(parts.eyeRight, BONE.eyeRight),
+      teeth: packSkin(Array.from({ length: parts.teeth.positions.length / 3 }, (_, v) => singleBoneRow(lower.has(v) ? BONE.jaw : BONE.head))),
+      tongue: rigid(parts.tongue, BONE.tongue),
+    },
+    faceVertexCount: 468,
+    loops: head.loops,
+    neckCut: head.neckCut,
+    regions: regionsOf(head),
+    eyes: { left: { centre: eyes.left.centre as Vec3, radius: eyes.left.radius }, right: { centre: eyes.right.centre as Vec3, radius: eyes.right.radius } },
+    irisUv: eyeballLayout(eyes.left.radius).irisUv,
+    lowerTeeth: teeth.lower,
+    faceUv: FACE_UV,
+  };
+}
+
+/** Below the chin the skin counts as neck. */
+const NECK_BELOW_Y = -10;
+
+function regionsOf(head: BaseHead): HeadRegions {
+  const where = (test: (v: number) => boolean) => head.tags.map((_, v) => v).filter(test);
+  const is = (t: Tag) => (v: number) => head.tags[v] === t;
+  return {
+    face: where(is(Tag.Face)),
+    skin: where(is(Tag.Skin)),
+    neck: where((v) => head.tags[v] === Tag.Skin && head.positions[3 * v + 1] < NECK_BELOW_Y),
+    ears: where((v) => head.tags[v] === Tag.EarLeft || head.tags[v] === Tag.EarRight),
+    earLeft: where(is(Tag.EarLeft)),
+    earRight: where(is(Tag.EarRight)),
+    mouthBag: where(is(Tag.MouthBag)),
+    eyeSocketLeft: where(is(Tag.SocketLeft)),
+    eyeSocketRight: where(is(Tag.SocketRight)),
+  };
+}

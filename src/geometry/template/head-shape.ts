@@ -1,0 +1,62 @@
+import type { Vec3 } from '../../model/avatar.ts';
+
+/**
+ * The head's outer shape away from the face: a smooth union of a cranium, a jaw and a neck,
+ * sized from the adult mean dimensions (cm, canonical face frame: Y up, face along +Z, the tip
+ * of the chin at y = -9.4). It is star-shaped from `HEAD_CENTRE`, so the skin is a radial surface
+ * and cannot cross itself.
+ */
+export const HEAD_CENTRE: Vec3 = [0, -1, -5.5];
+/** Height of the neck cut, the one opening of the head. */
+export const NECK_CUT_Y = -19;
+
+interface Ellipsoid {
+  centre: Vec3;
+  radii: Vec3;
+}
+
+/** Breadth 15.5, chin to vertex 23.5, glabella to back 19.8 (men's means, the canonical face is that size). */
+const CRANIUM: Ellipsoid = { centre: [0, 3.7, -4.5], radii: [7.7, 10.4, 10.0] };
+const JAW: Ellipsoid = { centre: [0, -3.8, -1.5], radii: [6.6, 6.0, 5.6] };
+/** Neck: elliptic cylinder (circumference about 36 cm) ending inside the head. */
+const NECK = { centreX: 0, centreZ: -6.0, radiusX: 5.3, radiusZ: 5.7, top: -5 };
+const BLEND = 3;
+
+/** Approximate signed distance to an ellipsoid (exact on the surface, good near it). */
+function ellipsoidDistance(p: Vec3, e: Ellipsoid): number {
+  const x = (p[0] - e.centre[0]) / e.radii[0], y = (p[1] - e.centre[1]) / e.radii[1], z = (p[2] - e.centre[2]) / e.radii[2];
+  const k0 = Math.hypot(x, y, z);
+  const k1 = Math.hypot(x / e.radii[0], y / e.radii[1], z / e.radii[2]);
+  return k1 === 0 ? -Math.min(...e.radii) : (k0 * (k0 - 1)) / k1;
+}
+
+function neckDistance(p: Vec3): number {
+  const x = (p[0] - NECK.centreX) / NECK.radiusX, z = (p[2] - NECK.centreZ) / NECK.radiusZ;
+  const side = (Math.hypot(x, z) - 1) * Math.min(NECK.radiusX, NECK.radiusZ);
+  return Math.max(side, p[1] - NECK.top);
+}
+
+function smoothMin(a: number, b: number, k: number): number {
+  const h = Math.max(k - Math.abs(a - b), 0) / k;
+  return Math.min(a, b) - (h * h * k) / 4;
+}
+
+export function headDistance(p: Vec3): number {
+  return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), ellipsoidDistance(p, JAW), BLEND), neckDistance(p), BLEND);
+}
+
+/** Distance from HEAD_CENTRE along the unit direction `d` to the head's surface. */
+export function headRadius(d: Vec3): number {
+  let inside = 0, outside = 4;
+  const at = (t: number): Vec3 => [HEAD_CENTRE[0] + d[0] * t, HEAD_CENTRE[1] + d[1] * t, HEAD_CENTRE[2] + d[2] * t];
+  while (headDistance(at(outside)) < 0) {
+    inside = outside;
+    outside *= 1.5;
+  }
+  for (let i = 0; i < 40 && outside - inside > 1e-4; i++) {
+    const mid = (inside + outside) / 2;
+    if (headDistance(at(mid)) < 0) inside = mid;
+    else outside = mid;
+  }
+  return (inside + outside) / 2;
+}

@@ -1,0 +1,74 @@
+import type { Vec3 } from '../../model/avatar.ts';
+import { vertex } from '../mesh/vec.ts';
+import { JAW_PIVOT } from './rig.ts';
+import { BONE } from './types.ts';
+
+const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
+export const BONE_COUNT = Object.keys(BONE).length;
+
+/** Angle below the jaw's forward horizontal, seen from the jaw pivot (radians). */
+const jawAngle = (p: Vec3) => Math.atan2(JAW_PIVOT[1] - p[1], p[2] - JAW_PIVOT[2]);
+
+/**
+ * How much a head vertex follows the jaw: the parting runs between the inner lips (upper lip 0,
+ * lower lip 1, corners a half) and continues from the mouth corners across the cheeks with a
+ * widening band, fading out behind the jaw hinge and down the throat.
+ */
+export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly number[]): (p: Vec3) => number {
+  const half = lipsInner.length / 2;
+  const chain = (from: number) => Array.from({ length: half + 1 }, (_, i) => vertex(positions, lipsInner[(from + i) % lipsInner.length])).sort((a, b) => a[0] - b[0]);
+  const upper = chain(0), lower = chain(half);
+  const at = (pts: Vec3[], x: number) => {
+    if (x <= pts[0][0]) return jawAngle(pts[0]);
+    for (let i = 1; i < pts.length; i++) {
+      if (x <= pts[i][0]) {
+        const t = (x - pts[i - 1][0]) / (pts[i][0] - pts[i - 1][0] || 1);
+        return jawAngle(pts[i - 1]) * (1 - t) + jawAngle(pts[i]) * t;
+      }
+    }
+    return jawAngle(pts[pts.length - 1]);
+  };
+  const cornerX = Math.max(...upper.map((p) => Math.abs(p[0])));
+  return (p) => {
+    const x = Math.max(-cornerX, Math.min(cornerX, p[0]));
+    const up = at(upper, x), low = at(lower, x);
+    const beyond = Math.abs(p[0]) - cornerX;
+    const band = Math.max((low - up) / 2, 0.01) + (beyond > 0 ? Math.min(0.15, beyond * 0.04) : 0);
+    const part = (up + low) / 2;
+    const w = smoothstep((jawAngle(p) - (part - band)) / (2 * band));
+    const front = smoothstep((p[2] - JAW_PIVOT[2] - 0.5) / 3);
+    const throat = 1 - smoothstep((-10 - p[1]) / 2.5);
+    return w * front * throat;
+  };
+}
+
+/** Dense weight row (one entry per bone) of a head vertex: neck below, head above, jaw share. */
+export function headRow(p: Vec3, jaw: number): number[] {
+  const h = smoothstep((p[1] + 14.5) / 4.5);
+  const row = new Array<number>(BONE_COUNT).fill(0);
+  row[BONE.neck] = 1 - h;
+  row[BONE.head] = h * (1 - jaw);
+  row[BONE.jaw] = h * jaw;
+  return row;
+}
+
+export function singleBoneRow(bone: number): number[] {
+  const row = new Array<number>(BONE_COUNT).fill(0);
+  row[bone] = 1;
+  return row;
+}
+
+/** Four strongest influences per vertex, renormalised. */
+export function packSkin(rows: readonly number[][]): { joints: Uint16Array; weights: Float32Array } {
+  const joints = new Uint16Array(rows.length * 4);
+  const weights = new Float32Array(rows.length * 4);
+  rows.forEach((row, v) => {
+    const top = row.map((w, j) => [w, j]).filter(([w]) => w > 1e-4).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 4);
+    const sum = top.reduce((s, [w]) => s + w, 0);
+    top.forEach(([w, j], k) => {
+      joints[v * 4 + k] = j;
+      weights[v * 4 + k] = w / sum;
+    });
+  });
+  return { joints, weights };
+}

@@ -1,0 +1,190 @@
+import type { Vec3 } from '../../model/avatar.ts';
+import { MeshBuilder } from '../mesh/builder.ts';
+import { centroid, length, lerp, normalize, sub, vertex } from '../mesh/vec.ts';
+import { HEAD_CENTRE, NECK_CUT_Y, headRadius } from './head-shape.ts';
+
+/**
+ * The skin from the face oval to the neck cut: a grid of columns and rings on the radial head
+ * surface. Columns are straight lines in the stereographic plane seen from HEAD_CENTRE with the
+ * pole straight down the neck, so each one runs from the face oval over the head to the cut
+ * (the forehead's over the crown and down the back, the chin's down the throat); rings are
+ * equal fractions of every column's length. The same plane layout, squeezed between the face's
+ * UV island and the atlas border, is the skin's UV layout: no overlaps by construction.
+ */
+export interface SkinOptions {
+  /** Columns per edge of the face oval. */
+  columnsPerEdge: number;
+  /** Rings from the oval (ring 0) to the neck cut (ring `rings`). */
+  rings: number;
+  /** Centre of the right ear's opening; the left one is its mirror image. */
+  earCentre: Vec3;
+  /** Size of each ear opening in cells: rings, columns. */
+  earCells: [number, number];
+}
+
+/** A block of cells left open: rings [k0, k1), columns [c0, c1). */
+export interface SkinHole {
+  k0: number;
+  k1: number;
+  c0: number;
+  c1: number;
+}
+
+export interface SkinGrid {
+  /** grid[k][c]: vertex of ring k (1..rings), column c; ring 0 is the oval itself. */
+  grid: number[][];
+  /** The neck cut, the head's one open loop. */
+  cut: number[];
+  columns: number;
+  /** Openings for the right and the left ear. */
+  earHoles: [SkinHole, SkinHole];
+}
+
+/** Samples along a column; the rings are interpolated between them. */
+const COLUMN_SAMPLES = 320;
+/** Arc length over which the skin eases from the face's boundary onto the head shape. */
+const EASE_LENGTH = 4;
+/** Atlas square the skin's UVs fill (a small margin keeps bilinear sampling inside). */
+const ATLAS_MIN = 0.004, ATLAS_MAX = 0.996;
+
+const toPlane = (d: Vec3): [number, number] => [d[0] / (1 + d[1]), d[2] / (1 + d[1])];
+function fromPlane(a: number, b: number): Vec3 {
+  const r2 = a * a + b * b;
+  return [(2 * a) / (1 + r2), (1 - r2) / (1 + r2), (2 * b) / (1 + r2)];
+}
+const onShape = (d: Vec3, extra: number): Vec3 => {
+  const r = headRadius(d) + extra;
+  return [HEAD_CENTRE[0] + d[0] * r, HEAD_CENTRE[1] + d[1] * r, HEAD_CENTRE[2] + d[2] * r];
+};
+const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
+
+/** Where the straight plane ray from `origin` along `dir` leaves the region above the neck cut. */
+function cutDistance(origin: [number, number], dir: [number, number]): number {
+  const below = (t: number) => onShape(fromPlane(origin[0] + dir[0] * t, origin[1] + dir[1] * t), 0)[1] < NECK_CUT_Y;
+  let lo = 0, hi = 0.25;
+  while (!below(hi)) {
+    lo = hi;
+    hi += 0.25;
+  }
+  for (let i = 0; i < 30; i++) {
+    const mid = (lo + hi) / 2;
+    if (below(mid)) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/**
+ * Builds the skin onto `b`, whose vertices `oval` (ordered as a boundary loop) border the face.
+ * `faceUvCentre` is the centre of the face's UV island, the pole of the skin's radial UV layout.
+ */
+export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number, number], options: SkinOptions): SkinGrid {
+  const { columnsPerEdge: m, rings: K } = options;
+  const n = oval.length, M = n * m;
+  const ovalPoints = oval.map((v) => vertex(b.positions, v));
+  const ovalDirs = ovalPoints.map((p) => normalize(sub(p, HEAD_CENTRE)));
+  const ovalPlane = ovalDirs.map(toPlane);
+  const ovalOffset = ovalPoints.map((p, i) => length(sub(p, HEAD_CENTRE)) - headRadius(ovalDirs[i]));
+  const centre = toPlane(normalize(sub(centroid(b.positions, oval), HEAD_CENTRE)));
+  assertStarShaped(ovalPlane, centre);
+
+  const grid: number[][] = Array.from({ length: K + 1 }, () => new Array<number>(M));
+  for (let c = 0; c < M; c++) {
+    const i = Math.floor(c / m), t = (c % m) / m, j = (i + 1) % n;
+    const start: [number, number] = [ovalPlane[i][0] + (ovalPlane[j][0] - ovalPlane[i][0]) * t, ovalPlane[i][1] + (ovalPlane[j][1] - ovalPlane[i][1]) * t];
+    const away = [start[0] - centre[0], start[1] - centre[1]];
+    const dir: [number, number] = [away[0] / Math.hypot(away[0], away[1]), away[1] / Math.hypot(away[0], away[1])];
+    const reach = cutDistance(start, dir);
+    const offset = ovalOffset[i] + (ovalOffset[j] - ovalOffset[i]) * t;
+    // Sample the column on the head shape, then ease from the face's radius onto it.
+    const shape: Vec3[] = [];
+    const dirs: Vec3[] = [];
+    const arc = [0];
+    for (let s = 0; s <= COLUMN_SAMPLES; s++) {
+      const tau = (reach * s) / COLUMN_SAMPLES;
+      dirs.push(fromPlane(start[0] + dir[0] * tau, start[1] + dir[1] * tau));
+      shape.push(onShape(dirs[s], 0));
+      if (s > 0) arc.push(arc[s - 1] + length(sub(shape[s], shape[s - 1])));
+    }
+    const points = shape.map((p, s) => {
+      const extra = offset * (1 - smoothstep(arc[s] / EASE_LENGTH));
+      return [p[0] + dirs[s][0] * extra, p[1] + dirs[s][1] * extra, p[2] + dirs[s][2] * extra] as Vec3;
+    });
+    const eased = [0];
+    for (let s = 1; s < points.length; s++) eased.push(eased[s - 1] + length(sub(points[s], points[s - 1])));
+    const total = eased[eased.length - 1];
+    const uvInner = lerpUv(b, oval[i], oval[j], t);
+    const uvOuter = squareHit(faceUvCentre, uvInner);
+    let s = 0;
+    for (let k = 1; k <= K; k++) {
+      const target = (total * k) / K;
+      while (s < points.length - 2 && eased[s + 1] < target) s++;
+      const f = Math.min(1, (target - eased[s]) / (eased[s + 1] - eased[s] || 1));
+      const p = k === K ? points[points.length - 1] : lerp(points[s], points[s + 1], f);
+      const w = k / K;
+      grid[k][c] = b.vertex(k === K ? [p[0], NECK_CUT_Y, p[2]] : p, [uvInner[0] + (uvOuter[0] - uvInner[0]) * w, uvInner[1] + (uvOuter[1] - uvInner[1]) * w]);
+    }
+  }
+
+  const earHoles = findEarHoles(b, grid, options);
+  b.stitch(oval, grid[1], oval.map((_, i) => i / n), grid[1].map((_, c) => c / M));
+  const isHole = (k: number, c: number) => earHoles.some((h) => k >= h.k0 && k < h.k1 && c >= h.c0 && c < h.c1);
+  for (let k = 1; k < K; k++) {
+    for (let c = 0; c < M; c++) {
+      if (isHole(k, c)) continue;
+      const a = grid[k][c], a2 = grid[k][(c + 1) % M], o = grid[k + 1][c], o2 = grid[k + 1][(c + 1) % M];
+      b.triangle(a2, a, o);
+      b.triangle(a2, o, o2);
+    }
+  }
+  return { grid, cut: grid[K], columns: M, earHoles };
+}
+
+/**
+ * The ear openings: the block of cells around the grid vertex nearest the ear's centre, and its
+ * mirror image (column c mirrors column M - c, as the oval starts on the symmetry plane).
+ */
+function findEarHoles(b: MeshBuilder, grid: number[][], options: SkinOptions): [SkinHole, SkinHole] {
+  let best = { k: 1, c: 0, d: Infinity };
+  grid.forEach((ring, k) =>
+    ring.forEach((v, c) => {
+      const d = length(sub(vertex(b.positions, v), options.earCentre));
+      if (k > 0 && d < best.d) best = { k, c, d };
+    }),
+  );
+  const [rings, columns] = options.earCells;
+  const M = grid[1].length;
+  const k0 = Math.max(1, best.k - Math.floor(rings / 2));
+  const c0 = best.c - Math.floor(columns / 2);
+  return [
+    { k0, k1: k0 + rings, c0, c1: c0 + columns },
+    { k0, k1: k0 + rings, c0: M - c0 - columns, c1: M - c0 },
+  ];
+}
+
+function lerpUv(b: MeshBuilder, v0: number, v1: number, t: number): [number, number] {
+  return [b.uvs[2 * v0] + (b.uvs[2 * v1] - b.uvs[2 * v0]) * t, b.uvs[2 * v0 + 1] + (b.uvs[2 * v1 + 1] - b.uvs[2 * v0 + 1]) * t];
+}
+
+/** Where the ray from `centre` through `p` meets the border of the atlas square. */
+function squareHit(centre: [number, number], p: [number, number]): [number, number] {
+  const dx = p[0] - centre[0], dy = p[1] - centre[1];
+  let t = Infinity;
+  if (dx > 0) t = Math.min(t, (ATLAS_MAX - centre[0]) / dx);
+  if (dx < 0) t = Math.min(t, (ATLAS_MIN - centre[0]) / dx);
+  if (dy > 0) t = Math.min(t, (ATLAS_MAX - centre[1]) / dy);
+  if (dy < 0) t = Math.min(t, (ATLAS_MIN - centre[1]) / dy);
+  return [centre[0] + dx * t, centre[1] + dy * t];
+}
+
+/** The columns only fan out without crossing if the oval winds once, monotonically, around the centre. */
+function assertStarShaped(points: [number, number][], centre: [number, number]): void {
+  let total = 0;
+  for (let i = 0; i < points.length; i++) {
+    const a = points[i], b = points[(i + 1) % points.length];
+    const step = Math.atan2((a[0] - centre[0]) * (b[1] - centre[1]) - (a[1] - centre[1]) * (b[0] - centre[0]), (a[0] - centre[0]) * (b[0] - centre[0]) + (a[1] - centre[1]) * (b[1] - centre[1]));
+    if (Math.sign(step) !== Math.sign(total || step)) throw new Error(`face oval not star-shaped around its centre at ${i}`);
+    total += step;
+  }
+  if (Math.abs(Math.abs(total) - 2 * Math.PI) > 1e-6) throw new Error('face oval does not wind once around its centre');
+}

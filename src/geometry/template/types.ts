@@ -1,0 +1,63 @@
+import type { Bone, MeshData, Skin, TemplateVersion, Vec3 } from '../../model/avatar.ts';
+import type { FaceLoops } from './face-parts.ts';
+
+export type PartName = 'eyeLeft' | 'eyeRight' | 'teeth' | 'tongue';
+export type MeshName = 'head' | PartName;
+export const PART_NAMES: readonly PartName[] = ['eyeLeft', 'eyeRight', 'teeth', 'tongue'];
+
+/** Bone indices of every template's skeleton (the order of `HeadTemplate.bones`). */
+export const BONE = { root: 0, neck: 1, head: 2, jaw: 3, eyeLeft: 4, eyeRight: 5, tongue: 6 } as const;
+export type BoneName = keyof typeof BONE;
+
+/** Vertex index sets of the head mesh, ascending. */
+export interface HeadRegions {
+  /** The face: the 468 canonical vertices and, in 2.0, the vertices refined between them. */
+  face: number[];
+  /** Cranium and neck skin from the face oval to the neck cut, ears excluded. */
+  skin: number[];
+  /** Skin below the jaw line down to the cut. */
+  neck: number[];
+  ears: number[];
+  earLeft: number[];
+  earRight: number[];
+  mouthBag: number[];
+  eyeSocketLeft: number[];
+  eyeSocketRight: number[];
+}
+
+export interface EyeInfo {
+  /** Rest centre of the eyeball (also its bone's position), cm. */
+  centre: Vec3;
+  radius: number;
+}
+
+/**
+ * Everything a fitting, texturing and expression stage needs about one template. Head vertices
+ * 0..467 are the canonical face mesh in landmark order; all meshes share the template's frame
+ * (cm, Y up, face along +Z) and its skeleton.
+ */
+export interface HeadTemplate {
+  version: TemplateVersion;
+  /** Width and height of the head atlas and the part textures, pixels. */
+  textureSize: number;
+  head: MeshData;
+  parts: Record<PartName, MeshData>;
+  /** root, neck, head, jaw, eyeLeft, eyeRight, tongue (indices in BONE); rotations identity. */
+  bones: Bone[];
+  /** Rest-pose world position of every bone. */
+  boneWorld: Vec3[];
+  skins: Record<MeshName, Skin>;
+  faceVertexCount: 468;
+  /** Ordered contours in head vertex numbering (all on the face, so the same in both templates). */
+  loops: FaceLoops;
+  /** The neck cut, the head's only open boundary, ordered. */
+  neckCut: number[];
+  regions: HeadRegions;
+  eyes: { left: EyeInfo; right: EyeInfo };
+  /** The iris and pupil as discs in the eye texture's UV space (v up), the same for both eyes. */
+  irisUv: { centre: [number, number]; radius: number; pupilRadius: number };
+  /** Teeth mesh vertices of the lower row (they follow the jaw); the rest are the upper row. */
+  lowerTeeth: number[];
+  /** Where the face's canonical UVs sit in the head atlas: atlas = offset + canonical * scale. */
+  faceUv: { offset: [number, number]; scale: number };
+}

@@ -1,0 +1,141 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { MeshData, TemplateVersion, Vec3 } from '../../../src/model/avatar.ts';
+import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { loadCanonicalFace } from '../../../src/geometry/template/canonical-face.ts';
+import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
+import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
+import { axisAngle, poseVertices } from '../../../src/geometry/mesh/skinning.ts';
+import { BONE, PART_NAMES } from '../../../src/geometry/template/types.ts';
+
+const versions: TemplateVersion[] = ['1.6', '2.0'];
+const at = (positions: ArrayLike<number>, v: number): Vec3 => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
+const distance = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+const valid = { closed: true, manifold: true, outwardFacing: true, selfIntersections: 0, degenerateTriangles: 0, uvOutOfRange: 0, uvOverlaps: 0 };
+
+test('template sizes: 2.0 detailed, 1.6 light; built once per process', () => {
+  const detailed = buildTemplate('2.0'), light = buildTemplate('1.6');
+  assert.ok(detailed.head.positions.length / 3 >= 10000);
+  assert.ok(light.head.positions.length / 3 <= 5000);
+  assert.equal(detailed.textureSize, 2048);
+  assert.equal(light.textureSize, 1024);
+  assert.equal(buildTemplate('1.6'), light);
+});
+
+for (const version of versions) {
+  const tpl = buildTemplate(version);
+
+  test(`${version}: head vertices 0..467 are the canonical face, its UVs placed in the atlas`, () => {
+    const face = loadCanonicalFace();
+    for (let v = 0; v < 468; v++) {
+      assert.deepEqual(at(tpl.head.positions, v), at(face.positions, v));
+      for (let k = 0; k < 2; k++) assert.ok(Math.abs(tpl.head.uvs[2 * v + k] - (tpl.faceUv.offset[k] + face.uvs[2 * v + k] * tpl.faceUv.scale)) < 1e-6);
+    }
+    assert.equal(tpl.faceVertexCount, 468);
+  });
+
+  test(`${version}: the head is closed but for the neck cut, manifold, outward, without intersections, UVs valid`, () => {
+    const report = checkMesh(tpl.head, { openBoundaries: [tpl.neckCut] });
+    assert.deepEqual(report, { ...valid, boundaryLoops: 1 });
+    const loops = boundaryLoops(tpl.head.indices);
+    assert.deepEqual([...loops[0]].sort((a, b) => a - b), [...tpl.neckCut].sort((a, b) => a - b));
+    assert.ok(tpl.neckCut.every((v) => Math.abs(tpl.head.positions[3 * v + 1] - tpl.head.positions[3 * tpl.neckCut[0] + 1]) < 1e-6), 'the cut is level');
+  });
+
+  test(`${version}: eyes, teeth and tongue are closed and valid and do not cut into the head or each other`, () => {
+    for (const name of PART_NAMES) {
+      assert.deepEqual(checkMesh(tpl.parts[name]), { ...valid, boundaryLoops: 0 }, name);
+      assert.equal(countIntersectionsBetween(tpl.head, tpl.parts[name]), 0, `${name} x head`);
+    }
+    assert.equal(countIntersectionsBetween(tpl.parts.teeth, tpl.parts.tongue), 0);
+  });
+
+  test(`${version}: dimensions follow the adult head table`, () => {
+    const bounds = (m: MeshData, k: number) => {
+      let lo = Infinity, hi = -Infinity;
+      for (let i = k; i < m.positions.length; i += 3) {
+        lo = Math.min(lo, m.positions[i]);
+        hi = Math.max(hi, m.positions[i]);
+      }
+      return [lo, hi];
+    };
+    const [, top] = bounds(tpl.head, 1);
+    const chin = tpl.head.positions[3 * 152 + 1];
+    assert.ok(Math.abs(top - chin - 23.5) < 1, `chin to vertex ${top - chin}`);
+    const [back, front] = bounds(tpl.head, 2);
+    assert.ok(front - back > 19.8 && front - back < 23, `depth with nose ${front - back}`);
+    const ipd = distance(tpl.eyes.left.centre, tpl.eyes.right.centre);
+    assert.ok(Math.abs(ipd - 6.3) < 0.3, `interpupillary ${ipd}`);
+    assert.ok(tpl.eyes.left.centre[0] > 0, 'the left eye is on +X (the face looks along +Z)');
+    assert.equal(tpl.eyes.left.radius, 1.2);
+  });
+
+  test(`${version}: loops and regions partition the head`, () => {
+    const { loops, regions } = tpl;
+    assert.deepEqual([loops.faceOval.length, loops.lipsInner.length, loops.lipsOuter.length, loops.leftEye.length, loops.rightEye.length], [36, 20, 20, 16, 16]);
+    const parts = [regions.face, regions.skin, regions.earLeft, regions.earRight, regions.mouthBag, regions.eyeSocketLeft, regions.eyeSocketRight];
+    const all = parts.flat().sort((a, b) => a - b);
+    assert.deepEqual(all, Array.from({ length: tpl.head.positions.length / 3 }, (_, i) => i));
+    assert.ok(regions.neck.length > 0 && regions.neck.every((v) => regions.skin.includes(v)));
+    assert.deepEqual([...regions.ears].sort((a, b) => a - b), [...regions.earLeft, ...regions.earRight].sort((a, b) => a - b));
+    assert.ok(regions.earLeft.every((v) => tpl.head.positions[3 * v] > 7));
+    assert.ok(regions.earRight.every((v) => tpl.head.positions[3 * v] < -7));
+  });
+
+  test(`${version}: skeleton and 4-influence skin weights summing to one`, () => {
+    assert.deepEqual(tpl.bones.map((b) => b.name), ['root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight', 'tongue']);
+    tpl.bones.forEach((b, i) => assert.ok(b.parent < i));
+    for (const [name, skin] of Object.entries(tpl.skins)) {
+      const mesh = name === 'head' ? tpl.head : tpl.parts[name as keyof typeof tpl.parts];
+      assert.equal(skin.weights.length, (mesh.positions.length / 3) * 4, name);
+      for (let v = 0; v < skin.weights.length / 4; v++) {
+        const sum = skin.weights[4 * v] + skin.weights[4 * v + 1] + skin.weights[4 * v + 2] + skin.weights[4 * v + 3];
+        assert.ok(Math.abs(sum - 1) < 1e-5, `${name} vertex ${v} sums to ${sum}`);
+      }
+    }
+  });
+
+  test(`${version}: rotating the jaw opens the mouth without tearing; the upper head stays`, () => {
+    const pose = new Map([[BONE.jaw, axisAngle([1, 0, 0], (15 * Math.PI) / 180)]]);
+    const head = poseVertices(tpl.head.positions, tpl.skins.head, tpl.bones, pose);
+    const gap = (p: ArrayLike<number>) => p[3 * 13 + 1] - p[3 * 14 + 1];
+    assert.ok(gap(head) > gap(tpl.head.positions) + 2, `lip gap ${gap(tpl.head.positions)} -> ${gap(head)}`);
+    for (const v of [10, 1, 33, 263, 13]) assert.ok(distance(at(head, v), at(tpl.head.positions, v)) < 0.05, `vertex ${v} stays`);
+    assert.ok(at(head, 152)[1] < at(tpl.head.positions, 152)[1] - 1.5, 'the chin drops');
+    assert.deepEqual(checkMesh({ ...tpl.head, positions: head }, { openBoundaries: [tpl.neckCut] }), { ...valid, boundaryLoops: 1 });
+    const teeth = poseVertices(tpl.parts.teeth.positions, tpl.skins.teeth, tpl.bones, pose);
+    const lower = new Set(tpl.lowerTeeth);
+    for (let v = 0; v < teeth.length / 3; v++) {
+      const moved = distance(at(teeth, v), at(tpl.parts.teeth.positions, v));
+      assert.ok(lower.has(v) ? moved > 0.5 : moved < 1e-5, `tooth vertex ${v}`);
+    }
+    const tongue = poseVertices(tpl.parts.tongue.positions, tpl.skins.tongue, tpl.bones, pose);
+    assert.ok(distance(at(tongue, 0), at(tpl.parts.tongue.positions, 0)) > 0.5, 'the tongue follows');
+    assert.equal(countIntersectionsBetween({ ...tpl.head, positions: head }, { ...tpl.parts.teeth, positions: teeth }), 0);
+    assert.equal(countIntersectionsBetween({ ...tpl.head, positions: head }, { ...tpl.parts.tongue, positions: tongue }), 0);
+  });
+
+  test(`${version}: the eye bones turn the eyeballs about their centres`, () => {
+    const eye = tpl.parts.eyeLeft, centre = tpl.eyes.left.centre;
+    const posed = poseVertices(eye.positions, tpl.skins.eyeLeft, tpl.bones, new Map([[BONE.eyeLeft, axisAngle([0, 1, 0], 0.3)]]));
+    for (let v = 0; v < posed.length / 3; v++) assert.ok(Math.abs(distance(at(posed, v), centre) - tpl.eyes.left.radius) < 1e-4);
+    // Vertex 0 is the pupil's centre: it swings towards +X.
+    assert.ok(at(posed, 0)[0] - centre[0] > 0.3);
+    const still = poseVertices(tpl.parts.eyeRight.positions, tpl.skins.eyeRight, tpl.bones, new Map([[BONE.eyeLeft, axisAngle([0, 1, 0], 0.3)]]));
+    assert.deepEqual(still, tpl.parts.eyeRight.positions);
+  });
+
+  test(`${version}: the iris is the promised disc of the eye texture`, () => {
+    const eye = tpl.parts.eyeLeft, centre = tpl.eyes.left.centre;
+    const iris = tpl.irisUv;
+    for (let v = 0; v < eye.positions.length / 3; v++) {
+      const p = at(eye.positions, v);
+      const lateral = Math.hypot(p[0] - centre[0], p[1] - centre[1]);
+      const rho = Math.hypot(eye.uvs[2 * v] - iris.centre[0], eye.uvs[2 * v + 1] - iris.centre[1]);
+      const front = p[2] > centre[2];
+      if (front && lateral < 0.585 - 1e-3) assert.ok(rho < iris.radius + 1e-6, `vertex ${v} inside the iris maps inside the disc`);
+      if (rho < iris.radius - 1e-6) assert.ok(front && lateral < 0.585 + 1e-3, `vertex ${v} in the disc is on the iris`);
+    }
+    assert.ok(iris.pupilRadius > 0 && iris.pupilRadius < iris.radius);
+  });
+}
