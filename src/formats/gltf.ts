@@ -1,5 +1,6 @@
-import { Document, NodeIO, type Accessor, type Buffer as GltfBuffer, type Material as GltfMaterial, type Node, type Texture as GltfTexture } from '@gltf-transform/core';
+import { Document, Format, NodeIO, type Accessor, type Buffer as GltfBuffer, type Material as GltfMaterial, type Node, type Texture as GltfTexture } from '@gltf-transform/core';
 import type { AnimationClip, AvatarMesh, AvatarModel, Material, MorphTrack, Vec3 } from '../model/avatar.ts';
+import { packGlb } from './glb-container.ts';
 import { meshNodeName } from './naming.ts';
 import { computeTangents } from './tangents.ts';
 import { boneWorldMatrices, invertAffine } from './transform.ts';
@@ -120,7 +121,10 @@ function jointsForGltf(mesh: AvatarMesh): Uint16Array {
   return joints.map((j, k) => (weights[k] > 0 ? j : 0));
 }
 
-/** The avatar as a binary glTF (GLB) with embedded textures, skin, named morph targets and clips, in metres. */
+/**
+ * The avatar as a binary glTF (GLB) in metres: skin, named morph targets, PBR materials and clips.
+ * Textures are referenced by their file names, relative to the GLB, not embedded.
+ */
 export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   const b = new GlbBuilder();
   const textures = b.textures(model);
@@ -146,5 +150,11 @@ export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   for (const root of joints.filter((_, k) => model.bones[k].parent < 0)) scene.addChild(root);
   for (const n of meshNodes) scene.addChild(n);
   b.doc.getRoot().setDefaultScene(scene);
-  return new NodeIO().writeBinary(b.doc);
+  // Written as glTF JSON and packed here, so that images keep their relative URIs (the package
+  // carries the texture files beside the GLB, as for the FBX) instead of being embedded twice.
+  const { json, resources } = await new NodeIO().writeJSON(b.doc, { format: Format.GLTF });
+  const [buffer] = json.buffers ?? [];
+  const bin = buffer?.uri === undefined ? new Uint8Array(0) : resources[buffer.uri];
+  if (buffer) delete buffer.uri;
+  return packGlb(json, bin);
 }

@@ -9,12 +9,21 @@ import { collect, loadGlbWithThree } from './three-loaders.ts';
 const model = buildTestAvatar();
 const glb = await writeGlb(model);
 
-test('gltf-validator reports no error and no warning', async () => {
-  const report = await validateBytes(glb, { maxIssues: 50 });
+/** The package's texture files, which the GLB references by relative URI. */
+const packageFiles = (uri: string): Promise<Uint8Array> => {
+  const texture = model.textures.find((t) => t.name === uri);
+  return texture ? Promise.resolve(texture.data) : Promise.reject(new Error(`no file ${uri}`));
+};
+
+test('gltf-validator reports no error and no warning, the textures read from beside the GLB', async () => {
+  const report = await validateBytes(glb, { maxIssues: 50, externalResourceFunction: packageFiles });
   const bad = report.issues.messages.filter((m) => m.severity <= 1);
   assert.deepEqual(bad, []);
   assert.equal(report.issues.numErrors, 0);
   assert.equal(report.issues.numWarnings, 0);
+  // Without the texture files the images cannot be read: they are referenced, not embedded.
+  const alone = await validateBytes(glb, { externalResourceFunction: (uri) => Promise.reject(new Error(uri)) });
+  assert.ok(alone.issues.numErrors > 0);
 });
 
 test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, bones and clips", async () => {
