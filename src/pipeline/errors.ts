@@ -20,4 +20,6 @@ export const PipelineCodes = {
   meshUnreadable: 10010,
   meshNoFace: 10011,
   meshTooLarge: 10012,
+  /** The input type is accepted by the API but this pipeline cannot process it yet. */
+  inputTypeUnsupported: 10020,
 } as const;

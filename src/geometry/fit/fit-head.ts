@@ -20,6 +20,11 @@ export interface FitSource {
   parts: Record<string, Float32Array>;
   /** Eyeball rest centres by mesh name (those meshes move rigidly with their eye). */
   eyes: Record<string, EyeRest>;
+  /**
+   * Facing vertex pairs across the mouth and eye openings, [upper, lower]: detected landmarks of pressed
+   * lips or closed lids can cross, which would fold the mesh, so each pair is kept `MIN_GAP` apart.
+   */
+  openingPairs: [number, number][];
 }
 
 export interface FitTargets {
@@ -33,6 +38,8 @@ export interface FittedHead {
   eyes: Record<string, EyeRest>;
   /** The similarity part of the fit: template -> avatar. */
   global: Similarity;
+  /** Moves any template-space points (packed xyz) the way the head was deformed (e.g. joints). */
+  deform(points: Float32Array): Float32Array;
 }
 
 const FACE_POINTS = 468;
@@ -42,7 +49,7 @@ const RBF_SMOOTHING = 0.05;
 
 /** Deforms the template to the targets; pure. */
 export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
-  const lm = targets.landmarks;
+  const lm = separateOpenings(targets.landmarks, src.openingPairs);
   const global = fitSimilarity(src.head, lm, rangeIndices(FACE_POINTS));
   const centres = new Float64Array(FACE_POINTS * 3);
   const residual = new Float64Array(FACE_POINTS * 3);
@@ -68,7 +75,22 @@ export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
     eyes[name] = placed;
     parts[name] = moveRigid(positions, eye, placed);
   }
-  return { head, parts, eyes, global };
+  return { head, parts, eyes, global, deform: (points) => warpPoints(points, global, warp) };
+}
+
+/** Smallest vertical gap (cm) kept between the upper and lower side of an opening. */
+const MIN_GAP = 0.06;
+
+function separateOpenings(landmarks: Float32Array, pairs: [number, number][]): Float32Array {
+  const lm = landmarks.slice();
+  for (const [up, down] of pairs) {
+    const gap = lm[up * 3 + 1] - lm[down * 3 + 1];
+    if (gap >= MIN_GAP) continue;
+    const mid = (lm[up * 3 + 1] + lm[down * 3 + 1]) / 2;
+    lm[up * 3 + 1] = mid + MIN_GAP / 2;
+    lm[down * 3 + 1] = mid - MIN_GAP / 2;
+  }
+  return lm;
 }
 
 function rangeIndices(n: number): Uint32Array {

@@ -4,12 +4,10 @@
  * continues across the seam) and drifts to the median skin tone far from the face. A feathered weight
  * blends the two, and parts of the face turned away from the camera take the skin fill instead of smeared pixels.
  */
-import type { RgbImage } from './rgb-image.ts';
+import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
 import { rasterizeUv, dilate } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
-
-export type Rgb = [number, number, number];
 
 export interface AlbedoInput {
   size: number;
@@ -23,8 +21,8 @@ export interface AlbedoInput {
   faceOval: readonly number[];
   /** Vertex ids on plain skin (cheeks, forehead) where the skin tone is measured. */
   skinSamples: readonly number[];
-  /** Vertices painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
-  fixed?: { vertices: Uint8Array; colour: Rgb };
+  /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
+  fixed?: { vertices: readonly number[]; colour: Rgb }[];
 }
 
 export interface AlbedoResult {
@@ -39,6 +37,8 @@ const FEATHER = 0.1;
 /** Normals facing the camera less than this take no photo colour; full weight from FACING_FULL. */
 const FACING_MIN = 0.15;
 const FACING_FULL = 0.45;
+/** The skin fill is baked at 1/FILL_REDUCTION of the atlas size. */
+const FILL_REDUCTION = 4;
 
 export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const n = input.positions.length / 3;
@@ -50,41 +50,94 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const frontMost = Math.min(...input.faceOval.map((v) => input.positions[v * 3 + 2]));
 
   const skin = skinTone(input, img);
+  // Per vertex: index + 1 of its fixed colour, 0 for skin.
+  const fixedOf = new Uint8Array(n);
+  (input.fixed ?? []).forEach((f, i) => f.vertices.forEach((v) => (fixedOf[v] = i + 1)));
   const weight = new Float32Array(n);
   for (let v = 0; v < n; v++) {
-    if (input.fixed?.vertices[v]) continue;
+    if (fixedOf[v]) continue;
     // Points behind the face's rim (the back of the head) also project inside the oval.
     if (input.positions[v * 3 + 2] < frontMost - 1) continue;
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
     if (d <= 0) continue;
     weight[v] = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
   }
-  const fill = fillColours(input, img, skin);
+  const fill = fillColours(input, img, skin, fixedOf);
 
   const size = input.size;
-  // Clamped: blended and scaled colours can exceed 255, which a plain Uint8Array would wrap.
+  // The fill is smooth: bake it at a quarter of the size and magnify; only the face's triangles are
+  // baked at full size. This keeps the 2048 atlas cheap where it holds no photo detail.
+  const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION);
+  const rgba = new Uint8ClampedArray(bytes.buffer);
+  const px = new Float32Array(3);
+  // Per vertex: image x, y, photo weight.
+  const attrs = new Float32Array(n * 3);
+  for (let v = 0; v < n; v++) {
+    attrs[v * 3] = img[v * 2];
+    attrs[v * 3 + 1] = img[v * 2 + 1];
+    attrs[v * 3 + 2] = weight[v];
+  }
+  const faceTriangles = input.indices.filter((_, i, all) => {
+    const t = i - (i % 3);
+    return weight[all[t]] > 0 || weight[all[t + 1]] > 0 || weight[all[t + 2]] > 0;
+  });
+  rasterizeUv(input.uvs, faceTriangles, size, attrs, 3, (texel, t) => {
+    const w = t[2];
+    if (w <= 0.002) return;
+    const o = texel * 4;
+    sampleBilinear(input.photo, t[0], t[1], px);
+    rgba[o] = w * px[0] + (1 - w) * rgba[o];
+    rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
+    rgba[o + 2] = w * px[2] + (1 - w) * rgba[o + 2];
+  });
+  return { rgba: bytes, skin, photoWeight: weight };
+}
+
+/** The fill colour over the whole atlas at a reduced size, islands grown by a few texels, background skin. */
+function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: number): Uint8Array {
   const rgba = new Uint8ClampedArray(size * size * 4);
   const covered = new Uint8Array(size * size);
-  const px = new Float32Array(3);
-  rasterizeUv(input.uvs, input.indices, size, (texel, a, b, c, wa, wb, wc) => {
-    const w = weight[a] * wa + weight[b] * wb + weight[c] * wc;
+  rasterizeUv(input.uvs, input.indices, size, fill, 3, (texel, t) => {
     const o = texel * 4;
-    if (w > 0.002) sampleBilinear(input.photo, img[a * 2] * wa + img[b * 2] * wb + img[c * 2] * wc, img[a * 2 + 1] * wa + img[b * 2 + 1] * wb + img[c * 2 + 1] * wc, px);
-    for (let ch = 0; ch < 3; ch++) {
-      const f = fill[a * 3 + ch] * wa + fill[b * 3 + ch] * wb + fill[c * 3 + ch] * wc;
-      rgba[o + ch] = w > 0.002 ? w * px[ch] + (1 - w) * f : f;
-    }
+    rgba[o] = t[0];
+    rgba[o + 1] = t[1];
+    rgba[o + 2] = t[2];
     rgba[o + 3] = 255;
     covered[texel] = 1;
   });
   const bytes = new Uint8Array(rgba.buffer);
-  dilate(bytes, covered, size, 4);
+  dilate(bytes, covered, size, 2);
   for (let i = 0; i < covered.length; i++) {
     if (covered[i]) continue;
     bytes.set(skin, i * 4);
     bytes[i * 4 + 3] = 255;
   }
-  return { rgba: bytes, skin, photoWeight: weight };
+  return bytes;
+}
+
+/** Bilinear magnification of an RGBA image by an integer factor (texel centres aligned). */
+function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
+  const big = size * factor;
+  const out = new Uint8Array(big * big * 4);
+  for (let y = 0; y < big; y++) {
+    const fy = Math.min(size - 1, Math.max(0, (y + 0.5) / factor - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(size - 1, y0 + 1);
+    const ay = fy - y0;
+    for (let x = 0; x < big; x++) {
+      const fx = Math.min(size - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(size - 1, x0 + 1);
+      const ax = fx - x0;
+      const o = (y * big + x) * 4;
+      for (let c = 0; c < 4; c++) {
+        const top = src[(y0 * size + x0) * 4 + c] * (1 - ax) + src[(y0 * size + x1) * 4 + c] * ax;
+        const bottom = src[(y1 * size + x0) * 4 + c] * (1 - ax) + src[(y1 * size + x1) * 4 + c] * ax;
+        out[o + c] = top * (1 - ay) + bottom * ay + 0.5;
+      }
+    }
+  }
+  return out;
 }
 
 function smoothstep(e0: number, e1: number, x: number): number {
@@ -118,7 +171,7 @@ function skinTone(input: AlbedoInput, img: Float32Array): Rgb {
  * Skin colour for every vertex: inverse-distance interpolation of colours sampled just inside the face's
  * border, each kept near the median tone (hair or shadow at the border must not spread), fading to the median.
  */
-function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb): Float32Array {
+function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: Uint8Array): Float32Array {
   const ovalIds = input.faceOval;
   let cx = 0;
   let cy = 0;
@@ -132,14 +185,14 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb): Float32A
     const x = img[v * 2] + (cx - img[v * 2]) * 0.12;
     const y = img[v * 2 + 1] + (cy - img[v * 2 + 1]) * 0.12;
     const c = medianPatch(input.photo, x, y, r);
-    const k = Math.min(1.15, Math.max(0.85, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
+    const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
     return { p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k) };
   });
   const n = input.positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
-    if (input.fixed?.vertices[v]) {
-      out.set(input.fixed.colour, v * 3);
+    if (fixedOf[v]) {
+      out.set(input.fixed![fixedOf[v] - 1].colour, v * 3);
       continue;
     }
     let ws = 0;

@@ -3,6 +3,8 @@
  * to image pixels (y down): x = tx + s (R p)_x, y = ty - s (R p)_y.
  */
 import type { Mat3 } from '../fit/similarity.ts';
+import type { Camera } from '../render/camera.ts';
+import type { Vec3 } from '../../model/avatar.ts';
 
 export interface PhotoCamera {
   /** Head frame to camera axes. */
@@ -35,4 +37,25 @@ export function facingCamera(cam: PhotoCamera, normals: ArrayLike<number>): Floa
     out[i] = r[6] * normals[i * 3] + r[7] * normals[i * 3 + 1] + r[8] * normals[i * 3 + 2];
   }
   return out;
+}
+
+/**
+ * The same projection as an orthographic camera of the renderer for an image of the photo's size, so that
+ * a render lines up with the photo pixel for pixel.
+ */
+export function photoRenderCamera(cam: PhotoCamera, width: number, height: number): Camera {
+  const r = cam.rotation;
+  const c = 1 / cam.pixelsPerCm;
+  // Rows of R are the camera axes in head coordinates.
+  const toHead = (x: number, y: number, z: number): Vec3 => [r[0] * x + r[3] * y + r[6] * z, r[1] * x + r[4] * y + r[7] * z, r[2] * x + r[5] * y + r[8] * z];
+  const target = toHead((width / 2 - cam.translation[0]) * c, (cam.translation[1] - height / 2) * c, 0);
+  const towardsViewer = toHead(0, 0, 1);
+  const distance = 200;
+  return {
+    type: 'orthographic',
+    viewHeight: height * c,
+    eye: [target[0] + towardsViewer[0] * distance, target[1] + towardsViewer[1] * distance, target[2] + towardsViewer[2] * distance],
+    target,
+    up: toHead(0, 1, 0),
+  };
 }

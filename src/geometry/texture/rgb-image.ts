@@ -4,3 +4,5 @@ export interface RgbImage {
   height: number;
   data: Uint8Array;
 }
+
+export type Rgb = [number, number, number];

@@ -1,10 +1,29 @@
 /**
- * Walks the texels covered by a mesh's triangles in UV space (v up, texture row 0 at the top) and hands
- * each texel's triangle and barycentric weights to a callback. Texel centres are sampled.
+ * Walks the texels covered by a mesh's triangles in UV space (v up, texture row 0 at the top), with
+ * per-vertex attributes interpolated to each texel centre.
  */
-export type TexelVisitor = (texel: number, a: number, b: number, c: number, wa: number, wb: number, wc: number) => void;
 
-export function rasterizeUv(uvs: ArrayLike<number>, indices: ArrayLike<number>, size: number, visit: TexelVisitor): void {
+/** Called per covered texel with the interpolated attributes (a reused buffer: copy what you keep). */
+/** Barycentric tolerance that closes hairline gaps between neighbouring triangles. */
+const EPS = 1e-4;
+
+export type TexelVisitor = (texel: number, attrs: Float32Array) => void;
+
+/**
+ * `attrs` holds `stride` floats per vertex. Texels whose centre lies inside a triangle (with a small
+ * tolerance that closes hairline gaps between neighbours) are visited once per covering triangle.
+ */
+export function rasterizeUv(
+  uvs: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  size: number,
+  attrs: Float32Array,
+  stride: number,
+  visit: TexelVisitor,
+): void {
+  const out = new Float32Array(stride);
+  const da = new Float32Array(stride);
+  const db = new Float32Array(stride);
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t];
     const b = indices[t + 1];
@@ -22,16 +41,39 @@ export function rasterizeUv(uvs: ArrayLike<number>, indices: ArrayLike<number>, 
     const y0 = Math.max(0, Math.floor(Math.min(ay, by, cy)));
     const y1 = Math.min(size - 1, Math.ceil(Math.max(ay, by, cy)));
     const inv = 1 / area;
+    // Attribute = A_c + wa (A_a - A_c) + wb (A_b - A_c).
+    for (let k = 0; k < stride; k++) {
+      da[k] = attrs[a * stride + k] - attrs[c * stride + k];
+      db[k] = attrs[b * stride + k] - attrs[c * stride + k];
+    }
+    const cBase = c * stride;
+    // wa and wb are affine in the texel position: w = w0 + wx * px + wy * py.
+    const waX = -(cy - by) * inv;
+    const waY = (cx - bx) * inv;
+    const wa0 = (bx * cy - by * cx) * inv;
+    const wbX = -(ay - cy) * inv;
+    const wbY = (ax - cx) * inv;
+    const wb0 = (cx * ay - cy * ax) * inv;
     for (let y = y0; y <= y1; y++) {
       const py = y + 0.5;
-      for (let x = x0; x <= x1; x++) {
+      // The row's span: where wa, wb and 1 - wa - wb are all >= -EPS.
+      let lo = x0 + 0.5;
+      let hi = x1 + 0.5;
+      for (let e = 0; e < 3; e++) {
+        const base = e === 0 ? wa0 + waY * py : e === 1 ? wb0 + wbY * py : 1 - wa0 - wb0 - (waY + wbY) * py;
+        const slope = e === 0 ? waX : e === 1 ? wbX : -(waX + wbX);
+        if (slope > 0) lo = Math.max(lo, (-EPS - base) / slope);
+        else if (slope < 0) hi = Math.min(hi, (-EPS - base) / slope);
+        else if (base < -EPS) hi = -Infinity;
+      }
+      const xs = Math.max(x0, Math.ceil(lo - 0.5));
+      const xe = Math.min(x1, Math.floor(hi - 0.5));
+      for (let x = xs; x <= xe; x++) {
         const px = x + 0.5;
-        const wa = ((bx - px) * (cy - py) - (by - py) * (cx - px)) * inv;
-        const wb = ((cx - px) * (ay - py) - (cy - py) * (ax - px)) * inv;
-        const wc = 1 - wa - wb;
-        // A small tolerance closes hairline gaps between neighbouring triangles.
-        if (wa < -1e-4 || wb < -1e-4 || wc < -1e-4) continue;
-        visit(y * size + x, a, b, c, wa, wb, wc);
+        const wa = wa0 + waX * px + waY * py;
+        const wb = wb0 + wbX * px + wbY * py;
+        for (let k = 0; k < stride; k++) out[k] = attrs[cBase + k] + wa * da[k] + wb * db[k];
+        visit(y * size + x, out);
       }
     }
   }

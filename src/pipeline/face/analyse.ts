@@ -101,8 +101,14 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   return { image, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
 }
 
+/** The face with the largest landmark extent (the detector's boxes are padded and less telling). */
 function largest(faces: DetectedFace[]): DetectedFace {
-  return faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  const area = (f: DetectedFace) => {
+    const xs = f.mesh.slice(0, FACE_POINTS).map((p) => p[0]);
+    const ys = f.mesh.slice(0, FACE_POINTS).map((p) => p[1]);
+    return (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys));
+  };
+  return faces.reduce((a, b) => (area(b) > area(a) ? b : a));
 }
 
 function landmarkBox(lm: Float32Array): [number, number, number, number] {

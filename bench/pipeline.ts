@@ -1,0 +1,75 @@
+/**
+ * Photo pipeline speed: photo -> finished PipelineResult with template 2.0 and all features, median of
+ * several runs, beside the landmark model's own inference time in the same runs (the floor), plus the
+ * packages for maya, webviewer and unity built from the result, and the peak RSS of a process that only
+ * runs the pipeline (measured in a child process so that other benches do not count).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Figure } from './figure.ts';
+
+const PHOTO = new URL('../assets/samples/sample-1.jpg', import.meta.url);
+const RUNS = 7;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function measure(): Promise<Record<string, number>> {
+  const { createPipeline } = await import('../src/pipeline/photo-pipeline.ts');
+  const { buildPackages } = await import('../src/formats/packages.ts');
+  const pipeline = await createPipeline();
+  const file = new Uint8Array(readFileSync(PHOTO));
+  const input = { inputType: 'photo' as const, file, template: '2.0' as const, features: ['basic', 'expressions', 'visemes'] as const };
+  const total: number[] = [];
+  const detection: number[] = [];
+  const packages: number[] = [];
+  const stages: Record<string, number[]> = {};
+  // One warm-up run (JIT, first allocation of the atlas buffers), then the measured runs.
+  for (let i = 0; i <= RUNS; i++) {
+    const t0 = performance.now();
+    const r = (await pipeline.run({ ...input, features: [...input.features] }, () => {})) as Awaited<ReturnType<typeof pipeline.run>> & {
+      timings: Record<string, number>;
+    };
+    const t1 = performance.now();
+    await buildPackages(r.model, ['maya', 'webviewer', 'unity'], { templateNeutralObj: new Uint8Array(0) });
+    const t2 = performance.now();
+    if (i === 0) continue;
+    total.push(t1 - t0);
+    packages.push(t2 - t1);
+    detection.push(r.timings.detection);
+    for (const [k, v] of Object.entries(r.timings)) (stages[k] ??= []).push(v);
+  }
+  return {
+    total: median(total),
+    detection: median(detection),
+    packages: median(packages),
+    ...Object.fromEntries(Object.entries(stages).map(([k, v]) => [`stage:${k}`, median(v)])),
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+if (process.env.PIPELINE_BENCH_CHILD) {
+  process.stdout.write(JSON.stringify(await measure()));
+}
+
+export default async function (): Promise<Figure[]> {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, PIPELINE_BENCH_CHILD: '1' },
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (child.status !== 0) throw new Error(`pipeline bench child failed: ${child.stderr.slice(-2000)}`);
+  const m = JSON.parse(child.stdout) as Record<string, number>;
+  const figures: Figure[] = [
+    { key: 'pipeline.photo-to-result.median', value: round(m.total), unit: 'ms', baseline: 'pipeline.landmark-inference.median', goal: '<= 1500 ms' },
+    { key: 'pipeline.landmark-inference.median', value: round(m.detection), unit: 'ms' },
+    { key: 'pipeline.packages-3-platforms.median', value: round(m.packages), unit: 'ms', baseline: 'pipeline.landmark-inference.median' },
+    { key: 'pipeline.photo-to-packages.median', value: round(m.total + m.packages), unit: 'ms', baseline: 'pipeline.landmark-inference.median', goal: '<= 1500 ms' },
+    { key: 'pipeline.peak-rss', value: Math.round(m.peakRssMiB), unit: 'MiB', goal: '<= 1024 MiB' },
+  ];
+  for (const [k, v] of Object.entries(m)) {
+    if (k.startsWith('stage:')) figures.push({ key: `pipeline.${k.replace('stage:', 'stage.')}.median`, value: round(v), unit: 'ms', baseline: 'pipeline.landmark-inference.median' });
+  }
+  return figures;
+}

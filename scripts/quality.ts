@@ -1,0 +1,90 @@
+/**
+ * Quality tool: runs the photo pipeline on photos and prints landmark error, identity distance,
+ * verification and mesh checks per photo and overall.
+ *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] PHOTO...
+ * Person ids come from a manifest.json next to the photos (files with the same person id show the same person).
+ */
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
+import { loadTemplateView } from '../src/pipeline/template-source.ts';
+import { landmarkModel } from '../src/pipeline/face/landmark-model.ts';
+import { evaluatePhotos, type PhotoCase, type QualityReport } from '../src/pipeline/quality/evaluate.ts';
+import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
+import type { Feature } from '../src/pipeline/types.ts';
+import type { TemplateVersion } from '../src/model/avatar.ts';
+
+function parseArgs(argv: string[]) {
+  const opts = { json: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', photos: [] as string[] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') opts.json = true;
+    else if (a === '--template') opts.template = argv[++i] as TemplateVersion;
+    else if (a === '--features') opts.features = argv[++i].split(',').filter(Boolean) as Feature[];
+    else if (a === '--gallery') opts.gallery = argv[++i];
+    else opts.photos.push(a);
+  }
+  return opts;
+}
+
+function personOf(file: string): string | undefined {
+  const manifest = path.join(path.dirname(file), 'manifest.json');
+  if (!existsSync(manifest)) return undefined;
+  const m = JSON.parse(readFileSync(manifest, 'utf8')) as { photos: { file: string; person: string }[] };
+  return m.photos.find((p) => p.file === path.basename(file))?.person;
+}
+
+function printTable(r: QualityReport): void {
+  const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
+  console.log(`template ${r.template}`);
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', ' ident', ' same', ' other', 'verified', 'mesh', 'ms');
+  for (const p of r.photos) {
+    if (p.status === 'refused') {
+      console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
+      continue;
+    }
+    console.log(
+      p.name.padEnd(26),
+      'done'.padEnd(8),
+      f(p.landmarkError).padStart(6),
+      f(p.identityDistance).padStart(6),
+      f(p.samePersonDistance, 2).padStart(5),
+      f(p.otherPersonDistance, 2).padStart(5),
+      String(p.verified ?? '-').padStart(8),
+      p.meshValid ? '  ok' : ' BAD',
+      Math.round(p.totalMs ?? 0),
+    );
+  }
+  const o = r.overall;
+  console.log(
+    `overall: ${o.done} done, ${o.refused} refused; mean landmark error ${f(o.meanLandmarkError)} (goal < ${r.goals.landmarkError}); ` +
+      `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}`,
+  );
+}
+
+const opts = parseArgs(process.argv.slice(2));
+if (opts.photos.length === 0) {
+  console.error('usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] PHOTO...');
+  process.exit(2);
+}
+await landmarkModel();
+const cases: PhotoCase[] = opts.photos.map((file) => ({ name: path.basename(file), bytes: readFileSync(file), person: personOf(file) }));
+const previews = new Map<string, Uint8Array>();
+const report = await evaluatePhotos(new PhotoPipeline(loadTemplateView), cases, {
+  template: opts.template,
+  features: opts.features,
+  onPreview: (name, jpg) => previews.set(name, jpg),
+});
+if (opts.gallery) {
+  const cells = cases.flatMap((c) => {
+    const q = report.photos.find((p) => p.name === c.name)!;
+    const preview = previews.get(c.name);
+    return [
+      { image: c.bytes, label: c.name },
+      preview ? { image: preview, label: `avatar (ident ${q.identityDistance?.toFixed(2)})` } : { image: c.bytes, label: `refused ${q.code}` },
+    ];
+  });
+  writeFileSync(opts.gallery, await contactSheet(cells, { columns: 6, cellWidth: 260, cellHeight: 260, title: `Photo -> avatar (template ${opts.template})` }));
+}
+if (opts.json) console.log(JSON.stringify(report, null, 1));
+else printTable(report);

@@ -1,0 +1,96 @@
+/**
+ * Textures of the small parts, drawn procedurally: the eye (sclera, iris in the photo's iris colour with
+ * radial fibres and a dark limbal ring, pupil) in the template's eye UV layout, and the teeth and tongue.
+ */
+import type { RgbImage } from './rgb-image.ts';
+import { median } from './sample.ts';
+
+import type { Rgb } from './rgb-image.ts';
+
+export type { Rgb };
+
+export interface IrisUv {
+  /** Iris disc centre and radius in the eye's UV space (v up). */
+  center: [number, number];
+  radius: number;
+  pupilRadius: number;
+}
+
+/** Ratio of the pupil's radius to the iris radius assumed when sampling the photo's iris. */
+const PUPIL_RATIO = 0.38;
+const SCLERA: Rgb = [236, 232, 226];
+
+/**
+ * The iris colour from the photo: median over the iris ring (between pupil and rim) of both eyes,
+ * leaving out specular highlights and eyelid skin (too bright).
+ */
+export function sampleIrisColour(photo: RgbImage, irises: { x: number; y: number; r: number }[]): Rgb {
+  const ch: number[][] = [[], [], []];
+  for (const { x, y, r } of irises) {
+    for (let yy = Math.floor(y - r); yy <= Math.ceil(y + r); yy++) {
+      for (let xx = Math.floor(x - r); xx <= Math.ceil(x + r); xx++) {
+        if (xx < 0 || yy < 0 || xx >= photo.width || yy >= photo.height) continue;
+        const d = Math.hypot(xx - x, yy - y) / r;
+        if (d < PUPIL_RATIO + 0.1 || d > 0.85) continue;
+        const i = (yy * photo.width + xx) * 3;
+        const lum = 0.299 * photo.data[i] + 0.587 * photo.data[i + 1] + 0.114 * photo.data[i + 2];
+        if (lum > 170) continue;
+        for (let c = 0; c < 3; c++) ch[c].push(photo.data[i + c]);
+      }
+    }
+  }
+  if (ch[0].length === 0) return [90, 70, 50];
+  return ch.map(median) as Rgb;
+}
+
+/** Deterministic hash noise in [0, 1). */
+function noise(i: number): number {
+  const s = Math.sin(i * 12.9898) * 43758.5453;
+  return s - Math.floor(s);
+}
+
+/** RGBA eye texture of `size` x `size`. */
+export function bakeEyeTexture(size: number, iris: IrisUv, irisColour: Rgb): Uint8Array {
+  const out = new Uint8Array(size * size * 4);
+  const fibres = Array.from({ length: 64 }, (_, i) => 0.8 + 0.4 * noise(i + 1));
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const u = (x + 0.5) / size;
+      const v = 1 - (y + 0.5) / size;
+      const d = Math.hypot(u - iris.center[0], v - iris.center[1]) / iris.radius;
+      const angle = Math.atan2(v - iris.center[1], u - iris.center[0]);
+      const pupil = iris.pupilRadius / iris.radius;
+      let c: number[];
+      if (d < pupil) c = [12, 10, 10];
+      else if (d < 1) {
+        const fibre = fibres[Math.floor(((angle + Math.PI) / (2 * Math.PI)) * 64) % 64];
+        const ring = d > 0.85 ? 0.45 : 1; // limbal ring
+        const collarette = d < pupil + 0.12 ? 0.8 : 1;
+        c = irisColour.map((k) => k * fibre * ring * collarette);
+      } else if (d < 1.08) {
+        const t = (d - 1) / 0.08; // soft edge into the sclera
+        c = SCLERA.map((k, i) => irisColour[i] * 0.45 * (1 - t) + k * t);
+      } else c = SCLERA;
+      const o = (y * size + x) * 4;
+      for (let k = 0; k < 3; k++) out[o + k] = Math.max(0, Math.min(255, Math.round(c[k])));
+      out[o + 3] = 255;
+    }
+  }
+  return out;
+}
+
+/** A uniform colour with a little deterministic grain (an entirely flat texture looks plastic). */
+export function bakeSolidTexture(size: number, colour: Rgb, grain: number): Uint8Array {
+  const out = new Uint8Array(size * size * 4);
+  for (let i = 0; i < size * size; i++) {
+    const g = 1 + (noise(i) - 0.5) * grain;
+    for (let k = 0; k < 3; k++) out[i * 4 + k] = Math.max(0, Math.min(255, Math.round(colour[k] * g)));
+    out[i * 4 + 3] = 255;
+  }
+  return out;
+}
+
+export const TEETH_COLOUR: Rgb = [232, 226, 208];
+export const TONGUE_COLOUR: Rgb = [176, 86, 92];
+export const MOUTH_INSIDE_COLOUR: Rgb = [92, 38, 42];
+export const EYE_SOCKET_COLOUR: Rgb = [40, 28, 26];

@@ -1,0 +1,280 @@
+/**
+ * The photo pipeline: face analysis -> fitting -> textures -> (expressions) -> assembly -> preview.
+ * Implements the Pipeline contract the service's worker calls.
+ */
+import sharp from 'sharp';
+import type { AvatarMesh, AvatarModel, Bone, Material, MeshData, Texture, TemplateVersion } from '../model/avatar.ts';
+import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
+import { PipelineCodes, PipelineError } from './errors.ts';
+import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
+import { landmarkModel } from './face/landmark-model.ts';
+import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
+import type { TemplateView } from './template-view.ts';
+import { loadTemplateView } from './template-source.ts';
+import { fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { vertexNormals } from '../geometry/mesh/normals.ts';
+import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
+import {
+  bakeEyeTexture,
+  bakeSolidTexture,
+  sampleIrisColour,
+  MOUTH_INSIDE_COLOUR,
+  EYE_SOCKET_COLOUR,
+  TEETH_COLOUR,
+  TONGUE_COLOUR,
+  type Rgb,
+} from '../geometry/texture/bake-parts.ts';
+import type { PhotoCamera } from '../geometry/texture/photo-camera.ts';
+import { renderPreview } from '../geometry/render/preview.ts';
+import { encodePreview } from '../geometry/render/encode-preview.ts';
+import type { RgbaImage } from '../geometry/render/image.ts';
+
+/** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
+const SKIN_SAMPLE_LANDMARKS = [50, 280, 101, 330, 151, 9, 108, 337, 199, 205, 425];
+const PART_TEXTURE_SIZE = 256;
+const PNG_OPTIONS = { compressionLevel: 4, adaptiveFiltering: false } as const;
+
+/** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
+export interface PhotoPipelineResult extends PipelineResult {
+  analysis: FaceAnalysis;
+  camera: PhotoCamera;
+  timings: Record<string, number>;
+}
+
+export class PhotoPipeline implements Pipeline {
+  constructor(private readonly template: (version: TemplateVersion) => TemplateView) {}
+
+  async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
+    if (input.inputType !== 'photo') {
+      throw new PipelineError(
+        PipelineCodes.inputTypeUnsupported,
+        `input type ${input.inputType} is not supported by this pipeline yet; upload a photo`,
+      );
+    }
+    const timings: Record<string, number> = {};
+    let clock = performance.now();
+    const lap = (stage: string, percent: number) => {
+      const now = performance.now();
+      timings[stage] = now - clock;
+      clock = now;
+      progress(percent, stage);
+    };
+
+    const tpl = this.template(input.template);
+    const head = tpl.meshes[0];
+    const analysis = await analyseFace(input.file, head.geometry.positions.subarray(0, FACE_POINTS * 3));
+    timings.detection = analysis.detectionMs;
+    lap('face-analysis', 20);
+
+    const fitted = fitHead(
+      {
+        head: head.geometry.positions,
+        parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
+        eyes: tpl.eyes,
+        openingPairs: tpl.openingPairs,
+      },
+      { landmarks: analysis.headLandmarks },
+    );
+    const geometries = tpl.meshes.map((m, i): MeshData => {
+      const positions = i === 0 ? fitted.head : fitted.parts[m.name];
+      return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
+    });
+    lap('fitting', 35);
+
+    const camera: PhotoCamera = {
+      rotation: analysis.pose.rotation,
+      pixelsPerCm: 1 / analysis.cmPerPixel,
+      translation: analysis.pose.translation,
+    };
+    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
+    lap('textures', 55);
+
+    const model = assemble(tpl, geometries, fitted, textures.images);
+    lap('assembly', 65);
+
+    const [encoded, preview] = await Promise.all([
+      encodeTextures(textures.images),
+      renderAndEncodePreview(model, textures.images),
+    ]);
+    model.textures = encoded;
+    lap('preview', 95);
+
+    return {
+      model,
+      preview,
+      meta: pipelineMeta(input, analysis, textures),
+      deformation: {
+        template: head.geometry.positions,
+        avatar: fitted.head,
+        indices: head.geometry.indices,
+      },
+      analysis,
+      camera,
+      timings,
+    };
+  }
+
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera) {
+    const albedo = bakeAlbedo({
+      size: tpl.textureSize,
+      positions: headGeometry.positions,
+      normals: headGeometry.normals,
+      uvs: headGeometry.uvs,
+      indices: headGeometry.indices,
+      photo: analysis.image,
+      camera,
+      faceOval: tpl.faceOval,
+      skinSamples: SKIN_SAMPLE_LANDMARKS,
+      fixed: [
+        { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
+        { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
+      ],
+    });
+    const lm = analysis.landmarks;
+    const irisRadius = irisDiameterPx(lm) / 2;
+    const iris = sampleIrisColour(
+      analysis.image,
+      [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r: irisRadius })),
+    );
+    const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
+    const images = new Map<string, RgbaImage>();
+    images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
+    for (const m of tpl.meshes.slice(1)) {
+      const rgba =
+        m.name in tpl.eyes
+          ? eye
+          : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
+      images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
+    }
+    return { images, skin: albedo.skin, iris };
+  }
+}
+
+/** Bones follow the deformation: joint positions are warped like the head and eye joints sit in the fitted eyes. */
+function fitBones(tpl: TemplateView, fitted: FittedHead): Bone[] {
+  const world = worldPositions(tpl.bones);
+  const moved = fitted.deform(world);
+  for (const [mesh, eye] of Object.entries(fitted.eyes)) {
+    const b = tpl.bones.findIndex((bone) => bone.name === mesh);
+    if (b >= 0) moved.set(eye.center, b * 3);
+  }
+  return tpl.bones.map((bone, i) => {
+    const p = bone.parent;
+    const base = p < 0 ? [0, 0, 0] : [moved[p * 3], moved[p * 3 + 1], moved[p * 3 + 2]];
+    const local = rotateInverse(parentWorldRotation(tpl.bones, i), [moved[i * 3] - base[0], moved[i * 3 + 1] - base[1], moved[i * 3 + 2] - base[2]]);
+    return { ...bone, translation: local };
+  });
+}
+
+type Q = [number, number, number, number];
+
+function qmul(a: Q, b: Q): Q {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+function qrotate(q: Q, v: [number, number, number]): [number, number, number] {
+  const r = qmul(qmul(q, [v[0], v[1], v[2], 0]), [-q[0], -q[1], -q[2], q[3]]);
+  return [r[0], r[1], r[2]];
+}
+
+function rotateInverse(q: Q, v: [number, number, number]): [number, number, number] {
+  return qrotate([-q[0], -q[1], -q[2], q[3]], v);
+}
+
+/** World rotation of a bone's parent (identity for roots). */
+function parentWorldRotation(bones: Bone[], i: number): Q {
+  let q: Q = [0, 0, 0, 1];
+  for (let p = bones[i].parent; p >= 0; p = bones[p].parent) q = qmul(bones[p].rotation, q);
+  return q;
+}
+
+function worldPositions(bones: Bone[]): Float32Array {
+  const out = new Float32Array(bones.length * 3);
+  const rot: Q[] = [];
+  bones.forEach((b, i) => {
+    if (b.parent < 0) {
+      out.set(b.translation, i * 3);
+      rot.push(b.rotation);
+      return;
+    }
+    const t = qrotate(rot[b.parent], b.translation);
+    for (let k = 0; k < 3; k++) out[i * 3 + k] = out[b.parent * 3 + k] + t[k];
+    rot.push(qmul(rot[b.parent], b.rotation));
+  });
+  return out;
+}
+
+function assemble(tpl: TemplateView, geometries: MeshData[], fitted: FittedHead, images: Map<string, RgbaImage>): AvatarModel {
+  const materials: Material[] = [];
+  const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
+    const texture = `${m.name}_baseColor.png`;
+    materials.push({
+      name: m.name,
+      baseColorFactor: [1, 1, 1, 1],
+      baseColorTexture: images.has(texture) ? texture : undefined,
+      roughness: m.name in tpl.eyes ? 0.15 : m.name === 'teeth' ? 0.35 : 0.6,
+      metallic: 0,
+      alphaMode: 'OPAQUE',
+    });
+    return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: [] };
+  });
+  return {
+    name: 'avatar',
+    template: tpl.version,
+    meshes,
+    bones: fitBones(tpl, fitted),
+    materials,
+    textures: [],
+    animations: [],
+  };
+}
+
+async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]> {
+  return Promise.all(
+    [...images].map(async ([name, img]) => {
+      const png = await sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } })
+        .removeAlpha()
+        .png(PNG_OPTIONS)
+        .toBuffer();
+      return { name, mimeType: 'image/png' as const, width: img.width, height: img.height, data: new Uint8Array(png.buffer, png.byteOffset, png.length) };
+    }),
+  );
+}
+
+async function renderAndEncodePreview(model: AvatarModel, images: Map<string, RgbaImage>) {
+  const render = renderPreview(model, images);
+  const [jpg, png] = await Promise.all([encodePreview(render, 'jpg'), encodePreview(render, 'png')]);
+  return { jpg, png };
+}
+
+function hex(c: Rgb): string {
+  return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+}
+
+function pipelineMeta(input: PipelineInput, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb }): Record<string, string> {
+  const s = a.originalScale;
+  const [x, y, w, h] = a.faceBox;
+  return {
+    template: input.template,
+    'supports-expressions': 'false',
+    'supports-visemes': 'false',
+    'supports-basic-animation': 'false',
+    'supports-deformation': 'true',
+    'face-count': String(a.faceCount),
+    'face-box': [x, y, w, h].map((v) => Math.round(v * s)).join(','),
+    'head-pose': [a.pose.yaw, a.pose.pitch, a.pose.roll].map((v) => v.toFixed(1)).join(','),
+    'skin-tone': hex(t.skin),
+    'iris-colour': hex(t.iris),
+  };
+}
+
+/** The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower. */
+export async function createPipeline(): Promise<Pipeline> {
+  await landmarkModel();
+  return new PhotoPipeline(loadTemplateView);
+}

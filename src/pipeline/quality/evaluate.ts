@@ -1,0 +1,181 @@
+/**
+ * The quality measures of issue 3, per photo and overall: landmark error of a render made with the photo's
+ * estimated camera, identity distance between photo and front render (face-api descriptors), verification
+ * against the other photos, and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
+ */
+import sharp from 'sharp';
+import type { PipelineInput, Feature } from '../types.ts';
+import { PipelineError } from '../errors.ts';
+import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';
+import { detectFaces } from '../face/landmark-model.ts';
+import { normalisedLandmarkError } from './landmark-error.ts';
+import { faceDescriptor, descriptorDistance } from './identity.ts';
+import { renderMeshes } from '../../geometry/render/rasterize.ts';
+import { modelItems } from '../../geometry/render/preview.ts';
+import { decodeBaseColorTextures } from '../../geometry/render/decode-texture.ts';
+import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
+import { checkMesh, type MeshCheckReport } from '../../geometry/mesh/checks.ts';
+import { boundaryLoops } from '../../geometry/mesh/adjacency.ts';
+import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import type { TemplateVersion } from '../../model/avatar.ts';
+
+export interface PhotoCase {
+  name: string;
+  bytes: Uint8Array;
+  /** Same id = same person (for verification). */
+  person?: string;
+}
+
+export interface PhotoQuality {
+  name: string;
+  person?: string;
+  status: 'done' | 'refused';
+  code?: number;
+  message?: string;
+  /** Mean landmark distance / eye-centre distance. */
+  landmarkError?: number;
+  /** Descriptor distance photo vs front render. */
+  identityDistance?: number;
+  /** Render closer to the person's other photos than to anyone else's; null without another photo of them. */
+  verified?: boolean | null;
+  /** Nearest other-photo distances behind `verified`. */
+  samePersonDistance?: number;
+  otherPersonDistance?: number;
+  mesh?: MeshCheckReport;
+  meshValid?: boolean;
+  totalMs?: number;
+  meta?: Record<string, string>;
+}
+
+export interface QualityReport {
+  template: TemplateVersion;
+  photos: PhotoQuality[];
+  overall: {
+    done: number;
+    refused: number;
+    meanLandmarkError: number;
+    meanIdentityDistance: number;
+    verified: number;
+    verifiable: number;
+    meshValid: number;
+  };
+  goals: { landmarkError: number; identityDistance: number };
+}
+
+export const GOALS = { landmarkError: 0.04, identityDistance: 0.5 };
+const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
+
+async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+/** Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background). */
+export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promise<RgbImage> {
+  const { width, height } = result.analysis.image;
+  const textures = await decodeBaseColorTextures(result.model);
+  const img = renderMeshes(modelItems(result.model, textures), photoRenderCamera(result.camera, width, height), {
+    width,
+    height,
+    supersample: 2,
+    background: RENDER_BACKGROUND,
+  });
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) rgb.set(img.rgba.subarray(i * 4, i * 4 + 3), i * 3);
+  return { width, height, data: rgb };
+}
+
+/** Landmark error of one result; NaN when no face is found on the render. */
+export async function landmarkErrorOf(result: PhotoPipelineResult): Promise<number> {
+  const render = await renderWithPhotoCamera(result);
+  const faces = await detectFaces(render.data, render.width, render.height);
+  if (faces.length === 0) return NaN;
+  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  const lm = new Float32Array(face.mesh.flat());
+  return normalisedLandmarkError(result.analysis.landmarks, lm);
+}
+
+export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {
+  const head = result.model.meshes.find((m) => m.name === 'head')!.geometry;
+  // The neck cut is the head's one allowed opening: the longest boundary loop.
+  const loops = boundaryLoops(head.indices);
+  const neck = loops.reduce<number[]>((a, b) => (b.length > a.length ? b : a), []);
+  const report = checkMesh(head, { openBoundaries: neck.length ? [neck] : [] });
+  const valid =
+    report.closed && report.manifold && report.outwardFacing && report.selfIntersections === 0 && report.degenerateTriangles === 0 && report.uvOutOfRange === 0 && report.uvOverlaps === 0;
+  return { report, valid };
+}
+
+export async function evaluatePhotos(
+  pipeline: PhotoPipeline,
+  cases: PhotoCase[],
+  opts: { template: TemplateVersion; features: Feature[]; onPreview?: (name: string, jpg: Uint8Array) => void },
+): Promise<QualityReport> {
+  const photos: PhotoQuality[] = [];
+  const photoDescriptors = new Map<string, Float32Array | undefined>();
+  const renderDescriptors = new Map<string, Float32Array | undefined>();
+  for (const c of cases) {
+    const input: PipelineInput = { inputType: 'photo', file: c.bytes, template: opts.template, features: opts.features };
+    const t0 = performance.now();
+    let result: PhotoPipelineResult;
+    try {
+      result = await pipeline.run(input, () => {});
+    } catch (e) {
+      if (!(e instanceof PipelineError)) throw e;
+      photos.push({ name: c.name, person: c.person, status: 'refused', code: e.code, message: e.message });
+      photoDescriptors.set(c.name, await faceDescriptor(await jpegToRgb(c.bytes)));
+      continue;
+    }
+    const totalMs = performance.now() - t0;
+    opts.onPreview?.(c.name, result.preview.jpg);
+    const landmarkError = await landmarkErrorOf(result);
+    const photoDesc = await faceDescriptor(result.analysis.image);
+    const renderDesc = await faceDescriptor(await jpegToRgb(result.preview.jpg));
+    photoDescriptors.set(c.name, photoDesc);
+    renderDescriptors.set(c.name, renderDesc);
+    const mesh = headMeshReport(result);
+    photos.push({
+      name: c.name,
+      person: c.person,
+      status: 'done',
+      landmarkError,
+      identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
+      mesh: mesh.report,
+      meshValid: mesh.valid,
+      totalMs,
+      meta: result.meta,
+    });
+  }
+  for (const p of photos) {
+    const render = renderDescriptors.get(p.name);
+    if (!render || !p.person) continue;
+    let same = Infinity;
+    let other = Infinity;
+    for (const q of cases) {
+      const d = photoDescriptors.get(q.name);
+      if (q.name === p.name || !d || !q.person || q.person === 'multi') continue;
+      const dist = descriptorDistance(render, d);
+      if (q.person === p.person) same = Math.min(same, dist);
+      else other = Math.min(other, dist);
+    }
+    p.samePersonDistance = Number.isFinite(same) ? same : undefined;
+    p.otherPersonDistance = Number.isFinite(other) ? other : undefined;
+    p.verified = Number.isFinite(same) ? same < other : null;
+  }
+  const done = photos.filter((p) => p.status === 'done');
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  return {
+    template: opts.template,
+    photos,
+    overall: {
+      done: done.length,
+      refused: photos.length - done.length,
+      meanLandmarkError: mean(done.map((p) => p.landmarkError!)),
+      meanIdentityDistance: mean(done.map((p) => p.identityDistance!)),
+      verified: done.filter((p) => p.verified === true).length,
+      verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
+      meshValid: done.filter((p) => p.meshValid).length,
+    },
+    goals: GOALS,
+  };
+}

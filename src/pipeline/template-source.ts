@@ -1,0 +1,47 @@
+/** Maps the head templates of src/geometry/template onto the view the photo pipeline works with. */
+import type { TemplateVersion } from '../model/avatar.ts';
+import { buildTemplate } from '../geometry/template/build.ts';
+import { PART_NAMES } from '../geometry/template/types.ts';
+import type { TemplateView } from './template-view.ts';
+
+const views = new Map<TemplateVersion, TemplateView>();
+
+export function loadTemplateView(version: TemplateVersion): TemplateView {
+  let view = views.get(version);
+  if (view) return view;
+  const t = buildTemplate(version);
+  view = {
+    version,
+    textureSize: t.textureSize,
+    meshes: [
+      { name: 'head', geometry: t.head, skin: t.skins.head },
+      ...PART_NAMES.map((name) => ({ name, geometry: t.parts[name], skin: t.skins[name] })),
+    ],
+    bones: t.bones,
+    eyes: {
+      eyeLeft: { center: t.eyes.left.centre, radius: t.eyes.left.radius },
+      eyeRight: { center: t.eyes.right.centre, radius: t.eyes.right.radius },
+    },
+    openingPairs: [t.loops.lipsInner, t.loops.leftEye, t.loops.rightEye].flatMap((loop) => facingPairs(loop, t.head.positions)),
+    faceOval: t.loops.faceOval,
+    mouthInside: t.regions.mouthBag,
+    eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
+    irisUv: { center: t.irisUv.centre, radius: t.irisUv.radius, pupilRadius: t.irisUv.pupilRadius },
+  };
+  views.set(version, view);
+  return view;
+}
+
+/**
+ * A closed loop around an opening, starting at one corner, pairs vertex k with vertex n - k (the other side);
+ * the one higher in the template is the upper.
+ */
+function facingPairs(loop: readonly number[], positions: Float32Array): [number, number][] {
+  const out: [number, number][] = [];
+  for (let k = 1; k < loop.length / 2; k++) {
+    const a = loop[k];
+    const b = loop[loop.length - k];
+    out.push(positions[a * 3 + 1] >= positions[b * 3 + 1] ? [a, b] : [b, a]);
+  }
+  return out;
+}

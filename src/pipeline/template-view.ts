@@ -1,0 +1,32 @@
+/**
+ * What the photo pipeline needs from a head template, in one place: the template module's HeadTemplate
+ * is mapped onto this view so that fitting and texturing do not depend on its internal layout.
+ */
+import type { Bone, MeshData, Skin, TemplateVersion } from '../model/avatar.ts';
+import type { EyeRest } from '../geometry/fit/fit-head.ts';
+import type { IrisUv } from '../geometry/texture/bake-parts.ts';
+
+export interface TemplatePart {
+  name: string;
+  geometry: MeshData;
+  skin: Skin;
+}
+
+export interface TemplateView {
+  version: TemplateVersion;
+  textureSize: number;
+  /** The head first, then eyes, teeth, tongue. */
+  meshes: TemplatePart[];
+  bones: Bone[];
+  /** Eyeball rest centre and radius by eye mesh name. */
+  eyes: Record<string, EyeRest>;
+  /** [upper, lower] head vertex pairs facing each other across the mouth and eye openings. */
+  openingPairs: [number, number][];
+  /** Ordered vertex ids of the face's outer boundary (head mesh). */
+  faceOval: number[];
+  /** Head vertices inside the mouth (painted dark, never from the photo). */
+  mouthInside: number[];
+  /** Head vertices of the eye sockets behind the eyeballs (painted dark). */
+  eyeSockets: number[];
+  irisUv: IrisUv;
+}

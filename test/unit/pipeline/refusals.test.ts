@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
+import type { InputType } from '../../../src/pipeline/types.ts';
+import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
+import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
+
+const faces = new URL('../../../../shared/testdata/faces/', import.meta.url);
+const photo = (name: string) => new Uint8Array(readFileSync(new URL(name, faces)));
+const pipeline = new PhotoPipeline(loadTemplateView);
+const run = (file: Uint8Array, inputType: InputType = 'photo') =>
+  pipeline.run({ inputType, file, template: '1.6', features: [] }, () => {});
+
+async function refusedWith(file: Uint8Array, code: number, inputType: InputType = 'photo'): Promise<void> {
+  await assert.rejects(run(file, inputType), (e: unknown) => {
+    assert.ok(e instanceof PipelineError, String(e));
+    assert.equal(e.code, code, e.message);
+    return true;
+  });
+}
+
+test('bytes that are no image are refused as unreadable (10004)', async () => {
+  await refusedWith(new TextEncoder().encode('not a jpeg at all'), PipelineCodes.imageUnreadable);
+});
+
+test('a photo without a face is refused (10001)', async () => {
+  const plain = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
+  await refusedWith(new Uint8Array(plain), PipelineCodes.noFace);
+});
+
+test('a face too small to model is refused (10002)', async () => {
+  const tiny = await sharp(photo('p10-a.jpg')).resize(110).jpeg().toBuffer();
+  await refusedWith(new Uint8Array(tiny), PipelineCodes.faceTooSmall);
+});
+
+test('a face cut by the border is refused (10005)', async () => {
+  // p05-a: the face spans about x 400..820 of 1200; keep the left part up to the nose.
+  const cut = await sharp(photo('p05-a.jpg')).extract({ left: 0, top: 0, width: 600, height: 1200 }).jpeg().toBuffer();
+  await refusedWith(new Uint8Array(cut), PipelineCodes.faceCut);
+});
+
+test('the many-faces selfie is refused: its largest face is turned beyond the limit (10003)', async () => {
+  await refusedWith(photo('selfie-many-people.jpg'), PipelineCodes.headTurned);
+});
+
+test('mesh inputs are refused with a clear code until they are supported (10020)', async () => {
+  await refusedWith(new Uint8Array([0x50, 0x4b, 3, 4]), PipelineCodes.inputTypeUnsupported, 'lofimesh_texture');
+  await refusedWith(new Uint8Array([0x50, 0x4b, 3, 4]), PipelineCodes.inputTypeUnsupported, 'hifimesh_texture_photo');
+});
+
+test('with two faces the larger one is modelled', async () => {
+  const file = photo('couple.jpg');
+  const { image, originalScale } = await decodePhoto(file);
+  const widths = (await detectFaces(image.data, image.width, image.height)).map((f) => {
+    const xs = f.mesh.slice(0, 468).map((p) => p[0]);
+    return (Math.max(...xs) - Math.min(...xs)) * originalScale;
+  });
+  assert.equal(widths.length, 2);
+  const r = await run(file);
+  assert.equal(r.meta['face-count'], '2');
+  const w = Number(r.meta['face-box'].split(',')[2]);
+  assert.ok(Math.abs(w - Math.max(...widths)) < 5, `modelled face ${w} px wide; faces ${widths.map(Math.round)}`);
+});
