@@ -1,4 +1,4 @@
-import { pseudonormals } from '../spatial/pseudonormals.ts';
+import { angleWeightedNormals } from '../spatial/pseudonormals.ts';
 import { TriangleBvh, emptyClosestPoint } from '../spatial/triangle-bvh.ts';
 import { fitRigidMotion, type RigidMotion } from './rigid-fit.ts';
 import { weldByPosition } from './weld.ts';
@@ -54,8 +54,8 @@ export function createDeformer(input: DeformerInput, options: DeformerOptions = 
   }
   const welded = weldByPosition(template, indices);
   const bvh = TriangleBvh.build(template, welded);
-  const templateNormals = pseudonormals(template, welded).vertex;
-  const avatarNormals = pseudonormals(avatar, welded).vertex;
+  const templateNormals = unitRows(angleWeightedNormals(template, welded).vertex);
+  const avatarNormals = unitRows(angleWeightedNormals(avatar, welded).vertex);
   const rigid = fitRigidMotion(template, avatar, indices);
   const [r0, r1, r2, r3, r4, r5, r6, r7, r8] = rigid.rotation;
   const [t0, t1, t2] = rigid.translation;
@@ -109,6 +109,19 @@ export function createDeformer(input: DeformerInput, options: DeformerOptions = 
     return out;
   };
   return { deform, blendDistance, rigid };
+}
+
+/** Scales every xyz row to unit length (zero rows stay zero), so that interpolation weighs corners by position only. */
+function unitRows(v: Float64Array): Float64Array {
+  for (let i = 0; i < v.length; i += 3) {
+    const length = Math.sqrt(v[i] * v[i] + v[i + 1] * v[i + 1] + v[i + 2] * v[i + 2]);
+    if (length > 0) {
+      v[i] /= length;
+      v[i + 1] /= length;
+      v[i + 2] /= length;
+    }
+  }
+  return v;
 }
 
 /**

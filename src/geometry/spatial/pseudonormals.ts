@@ -7,26 +7,28 @@
 export interface Pseudonormals {
   /** Unit normal per triangle (counter-clockwise corners seen from outside). */
   face: Float64Array;
+  /** Angle-weighted normal per vertex (unnormalised; zero for a vertex no triangle uses). */
+  vertex: Float64Array;
   /** Per triangle, three xyz normals for its edges ab, bc, ca (unnormalised; only their direction is used). */
   edge: Float64Array;
-  /** Angle-weighted normal per vertex (unnormalised). */
-  vertex: Float64Array;
 }
 
 export function pseudonormals(positions: ArrayLike<number>, indices: ArrayLike<number>): Pseudonormals {
+  const { face, vertex } = angleWeightedNormals(positions, indices);
+  return { face, vertex, edge: edgeNormals(face, indices, positions.length / 3) };
+}
+
+/** Unit face normals and angle-weighted vertex normals (unnormalised) of an indexed triangle mesh. */
+export function angleWeightedNormals(positions: ArrayLike<number>, indices: ArrayLike<number>): { face: Float64Array; vertex: Float64Array } {
   const triangles = indices.length / 3;
-  const vertexCount = positions.length / 3;
   const face = new Float64Array(3 * triangles);
   const vertex = new Float64Array(positions.length);
-  // Each corner k of triangle t starts the edge (k, k + 1); edges shared by triangles get one id.
-  const edgeIds = new Map<number, number>();
-  const cornerEdge = new Uint32Array(3 * triangles);
-  const edgeSum = new Float64Array(9 * triangles);
   for (let t = 0; t < triangles; t++) {
     const a = 3 * indices[3 * t], b = 3 * indices[3 * t + 1], c = 3 * indices[3 * t + 2];
     const abx = positions[b] - positions[a], aby = positions[b + 1] - positions[a + 1], abz = positions[b + 2] - positions[a + 2];
     const bcx = positions[c] - positions[b], bcy = positions[c + 1] - positions[b + 1], bcz = positions[c + 2] - positions[b + 2];
     const cax = positions[a] - positions[c], cay = positions[a + 1] - positions[c + 1], caz = positions[a + 2] - positions[c + 2];
+    // ab × ac with ac = -ca.
     let nx = aby * -caz + abz * cay, ny = abz * -cax + abx * caz, nz = abx * -cay + aby * cax;
     const len = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
     nx /= len;
@@ -36,33 +38,52 @@ export function pseudonormals(positions: ArrayLike<number>, indices: ArrayLike<n
     face[3 * t + 1] = ny;
     face[3 * t + 2] = nz;
     // Interior angle at each corner, between the edge leaving it and the reversed edge arriving.
-    const angles = [
-      angleBetween(abx, aby, abz, -cax, -cay, -caz),
-      angleBetween(bcx, bcy, bcz, -abx, -aby, -abz),
-      angleBetween(cax, cay, caz, -bcx, -bcy, -bcz),
-    ];
-    for (let k = 0; k < 3; k++) {
-      const i = indices[3 * t + k], j = indices[3 * t + ((k + 1) % 3)];
-      vertex[3 * i] += angles[k] * nx;
-      vertex[3 * i + 1] += angles[k] * ny;
-      vertex[3 * i + 2] += angles[k] * nz;
-      const key = Math.min(i, j) * vertexCount + Math.max(i, j);
-      let id = edgeIds.get(key);
-      if (id === undefined) edgeIds.set(key, (id = edgeIds.size));
-      cornerEdge[3 * t + k] = id;
-      edgeSum[3 * id] += nx;
-      edgeSum[3 * id + 1] += ny;
-      edgeSum[3 * id + 2] += nz;
+    const angleA = angleBetween(abx, aby, abz, -cax, -cay, -caz);
+    const angleB = angleBetween(bcx, bcy, bcz, -abx, -aby, -abz);
+    const angleC = Math.max(0, Math.PI - angleA - angleB);
+    addScaled(vertex, a, angleA, nx, ny, nz);
+    addScaled(vertex, b, angleB, nx, ny, nz);
+    addScaled(vertex, c, angleC, nx, ny, nz);
+  }
+  return { face, vertex };
+}
+
+/**
+ * Sum of the normals of the faces at each triangle edge. Edges are matched by their vertex pair
+ * through buckets keyed by the smaller vertex (a vertex has only a handful of edges).
+ */
+function edgeNormals(face: Float64Array, indices: ArrayLike<number>, vertexCount: number): Float64Array {
+  const corners = indices.length;
+  const start = new Uint32Array(vertexCount + 1);
+  for (let k = 0; k < corners; k++) start[Math.min(indices[k], indices[nextCorner(k)]) + 1]++;
+  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, vertexCount);
+  const bucket = new Uint32Array(corners);
+  for (let k = 0; k < corners; k++) bucket[fill[Math.min(indices[k], indices[nextCorner(k)])]++] = k;
+  const edge = new Float64Array(3 * corners);
+  for (let v = 0; v < vertexCount; v++) {
+    for (let i = start[v]; i < start[v + 1]; i++) {
+      const k = bucket[i], other = Math.max(indices[k], indices[nextCorner(k)]);
+      for (let j = start[v]; j < start[v + 1]; j++) {
+        const m = bucket[j];
+        if (Math.max(indices[m], indices[nextCorner(m)]) !== other) continue;
+        const f = 3 * Math.floor(m / 3);
+        edge[3 * k] += face[f];
+        edge[3 * k + 1] += face[f + 1];
+        edge[3 * k + 2] += face[f + 2];
+      }
     }
   }
-  const edge = new Float64Array(9 * triangles);
-  for (let corner = 0; corner < 3 * triangles; corner++) {
-    const id = cornerEdge[corner];
-    edge[3 * corner] = edgeSum[3 * id];
-    edge[3 * corner + 1] = edgeSum[3 * id + 1];
-    edge[3 * corner + 2] = edgeSum[3 * id + 2];
-  }
-  return { face, edge, vertex };
+  return edge;
+}
+
+/** The corner after k in its triangle: corner k and this one bound edge k. */
+const nextCorner = (k: number) => (k % 3 === 2 ? k - 2 : k + 1);
+
+function addScaled(target: Float64Array, at: number, s: number, x: number, y: number, z: number): void {
+  target[at] += s * x;
+  target[at + 1] += s * y;
+  target[at + 2] += s * z;
 }
 
 function angleBetween(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {

@@ -47,34 +47,55 @@ test('random points on template triangles land on the same place of the avatar w
   assert.ok(worst < 0.01, `worst ${worst} cm`);
 });
 
-test('a ring of hat vertices around the template head stays outside the avatar head at about its height', () => {
-  const templateBvh = TriangleBvh.build(head.positions, head.indices);
-  const avatarBvh = TriangleBvh.build(avatar, head.indices);
+const templateBvh = TriangleBvh.build(head.positions, head.indices);
+const avatarBvh = TriangleBvh.build(avatar, head.indices);
+
+/** A band over the forehead, temples and back of the head, tilted like a worn hat, `height` cm outside the template. */
+function hatRing(height: number): Float32Array {
   const hit = emptyClosestPoint();
-  for (const height of [0.1, 0.5, 2, 5]) {
-    const ring: number[] = [];
-    for (let k = 0; k < 720; k++) {
-      // A band over the forehead, temples and back of the head, tilted like a worn hat.
-      const phi = (2 * Math.PI * k) / 720;
-      const y = 5 + 2.5 * Math.cos(phi);
-      const x = 9 * Math.sin(phi), z = 11 * Math.cos(phi);
-      // Walk out from inside the head until the point is `height` outside the template.
-      let lo = 0, hi = 3;
-      for (let it = 0; it < 60; it++) {
-        const m = (lo + hi) / 2;
-        templateBvh.closestPoint(m * x, y * m, m * z, hit);
-        if (hit.inside || hit.distance < height) lo = m;
-        else hi = m;
-      }
-      ring.push(hi * x, hi * y, hi * z);
+  const ring: number[] = [];
+  for (let k = 0; k < 720; k++) {
+    const phi = (2 * Math.PI * k) / 720;
+    const x = 9 * Math.sin(phi), y = 5 + 2.5 * Math.cos(phi), z = 11 * Math.cos(phi);
+    // Walk out from inside the head until the point is `height` outside the template.
+    let lo = 0, hi = 3;
+    for (let it = 0; it < 60; it++) {
+      const m = (lo + hi) / 2;
+      templateBvh.closestPoint(m * x, m * y, m * z, hit);
+      if (hit.inside || hit.distance < height) lo = m;
+      else hi = m;
     }
-    const out = deformer.deform(Float32Array.from(ring));
-    for (let i = 0; i < out.length; i += 3) {
-      avatarBvh.closestPoint(out[i], out[i + 1], out[i + 2], hit);
-      assert.equal(hit.inside, false, `height ${height}, vertex ${i / 3} sank into the avatar`);
-      assert.ok(hit.distance > 0.5 * height && hit.distance < 1.5 * height, `height ${height} became ${hit.distance}`);
-    }
+    ring.push(hi * x, hi * y, hi * z);
   }
+  return Float32Array.from(ring);
+}
+
+function assertOutsideAvatar(deformed: Float32Array, height: number): void {
+  const hit = emptyClosestPoint();
+  for (let i = 0; i < deformed.length; i += 3) {
+    avatarBvh.closestPoint(deformed[i], deformed[i + 1], deformed[i + 2], hit);
+    assert.equal(hit.inside, false, `height ${height}, vertex ${i / 3} sank into the avatar`);
+    assert.ok(hit.distance > 0.5 * height && hit.distance < 1.5 * height, `height ${height} became ${hit.distance}`);
+  }
+}
+
+test('a ring of hat vertices around the template head stays outside the avatar head at about its height', () => {
+  for (const height of [0.1, 0.5, 2, 5]) assertOutsideAvatar(deformer.deform(hatRing(height)), height);
+});
+
+test('a head open at the neck deforms the same way near the top', () => {
+  // Drop the triangles below the jaw line, as the real template is open where the neck is cut.
+  const kept: number[] = [];
+  for (let t = 0; t < head.indices.length; t += 3) {
+    const corners = [head.indices[t], head.indices[t + 1], head.indices[t + 2]];
+    if (corners.some((i) => head.positions[3 * i + 1] > -8)) kept.push(...corners);
+  }
+  assert.ok(kept.length < head.indices.length);
+  const open = createDeformer({ template: head.positions, avatar, indices: Uint32Array.from(kept) });
+  const used = new Set(kept);
+  const out = open.deform(head.positions);
+  for (const i of used) assert.ok(distance(out, i, avatar, i) < 1e-4, `vertex ${i}`);
+  assertOutsideAvatar(open.deform(hatRing(1)), 1);
 });
 
 test('a rigid body far from the head moves rigidly (and does move)', () => {

@@ -83,3 +83,23 @@ test('inside and outside agree with the analytic superellipsoid, also right at e
   assert.equal(bvh.contains(0, 0, 0), true);
   assert.equal(bvh.contains(0, 0, 30), false);
 });
+
+test('a single triangle (the root is a leaf) and zero-area triangles', () => {
+  const single = TriangleBvh.build([0, 0, 0, 2, 0, 0, 0, 2, 0], [0, 1, 2]);
+  const hit = emptyClosestPoint();
+  assert.ok(single.closestPoint(0.5, 0.5, 3, hit));
+  assert.deepEqual([hit.x, hit.y, hit.z, hit.distance, hit.inside], [0.5, 0.5, 0, 3, false]);
+  assert.deepEqual([hit.wa, hit.wb, hit.wc], [0.5, 0.25, 0.25]);
+  assert.ok(single.closestPoint(0.5, 0.5, -3, hit) && hit.inside);
+  assert.ok(single.closestPoint(5, 5, 0, hit));
+  assert.ok(Math.abs(hit.x - 1) < 1e-12 && Math.abs(hit.y - 1) < 1e-12 && hit.wa === 0);
+
+  // A point triangle and a needle next to a proper one: answers stay finite and correct.
+  const degenerate = TriangleBvh.build([0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 5], [0, 0, 0, 0, 1, 2, 0, 1, 3]);
+  for (const p of [[0.2, 0.2, 1], [1.5, -1, 0], [-1, -1, -1], [3, 0, 0]]) {
+    assert.ok(degenerate.closestPoint(p[0], p[1], p[2], hit));
+    assert.ok(Number.isFinite(hit.distance) && Number.isFinite(hit.x) && Number.isFinite(hit.wa));
+    assert.ok(Math.abs(Math.hypot(p[0] - hit.x, p[1] - hit.y, p[2] - hit.z) - hit.distance) < 1e-12);
+  }
+  assert.equal(degenerate.closestPoint(3, 0, 0, hit) && hit.distance, 1);
+});
