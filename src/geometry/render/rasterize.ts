@@ -68,33 +68,50 @@ function scaledFrame(f: CameraFrame, s: number): CameraFrame {
 /** Averages 2x2 samples with their alpha as weight, so edges against transparency keep their colour. */
 function downsample2(src: Uint8Array, width: number, height: number, bg: [number, number, number, number]): RgbaImage {
   const out = new Uint8Array(width * height * 4);
+  const words = new Uint32Array(src.buffer, src.byteOffset, src.length / 4);
+  const outWords = new Uint32Array(out.buffer);
+  const background = packRgba(bg[0], bg[1], bg[2], 0);
   const sw = width * 2;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const a = ((2 * y) * sw + 2 * x) * 4;
-      const b = a + 4;
-      const c = a + sw * 4;
-      const d = c + 4;
-      const wa = src[a + 3], wb = src[b + 3], wc = src[c + 3], wd = src[d + 3];
-      const sum = wa + wb + wc + wd;
-      const o = (y * width + x) * 4;
-      if (sum === 1020) {
-        out[o] = (src[a] + src[b] + src[c] + src[d] + 2) >> 2;
-        out[o + 1] = (src[a + 1] + src[b + 1] + src[c + 1] + src[d + 1] + 2) >> 2;
-        out[o + 2] = (src[a + 2] + src[b + 2] + src[c + 2] + src[d + 2] + 2) >> 2;
-        out[o + 3] = 255;
-      } else if (sum === 0) {
-        out[o] = bg[0]; out[o + 1] = bg[1]; out[o + 2] = bg[2];
+      const i = 2 * y * sw + 2 * x;
+      const a = words[i], b = words[i + 1], c = words[i + sw], d = words[i + sw + 1];
+      const o = y * width + x;
+      if ((a & b & c & d) >>> 24 === 255) {
+        // All four opaque: average the bytes two lanes at a time (red+blue, green+alpha), rounded.
+        const rb = (a & 0xff00ff) + (b & 0xff00ff) + (c & 0xff00ff) + (d & 0xff00ff) + 0x20002;
+        const ga = ((a >>> 8) & 0xff00ff) + ((b >>> 8) & 0xff00ff) + ((c >>> 8) & 0xff00ff) + ((d >>> 8) & 0xff00ff) + 0x20002;
+        outWords[o] = ((rb >>> 2) & 0xff00ff) | (((ga >>> 2) & 0xff00ff) << 8);
+      } else if ((a | b | c | d) >>> 24 === 0) {
+        outWords[o] = background;
       } else {
+        const wa = a >>> 24, wb = b >>> 24, wc = c >>> 24, wd = d >>> 24;
+        const sum = wa + wb + wc + wd;
         const half = sum >> 1;
-        for (let k = 0; k < 3; k++) {
-          out[o + k] = ((src[a + k] * wa + src[b + k] * wb + src[c + k] * wc + src[d + k] * wd + half) / sum) | 0;
-        }
-        out[o + 3] = (sum + 2) >> 2;
+        const channel = (shift: number) =>
+          ((((a >>> shift) & 255) * wa + ((b >>> shift) & 255) * wb + ((c >>> shift) & 255) * wc + ((d >>> shift) & 255) * wd + half) / sum) | 0;
+        outWords[o] = packRgba(channel(0), channel(8), channel(16), (sum + 2) >> 2);
       }
     }
   }
   return { width, height, rgba: out };
+}
+
+/** RGBA bytes as one little-endian word, as a Uint32Array view of an RGBA buffer holds them. */
+function packRgba(r: number, g: number, b: number, a: number): number {
+  return (r | (g << 8) | (b << 16) | (a << 24)) >>> 0;
+}
+
+/**
+ * Supersampled colour and depth buffers of the last size used, kept between renders: allocating
+ * 32 MB afresh (page faults, zeroing) cost a third of a preview. Rendering is synchronous, so one set is enough.
+ */
+let scratch: { color: Uint8Array; depth: Float32Array } | undefined;
+
+function buffers(pixels: number, keepColor: boolean): { color: Uint8Array; depth: Float32Array } {
+  if (scratch?.depth.length !== pixels) scratch = { color: new Uint8Array(pixels * 4), depth: new Float32Array(pixels) };
+  // The caller keeps the colour buffer of a render without supersampling: that one must be its own.
+  return keepColor ? { color: new Uint8Array(pixels * 4), depth: scratch.depth } : scratch;
 }
 
 class Raster {
@@ -123,11 +140,9 @@ class Raster {
     opts: RenderOptions,
   ) {
     const bg = opts.background ?? [0, 0, 0, 0];
-    this.color = new Uint8Array(width * height * 4);
-    for (let i = 0; i < 4; i++) this.color[i] = bg[i];
-    // Fill by doubling copies: much faster than a per-pixel loop.
-    for (let n = 4; n < this.color.length; n *= 2) this.color.copyWithin(n, 0, Math.min(n, this.color.length - n));
-    this.depth = new Float32Array(width * height).fill(Infinity);
+    ({ color: this.color, depth: this.depth } = buffers(width * height, (opts.supersample ?? 1) === 1));
+    new Uint32Array(this.color.buffer, this.color.byteOffset, width * height).fill(packRgba(bg[0], bg[1], bg[2], bg[3]));
+    this.depth.fill(Infinity);
     const rig = opts.light ?? studioLight;
     this.lights = packLights(rig);
     this.ambient = rig.ambient;
