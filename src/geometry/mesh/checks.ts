@@ -1,6 +1,7 @@
 import type { MeshData } from '../../model/avatar.ts';
 import { boundaryLoops, halfEdgeCounts } from './adjacency.ts';
 import { overlappingPairs, triangleBoxes } from './box-grid.ts';
+import { coincidentGroups } from './normals.ts';
 import { trianglesIntersect, trianglesOverlap2d } from './triangle-tests.ts';
 
 export interface MeshCheckOptions {
@@ -56,14 +57,8 @@ export function checkMesh(mesh: Pick<MeshData, 'positions' | 'uvs' | 'indices'>,
 
 /** For every vertex, the first vertex at exactly the same position. */
 export function weldMap(positions: ArrayLike<number>): Uint32Array {
-  const first = new Map<string, number>();
-  const map = new Uint32Array(positions.length / 3);
-  for (let v = 0; v < map.length; v++) {
-    const key = `${positions[3 * v]},${positions[3 * v + 1]},${positions[3 * v + 2]}`;
-    const known = first.get(key);
-    map[v] = known ?? v;
-    if (known === undefined) first.set(key, v);
-  }
+  const map = Uint32Array.from({ length: positions.length / 3 }, (_, v) => v);
+  for (const group of coincidentGroups(positions)) for (const v of group) map[v] = group[0];
   return map;
 }
 

@@ -15,17 +15,9 @@ export function vertexNormals(positions: ArrayLike<number>, indices: ArrayLike<n
       acc[v + 2] += nz;
     }
   }
-  const groups = new Map<string, number[]>();
-  for (let i = 0; i < positions.length; i += 3) {
-    const key = `${positions[i]},${positions[i + 1]},${positions[i + 2]}`;
-    const group = groups.get(key);
-    if (group) group.push(i);
-    else groups.set(key, [i]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    const sum = [0, 1, 2].map((k) => group.reduce((total, i) => total + acc[i + k], 0));
-    for (const i of group) acc.set(sum, i);
+  for (const group of coincidentGroups(positions)) {
+    const sum = [0, 1, 2].map((k) => group.reduce((total, v) => total + acc[3 * v + k], 0));
+    for (const v of group) acc.set(sum, 3 * v);
   }
   const out = new Float32Array(positions.length);
   for (let i = 0; i < acc.length; i += 3) {
@@ -35,4 +27,20 @@ export function vertexNormals(positions: ArrayLike<number>, indices: ArrayLike<n
     out[i + 2] = acc[i + 2] / len;
   }
   return out;
+}
+
+/** Groups of two or more vertices at exactly the same position (sorted by coordinates, no hashing). */
+export function coincidentGroups(positions: ArrayLike<number>): number[][] {
+  const n = positions.length / 3;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const cmp = (a: number, b: number) => positions[3 * a] - positions[3 * b] || positions[3 * a + 1] - positions[3 * b + 1] || positions[3 * a + 2] - positions[3 * b + 2];
+  order.sort((a, b) => cmp(a, b) || a - b);
+  const groups: number[][] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && cmp(order[i], order[j]) === 0) j++;
+    if (j - i > 1) groups.push(order.slice(i, j));
+    i = j;
+  }
+  return groups;
 }

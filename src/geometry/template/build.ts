@@ -17,11 +17,11 @@ const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: n
 
 const cache = new Map<TemplateVersion, HeadTemplate>();
 
-/** The head template of a version: deterministic, built once per process. */
+/** The head template of a version: deterministic, built once per process (treat it as read-only). */
 export function buildTemplate(version: TemplateVersion): HeadTemplate {
   let template = cache.get(version);
   if (!template) {
-    template = createTemplate(version);
+    template = generateTemplate(version);
     cache.set(version, template);
   }
   return template;
@@ -46,7 +46,8 @@ function refine(base: BaseHead, times: number): BaseHead {
   return head;
 }
 
-function createTemplate(version: TemplateVersion): HeadTemplate {
+/** Builds a template from scratch, bypassing the cache (for measurements). */
+export function generateTemplate(version: TemplateVersion): HeadTemplate {
   const res = RESOLUTION[version];
   const head = refine(buildBaseHead(), res.subdivisions);
   const eyes = head.eyes;

@@ -45,15 +45,22 @@ export function headDistance(p: Vec3): number {
   return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), ellipsoidDistance(p, JAW), BLEND), neckDistance(p), BLEND);
 }
 
-/** Distance from HEAD_CENTRE along the unit direction `d` to the head's surface. */
-export function headRadius(d: Vec3): number {
+/**
+ * Distance from HEAD_CENTRE along the unit direction `d` to the head's surface. `near`, a radius
+ * of a nearby direction, narrows the search.
+ */
+export function headRadius(d: Vec3, near?: number): number {
   let inside = 0, outside = 4;
   const at = (t: number): Vec3 => [HEAD_CENTRE[0] + d[0] * t, HEAD_CENTRE[1] + d[1] * t, HEAD_CENTRE[2] + d[2] * t];
+  if (near !== undefined && headDistance(at(near * 0.9)) < 0 && headDistance(at(near * 1.1)) >= 0) {
+    inside = near * 0.9;
+    outside = near * 1.1;
+  }
   while (headDistance(at(outside)) < 0) {
     inside = outside;
     outside *= 1.5;
   }
-  for (let i = 0; i < 40 && outside - inside > 1e-4; i++) {
+  for (let i = 0; i < 40 && outside - inside > 1e-3; i++) {
     const mid = (inside + outside) / 2;
     if (headDistance(at(mid)) < 0) inside = mid;
     else outside = mid;

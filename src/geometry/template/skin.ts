@@ -41,7 +41,7 @@ export interface SkinGrid {
 }
 
 /** Samples along a column; the rings are interpolated between them. */
-const COLUMN_SAMPLES = 320;
+const COLUMN_SAMPLES = 128;
 /** Arc length over which the skin eases from the face's boundary onto the head shape. */
 const EASE_LENGTH = 4;
 /** Atlas square the skin's UVs fill (a small margin keeps bilinear sampling inside). */
@@ -52,8 +52,8 @@ function fromPlane(a: number, b: number): Vec3 {
   const r2 = a * a + b * b;
   return [(2 * a) / (1 + r2), (1 - r2) / (1 + r2), (2 * b) / (1 + r2)];
 }
-const onShape = (d: Vec3, extra: number): Vec3 => {
-  const r = headRadius(d) + extra;
+const onShape = (d: Vec3, extra: number, near?: number): Vec3 => {
+  const r = headRadius(d, near) + extra;
   return [HEAD_CENTRE[0] + d[0] * r, HEAD_CENTRE[1] + d[1] * r, HEAD_CENTRE[2] + d[2] * r];
 };
 const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
@@ -66,7 +66,7 @@ function cutDistance(origin: [number, number], dir: [number, number]): number {
     lo = hi;
     hi += 0.25;
   }
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 20; i++) {
     const mid = (lo + hi) / 2;
     if (below(mid)) hi = mid;
     else lo = mid;
@@ -103,7 +103,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     for (let s = 0; s <= COLUMN_SAMPLES; s++) {
       const tau = (reach * s) / COLUMN_SAMPLES;
       dirs.push(fromPlane(start[0] + dir[0] * tau, start[1] + dir[1] * tau));
-      shape.push(onShape(dirs[s], 0));
+      shape.push(onShape(dirs[s], 0, s > 0 ? length(sub(shape[s - 1], HEAD_CENTRE)) : undefined));
       if (s > 0) arc.push(arc[s - 1] + length(sub(shape[s], shape[s - 1])));
     }
     const points = shape.map((p, s) => {

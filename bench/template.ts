@@ -1,0 +1,44 @@
+import type { Figure } from './figure.ts';
+import { generateTemplate } from '../src/geometry/template/build.ts';
+import { checkMesh } from '../src/geometry/mesh/checks.ts';
+import { vertexNormals } from '../src/geometry/mesh/normals.ts';
+
+const RUNS = 5;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+/** Median milliseconds of CPU time (stays meaningful when other work shares the cores). */
+function cpuMs(fn: () => void, runs = RUNS): number {
+  fn(); // warm-up
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    fn();
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return median(cpu);
+}
+
+/**
+ * Template generation from scratch (what a worker pays once per version at start-up) and the mesh
+ * checks on the 2.0 head. Baseline: vertex normals of the 2.0 head, one linear pass over the same mesh.
+ */
+export default async function (): Promise<Figure[]> {
+  // The first build in a fresh process also pays for compiling the code: what a worker sees at start-up.
+  const c0 = process.cpuUsage();
+  const head = generateTemplate('2.0').head;
+  const cold = process.cpuUsage(c0);
+  const figures: Figure[] = [
+    { key: 'template.build-2.0-first', value: Math.round((cold.user + cold.system) / 1000), unit: 'ms cpu', baseline: 'template.normals-2.0' },
+    { key: 'template.normals-2.0', value: +cpuMs(() => vertexNormals(head.positions, head.indices)).toFixed(1), unit: 'ms cpu' },
+  ];
+  for (const version of ['1.6', '2.0'] as const) {
+    figures.push({ key: `template.build-${version}`, value: +cpuMs(() => generateTemplate(version), 3).toFixed(0), unit: 'ms cpu', baseline: 'template.normals-2.0' });
+  }
+  figures.push({ key: 'template.check-2.0', value: +cpuMs(() => checkMesh(head), 3).toFixed(0), unit: 'ms cpu', baseline: 'template.normals-2.0' });
+  return figures;
+}
