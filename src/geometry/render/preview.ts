@@ -8,8 +8,13 @@ export const PREVIEW_SIZE = 1024;
 const PREVIEW_FOV = 20;
 /** The camera looks slightly down on the head. */
 const PREVIEW_ELEVATION_DEG = 8;
-/** Free space around the model, as a fraction of its half height. */
-const PREVIEW_MARGIN = 1.12;
+/** Free space around the framed part, as a fraction of its half height. */
+const PREVIEW_MARGIN = 1.1;
+/**
+ * How far below the top of the head the frame reaches, in head breadths (ear to ear): a head is
+ * about 1.5 breadths from crown to chin, so this shows the face and the upper neck, as a portrait does.
+ */
+const PREVIEW_DEPTH_BREADTHS = 1.75;
 
 /** Renders the model as the service's preview: transparent background, front view from slightly above. */
 export function renderPreview(
@@ -37,7 +42,7 @@ export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, Rgb
   });
 }
 
-/** A camera in front of the model (+z) and slightly above it that fits the whole model in a square image. */
+/** A camera in front of the model (+z) and slightly above it that frames the head and upper neck in a square image. */
 export function previewCamera(model: AvatarModel): Camera {
   const lo: Vec3 = [Infinity, Infinity, Infinity];
   const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
@@ -51,6 +56,7 @@ export function previewCamera(model: AvatarModel): Camera {
     }
   }
   if (!(lo[0] <= hi[0])) throw new RangeError('renderPreview: the model has no vertices');
+  lo[1] = Math.max(lo[1], hi[1] - PREVIEW_DEPTH_BREADTHS * (hi[0] - lo[0]));
   const target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
   const half = (Math.max(hi[0] - lo[0], hi[1] - lo[1]) / 2) * PREVIEW_MARGIN;
   // Distance from the front of the bounding box at which the half extent fills half the field of view.

@@ -5,7 +5,7 @@ import { packLights, studioLight, type LightRig } from './lighting.ts';
 import { LINEAR_STEPS, linearToSrgb, srgbToLinear } from './srgb.ts';
 
 /**
- * `textured`: texture (or colour) lit; `grey`: the colour (default mid grey) lit, textures ignored,
+ * `textured`: texture (or colour) lit; `grey`: mid grey times the colour, lit, textures ignored,
  * for pictures of the mesh; `uv-checker`: an 8x8 checker in UV space tinted red along u and green
  * along v, to see the layout and its orientation.
  */
@@ -156,8 +156,9 @@ class Raster {
     this.tex = textured ? texels(item.texture!) : null;
     this.tw = textured ? item.texture!.width : 0;
     this.th = textured ? item.texture!.height : 0;
-    const c = item.color ?? (this.mode === 1 ? [DEFAULT_GREY, DEFAULT_GREY, DEFAULT_GREY] : [1, 1, 1]);
-    [this.cr, this.cg, this.cb] = c;
+    const [r, g, b] = item.color ?? [1, 1, 1];
+    const base = this.mode === 1 ? DEFAULT_GREY : 1;
+    [this.cr, this.cg, this.cb] = [r * base, g * base, b * base];
     this.cutout = textured && hasTransparency(item.texture!);
     this.opacity = Math.max(0, Math.min(1, item.opacity ?? 1));
     this.doubleSided = item.doubleSided ?? false;

@@ -176,6 +176,11 @@ test('lighting reads the shape: the key light side is brighter, the grey mode ig
   const upperLeft = pixel(img, 38, 38)[0];
   const lowerRight = pixel(img, 62, 62)[0];
   assert.ok(upperLeft > lowerRight + 20, `${upperLeft} vs ${lowerRight}`);
+  // A colour tints the grey: white gives the plain grey, red a darker red.
+  const white = renderMeshes([{ geometry: uvSphere(5, 64, 48), color: [1, 1, 1] }], front(30, 40), { width: 100, height: 100, mode: 'grey' });
+  assert.deepEqual(pixel(white, 50, 50), pixel(img, 50, 50));
+  const red = renderMeshes([{ geometry: uvSphere(5, 64, 48), color: [1, 0, 0] }], front(30, 40), { width: 100, height: 100, mode: 'grey' });
+  assert.deepEqual(pixel(red, 50, 50), [pixel(img, 50, 50)[0], 0, 0, 255]);
 });
 
 test('uv-checker mode shows the layout: the u tint grows to the right on a front-facing square', () => {
