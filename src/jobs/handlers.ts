@@ -63,7 +63,7 @@ async function avatarJob(job: Job, c: JobContext) {
   await c.files.put(previewPath(key, 'jpg'), result.preview.jpg);
   await c.files.put(previewPath(key, 'png'), result.preview.png);
   for (const platform of avatar.platforms as Platform[]) {
-    await c.files.put(packagePath(key, platform), buildPackage(result.model, platform, { templateNeutralObj: neutral }));
+    await c.files.put(packagePath(key, platform), await buildPackage(result.model, platform, { templateNeutralObj: neutral }));
   }
   if (!(await c.repo.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made

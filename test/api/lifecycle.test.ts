@@ -174,7 +174,7 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
   it('reports pipeline failures with 200, a 100xx code, and a refund', async () => {
     const before = (await s.client.get('/v2/profile')).body.points;
     const bad = (await s.client.upload('/v2/avatar/new/photo/maya/2.0', await jpeg(17, 20))).body.key;
-    assert.equal((await s.client.get('/v2/profile')).body.points, before - 10);
+    assert.equal((await s.repo.getAvatar(bad))!.charged, 10);
     const st = await s.client.waitFor(bad);
     assert.equal(st.status, 'error');
     assert.equal(st.error_code, 10001);

@@ -92,6 +92,7 @@ export async function startTestService(overrides: Partial<Config> = {}, env: Nod
     host: '127.0.0.1',
     pipelineModule: scriptedPipeline,
     createSamples: false,
+    rateLimit: 0,
     ...overrides,
   };
   const service = await startService({ config, logger: false, synthesizer: silentSynthesizer, print: () => undefined });

@@ -35,6 +35,12 @@ test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, 
     assert.equal(m.skeleton.bones.length, BONE_NAMES.length);
   });
   assert.deepEqual(Object.keys(meshes[0].morphTargetDictionary!), NAMED_MORPHS);
+  // Sparse targets expand to every morph's deltas, in metres.
+  model.meshes[0].morphs.forEach((morph, k) => {
+    const got = meshes[0].geometry.morphAttributes.position[k].array;
+    assert.equal(got.length, morph.deltas.length);
+    got.forEach((x, i) => assert.ok(Math.abs(x - morph.deltas[i] * 0.01) < 1e-7, `${morph.name}[${i}]`));
+  });
   // Centimetres become metres: the 9 cm head radius is 0.09.
   meshes[0].geometry.computeBoundingBox();
   assert.ok(Math.abs(meshes[0].geometry.boundingBox!.max.x - 0.09) < 1e-4);

@@ -43,7 +43,7 @@ test('the photo is projected onto the visible surface with the camera, in the ri
     photo: photo(),
     camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
     faceOval: p.oval,
-    skinSamples: [p.n * 10 + 10],
+    skin: [200, 160, 140],
   });
   const at = (u: number, v: number) => Array.from(res.rgba.subarray(((Math.floor((1 - v) * 64)) * 64 + Math.floor(u * 64)) * 4, ((Math.floor((1 - v) * 64)) * 64 + Math.floor(u * 64)) * 4 + 3));
   // Well inside the face: photo colours, red on the head's -x side (image left).
@@ -63,7 +63,7 @@ test('surfaces turned away from the camera take no photo colour', () => {
     photo: photo(),
     camera: { rotation: turned, pixelsPerCm: 15, translation: [100, 100] },
     faceOval: p.oval,
-    skinSamples: [p.n * 10 + 10],
+    skin: [200, 160, 140],
   });
   assert.ok(res.photoWeight.every((w) => w === 0));
 });

@@ -1,0 +1,47 @@
+/**
+ * The quality goals of issue 3 on the shared test photos (template 2.0): landmark error, identity distance,
+ * verification against the same person's other photos, valid head meshes. About a minute: every photo runs the
+ * pipeline, a render with the photo's camera is analysed and three face descriptors are computed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { evaluatePhotos, GOALS, type QualityReport } from '../../../src/pipeline/quality/evaluate.ts';
+
+const dir = new URL('../../../../shared/testdata/faces/', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as { photos: { file: string; person: string }[] };
+
+let report: QualityReport;
+
+test('the pipeline runs on every test photo', { timeout: 600_000 }, async () => {
+  report = await evaluatePhotos(
+    new PhotoPipeline(loadTemplateView),
+    manifest.photos.map((p) => ({ name: p.file, person: p.person, bytes: new Uint8Array(readFileSync(new URL(p.file, dir))) })),
+    { template: '2.0', features: [] },
+  );
+  const refused = report.photos.filter((p) => p.status === 'refused').map((p) => `${p.name} ${p.code}`);
+  // Documented refusal: the selfie's largest face is turned 32 degrees (limit 30); everything else is modelled.
+  assert.deepEqual(refused, ['selfie-many-people.jpg 10003']);
+});
+
+test('mean landmark error is below the goal, and no photo is far off', () => {
+  assert.ok(report.overall.meanLandmarkError < GOALS.landmarkError, `mean ${report.overall.meanLandmarkError}`);
+  for (const p of report.photos) if (p.status === 'done') assert.ok(p.landmarkError! < 0.15, `${p.name}: ${p.landmarkError}`);
+});
+
+test('mean identity distance between photo and front render is below the goal', () => {
+  assert.ok(report.overall.meanIdentityDistance < GOALS.identityDistance, `mean ${report.overall.meanIdentityDistance}`);
+  for (const p of report.photos) if (p.status === 'done') assert.ok(p.identityDistance! < 0.6 || p.person === 'multi', `${p.name}: ${p.identityDistance}`);
+});
+
+test('every render is closer to the same person\'s other photos than to anyone else', () => {
+  const checked = report.photos.filter((p) => p.verified !== undefined && p.verified !== null);
+  assert.ok(checked.length >= 6, `only ${checked.length} verifiable renders`);
+  for (const p of checked) assert.equal(p.verified, true, `${p.name}: same ${p.samePersonDistance}, other ${p.otherPersonDistance}`);
+});
+
+test('every fitted head passes the mesh checks', () => {
+  for (const p of report.photos) if (p.status === 'done') assert.ok(p.meshValid, `${p.name}: ${JSON.stringify(p.mesh)}`);
+});
