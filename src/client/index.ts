@@ -9,6 +9,8 @@ import type {
   TtsOptions, VertexOptions, WaitOptions,
 } from './types.ts';
 import { decodeVertices, encodeVertices } from './vertices.ts';
+import { importNodeOnly } from './node-only.ts';
+import type * as NodeSave from './node/save.ts';
 
 export * from './types.ts';
 export { AvatarApiError, AvatarWaitTimeout, parseMsg } from './errors.ts';
@@ -233,21 +235,10 @@ export class AvatarClient {
    * `target` is a file path, or `{ dir }` to use the name the service suggests (Content-Disposition) in that folder.
    */
   async saveLinkToFile(location: string, target: string | { dir: string; fallbackName: string }): Promise<{ path: string; bytes: number }> {
-    const [{ createWriteStream }, { rename, rm, stat }, { Readable }, { pipeline }, path] = await Promise.all([
-      import('node:fs'), import('node:fs/promises'), import('node:stream'), import('node:stream/promises'), import('node:path'),
-    ]);
+    const { saveBody } = await importNodeOnly<typeof NodeSave>('./node/save.ts');
     const response = await this.fetchLink(location);
     if (!response.body) throw new AvatarApiError(-1, 'download has no body', response.status);
-    const filePath = typeof target === 'string' ? target : path.join(target.dir, suggestedFileName(response.headers.get('content-disposition')) ?? target.fallbackName);
-    const partial = `${filePath}.part`;
-    try {
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(partial));
-      await rename(partial, filePath);
-    } catch (e) {
-      await rm(partial, { force: true });
-      throw e;
-    }
-    return { path: filePath, bytes: (await stat(filePath)).size };
+    return saveBody(response.body, target, suggestedFileName(response.headers.get('content-disposition')));
   }
 
   /** Node only: the package (or result) of `key` to a file path, or into a folder under the service's file name. */

@@ -1,4 +1,5 @@
 import type * as NodeDigest from '../protocol/digest.ts';
+import { importNodeOnly } from './node-only.ts';
 
 /** The spec's `auth_method`. */
 export type DigestMethod = 'sha256' | 'sha1';
@@ -14,15 +15,11 @@ export interface Credentials {
 
 const isNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
 
-/**
- * In Node the header comes from the server's own implementation in src/protocol/digest.ts, loaded lazily
- * (and through a computed specifier) so that browser bundles never see its node:crypto import.
- */
+/** In Node the header comes from the server's own implementation in src/protocol/digest.ts (node:crypto). */
 export function nodeSigner({ key, secret, method = 'sha256' }: Credentials): Signer {
   let digest: Promise<typeof NodeDigest> | undefined;
   return async (uri) => {
-    const specifier = new URL('../protocol/digest.ts', import.meta.url).href;
-    digest ??= import(/* @vite-ignore */ specifier) as Promise<typeof NodeDigest>;
+    digest ??= importNodeOnly<typeof NodeDigest>('../protocol/digest.ts');
     return (await digest).authorizationHeader(key, secret, uri, method);
   };
 }
