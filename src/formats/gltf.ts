@@ -1,6 +1,7 @@
 import { Document, Format, NodeIO, type Accessor, type Buffer as GltfBuffer, type Material as GltfMaterial, type Node, type Texture as GltfTexture } from '@gltf-transform/core';
 import type { AnimationClip, AvatarMesh, AvatarModel, Material, MorphTrack, Vec3 } from '../model/avatar.ts';
 import { packGlb } from './glb-container.ts';
+import { appendSparseTargets } from './gltf-morphs.ts';
 import { meshNodeName } from './naming.ts';
 import { computeTangents } from './tangents.ts';
 import { boneWorldMatrices, invertAffine } from './transform.ts';
@@ -66,13 +67,9 @@ class GlbBuilder {
     if (material.getNormalTexture()) {
       primitive.setAttribute('TANGENT', this.accessor('VEC4', computeTangents(g.positions, g.normals, uvs, g.indices)));
     }
-    for (const morph of mesh.morphs) {
-      // Blendshapes move part of the head: sparse accessors keep the file small.
-      const deltas = this.accessor('VEC3', scaled(morph.deltas)).setSparse(true);
-      primitive.addTarget(this.doc.createPrimitiveTarget(morph.name).setAttribute('POSITION', deltas));
-    }
     // Mesh and node share the name: importers name the object after either.
     const gltfMesh = this.doc.createMesh(meshNodeName(mesh)).addPrimitive(primitive);
+    // The morph targets themselves are added to the written JSON (gltf-morphs.ts).
     if (mesh.morphs.length > 0) {
       gltfMesh.setWeights(mesh.morphs.map(() => 0)).setExtras({ targetNames: mesh.morphs.map((m) => m.name) });
     }
@@ -154,7 +151,9 @@ export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   // carries the texture files beside the GLB, as for the FBX) instead of being embedded twice.
   const { json, resources } = await new NodeIO().writeJSON(b.doc, { format: Format.GLTF });
   const [buffer] = json.buffers ?? [];
-  const bin = buffer?.uri === undefined ? new Uint8Array(0) : resources[buffer.uri];
-  if (buffer) delete buffer.uri;
+  if (!buffer?.uri) throw new Error('glTF buffer missing');
+  const bin = appendSparseTargets(json, resources[buffer.uri], model.meshes.map((mesh) => ({ nodeName: meshNodeName(mesh), mesh })), METRES_PER_CM);
+  delete buffer.uri;
+  buffer.byteLength = bin.length;
   return packGlb(json, bin);
 }

@@ -6,13 +6,19 @@ const DELTA_EPSILON = 1e-6;
 /** Sparse shape: the vertices a morph moves and their deltas (FBX shapes and the Unity JSON store these). */
 export function sparseShape(morph: MorphTarget): { indexes: Int32Array; deltas: Float64Array } {
   const d = morph.deltas;
-  const indexes: number[] = [];
-  for (let v = 0; v < d.length / 3; v++) {
-    if (Math.abs(d[v * 3]) > DELTA_EPSILON || Math.abs(d[v * 3 + 1]) > DELTA_EPSILON || Math.abs(d[v * 3 + 2]) > DELTA_EPSILON) indexes.push(v);
+  const moved = new Int32Array(d.length / 3);
+  let count = 0;
+  for (let v = 0, i = 0; i < d.length; v++, i += 3) {
+    if (Math.abs(d[i]) > DELTA_EPSILON || Math.abs(d[i + 1]) > DELTA_EPSILON || Math.abs(d[i + 2]) > DELTA_EPSILON) moved[count++] = v;
   }
   // A shape that moves nothing keeps one zero delta: some readers reject empty shape arrays.
-  if (indexes.length === 0) indexes.push(0);
+  const indexes = count === 0 ? Int32Array.of(0) : moved.slice(0, count);
   const deltas = new Float64Array(indexes.length * 3);
-  indexes.forEach((v, k) => deltas.set(d.subarray(v * 3, v * 3 + 3), k * 3));
-  return { indexes: Int32Array.from(indexes), deltas };
+  for (let k = 0; k < indexes.length; k++) {
+    const i = indexes[k] * 3;
+    deltas[k * 3] = d[i];
+    deltas[k * 3 + 1] = d[i + 1];
+    deltas[k * 3 + 2] = d[i + 2];
+  }
+  return { indexes, deltas };
 }

@@ -37,7 +37,7 @@ test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, 
   assert.deepEqual(Object.keys(meshes[0].morphTargetDictionary!), NAMED_MORPHS);
   // Sparse targets expand to every morph's deltas, in metres.
   model.meshes[0].morphs.forEach((morph, k) => {
-    const got = meshes[0].geometry.morphAttributes.position[k].array;
+    const got = meshes[0].geometry.morphAttributes.position![k].array;
     assert.equal(got.length, morph.deltas.length);
     got.forEach((x, i) => assert.ok(Math.abs(x - morph.deltas[i] * 0.01) < 1e-7, `${morph.name}[${i}]`));
   });
