@@ -1,15 +1,20 @@
 /**
  * Writes each template's neutral mesh to assets/templates/<version>/neutral.obj (one object per
- * part, with UVs), the file clients author their assets around. Run:
- * `node --import tsx scripts/build-templates.ts`. A unit test checks the committed files match.
+ * part, with UVs), the file clients author their assets around, and a picture of both templates
+ * to docs/templates.png. Run: `node --import tsx scripts/build-templates.ts`. A unit test checks
+ * the committed OBJ files match.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeObj } from '../src/formats/obj-write.ts';
 import { buildTemplate } from '../src/geometry/template/build.ts';
-import { PART_NAMES } from '../src/geometry/template/types.ts';
-import type { TemplateVersion } from '../src/model/avatar.ts';
+import { BONE, PART_NAMES, type HeadTemplate } from '../src/geometry/template/types.ts';
+import type { TemplateVersion, Vec3 } from '../src/model/avatar.ts';
+import { renderMeshes, type RenderItem, type RenderMode } from '../src/geometry/render/rasterize.ts';
+import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
+import { axisAngle, poseVertices } from '../src/geometry/mesh/skinning.ts';
+import { vertexNormals } from '../src/geometry/mesh/normals.ts';
 
 export const TEMPLATE_VERSIONS: TemplateVersion[] = ['1.6', '2.0'];
 export const neutralObjPath = (version: TemplateVersion) => join(dirname(fileURLToPath(import.meta.url)), '..', 'assets', 'templates', version, 'neutral.obj');
@@ -35,6 +40,45 @@ export function neutralObj(version: TemplateVersion): string {
   return out.join('\n') + '\n';
 }
 
+const COLOURS: Record<string, [number, number, number]> = {
+  head: [0.62, 0.5, 0.44],
+  eyeLeft: [0.85, 0.85, 0.82],
+  eyeRight: [0.85, 0.85, 0.82],
+  teeth: [0.9, 0.88, 0.8],
+  tongue: [0.7, 0.3, 0.3],
+};
+
+/** The template's meshes for the renderer, optionally with the jaw opened by `jaw` radians. */
+function renderItems(template: HeadTemplate, jaw: number): RenderItem[] {
+  const pose = new Map([[BONE.jaw, axisAngle([1, 0, 0], jaw)]]);
+  return (['head', ...PART_NAMES] as const).map((name) => {
+    const mesh = name === 'head' ? template.head : template.parts[name];
+    const positions = poseVertices(mesh.positions, template.skins[name], template.bones, pose);
+    return { geometry: { ...mesh, positions, normals: vertexNormals(positions, mesh.indices) }, color: COLOURS[name] };
+  });
+}
+
+/** Front, side, back and three-quarter views (grey), the UV layout on the head, and the mouth opened by the jaw. */
+async function picture(): Promise<Uint8Array> {
+  const views: { label: string; eye: Vec3; target?: Vec3; height?: number; mode?: RenderMode; jaw?: number }[] = [
+    { label: 'front', eye: [0, -2, 80] },
+    { label: 'side', eye: [80, -2, -5] },
+    { label: 'back', eye: [0, -2, -90] },
+    { label: 'three-quarter, below', eye: [-50, -40, 50] },
+    { label: 'UV layout', eye: [35, 5, 70], mode: 'uv-checker' },
+    { label: 'jaw bone at 20 deg', eye: [25, -8, 60], target: [0, -5, 2], height: 16, jaw: (20 * Math.PI) / 180 },
+  ];
+  const cells: SheetCell[] = [];
+  for (const version of TEMPLATE_VERSIONS) {
+    const template = buildTemplate(version);
+    for (const view of views) {
+      const image = renderMeshes(renderItems(template, view.jaw ?? 0), { type: 'orthographic', viewHeight: view.height ?? 38, eye: view.eye, target: view.target ?? [0, -3, -4], up: [0, 1, 0] }, { width: 360, height: 360, background: [255, 255, 255, 255], supersample: 2, mode: view.mode ?? 'grey' });
+      cells.push({ image, label: `${version} ${view.label}` });
+    }
+  }
+  return contactSheet(cells, { columns: views.length, cellWidth: 360, cellHeight: 360, title: 'Head templates 1.6 (top) and 2.0 (bottom)' });
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const version of TEMPLATE_VERSIONS) {
     const path = neutralObjPath(version);
@@ -42,4 +86,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(path, neutralObj(version));
     console.log(`wrote ${path}`);
   }
+  const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'templates.png');
+  writeFileSync(docs, await picture());
+  console.log(`wrote ${docs}`);
 }

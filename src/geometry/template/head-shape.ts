@@ -21,6 +21,8 @@ const JAW: Ellipsoid = { centre: [0, -3.8, -1.5], radii: [6.6, 6.0, 5.6] };
 /** Neck: elliptic cylinder (circumference about 36 cm) ending inside the head. */
 const NECK = { centreX: 0, centreZ: -6.0, radiusX: 5.3, radiusZ: 5.7, top: -5 };
 const BLEND = 3;
+/** The neck flows into the back of the head over a wider blend. */
+const NECK_BLEND = 6;
 
 /** Approximate signed distance to an ellipsoid (exact on the surface, good near it). */
 function ellipsoidDistance(p: Vec3, e: Ellipsoid): number {
@@ -42,7 +44,7 @@ function smoothMin(a: number, b: number, k: number): number {
 }
 
 export function headDistance(p: Vec3): number {
-  return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), ellipsoidDistance(p, JAW), BLEND), neckDistance(p), BLEND);
+  return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), ellipsoidDistance(p, JAW), BLEND), neckDistance(p), NECK_BLEND);
 }
 
 /**

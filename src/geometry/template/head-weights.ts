@@ -37,7 +37,7 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
     const part = (up + low) / 2;
     const w = smoothstep((jawAngle(p) - (part - band)) / (2 * band));
     const front = smoothstep((p[2] - JAW_PIVOT[2] - 0.5) / 3);
-    const throat = 1 - smoothstep((-10 - p[1]) / 2.5);
+    const throat = 1 - smoothstep((-9.5 - p[1]) / 5);
     return w * front * throat;
   };
 }

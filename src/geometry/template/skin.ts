@@ -42,6 +42,8 @@ export interface SkinGrid {
 
 /** Samples along a column; the rings are interpolated between them. */
 const COLUMN_SAMPLES = 128;
+/** Passes of a 1-2-1 filter over the ring places across columns. */
+const RING_SMOOTHING = 12;
 /** Arc length over which the skin eases from the face's boundary onto the head shape. */
 const EASE_LENGTH = 4;
 /** Atlas square the skin's UVs fill (a small margin keeps bilinear sampling inside). */
@@ -57,6 +59,38 @@ const onShape = (d: Vec3, extra: number, near?: number): Vec3 => {
   return [HEAD_CENTRE[0] + d[0] * r, HEAD_CENTRE[1] + d[1] * r, HEAD_CENTRE[2] + d[2] * r];
 };
 const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
+
+/**
+ * A column: samples from the face oval (`start` in the plane) along `dir` to the neck cut, on the
+ * head shape but eased out from the face's own radius (`offset` above the shape at the oval).
+ * `arc` is the cumulative length at each sample.
+ */
+function sampleColumn(start: [number, number], dir: [number, number], offset: number): { points: Vec3[]; arc: number[] } {
+  const reach = cutDistance(start, dir);
+  const shape: Vec3[] = [];
+  const dirs: Vec3[] = [];
+  const shapeArc = [0];
+  for (let s = 0; s <= COLUMN_SAMPLES; s++) {
+    const tau = (reach * s) / COLUMN_SAMPLES;
+    dirs.push(fromPlane(start[0] + dir[0] * tau, start[1] + dir[1] * tau));
+    shape.push(onShape(dirs[s], 0, s > 0 ? length(sub(shape[s - 1], HEAD_CENTRE)) : undefined));
+    if (s > 0) shapeArc.push(shapeArc[s - 1] + length(sub(shape[s], shape[s - 1])));
+  }
+  const points = shape.map((p, s) => {
+    const extra = offset * (1 - smoothstep(shapeArc[s] / EASE_LENGTH));
+    return [p[0] + dirs[s][0] * extra, p[1] + dirs[s][1] * extra, p[2] + dirs[s][2] * extra] as Vec3;
+  });
+  const arc = [0];
+  for (let s = 1; s < points.length; s++) arc.push(arc[s - 1] + length(sub(points[s], points[s - 1])));
+  return { points, arc };
+}
+
+/** Fractional sample index at which the cumulative `arc` reaches `target`. */
+function sampleAt(arc: number[], target: number): number {
+  let s = 0;
+  while (s < arc.length - 2 && arc[s + 1] < target) s++;
+  return s + Math.min(1, (target - arc[s]) / (arc[s + 1] - arc[s] || 1));
+}
 
 /** Where the straight plane ray from `origin` along `dir` leaves the region above the neck cut. */
 function cutDistance(origin: [number, number], dir: [number, number]): number {
@@ -88,43 +122,29 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
   const centre = toPlane(normalize(sub(centroid(b.positions, oval), HEAD_CENTRE)));
   assertStarShaped(ovalPlane, centre);
 
-  const grid: number[][] = Array.from({ length: K + 1 }, () => new Array<number>(M));
-  for (let c = 0; c < M; c++) {
+  const columns = Array.from({ length: M }, (_, c) => {
     const i = Math.floor(c / m), t = (c % m) / m, j = (i + 1) % n;
     const start: [number, number] = [ovalPlane[i][0] + (ovalPlane[j][0] - ovalPlane[i][0]) * t, ovalPlane[i][1] + (ovalPlane[j][1] - ovalPlane[i][1]) * t];
     const away = [start[0] - centre[0], start[1] - centre[1]];
     const dir: [number, number] = [away[0] / Math.hypot(away[0], away[1]), away[1] / Math.hypot(away[0], away[1])];
-    const reach = cutDistance(start, dir);
-    const offset = ovalOffset[i] + (ovalOffset[j] - ovalOffset[i]) * t;
-    // Sample the column on the head shape, then ease from the face's radius onto it.
-    const shape: Vec3[] = [];
-    const dirs: Vec3[] = [];
-    const arc = [0];
-    for (let s = 0; s <= COLUMN_SAMPLES; s++) {
-      const tau = (reach * s) / COLUMN_SAMPLES;
-      dirs.push(fromPlane(start[0] + dir[0] * tau, start[1] + dir[1] * tau));
-      shape.push(onShape(dirs[s], 0, s > 0 ? length(sub(shape[s - 1], HEAD_CENTRE)) : undefined));
-      if (s > 0) arc.push(arc[s - 1] + length(sub(shape[s], shape[s - 1])));
-    }
-    const points = shape.map((p, s) => {
-      const extra = offset * (1 - smoothstep(arc[s] / EASE_LENGTH));
-      return [p[0] + dirs[s][0] * extra, p[1] + dirs[s][1] * extra, p[2] + dirs[s][2] * extra] as Vec3;
-    });
-    const eased = [0];
-    for (let s = 1; s < points.length; s++) eased.push(eased[s - 1] + length(sub(points[s], points[s - 1])));
-    const total = eased[eased.length - 1];
     const uvInner = lerpUv(b, oval[i], oval[j], t);
-    const uvOuter = squareHit(faceUvCentre, uvInner);
-    let s = 0;
+    return { ...sampleColumn(start, dir, ovalOffset[i] + (ovalOffset[j] - ovalOffset[i]) * t), uvInner, uvOuter: squareHit(faceUvCentre, uvInner) };
+  });
+  // Ring k sits at the k/K fraction of each column's length; those places are smoothed across
+  // neighbouring columns, whose lengths differ, so that the rings run smoothly.
+  let place = columns.map(({ arc }) => Array.from({ length: K + 1 }, (_, k) => sampleAt(arc, (arc[arc.length - 1] * k) / K)));
+  for (let pass = 0; pass < RING_SMOOTHING; pass++) {
+    place = place.map((row, c) => row.map((x, k) => (k === 0 || k === K ? x : (place[(c + M - 1) % M][k] + 2 * x + place[(c + 1) % M][k]) / 4)));
+  }
+  const grid: number[][] = Array.from({ length: K + 1 }, () => new Array<number>(M));
+  columns.forEach(({ points, uvInner, uvOuter }, c) => {
     for (let k = 1; k <= K; k++) {
-      const target = (total * k) / K;
-      while (s < points.length - 2 && eased[s + 1] < target) s++;
-      const f = Math.min(1, (target - eased[s]) / (eased[s + 1] - eased[s] || 1));
-      const p = k === K ? points[points.length - 1] : lerp(points[s], points[s + 1], f);
+      const s = Math.min(Math.floor(place[c][k]), points.length - 2);
+      const p = k === K ? points[points.length - 1] : lerp(points[s], points[s + 1], place[c][k] - s);
       const w = k / K;
       grid[k][c] = b.vertex(k === K ? [p[0], NECK_CUT_Y, p[2]] : p, [uvInner[0] + (uvOuter[0] - uvInner[0]) * w, uvInner[1] + (uvOuter[1] - uvInner[1]) * w]);
     }
-  }
+  });
 
   const earHoles = findEarHoles(b, grid, options);
   b.stitch(oval, grid[1], oval.map((_, i) => i / n), grid[1].map((_, c) => c / M));
@@ -133,8 +153,15 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     for (let c = 0; c < M; c++) {
       if (isHole(k, c)) continue;
       const a = grid[k][c], a2 = grid[k][(c + 1) % M], o = grid[k + 1][c], o2 = grid[k + 1][(c + 1) % M];
-      b.triangle(a2, a, o);
-      b.triangle(a2, o, o2);
+      // Split along the shorter diagonal: where columns crowd, the quads are skewed.
+      const d = (x: number, y: number) => length(sub(vertex(b.positions, x), vertex(b.positions, y)));
+      if (d(a2, o) <= d(a, o2)) {
+        b.triangle(a2, a, o);
+        b.triangle(a2, o, o2);
+      } else {
+        b.triangle(a2, a, o2);
+        b.triangle(a, o, o2);
+      }
     }
   }
   return { grid, cut: grid[K], columns: M, earHoles };
