@@ -6,16 +6,22 @@ import { buildTestAvatar } from '../test/fixtures/avatar.ts';
 
 const RUNS = 5;
 
-async function timed(fn: () => unknown): Promise<number> {
+const median = (values: number[]): number => Math.round(values.sort((a, b) => a - b)[values.length >> 1] * 10) / 10;
+
+/** Median wall-clock and process CPU milliseconds (CPU time shows the work when other jobs share the cores). */
+async function measure(fn: () => unknown): Promise<{ wall: number; cpu: number }> {
   await fn(); // warm-up
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn();
-    times.push(performance.now() - t0);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return Math.round(times[RUNS >> 1] * 10) / 10;
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 /**
@@ -32,12 +38,14 @@ export default async function (): Promise<Figure[]> {
     ...model.textures.map((t) => ({ name: t.name, data: t.data })),
     ...raw.map((a, k) => ({ name: `array${k}.bin`, data: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) })),
   ];
-  const zip = await timed(() => writeZip(baselineEntries));
-  const per = async (p: 'maya' | 'webviewer' | 'unity'): Promise<number> => timed(() => buildPackage(model, p, extras));
-  const all = await timed(() => buildPackages(model, ['maya', 'webviewer', 'unity'], extras));
+  const zip = await measure(() => writeZip(baselineEntries));
+  const all = await measure(() => buildPackages(model, ['maya', 'webviewer', 'unity'], extras));
+  const per = async (p: 'maya' | 'webviewer' | 'unity'): Promise<number> => (await measure(() => buildPackage(model, p, extras))).wall;
   return [
-    { key: 'formats.plain_zip_same_bytes', value: zip, unit: 'ms' },
-    { key: 'formats.all_three_packages_template2', value: all, unit: 'ms', baseline: 'formats.plain_zip_same_bytes', goal: '<= 300 ms' },
+    { key: 'formats.plain_zip_same_bytes', value: zip.wall, unit: 'ms' },
+    { key: 'formats.all_three_packages_template2', value: all.wall, unit: 'ms', baseline: 'formats.plain_zip_same_bytes', goal: '<= 300 ms' },
+    { key: 'formats.plain_zip_same_bytes_cpu', value: zip.cpu, unit: 'ms cpu' },
+    { key: 'formats.all_three_packages_template2_cpu', value: all.cpu, unit: 'ms cpu', baseline: 'formats.plain_zip_same_bytes_cpu' },
     { key: 'formats.maya_package', value: await per('maya'), unit: 'ms', baseline: 'formats.plain_zip_same_bytes' },
     { key: 'formats.webviewer_package', value: await per('webviewer'), unit: 'ms', baseline: 'formats.plain_zip_same_bytes' },
     { key: 'formats.unity_package', value: await per('unity'), unit: 'ms', baseline: 'formats.plain_zip_same_bytes' },
