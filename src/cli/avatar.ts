@@ -11,6 +11,7 @@ import {
   type Avatar, type Feature, type InputType, type Platform, type SpeechOutput, type Template, type VertexOptions,
 } from '../client/index.ts';
 import { loadConfig, readConfigFile, saveConfig } from '../client/node/config.ts';
+import { objPositions, replaceObjPositions } from '../client/obj-vertices.ts';
 import { progressBar } from '../client/node/progress.ts';
 import { prompter } from '../client/node/prompt.ts';
 
@@ -27,7 +28,7 @@ const USAGE = `avatar: command line of the avatar service
   avatar meta get KEY [NAME] | meta set KEY NAME VALUE | meta set KEY NAME=VALUE... | meta unset KEY NAME
   avatar delete KEY
   avatar execute blendshapes KEY [--wait] [--out FILE]
-  avatar execute vertexdeform KEY FILE [--units m|cm] [--mirror-x] [--wait] [--out FILE]
+  avatar execute vertexdeform KEY FILE.obj|FILE.bin [--units m|cm] [--mirror-x] [--wait] [--out FILE.obj|FILE.bin]
   avatar tts "TEXT" [--voice V] [--format mp3|wav|ogg|pcm] [--type text|ssml] [--out BASENAME]
 
 Everywhere: --json (machine-readable stdout), --timeout SECONDS (for waits), --help.
@@ -244,13 +245,23 @@ const remove: Command = async ({ args, client, out }) => {
   return EXIT.ok;
 };
 
+const isObj = (file: string) => path.extname(file).toLowerCase() === '.obj';
+
+/** A vertex FILE: an OBJ mesh (its `v` lines), or the caller's positions as little-endian float32 triples. */
+async function readVertexFile(file: string): Promise<{ positions: Float32Array; obj?: string }> {
+  if (!isObj(file)) return { positions: decodeVertices(await fs.readFile(file)) };
+  const obj = await fs.readFile(file, 'utf8');
+  return { positions: objPositions(obj), obj };
+}
+
 const execute: Command = async ({ args, flags, client, out, wait }) => {
   const [what, key] = args;
   if (!key || (what !== 'blendshapes' && what !== 'vertexdeform')) throw new UsageError('usage: avatar execute blendshapes KEY | execute vertexdeform KEY FILE');
   const c = await client();
   const options = vertexOptions(flags);
-  // A vertex FILE holds the caller's positions as little-endian float32 triples, in its own units and axis.
-  const resultKey = what === 'blendshapes' ? await c.executeBlendshapes(key) : await c.executeVertexDeform(key, decodeVertices(await fs.readFile(positional(args, 2, 'FILE'))), options);
+  const input = what === 'vertexdeform' ? await readVertexFile(positional(args, 2, 'FILE')) : undefined;
+  if (input && flags.out !== undefined && isObj(flags.out) && !input.obj) throw new UsageError('an .obj result needs an .obj input');
+  const resultKey = input ? await c.executeVertexDeform(key, input.positions, options) : await c.executeBlendshapes(key);
   if (!flags.wait && flags.out === undefined) {
     out({ key: resultKey }, resultKey);
     return EXIT.ok;
@@ -258,8 +269,9 @@ const execute: Command = async ({ args, flags, client, out, wait }) => {
   const result = await wait(c, resultKey);
   if (flags.out === undefined) {
     out({ key: resultKey, status: result.status }, resultKey);
-  } else if (what === 'vertexdeform') {
-    await fs.writeFile(flags.out, encodeVertices(await c.vertexDeformResult(resultKey, options)));
+  } else if (input) {
+    const positions = await c.vertexDeformResult(resultKey, options);
+    await fs.writeFile(flags.out, input.obj && isObj(flags.out) ? replaceObjPositions(input.obj, positions) : encodeVertices(positions));
     out({ key: resultKey, status: result.status, path: flags.out }, `${resultKey}\n${flags.out}`);
   } else {
     const saved = await c.downloadToFile(resultKey, 'maya', flags.out);

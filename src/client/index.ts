@@ -16,6 +16,7 @@ export * from './types.ts';
 export { AvatarApiError, AvatarWaitTimeout, parseMsg } from './errors.ts';
 export { defaultSigner, nodeSigner, webCryptoSigner, webCryptoDigest, type DigestMethod, type Signer } from './sign.ts';
 export { encodeVertices, decodeVertices } from './vertices.ts';
+export { objPositions, replaceObjPositions } from './obj-vertices.ts';
 
 export interface AvatarClientOptions {
   /** Where the service answers, e.g. `http://localhost:8080` (a path prefix is kept: `https://host/avatars`). */

@@ -159,6 +159,18 @@ describe('avatar command line against the running service', () => {
     out.forEach((v, i) => assert.ok(Math.abs(v) < 1, `value ${i} = ${v} looks like metres`));
   });
 
+  it('execute vertexdeform reads an OBJ and writes it back with only the positions changed', async () => {
+    const obj = ['# my mesh', 'v 0.05 0.02 0.08', 'vt 0 1', 'v -0.03 0.1 0.04', 'v 0 -0.06 0.09', 'f 1 2 3', ''].join('\n');
+    await fs.writeFile(path.join(work, 'mesh.obj'), obj);
+    const r = await avatar(['execute', 'vertexdeform', key, 'mesh.obj', '--units', 'm', '--out', 'deformed.obj', '--timeout', '60']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = (await fs.readFile(path.join(work, 'deformed.obj'), 'utf8')).split('\n');
+    assert.deepEqual(lines.filter((l) => !l.startsWith('v ')), obj.split('\n').filter((l) => !l.startsWith('v ')));
+    const vs = lines.filter((l) => l.startsWith('v ')).map((l) => l.split(' ').slice(1).map(Number));
+    assert.equal(vs.length, 3);
+    vs.flat().forEach((v) => assert.ok(Number.isFinite(v) && Math.abs(v) < 1, `${v} in metres`));
+  });
+
   it('execute blendshapes --out saves the result package', async () => {
     const r = await avatar(['execute', 'blendshapes', key, '--out', 'shapes.zip', '--timeout', '60', '--json']);
     assert.equal(r.code, 0, r.stderr);
