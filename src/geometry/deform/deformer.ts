@@ -75,7 +75,8 @@ export function createDeformer(input: DeformerInput, options: DeformerOptions = 
     if (points.length % 3 !== 0) throw new RangeError(`${points.length} values are not whole xyz triples`);
     const out = new Float32Array(points.length);
     const hit = emptyClosestPoint();
-    const n = new Float64Array(6);
+    // Template normal, avatar normal, rotated offset.
+    const n = new Float64Array(9);
     let hint = -1;
     for (let i = 0; i < points.length; i += 3) {
       const px = points[i], py = points[i + 1], pz = points[i + 2];
@@ -98,10 +99,10 @@ export function createDeformer(input: DeformerInput, options: DeformerOptions = 
         n[k] = hit.wa * templateNormals[na + k] + hit.wb * templateNormals[nb + k] + hit.wc * templateNormals[nc + k];
         n[3 + k] = hit.wa * avatarNormals[na + k] + hit.wb * avatarNormals[nb + k] + hit.wc * avatarNormals[nc + k];
       }
-      const [ox, oy, oz] = rotateBetween(n, px - hit.x, py - hit.y, pz - hit.z);
-      const lx = hit.wa * avatar[3 * a] + hit.wb * avatar[3 * b] + hit.wc * avatar[3 * c] + ox;
-      const ly = hit.wa * avatar[3 * a + 1] + hit.wb * avatar[3 * b + 1] + hit.wc * avatar[3 * c + 1] + oy;
-      const lz = hit.wa * avatar[3 * a + 2] + hit.wb * avatar[3 * b + 2] + hit.wc * avatar[3 * c + 2] + oz;
+      rotateBetween(n, px - hit.x, py - hit.y, pz - hit.z);
+      const lx = hit.wa * avatar[3 * a] + hit.wb * avatar[3 * b] + hit.wc * avatar[3 * c] + n[6];
+      const ly = hit.wa * avatar[3 * a + 1] + hit.wb * avatar[3 * b + 1] + hit.wc * avatar[3 * c + 1] + n[7];
+      const lz = hit.wa * avatar[3 * a + 2] + hit.wb * avatar[3 * b + 2] + hit.wc * avatar[3 * c + 2] + n[8];
       out[i] = rx + w * (lx - rx);
       out[i + 1] = ry + w * (ly - ry);
       out[i + 2] = rz + w * (lz - rz);
@@ -125,23 +126,26 @@ function unitRows(v: Float64Array): Float64Array {
 }
 
 /**
- * Rotates (x, y, z) by the smallest rotation taking direction n[0..2] to direction n[3..5]
- * (neither need be unit). Opposite directions have no smallest rotation: the vector is kept.
+ * Rotates (x, y, z) by the smallest rotation taking direction n[0..2] to direction n[3..5] (neither
+ * need be unit) and writes it to n[6..8]. Opposite directions have no smallest rotation, a zero one no
+ * direction: the vector is then kept.
  */
-function rotateBetween(n: Float64Array, x: number, y: number, z: number): [number, number, number] {
+function rotateBetween(n: Float64Array, x: number, y: number, z: number): void {
   const la = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   const lb = Math.sqrt(n[3] * n[3] + n[4] * n[4] + n[5] * n[5]);
-  if (la === 0 || lb === 0) return [x, y, z];
+  const c = la > 0 && lb > 0 ? (n[0] * n[3] + n[1] * n[4] + n[2] * n[5]) / (la * lb) : -1;
+  if (c <= -0.999) {
+    n[6] = x;
+    n[7] = y;
+    n[8] = z;
+    return;
+  }
   const ax = n[0] / la, ay = n[1] / la, az = n[2] / la;
   const bx = n[3] / lb, by = n[4] / lb, bz = n[5] / lb;
-  const c = ax * bx + ay * by + az * bz;
-  if (c <= -0.999) return [x, y, z];
   // Rodrigues with v = a × b, |v| = sin: R x = c·x + v × x + v (v · x) / (1 + c).
   const vx = ay * bz - az * by, vy = az * bx - ax * bz, vz = ax * by - ay * bx;
   const k = (vx * x + vy * y + vz * z) / (1 + c);
-  return [
-    c * x + (vy * z - vz * y) + vx * k,
-    c * y + (vz * x - vx * z) + vy * k,
-    c * z + (vx * y - vy * x) + vz * k,
-  ];
+  n[6] = c * x + (vy * z - vz * y) + vx * k;
+  n[7] = c * y + (vz * x - vx * z) + vy * k;
+  n[8] = c * z + (vx * y - vy * x) + vz * k;
 }

@@ -97,31 +97,29 @@ export class TriangleBvh {
     while (top > 0) {
       top--;
       if (stackDist[top] > best) continue;
-      const ref = stackRef[top], leafCount = stackCount[top];
-      if (leafCount > 0) {
-        for (let slot = ref, end = ref + leafCount; slot < end; slot++) {
-          const d2 = closestOnTriangle(triangles, slot * TRIANGLE_STRIDE, x, y, z, scratch);
-          if (d2 < best || (d2 === best && bestSlot < 0)) {
-            best = d2; bestSlot = slot; bestV = scratch[0]; bestW = scratch[1]; bestRegion = scratch[2];
+      let ref = stackRef[top], count = stackCount[top];
+      // Descend towards the nearer child without a trip through the stack; the farther one waits there.
+      for (;;) {
+        if (count > 0) {
+          for (let slot = ref, end = ref + count; slot < end; slot++) {
+            const d2 = closestOnTriangle(triangles, slot * TRIANGLE_STRIDE, x, y, z, scratch);
+            if (d2 < best || (d2 === best && bestSlot < 0)) {
+              best = d2; bestSlot = slot; bestV = scratch[0]; bestW = scratch[1]; bestRegion = scratch[2];
+            }
           }
+          break;
         }
-        continue;
-      }
-      const o = RECORD * ref;
-      const dl = boxDistance2(boxes, o, x, y, z), dr = boxDistance2(boxes, o + 6, x, y, z);
-      // Push the farther child first so that the nearer one is searched first and shrinks `best`.
-      const leftFirst = dl <= dr;
-      const far = leftFirst ? 1 : 0, farDist = leftFirst ? dr : dl;
-      const nearDist = leftFirst ? dl : dr;
-      if (farDist <= best) {
-        stackRef[top] = refs[o + 12 + far];
-        stackCount[top] = refs[o + 14 + far];
-        stackDist[top++] = farDist;
-      }
-      if (nearDist <= best) {
-        stackRef[top] = refs[o + 13 - far];
-        stackCount[top] = refs[o + 15 - far];
-        stackDist[top++] = nearDist;
+        const o = RECORD * ref;
+        const dl = boxDistance2(boxes, o, x, y, z), dr = boxDistance2(boxes, o + 6, x, y, z);
+        const near = dl <= dr ? 0 : 1, nearDist = near === 0 ? dl : dr, farDist = near === 0 ? dr : dl;
+        if (farDist <= best) {
+          stackRef[top] = refs[o + 13 - near];
+          stackCount[top] = refs[o + 15 - near];
+          stackDist[top++] = farDist;
+        }
+        if (nearDist > best) break;
+        ref = refs[o + 12 + near];
+        count = refs[o + 14 + near];
       }
     }
     if (bestSlot < 0) return false;
@@ -161,8 +159,16 @@ export class TriangleBvh {
 
 /** Squared distance from (x, y, z) to the box min xyz, max xyz stored at boxes[o..o+5]. */
 function boxDistance2(boxes: Float32Array, o: number, x: number, y: number, z: number): number {
-  const dx = Math.max(boxes[o] - x, 0, x - boxes[o + 3]);
-  const dy = Math.max(boxes[o + 1] - y, 0, y - boxes[o + 4]);
-  const dz = Math.max(boxes[o + 2] - z, 0, z - boxes[o + 5]);
-  return dx * dx + dy * dy + dz * dz;
+  let d = 0;
+  const lx = boxes[o] - x, hx = x - boxes[o + 3];
+  const ly = boxes[o + 1] - y, hy = y - boxes[o + 4];
+  const lz = boxes[o + 2] - z, hz = z - boxes[o + 5];
+  // Plain branches: V8 compiles Math.max(a, 0, b) to a slower NaN- and sign-aware sequence.
+  if (lx > 0) d += lx * lx;
+  else if (hx > 0) d += hx * hx;
+  if (ly > 0) d += ly * ly;
+  else if (hy > 0) d += hy * hy;
+  if (lz > 0) d += lz * lz;
+  else if (hz > 0) d += hz * hz;
+  return d;
 }
