@@ -2,7 +2,8 @@ import type { Accounts } from './accounts.ts';
 import { AVATAR_FEATURES, INPUT_TYPES, PLATFORM_ALIASES, PLATFORMS, TEMPLATES, has, type InputType, type Platform } from './catalog.ts';
 import { errors } from './errors.ts';
 import { formatTime, isKey, newKey } from './ids.ts';
-import { inspectArchive, inspectPhoto } from './input-check.ts';
+import { inspectPhoto } from './input-check.ts';
+import { readMeshInput } from '../formats/mesh-input.ts';
 import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
 import type { ListCodes } from './list-codes.ts';
 import { parseVertexFile } from '../formats/vertex-file.ts';
@@ -73,7 +74,7 @@ export class Avatars {
     this.accounts.requireFeature(account, inputType);
     for (const f of features) this.accounts.requireFeature(account, f);
     if (!upload) throw errors.noFile();
-    checkUpload(inputType, upload);
+    await checkUpload(inputType, upload);
 
     const key = newKey();
     await this.files.put(inputPath(key), upload);
@@ -286,10 +287,16 @@ function parsePlatforms(s: string): Platform[] {
   return out;
 }
 
-function checkUpload(inputType: InputType, file: Uint8Array) {
+/** Everything about the upload that can be known without running the pipeline. */
+async function checkUpload(inputType: InputType, file: Uint8Array) {
   if (file.length === 0) throw errors.fileInput('the file part is empty');
-  if (inputType === 'photo') inspectPhoto(file);
-  else inspectArchive(file);
+  if (inputType === 'photo') {
+    inspectPhoto(file);
+    return;
+  }
+  const input = await readMeshInput(inputType, file);
+  inspectPhoto(input.texture);
+  if (input.photo) inspectPhoto(input.photo);
 }
 
 function checkMetaName(name: string) {

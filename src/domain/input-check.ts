@@ -68,14 +68,3 @@ function pngSize(b: Uint8Array): ImageHeader {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   return { format: 'png', width: view.getUint32(16), height: view.getUint32(20) };
 }
-
-export type ArchiveKind = 'zip' | 'rar';
-
-/** The archive inputs' container, from its signature. */
-export function inspectArchive(b: Uint8Array): ArchiveKind {
-  if (startsWith(b, [0x50, 0x4b, 0x05, 0x06])) throw errors.archiveInvalid('the zip archive has no entries');
-  if (startsWith(b, [0x50, 0x4b, 0x03, 0x04])) return 'zip';
-  if (startsWith(b, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return 'rar';
-  if (b.length === 0) throw errors.archiveInvalid('the file is empty');
-  throw errors.archiveKind();
-}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parseAuthorization } from '../../../src/api/auth-header.ts';
-import { inspectArchive, inspectPhoto } from '../../../src/domain/input-check.ts';
+import { inspectPhoto } from '../../../src/domain/input-check.ts';
 import { listCodes } from '../../../src/domain/list-codes.ts';
 import { decodeDocument, encodeDocument } from '../../../src/model/codec.ts';
 import { serviceDigest } from '../../../src/protocol/digest.ts';
@@ -42,7 +42,7 @@ describe('ServiceDigest', () => {
   });
 });
 
-describe('photo and archive headers', () => {
+describe('photo headers', () => {
   const jpeg = (w: number, h: number, app = 0) =>
     new Uint8Array([0xff, 0xd8, ...(app ? [0xff, 0xe1, (app + 2) >> 8, (app + 2) & 255, ...new Array(app).fill(0)] : []), 0xff, 0xc2, 0, 17, 8, h >> 8, h & 255, w >> 8, w & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
   it('reads JPEG frame sizes past application segments, and PNG sizes', () => {
@@ -61,12 +61,6 @@ describe('photo and archive headers', () => {
     assert.equal(codeOf(() => inspectPhoto(jpeg(10, 10).subarray(0, 6))), 30013);
     assert.equal(codeOf(() => inspectPhoto(new TextEncoder().encode('GIF89a'))), 30012);
     assert.equal(codeOf(() => inspectPhoto(new Uint8Array([1, 2, 3]))), 30011);
-  });
-  it('tells zip from rar from anything else', () => {
-    assert.equal(inspectArchive(new Uint8Array([0x50, 0x4b, 3, 4])), 'zip');
-    assert.equal(inspectArchive(new Uint8Array([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0])), 'rar');
-    assert.equal(codeOf(() => inspectArchive(new Uint8Array([0x50, 0x4b, 5, 6]))), 30005);
-    assert.equal(codeOf(() => inspectArchive(new Uint8Array([0x1f, 0x8b]))), 30006);
   });
 });
 
