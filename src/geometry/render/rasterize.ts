@@ -53,12 +53,44 @@ const DEFAULT_GREY = 0.45;
 /** Renders meshes into an RGBA image (straight alpha). Pure: no I/O. */
 export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOptions): RgbaImage {
   const ss = opts.supersample ?? 1;
-  const raster = new Raster(opts.width * ss, opts.height * ss, scaledFrame(cameraFrame(camera, opts.width, opts.height), ss), opts);
-  for (const item of items) if ((item.opacity ?? 1) >= 1) raster.draw(item);
-  for (const item of items) if ((item.opacity ?? 1) < 1) raster.draw(item);
+  const raster = rasterize(items, camera, opts, null);
   return ss === 1
     ? { width: opts.width, height: opts.height, rgba: raster.color }
     : downsample2(raster.color, opts.width, opts.height, opts.background ?? [0, 0, 0, 0]);
+}
+
+/**
+ * Which triangle is seen at each pixel, and how far (no supersampling): the nearest opaque
+ * triangle's id, counted over the items in order (item 0's triangles first), -1 where none, and
+ * its camera-space depth (Infinity where none).
+ */
+export function renderTriangleIds(
+  items: RenderItem[],
+  camera: Camera,
+  size: { width: number; height: number; near?: number },
+): { ids: Int32Array; depth: Float32Array } {
+  const ids = new Int32Array(size.width * size.height).fill(-1);
+  const raster = rasterize(items.map((item) => ({ ...item, opacity: 1 })), camera, { ...size, supersample: 1, mode: 'grey' }, ids);
+  return { ids, depth: raster.cameraDepth() };
+}
+
+/** The id of each item's first triangle when the items' triangles are counted in order. */
+export function firstTriangleIds(items: RenderItem[]): number[] {
+  let next = 0;
+  return items.map((item) => {
+    const first = next;
+    next += item.geometry.indices.length / 3;
+    return first;
+  });
+}
+
+function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids: Int32Array | null): Raster {
+  const ss = opts.supersample ?? 1;
+  const raster = new Raster(opts.width * ss, opts.height * ss, scaledFrame(cameraFrame(camera, opts.width, opts.height), ss), opts, ids);
+  const starts = firstTriangleIds(items);
+  items.forEach((item, i) => (item.opacity ?? 1) >= 1 && raster.draw(item, starts[i]));
+  items.forEach((item, i) => (item.opacity ?? 1) < 1 && raster.draw(item, starts[i]));
+  return raster;
 }
 
 function scaledFrame(f: CameraFrame, s: number): CameraFrame {
@@ -132,12 +164,15 @@ class Raster {
   private opacity = 1;
   private cutout = false;
   private doubleSided = false;
+  /** Id of the triangle being drawn, written to `ids` when there are ids to write. */
+  private id = 0;
 
   constructor(
     private readonly width: number,
     private readonly height: number,
     private readonly frame: CameraFrame,
     opts: RenderOptions,
+    private readonly ids: Int32Array | null,
   ) {
     const bg = opts.background ?? [0, 0, 0, 0];
     ({ color: this.color, depth: this.depth } = buffers(width * height, (opts.supersample ?? 1) === 1));
@@ -151,7 +186,14 @@ class Raster {
     this.near = opts.near ?? 0.1;
   }
 
-  draw(item: RenderItem): void {
+  /** Camera-space depth per pixel, from the screen-linear depth keys. */
+  cameraDepth(): Float32Array {
+    const perspective = this.frame.perspective;
+    return this.depth.map((k) => (k === Infinity ? Infinity : perspective ? -1 / k : k));
+  }
+
+  /** Draws an item whose first triangle has the id `firstId`. */
+  draw(item: RenderItem, firstId: number): void {
     const textured = this.mode === 0 && item.texture !== undefined;
     this.tex = textured ? texels(item.texture!) : null;
     this.tw = textured ? item.texture!.width : 0;
@@ -169,6 +211,7 @@ class Raster {
     for (let i = 0; i < count; i++) this.project(cam, i * CSTRIDE, vb, i * STRIDE);
     const near = this.near;
     for (let t = 0; t < indices.length; t += 3) {
+      this.id = firstId + t / 3;
       const a = indices[t], b = indices[t + 1], c2 = indices[t + 2];
       const za = cam[a * CSTRIDE + 2], zb = cam[b * CSTRIDE + 2], zc = cam[c2 * CSTRIDE + 2];
       if (za >= near && zb >= near && zc >= near) this.triangle(vb, a * STRIDE, b * STRIDE, c2 * STRIDE);
@@ -301,6 +344,7 @@ class Raster {
     const tex = this.tex, tw = this.tw, th = this.th, cutout = this.cutout;
     const cr = this.cr, cg = this.cg, cb = this.cb;
     const mode = this.mode, opacity = this.opacity, blend = opacity < 1;
+    const ids = this.ids, id = this.id;
     const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
 
     for (let y = ymin; y <= ymax; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
@@ -375,6 +419,7 @@ class Raster {
           color[o + 2] = toSrgb[lb];
           color[o + 3] = 255;
           depth[pi] = key;
+          if (ids !== null) ids[pi] = id;
         }
       }
     }
