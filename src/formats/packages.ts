@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import type { AvatarModel } from '../model/avatar.ts';
 import { writeFbx } from './fbx/write.ts';
 import { writeGlb } from './gltf.ts';
@@ -27,7 +28,7 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.strin
  * avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
  */
 export async function buildPackages(model: AvatarModel, platforms: readonly PackagePlatform[], extras: { templateNeutralObj: Uint8Array }): Promise<Map<PackagePlatform, Uint8Array>> {
-  const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data }));
+  const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data, crc: crc32(t.data) }));
   const f = PACKAGE_FILES;
   let fbx: Uint8Array | undefined;
   const fbxEntry = (): ZipEntry => ({ name: f.fbx, data: (fbx ??= writeFbx(model)) });

@@ -3,8 +3,22 @@ import type { MorphTarget } from '../model/avatar.ts';
 /** Deltas below this (cm) are left out of a shape; a blendshape moves only part of the head. */
 const DELTA_EPSILON = 1e-6;
 
-/** Sparse shape: the vertices a morph moves and their deltas (FBX shapes and the Unity JSON store these). */
-export function sparseShape(morph: MorphTarget): { indexes: Int32Array; deltas: Float64Array } {
+export interface SparseShape {
+  indexes: Int32Array;
+  deltas: Float64Array;
+}
+
+/** The FBX, glTF and Unity JSON writers all ask for the same shapes; avatar documents are not changed once made. */
+const cache = new WeakMap<MorphTarget, SparseShape>();
+
+/** Sparse shape: the vertices a morph moves and their deltas (FBX, glTF and the Unity JSON store these). */
+export function sparseShape(morph: MorphTarget): SparseShape {
+  let shape = cache.get(morph);
+  if (!shape) cache.set(morph, (shape = findMoved(morph)));
+  return shape;
+}
+
+function findMoved(morph: MorphTarget): SparseShape {
   const d = morph.deltas;
   const moved = new Int32Array(d.length / 3);
   let count = 0;

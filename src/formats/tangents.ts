@@ -8,19 +8,19 @@ export function computeTangents(positions: Float32Array, normals: Float32Array, 
   const tan = new Float64Array(n * 3);
   const bit = new Float64Array(n * 3);
   for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]];
-    const e1 = [0, 1, 2].map((k) => positions[b * 3 + k] - positions[a * 3 + k]);
-    const e2 = [0, 1, 2].map((k) => positions[c * 3 + k] - positions[a * 3 + k]);
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
     const du1 = uvs[b * 2] - uvs[a * 2], dv1 = uvs[b * 2 + 1] - uvs[a * 2 + 1];
     const du2 = uvs[c * 2] - uvs[a * 2], dv2 = uvs[c * 2 + 1] - uvs[a * 2 + 1];
     const det = du1 * dv2 - du2 * dv1;
     if (Math.abs(det) < 1e-20) continue;
     const r = 1 / det;
-    for (const v of [a, b, c]) {
-      for (let k = 0; k < 3; k++) {
-        tan[v * 3 + k] += (e1[k] * dv2 - e2[k] * dv1) * r;
-        bit[v * 3 + k] += (e2[k] * du1 - e1[k] * du2) * r;
-      }
+    for (let k = 0; k < 3; k++) {
+      const e1 = positions[b * 3 + k] - positions[a * 3 + k];
+      const e2 = positions[c * 3 + k] - positions[a * 3 + k];
+      const tk = (e1 * dv2 - e2 * dv1) * r;
+      const bk = (e2 * du1 - e1 * du2) * r;
+      tan[a * 3 + k] += tk; tan[b * 3 + k] += tk; tan[c * 3 + k] += tk;
+      bit[a * 3 + k] += bk; bit[b * 3 + k] += bk; bit[c * 3 + k] += bk;
     }
   }
   const out = new Float32Array(n * 4);

@@ -3,6 +3,8 @@ import { crc32, deflateRawSync } from 'node:zlib';
 export interface ZipEntry {
   name: string;
   data: Uint8Array;
+  /** CRC-32 of data when already known (the same texture goes into several packages). */
+  crc?: number;
 }
 
 /** Already-compressed formats (FBX deflates its arrays) are stored: deflating again costs time for little. */
@@ -28,7 +30,7 @@ export function writeZip(entries: ZipEntry[]): Uint8Array {
     const name = utf8.encode(e.name);
     const stored = STORED.test(e.name);
     const body = stored ? e.data : deflateRawSync(e.data, { level: 1 });
-    const fields = { method: stored ? 0 : 8, crc: crc32(e.data), compressed: body.length, size: e.data.length };
+    const fields = { method: stored ? 0 : 8, crc: e.crc ?? crc32(e.data), compressed: body.length, size: e.data.length };
     if (offset + body.length > 0xffffffff) throw new Error('zip archive over 4 GiB');
     const local = header(0x04034b50, 30, name, fields);
     const dir = header(0x02014b50, 46, name, fields);
