@@ -10,6 +10,8 @@ import type {
 } from './types.ts';
 import { decodeVertices, encodeVertices } from './vertices.ts';
 import { importNodeOnly } from './node-only.ts';
+import { parseMarks } from './marks.ts';
+import { segment, underV2 } from './uris.ts';
 import type * as NodeSave from './node/save.ts';
 
 export * from './types.ts';
@@ -17,6 +19,8 @@ export { AvatarApiError, AvatarWaitTimeout, parseMsg } from './errors.ts';
 export { defaultSigner, nodeSigner, webCryptoSigner, webCryptoDigest, type DigestMethod, type Signer } from './sign.ts';
 export { encodeVertices, decodeVertices } from './vertices.ts';
 export { objPositions, replaceObjPositions } from './obj-vertices.ts';
+export { parseMarks } from './marks.ts';
+export { underV2 } from './uris.ts';
 
 export interface AvatarClientOptions {
   /** Where the service answers, e.g. `http://localhost:8080` (a path prefix is kept: `https://host/avatars`). */
@@ -34,44 +38,6 @@ type Ok<T> = T & { stt: 'OK' };
 
 const uploadTypes = { photo: ['image/jpeg', 'photo.jpg'], lofimesh_texture: ['application/x-zip', 'input.zip'], hifimesh_texture_photo: ['application/x-zip', 'input.zip'] } as const;
 const MAX_POLL_FACTOR = 10;
-
-/**
- * One path segment, percent-encoded except for the `,` `@` `:` the spec's paths show literally (lists, result keys).
- * Dot segments would be resolved away by URL parsing, so they are refused.
- */
-function segment(value: string): string {
-  if (value === '' || value === '.' || value === '..') throw new RangeError(`"${value}" cannot be a path segment`);
-  return encodeURIComponent(value).replace(/%(2C|40|3A)/gi, (escape) => decodeURIComponent(escape));
-}
-
-/** A local URI from a list response (`next`, `previous`, `update`) as a path under `/v2`. */
-export function underV2(uri: string): string {
-  const path = uri.startsWith('/') ? uri : `/${uri}`;
-  return path.startsWith('/v2/') ? path : `/v2${path}`;
-}
-
-/** The speech marks file is JSON lines. */
-export function parseMarks(text: string): SpeechMark[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as SpeechMark);
-}
-
-/** The bare file name of a Content-Disposition header, if it gives one. */
-export function suggestedFileName(disposition: string | null): string | undefined {
-  if (!disposition) return undefined;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
-  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;\s]+)/.exec(disposition);
-  let name: string | undefined;
-  try {
-    name = extended ? decodeURIComponent(extended[1].trim()) : (plain?.[1] ?? plain?.[2]);
-  } catch {
-    name = plain?.[1] ?? plain?.[2];
-  }
-  const base = name?.split(/[\\/]/).pop()?.trim();
-  return base && base !== '.' && base !== '..' ? base : undefined;
-}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -236,10 +202,8 @@ export class AvatarClient {
    * `target` is a file path, or `{ dir }` to use the name the service suggests (Content-Disposition) in that folder.
    */
   async saveLinkToFile(location: string, target: string | { dir: string; fallbackName: string }): Promise<{ path: string; bytes: number }> {
-    const { saveBody } = await importNodeOnly<typeof NodeSave>('./node/save.ts');
-    const response = await this.fetchLink(location);
-    if (!response.body) throw new AvatarApiError(-1, 'download has no body', response.status);
-    return saveBody(response.body, target, suggestedFileName(response.headers.get('content-disposition')));
+    const { saveResponse } = await importNodeOnly<typeof NodeSave>('./node/save.ts');
+    return saveResponse(await this.fetchLink(location), target);
   }
 
   /** Node only: the package (or result) of `key` to a file path, or into a folder under the service's file name. */

@@ -93,21 +93,25 @@ test('createAndWait reports progress, backs off while nothing moves, and rides o
     Response.json({ stt: 'NOK', msg: '51300 invalid option: request rate limit exceeded' }, { status: 400 }),
     avatar('k', 'processing', 50), avatar('k', 'done', 100),
   ];
-  const times: number[] = [];
   const service = fakeService({
     'POST /v2/avatar/new/photo/maya/2.0': () => ({ key: 'k' }),
-    'GET /v2/avatar/k/status': () => {
-      times.push(Date.now());
-      return answers.shift()!;
-    },
+    'GET /v2/avatar/k/status': () => answers.shift()!,
   });
   const client = new AvatarClient({ baseUrl: 'http://svc.test', key: 'K', secret: 'S', fetch: service.fetch });
   const progress: number[] = [];
-  const done = await client.createAndWait(new Uint8Array([1]), { inputType: 'photo', template: '2.0' }, { pollMs: 20, onProgress: (a) => progress.push(a.percent) });
-  assert.equal(done.status, 'done');
+  // The waits asked for are recorded and run at once: the schedule is checked, not the clock.
+  const delays: number[] = [];
+  const realSetTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms: number) => (delays.push(ms), realSetTimeout(fn, 0))) as typeof setTimeout;
+  try {
+    const done = await client.createAndWait(new Uint8Array([1]), { inputType: 'photo', template: '2.0' }, { pollMs: 100, onProgress: (a) => progress.push(a.percent) });
+    assert.equal(done.status, 'done');
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+  }
   assert.deepEqual(progress, [0, 0, 0, 50, 100]);
-  const gaps = times.slice(1).map((t, i) => t - times[i]);
-  assert.ok(gaps[2] > gaps[0], `interval grows while stuck: ${gaps}`);
+  // first status, unchanged twice (x1.5 each), rate limited (x2), progress (back to pollMs)
+  assert.deepEqual(delays, [100, 150, 225, 450, 100]);
 });
 
 test('waitFor throws the pipeline error, and times out with the last status', async () => {

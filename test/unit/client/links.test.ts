@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseMarks, suggestedFileName, underV2 } from '../../../src/client/index.ts';
+import { parseMarks, underV2 } from '../../../src/client/index.ts';
+import { suggestedFileName } from '../../../src/client/node/save.ts';
 import { parseMsg } from '../../../src/client/errors.ts';
 
 test('list URIs are requested under /v2', () => {
