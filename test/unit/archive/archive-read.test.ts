@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { zipSync } from 'fflate';
 import { readArchive, type ArchiveLimits } from '../../../src/formats/archive-read.ts';
 import { InputError } from '../../../src/formats/input-error.ts';
-import { buildRar5 } from './rar-builder.ts';
+import { buildRar4, buildRar5 } from './rar-builder.ts';
 import { buildZip } from './zip-builder.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -141,10 +141,17 @@ test('reads a RAR 5 archive with the same naming rules', async () => {
 });
 
 test('RAR refusals: links, zip-slip names, lying sizes, garbage, bombs by declared size', async () => {
-  await refused(buildRar5([{ name: 'mesh.obj', symlinkTo: '/etc/passwd' }]), 40101);
+  assert.match(await refused(buildRar5([{ name: 'mesh.obj', symlinkTo: '/etc/passwd' }]), 40101), /links/);
   await refused(buildRar5([{ name: '../mesh.obj', data: bytes('x') }]), 40101);
   await refused(buildRar5([{ name: 'mesh.obj', data: bytes('x'.repeat(1000)), declaredSize: 10 }]), 30005);
   await refused(bytes('Rar!\u001a\u0007\u0001\u0000garbage'), 30005);
   await refused(buildRar5([]), 30005);
   await refused(buildRar5([{ name: 'mesh.obj', data: new Uint8Array(2000) }]), 30005, { maxEntries: 10, maxTotalBytes: 1000 });
+});
+
+test('reads a RAR 4 archive and refuses its symlinks', async () => {
+  const files = await readArchive(buildRar4([{ name: 'Mesh.OBJ', data: bytes('v 0 0 0\n') }, { name: 'mesh.jpg', data: bytes('jpeg') }]));
+  assert.deepEqual([...files.keys()].sort(), ['mesh.jpg', 'mesh.obj']);
+  assert.equal(text(files.get('mesh.obj')), 'v 0 0 0\n');
+  assert.match(await refused(buildRar4([{ name: 'mesh.obj', data: bytes('/etc/passwd'), unixMode: 0o120777 }]), 40101), /links/);
 });

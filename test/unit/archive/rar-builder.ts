@@ -69,3 +69,37 @@ export function buildRar5(files: RarFile[]): Uint8Array {
   out.push(...block([...vint(5), ...vint(0), ...vint(0)])); // end of archive
   return Uint8Array.from(out);
 }
+
+function u16(n: number): number[] {
+  return [n & 255, (n >>> 8) & 255];
+}
+
+/** A RAR 1.5-4.x block: CRC16 (low half of the CRC32) of everything after it, then the header. */
+function block4(type: number, flags: number, fields: number[]): number[] {
+  const header = [type, ...u16(flags), ...u16(7 + fields.length), ...fields];
+  return [...u16(crc32(Uint8Array.from(header)) & 0xffff), ...header];
+}
+
+/** Builds a RAR 4 archive with stored files (Unix host), following the RAR 4.x technote. */
+export function buildRar4(files: { name: string; data: Uint8Array; unixMode?: number }[]): Uint8Array {
+  const out: number[] = [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00];
+  out.push(...block4(0x73, 0, [0, 0, 0, 0, 0, 0])); // archive header, reserved fields
+  for (const f of files) {
+    const name = [...new TextEncoder().encode(f.name)];
+    const fields = [
+      ...u32(f.data.length), // packed size
+      ...u32(f.data.length), // unpacked size
+      3, // host OS: Unix
+      ...u32(crc32(f.data)),
+      ...u32(0x5a210000), // DOS time stamp
+      20, // version needed to unpack
+      0x30, // method: store
+      ...u16(name.length),
+      ...u32(f.unixMode ?? 0o100644),
+      ...name,
+    ];
+    out.push(...block4(0x74, 0x8000, fields), ...f.data); // 0x8000: data follows the header
+  }
+  out.push(...block4(0x7b, 0x4000, []));
+  return Uint8Array.from(out);
+}
