@@ -360,3 +360,33 @@ function unit(x: number, y: number, z: number): [number, number, number] {
   const l = Math.hypot(x, y, z);
   return l > 0 ? [x / l, y / l, z / l] : [0, 0, 0];
 }
+
+export type LengthUnit = 'm' | 'cm' | 'mm';
+
+/** Largest extent of a head scan in centimetres: a head alone is about 20 cm, with neck and shoulders under 60. */
+const HEAD_CM = { min: 15, max: 60 };
+/** Fraction of vertices ignored at each end of every axis, so stray points do not count. */
+const OUTLIERS = 0.01;
+
+/**
+ * The unit a head mesh was saved in, judged from its size (files carry none): the largest extent,
+ * stray points aside, is compared with a head's in metres, centimetres and millimetres, split at
+ * the geometric means between the ranges. `toCentimetres` scales the positions to the service's unit.
+ */
+export function detectHeadUnit(positions: Float32Array): { unit: LengthUnit; toCentimetres: number } {
+  const n = positions.length / 3;
+  if (n === 0) throw new RangeError('detectHeadUnit: no positions');
+  let extent = 0;
+  for (let axis = 0; axis < 3; axis++) {
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) values[i] = positions[i * 3 + axis];
+    values.sort();
+    const cut = Math.floor(n * OUTLIERS);
+    extent = Math.max(extent, values[n - 1 - cut] - values[cut]);
+  }
+  const metresBelow = Math.sqrt((HEAD_CM.max / 100) * HEAD_CM.min);
+  const millimetresAbove = Math.sqrt(HEAD_CM.max * HEAD_CM.min * 10);
+  if (extent < metresBelow) return { unit: 'm', toCentimetres: 100 };
+  if (extent > millimetresAbove) return { unit: 'mm', toCentimetres: 0.1 };
+  return { unit: 'cm', toCentimetres: 1 };
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../../src/formats/input-error.ts';
-import { objToMeshData, readObj } from '../../../src/formats/obj-read.ts';
+import { detectHeadUnit, objToMeshData, readObj } from '../../../src/formats/obj-read.ts';
 
 const obj = (s: string) => new TextEncoder().encode(s);
 
@@ -127,4 +127,17 @@ test('objToMeshData keeps file normals when every corner has one', () => {
   assert.equal(mesh.positions.length / 3, 3);
   assert.deepEqual(Array.from(mesh.normals), [0, 0, 1, 0, 0, 1, 0, 1, 0]);
   assert.deepEqual(Array.from(mesh.uvs), [0, 0, 0, 0, 0, 0]);
+});
+
+test('the unit of a head mesh is told from its size, stray points aside', () => {
+  // A 16 x 24 x 20 cm box of points standing for a head, plus a stray point far away.
+  const head: number[] = [];
+  for (let i = 0; i < 1000; i++) head.push(((i * 7) % 17) - 8, ((i * 11) % 25) - 12, ((i * 13) % 21) - 10);
+  const withStray = (scale: number) => Float32Array.from([...head.map((v) => v * scale), 500 * scale, 0, 0]);
+  assert.deepEqual(detectHeadUnit(withStray(1)), { unit: 'cm', toCentimetres: 1 });
+  assert.deepEqual(detectHeadUnit(withStray(0.01)), { unit: 'm', toCentimetres: 100 });
+  assert.deepEqual(detectHeadUnit(withStray(10)), { unit: 'mm', toCentimetres: 0.1 });
+  // Head and shoulders (55 cm wide) are still centimetres; a small head in metres (0.2) still metres.
+  assert.equal(detectHeadUnit(Float32Array.from([-27.5, 0, 0, 27.5, 30, 10])).unit, 'cm');
+  assert.equal(detectHeadUnit(Float32Array.from([-0.08, 0, 0, 0.08, 0.2, 0.1])).unit, 'm');
 });
