@@ -3,9 +3,9 @@ import { loadConfig } from './config.ts';
 import { startService } from './runtime/service.ts';
 import { createSpeechEngine, parseModes } from './speech/index.ts';
 
-/** `npm start`: the embedded service on PORT with everything under DATA_DIR. */
+/** `npm start`: the service on PORT; embedded under DATA_DIR, or by ROLE, DATABASE_URL and S3_* one process of a scaled-out deployment (docs/DEPLOY.md). */
 const config = loadConfig();
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const logger = pino({ level: config.logLevel });
 const engine = createSpeechEngine();
 const service = await startService({ config, logger, synthesizer: { parseModes, synthesize: (body, modes) => engine.synthesize(body as never, modes) } });
 await service.app.listen({ port: config.port, host: config.host });

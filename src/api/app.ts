@@ -1,6 +1,7 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { errors } from '../domain/errors.ts';
 import { authenticator } from './authenticate.ts';
 import { registerEnvelope } from './envelope.ts';
 import { collectOpenApi } from './openapi.ts';
@@ -21,6 +22,11 @@ export async function buildApp(s: Services, logger: FastifyBaseLogger | false): 
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     return503OnClosing: true,
+    // Errors the router raises before any handler (an over-long path segment, a bad URL) get the envelope too.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const e = errors.malformed(error.message);
+      void reply.code(e.httpStatus).type('application/json; charset=utf-8').send({ stt: 'NOK', msg: e.msg });
+    },
   });
   registerEnvelope(app);
   const openapi = collectOpenApi(app);

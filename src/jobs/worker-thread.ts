@@ -1,14 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import type { Config } from '../config.ts';
+import type { Job, Repo } from '../domain/ports.ts';
+import type { JobEvent } from '../ops/job-events.ts';
 import { openStore } from '../runtime/open-store.ts';
 import type { Pipeline } from '../pipeline/types.ts';
 import { failJob, handleJob } from './handlers.ts';
-import { startRunner } from './runner.ts';
+import { JobStopped, startRunner } from './runner.ts';
 
 /** A job worker in its own thread, so that pipeline work never blocks the HTTP event loop. */
 const { config, keys, worker } = workerData as { config: Config; keys: { master: string; links: string; lists: string }; worker: string };
-const log = pino({ name: worker });
+const log = pino({ name: worker, level: config.logLevel });
 const store = await openStore(config, {
   master: Buffer.from(keys.master, 'base64'),
   links: Buffer.from(keys.links, 'base64'),
@@ -16,7 +18,40 @@ const store = await openStore(config, {
 });
 const { createPipeline } = (await import(config.pipelineModule)) as { createPipeline: () => Pipeline | Promise<Pipeline> };
 const pipeline = await createPipeline();
-const context = { repo: store.repo, files: store.files, pipeline, worker };
+const report = (e: JobEvent) => parentPort?.postMessage(e);
+
+/** How often, at most, a progress update asks the database whether the avatar still exists. */
+const DELETION_CHECK_MS = 1000;
+
+/**
+ * The pipeline as one job sees it: each progress update times the stage that just ended and stops
+ * the run (by throwing out of the pipeline) once the job is stopped or its avatar has been deleted.
+ */
+function watched(job: Job, signal: AbortSignal, repo: Repo): Pipeline {
+  const deleted = new AbortController();
+  const stop = AbortSignal.any([signal, deleted.signal]);
+  return {
+    async run(input, progress) {
+      let lap = performance.now();
+      let lastCheck = Date.now();
+      const started = lap;
+      const result = await pipeline.run(input, (percent, stage) => {
+        stop.throwIfAborted();
+        const now = performance.now();
+        report({ type: 'stage', kind: job.kind, stage, seconds: (now - lap) / 1000 });
+        lap = now;
+        if (Date.now() - lastCheck >= DELETION_CHECK_MS) {
+          lastCheck = Date.now();
+          repo.getAvatar(job.avatarKey).then((a) => a || deleted.abort(new JobStopped('cancelled')), () => undefined);
+        }
+        progress(percent, stage);
+      });
+      stop.throwIfAborted();
+      report({ type: 'stage', kind: job.kind, stage: 'pipeline', seconds: (performance.now() - started) / 1000 });
+      return result;
+    },
+  };
+}
 
 const runner = startRunner({
   repo: store.repo,
@@ -24,16 +59,17 @@ const runner = startRunner({
   leaseMs: config.jobLease * 1000,
   maxAttempts: 3,
   idleMs: 250,
-  handle: (job) => handleJob(job, context),
-  giveUp: (job) => failJob(job, context),
+  handle: (job, signal) => handleJob(job, { repo: store.repo, files: store.files, pipeline: watched(job, signal, store.repo), worker }),
+  giveUp: (job) => failJob(job, { repo: store.repo }),
   log,
+  observe: report,
 });
 
 parentPort?.on('message', async (m: string) => {
   if (m === 'poke') runner.poke();
   if (m === 'stop') {
-    await runner.stop();
-    await store.repo.close();
+    await runner.stop(config.shutdownGrace * 1000);
+    await store.close();
     parentPort?.postMessage('stopped');
   }
 });

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Synthesizer } from '../../src/domain/speech.ts';
 import { authorizationHeader, type DigestMethod } from '../../src/protocol/digest.ts';
 import { startService } from '../../src/runtime/service.ts';
+import { createSpeechEngine, parseModes } from '../../src/speech/index.ts';
 
 export interface Reply {
   status: number;
@@ -84,7 +85,7 @@ export function tempDir(prefix = 'avatar-test-') {
 }
 
 /** The embedded service in this process with the scripted pipeline, on a free port. */
-export async function startTestService(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}) {
+export async function startTestService(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}, speech: 'silent' | 'real' = 'silent') {
   const dataDir = overrides.dataDir ?? tempDir();
   const config: Config = {
     ...loadConfig({ ...env, DATA_DIR: dataDir }),
@@ -93,12 +94,19 @@ export async function startTestService(overrides: Partial<Config> = {}, env: Nod
     pipelineModule: scriptedPipeline,
     createSamples: false,
     rateLimit: 0,
+    logLevel: 'silent',
     ...overrides,
   };
-  const service = await startService({ config, logger: false, synthesizer: silentSynthesizer, print: () => undefined });
+  const engine = speech === 'real' ? createSpeechEngine({ poolSize: 1 }) : undefined;
+  const synthesizer: Synthesizer = engine ? { parseModes, synthesize: (body, modes) => engine.synthesize(body as never, modes) } : silentSynthesizer;
+  const service = await startService({ config, logger: false, synthesizer, print: () => undefined });
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { key: string; secret: string };
-  return { ...service, url: address, dataDir, demo, client: new TestClient(address, demo.key, demo.secret) };
+  const stop = async () => {
+    await service.stop();
+    await engine?.close();
+  };
+  return { ...service, stop, url: address, dataDir, demo, client: new TestClient(address, demo.key, demo.secret) };
 }
 
 export async function jpeg(width: number, height: number) {
