@@ -25,6 +25,8 @@ export interface Config {
   /** Requests per second allowed per application key (burst = 2x). */
   rateLimit: number;
   createSamples: boolean;
+  /** pino level of the service and its worker threads. */
+  logLevel: string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -54,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLease: int(env, 'JOB_LEASE', 30),
     rateLimit: int(env, 'RATE_LIMIT', 50),
     createSamples: (env.SAMPLES ?? '1') !== '0',
+    logLevel: env.LOG_LEVEL ?? 'info',
   };
 }
