@@ -69,14 +69,13 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
   /**
    * Splits order[start, end) at the middle of the longest axis of the triangle centres (binned SAH
    * saved about 8 % of the query work on head meshes but made building several times slower); returns
-   * the first index of the right part, or -1 when all centres coincide.
+   * the first index of the right part, or -1 when the centres cannot be told apart.
    */
   const split = (start: number, end: number): number => {
     const ex = range[9] - range[6], ey = range[10] - range[7], ez = range[11] - range[8];
     const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
     const extent = Math.max(ex, ey, ez);
     if (extent === 0) return -1;
-    // Both sides are non-empty: the smallest centre lies below mid, the largest at or above it.
     const mid = range[6 + axis] + extent / 2;
     let middle = start;
     for (let i = start; i < end; i++) {
@@ -86,14 +85,11 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
         order[middle++] = t;
       }
     }
-    return middle;
+    // Centres an ulp or so apart can round mid onto one of them and leave a side empty.
+    return middle === start || middle === end ? -1 : middle;
   };
 
-  /**
-   * Builds order[start, end) as a child entry: writes its box at boxes[at..at+5] and its ref and
-   * count at refs[refAt], refs[refAt + 2] (the layout of a record's left child; the right child and
-   * the root use the same offsets from their own bases).
-   */
+  /** Builds order[start, end) as one child entry: writes its box into box[at..at+5] and hands its ref and count to setChild. */
   const build = (start: number, end: number, level: number, box: Float32Array, at: number, setChild: (ref: number, count: number) => void): void => {
     measure(start, end);
     for (let d = 0; d < 3; d++) {
@@ -101,7 +97,6 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
       box[at + 3 + d] = range[3 + d] + pad;
     }
     const middle = end - start <= LEAF_SIZE ? -1 : split(start, end);
-    // Triangles that share one centre cannot be split by position: they stay in one leaf.
     if (middle < 0) {
       setChild(start, end - start);
       return;

@@ -102,4 +102,13 @@ test('a single triangle (the root is a leaf) and zero-area triangles', () => {
     assert.ok(Math.abs(Math.hypot(p[0] - hit.x, p[1] - hit.y, p[2] - hit.z) - hit.distance) < 1e-12);
   }
   assert.equal(degenerate.closestPoint(3, 0, 0, hit) && hit.distance, 1);
+
+  // Twenty copies of one triangle cannot be split (one leaf holds them); twenty more one float32 ulp aside can.
+  const copies = TriangleBvh.build(
+    [1, 1, 1, 2, 1, 1, 1, 2, 1, Math.fround(1 + 2 ** -23), 1, 1, Math.fround(2 + 2 ** -22), 1, 1, Math.fround(1 + 2 ** -23), 2, 1],
+    Array.from({ length: 40 }, (_, k) => (k < 20 ? [0, 1, 2] : [3, 4, 5])).flat(),
+  );
+  assert.ok(copies.closestPoint(1.25, 1.25, 0, hit));
+  assert.equal(hit.distance, 1);
+  assert.ok(hit.triangle >= 0 && hit.triangle < 40);
 });
