@@ -42,11 +42,14 @@ test('files in different top-level folders keep their folders', async () => {
   assert.deepEqual([...flat.keys()].sort(), ['mesh.obj', 'sub/mesh.jpg']);
 });
 
-test('stored and deflated entries written by hand read back', async () => {
+test('stored, deflated and data-descriptor entries written by hand read back', async () => {
   const data = bytes('f 1 2 3\n'.repeat(1000));
-  const files = await readArchive(buildZip([{ name: 'a.obj', data }, { name: 'b.obj', data, method: 0 }]));
+  const files = await readArchive(
+    buildZip([{ name: 'a.obj', data }, { name: 'b.obj', data, method: 0 }, { name: 'c.obj', data, dataDescriptor: true }]),
+  );
   assert.deepEqual(files.get('a.obj'), data);
   assert.deepEqual(files.get('b.obj'), data);
+  assert.deepEqual(files.get('c.obj'), data, 'sizes in a data descriptor, as streaming zippers write them');
 });
 
 test('a zip bomb is refused from its declared sizes before anything is inflated', async () => {

@@ -11,6 +11,8 @@ export interface RawZipEntry {
   unixMode?: number;
   flags?: number;
   crc?: number;
+  /** Sizes and CRC after the data instead of in the local header (as streaming zippers write). */
+  dataDescriptor?: boolean;
 }
 
 /** Writes a zip byte by byte, so that tests can make every field lie. */
@@ -25,16 +27,25 @@ export function buildZip(entries: RawZipEntry[]): Uint8Array {
     const packed = method === 8 ? deflateRawSync(data) : Buffer.from(data);
     const size = e.declaredSize ?? data.length;
     const crc = e.crc ?? crc32(data);
-    const flags = (e.flags ?? 0) | 0x800; // names are UTF-8
+    const flags = (e.flags ?? 0) | 0x800 | (e.dataDescriptor ? 0x8 : 0); // names are UTF-8
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
+    if (!e.dataDescriptor) {
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(packed.length, 18);
+      local.writeUInt32LE(size, 22);
+    }
     local.writeUInt16LE(name.length, 26);
+    const descriptor = Buffer.alloc(e.dataDescriptor ? 16 : 0);
+    if (e.dataDescriptor) {
+      descriptor.writeUInt32LE(0x08074b50, 0);
+      descriptor.writeUInt32LE(crc, 4);
+      descriptor.writeUInt32LE(packed.length, 8);
+      descriptor.writeUInt32LE(size, 12);
+    }
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
@@ -47,9 +58,9 @@ export function buildZip(entries: RawZipEntry[]): Uint8Array {
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(((e.unixMode ?? 0o100644) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
+    locals.push(local, name, packed, descriptor);
     centrals.push(central, name);
-    offset += 30 + name.length + packed.length;
+    offset += 30 + name.length + packed.length + descriptor.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
