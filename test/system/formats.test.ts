@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { writeObj } from '../../src/formats/obj-write.ts';
+import type { AvatarModel } from '../../src/model/avatar.ts';
 import { buildPackages, PACKAGE_FILES } from '../../src/formats/packages.ts';
-import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../fixtures/avatar.ts';
+import { NAMED_MORPHS, buildTestAvatar } from '../fixtures/avatar.ts';
 
 /**
  * The packages in the real tools: Blender (Debian `blender`, installed with
@@ -21,23 +22,22 @@ const noBlender = has('blender', '--version') ? false : 'formats system test ski
 const noAssimp = has('assimp', 'version') ? false : 'formats system test skipped: assimp missing (apt-get install assimp-utils)';
 for (const why of [noBlender, noAssimp]) if (why) console.log(`# ${why}`);
 
-const model = buildTestAvatar();
 const dir = mkdtempSync(join(tmpdir(), 'formats-system-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Each package unpacked into its own folder, as a user would. */
-const unpacked = buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj: writeObj(model.meshes[0].geometry, { name: 'template' }) }).then((packages) => {
+async function unpack(model: AvatarModel, name: string, templateNeutralObj: Uint8Array): Promise<Map<string, string>> {
   const folders = new Map<string, string>();
-  for (const [platform, zip] of packages) {
-    const folder = join(dir, platform);
-    for (const [name, data] of Object.entries(unzipSync(zip))) {
-      mkdirSync(dirname(join(folder, name)), { recursive: true });
-      writeFileSync(join(folder, name), data);
+  for (const [platform, zip] of await buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj })) {
+    const folder = join(dir, name, platform);
+    for (const [file, data] of Object.entries(unzipSync(zip))) {
+      mkdirSync(dirname(join(folder, file)), { recursive: true });
+      writeFileSync(join(folder, file), data);
     }
     folders.set(platform, folder);
   }
   return folders;
-});
+}
 
 /** Imports the file named after `--` and prints what Blender made of it as one JSON line. */
 const blenderReport = (importer: 'fbx' | 'gltf'): string => `
@@ -59,44 +59,78 @@ out['images'] = sorted([i.name, i.size[0], i.has_data] for i in bpy.data.images)
 print('REPORT ' + json.dumps(out))
 `;
 
-const blenderCases = [['maya', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.glb]] as const;
-for (const [platform, file] of blenderCases) {
+interface BlenderReport {
+  meshes: Record<string, { vertices: number; faces: number; groups: number; armature: boolean; shape_keys: string[]; uv_layers: number; dimensions_m: number[] }>;
+  bones: string[];
+  materials: string[];
+  actions: string[];
+  images: [string, number, boolean][];
+}
+
+async function importInBlender(file: string): Promise<BlenderReport> {
+  const script = blenderReport(file.endsWith('.glb') ? 'gltf' : 'fbx');
+  const { stdout, stderr } = await run('blender', ['-b', '--factory-startup', '--python-exit-code', '1', '--python-expr', script, '--', file], { maxBuffer: 1 << 24 });
+  const line = stdout.split('\n').find((l) => l.startsWith('REPORT '));
+  assert.ok(line, stdout + stderr);
+  assert.doesNotMatch(stdout + stderr, /warning|error|traceback/i);
+  return JSON.parse(line.slice(7));
+}
+
+/** What Blender must show of any avatar: every mesh skinned with its shape keys, the bones, materials, images and clips. */
+function assertBlenderMatches(report: BlenderReport, model: AvatarModel, file: string): void {
+  assert.deepEqual(Object.keys(report.meshes).sort(), model.meshes.map((m) => `${m.name}_mesh`).sort());
+  for (const mesh of model.meshes) {
+    const got = report.meshes[`${mesh.name}_mesh`];
+    // Blender's glTF importer drops vertices no triangle uses.
+    const expected = file.endsWith('.glb') ? new Set(mesh.geometry.indices).size : mesh.geometry.positions.length / 3;
+    assert.equal(got.vertices, expected, mesh.name);
+    assert.equal(got.faces, mesh.geometry.indices.length / 3);
+    assert.equal(got.uv_layers, 1);
+    assert.ok(got.armature && got.groups > 0, `${mesh.name} is skinned`);
+    assert.deepEqual(got.shape_keys, mesh.morphs.length > 0 ? ['Basis', ...mesh.morphs.map((m) => m.name)] : []);
+  }
+  assert.deepEqual([...report.bones].sort(), model.bones.map((b) => b.name).sort());
+  assert.deepEqual(report.materials, model.materials.map((m) => m.name).sort());
+  assert.deepEqual(report.images, model.textures.map((t) => [t.name, t.width, true]).sort());
+  for (const clip of model.animations) assert.ok(report.actions.some((a) => a.includes(clip.name)), `${clip.name} in ${report.actions}`);
+}
+
+/** `assimp info` of a file: no error or warning, all meshes, clips and bones. */
+async function assertAssimpReads(file: string, model: AvatarModel): Promise<void> {
+  const { stdout, stderr } = await run('assimp', ['info', file], { maxBuffer: 1 << 24 });
+  assert.doesNotMatch(stdout + stderr, /error|warn/i);
+  assert.match(stdout, new RegExp(`Meshes:\\s+${model.meshes.length}\\n`));
+  assert.match(stdout, new RegExp(`Animations:\\s+${model.animations.length}\\n`));
+  assert.match(stdout, /Bones:\s+[1-9]/);
+  for (const bone of model.bones) assert.match(stdout, new RegExp(`[╴ ]${bone.name}\\b`));
+}
+
+const fixture = buildTestAvatar();
+const fixturePackages = unpack(fixture, 'fixture', writeObj(fixture.meshes[0].geometry, { name: 'template' }));
+const cases = [['maya', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.glb]] as const;
+
+for (const [platform, file] of cases) {
   test(`Blender imports the ${platform} ${file} with meshes, armature, shape keys, materials and images`, { skip: noBlender }, async () => {
-    const folder = (await unpacked).get(platform)!;
-    const script = blenderReport(file.endsWith('.glb') ? 'gltf' : 'fbx');
-    const { stdout, stderr } = await run('blender', ['-b', '--factory-startup', '--python-exit-code', '1', '--python-expr', script, '--', join(folder, file)], { maxBuffer: 1 << 24 });
-    const line = stdout.split('\n').find((l) => l.startsWith('REPORT '));
-    assert.ok(line, stdout + stderr);
-    assert.doesNotMatch(stdout + stderr, /warning|error|traceback/i);
-    const report = JSON.parse(line.slice(7));
-    assert.deepEqual(Object.keys(report.meshes).sort(), model.meshes.map((m) => `${m.name}_mesh`).sort());
-    for (const mesh of model.meshes) {
-      const got = report.meshes[`${mesh.name}_mesh`];
-      // Blender's glTF importer drops vertices no triangle uses (the fixture's spheres have two).
-      const expected = file.endsWith('.glb') ? new Set(mesh.geometry.indices).size : mesh.geometry.positions.length / 3;
-      assert.equal(got.vertices, expected);
-      assert.equal(got.faces, mesh.geometry.indices.length / 3);
-      assert.equal(got.uv_layers, 1);
-      assert.ok(got.armature && got.groups > 0, `${mesh.name} is skinned`);
-    }
+    const report = await importInBlender(join((await fixturePackages).get(platform)!, file));
+    assertBlenderMatches(report, fixture, file);
     assert.deepEqual(report.meshes.head_mesh.shape_keys, ['Basis', ...NAMED_MORPHS]);
     // Centimetres in the FBX and metres in the GLB both become 18 cm in Blender.
     assert.ok(Math.abs(report.meshes.head_mesh.dimensions_m[0] - 0.18) < 1e-3, String(report.meshes.head_mesh.dimensions_m));
-    assert.deepEqual(report.bones, BONE_NAMES);
-    assert.deepEqual(report.materials, ['eye', 'skin']);
-    assert.deepEqual(report.images, model.textures.map((t) => [t.name, t.width, true]).sort());
-    assert.ok(report.actions.some((a: string) => a.includes('idle')) && report.actions.some((a: string) => a.includes('talk')), String(report.actions));
+  });
+  test(`assimp reads the ${platform} ${file} without error, with meshes, bones and clips`, { skip: noAssimp }, async () => {
+    await assertAssimpReads(join((await fixturePackages).get(platform)!, file), fixture);
   });
 }
 
-const assimpCases = [['maya', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.glb]] as const;
-for (const [platform, file] of assimpCases) {
-  test(`assimp reads the ${platform} ${file} without error, with meshes, bones and clips`, { skip: noAssimp }, async () => {
-    const { stdout, stderr } = await run('assimp', ['info', join((await unpacked).get(platform)!, file)], { maxBuffer: 1 << 24 });
-    assert.doesNotMatch(stdout + stderr, /error|warn/i);
-    assert.match(stdout, new RegExp(`Meshes:\\s+${model.meshes.length}\\n`));
-    assert.match(stdout, new RegExp(`Animations:\\s+${model.animations.length}\\n`));
-    assert.match(stdout, /Bones:\s+[1-9]/);
-    for (const bone of BONE_NAMES) assert.match(stdout, new RegExp(`[╴ ]${bone}\\b`));
-  });
-}
+test('packages made from a test photo open in Blender and assimp', { skip: noBlender || noAssimp }, async () => {
+  const { createPipeline } = await import('../../src/pipeline/photo-pipeline.ts');
+  const photo = readFileSync(new URL('../../../shared/testdata/faces/p01-a.jpg', import.meta.url));
+  const { model } = await (await createPipeline()).run({ inputType: 'photo', file: photo, template: '2.0', features: ['basic', 'expressions', 'visemes'] }, () => {});
+  const neutral = readFileSync(new URL('../../assets/templates/2.0/neutral.obj', import.meta.url));
+  const folders = await unpack(model, 'photo', neutral);
+  for (const [platform, file] of cases) {
+    const path = join(folders.get(platform)!, file);
+    assertBlenderMatches(await importInBlender(path), model, file);
+    await assertAssimpReads(path, model);
+  }
+});
