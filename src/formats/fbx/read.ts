@@ -65,6 +65,7 @@ export function readFbx(bytes: Uint8Array): FbxDocument {
       case 'f': return new Float32Array(buffer);
       case 'd': return new Float64Array(buffer);
       case 'l': return new BigInt64Array(buffer);
+      // Bool arrays (b) come back as 0/1 integers: the node model has no bool array type.
       default: return new Int32Array(Array.from(raw));
     }
   }

@@ -1,6 +1,6 @@
 import type { AvatarMesh, AvatarModel } from '../../model/avatar.ts';
 import { boneWorldMatrices, invertAffine, quatToEulerXYZDegrees } from '../transform.ts';
-import { modelNode } from './geometry.ts';
+import { modelNode } from './model-node.ts';
 import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
 import { SCENE_ROOT, type FbxScene } from './scene.ts';
 
