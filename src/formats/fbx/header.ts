@@ -1,5 +1,5 @@
 import { CREATION_TIME, FBX_VERSION, FILE_ID } from './encode.ts';
-import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
+import { int32, node, objectName, prop70, properties70, type FbxNode } from './node.ts';
 
 /** FBX time unit: ticks per second. */
 export const KTIME_PER_SECOND = 46186158000n;
@@ -9,6 +9,26 @@ export const CREATOR = 'avatar-service FBX writer';
 const FRAME_RATE = 30;
 /** GlobalSettings TimeMode enum value for 30 frames per second. */
 const TIME_MODE_30 = 6;
+
+/** The document description the FBX SDK writes into every header; some readers show it. */
+function sceneInfo(): FbxNode {
+  const app = (prefix: string): FbxNode[] => [
+    prop70(prefix, 'Compound', '', ''),
+    prop70(`${prefix}|ApplicationVendor`, 'KString', '', '', 'avatar-service'),
+    prop70(`${prefix}|ApplicationName`, 'KString', '', '', CREATOR),
+    prop70(`${prefix}|ApplicationVersion`, 'KString', '', '', '1'),
+    prop70(`${prefix}|DateTime_GMT`, 'DateTime', '', '', '01/01/1970 10:00:00.000'),
+  ];
+  return node('SceneInfo', [objectName('GlobalInfo', 'SceneInfo'), 'UserData'], [
+    node('Type', ['UserData']),
+    node('Version', [int32(100)]),
+    node('MetaData', [], [
+      node('Version', [int32(100)]),
+      ...['Title', 'Subject', 'Author', 'Keywords', 'Revision', 'Comment'].map((k) => node(k, [''])),
+    ]),
+    properties70([...app('Original'), ...app('LastSaved')]),
+  ]);
+}
 
 /** Everything before Objects: header extension, file id, global settings (cm, Y up, +Z front), documents. */
 export function preamble(animationSeconds: number): FbxNode[] {
@@ -25,6 +45,7 @@ export function preamble(animationSeconds: number): FbxNode[] {
         node('Hour', [i(10)]), node('Minute', [i(0)]), node('Second', [i(0)]), node('Millisecond', [i(0)]),
       ]),
       node('Creator', [CREATOR]),
+      sceneInfo(),
     ]),
     node('FileId', [FILE_ID]),
     node('CreationTime', [CREATION_TIME]),
