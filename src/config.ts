@@ -1,4 +1,7 @@
 import path from 'node:path';
+import type { S3Settings } from './store/files/s3-files.ts';
+
+export type Role = 'api' | 'worker' | 'all';
 
 /** Everything the service reads from its environment, parsed once. Defaults are documented in docs/DEPLOY.md. */
 export interface Config {
@@ -27,6 +30,18 @@ export interface Config {
   createSamples: boolean;
   /** pino level of the service and its worker threads. */
   logLevel: string;
+  /** Free bytes an upload must leave on the embedded file store (over: 507 / 99998). */
+  minFreeBytes: number;
+  /** What this process runs: the HTTP API, job workers, or both (the default). */
+  role: Role;
+  /** `postgres://...`: metadata, jobs, nonces and points in PostgreSQL instead of DATA_DIR/service.db. */
+  databaseUrl?: string;
+  /** Connections in each PostgreSQL pool (one pool per process and per worker thread). */
+  databasePool: number;
+  /** Set: files in an S3-compatible bucket instead of DATA_DIR/files. */
+  s3?: S3Settings;
+  /** Seconds a stopping worker lets its current job run before handing it back to the queue. */
+  shutdownGrace: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -57,5 +72,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: int(env, 'RATE_LIMIT', 50),
     createSamples: (env.SAMPLES ?? '1') !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
+    minFreeBytes: int(env, 'MIN_FREE_BYTES', 256 * 1024 * 1024),
+    role: role(env.ROLE),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databasePool: int(env, 'DATABASE_POOL', 10),
+    s3: s3(env),
+    shutdownGrace: int(env, 'SHUTDOWN_GRACE', 25),
+  };
+}
+
+function role(raw: string | undefined): Role {
+  const r = raw || 'all';
+  if (r !== 'api' && r !== 'worker' && r !== 'all') throw new Error(`ROLE must be api, worker or all, got "${raw}"`);
+  return r;
+}
+
+function s3(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    endpoint: env.S3_ENDPOINT || undefined,
+    publicEndpoint: env.S3_PUBLIC_ENDPOINT || undefined,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
   };
 }

@@ -21,7 +21,7 @@ const pipeline = await createPipeline();
 const report = (e: JobEvent) => parentPort?.postMessage(e);
 
 /** How often, at most, a progress update asks the database whether the avatar still exists. */
-const DELETION_CHECK_MS = 1000;
+const DELETION_CHECK_MS = 250;
 
 /**
  * The pipeline as one job sees it: each progress update times the stage that just ended and stops
@@ -33,7 +33,7 @@ function watched(job: Job, signal: AbortSignal, repo: Repo): Pipeline {
   return {
     async run(input, progress) {
       let lap = performance.now();
-      let lastCheck = Date.now();
+      let lastCheck = 0;
       const started = lap;
       const result = await pipeline.run(input, (percent, stage) => {
         stop.throwIfAborted();

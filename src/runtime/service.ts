@@ -1,15 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../api/app.ts';
 import type { Config } from '../config.ts';
 import { Accounts } from '../domain/accounts.ts';
 import { Avatars } from '../domain/avatars.ts';
 import { listCodes } from '../domain/list-codes.ts';
 import { Speech, type Synthesizer } from '../domain/speech.ts';
+import { createMetrics } from '../ops/metrics.ts';
+import { registerOps } from '../ops/routes.ts';
 import { sweepTemporaryFiles } from '../store/files/local-files.ts';
+import { SAMPLES_ACCOUNT } from '../store/sql/repo.ts';
 import { ensureDemoAccount, ensureSamples } from './bootstrap.ts';
+import { sweepOldSpeech, sweepOrphanAvatars } from './cleanup.ts';
 import { loadKeys } from './keys.ts';
 import { lockDataDir } from './lock.ts';
 import { openStore } from './open-store.ts';
@@ -22,15 +26,28 @@ export interface ServiceOptions {
   print?: (line: string) => void;
 }
 
-/** Composes the embedded service: store, domain, HTTP and job workers over one data directory. */
+/**
+ * Composes the service: store, domain, HTTP and job workers. Embedded (no DATABASE_URL) it owns one
+ * data directory; over PostgreSQL it is one of many API and worker processes (ROLE).
+ */
 export async function startService({ config, logger, synthesizer, print = console.log }: ServiceOptions) {
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const unlock = lockDataDir(config.dataDir);
+  const embedded = !config.databaseUrl;
+  if (embedded && config.role !== 'all') throw new Error(`ROLE=${config.role} needs DATABASE_URL: the embedded database belongs to one process`);
+  const unlock = embedded ? lockDataDir(config.dataDir) : () => undefined;
   const keys = loadKeys(config.dataDir);
   const store = await openStore(config, keys);
-  // This process holds the data directory alone, so nothing is mid-write and no job has a live worker.
-  await sweepTemporaryFiles(store.filesRoot);
-  await store.repo.releaseAllJobs();
+  if (embedded) {
+    // This process holds the data directory alone, so nothing is mid-write and no job has a live worker.
+    // Over PostgreSQL other workers may be alive: a dead one's job comes back when its lease runs out.
+    if (store.filesRoot) {
+      await sweepTemporaryFiles(store.filesRoot);
+      await sweepOrphanAvatars(store.filesRoot, store.repo);
+    }
+    await store.repo.releaseAllJobs();
+  }
+  const serveApi = config.role !== 'worker';
+  const runJobs = config.role !== 'api';
 
   const accounts = new Accounts(store.repo);
   const avatars = new Avatars(store.repo, store.files, accounts, listCodes(keys.lists), {
@@ -39,24 +56,42 @@ export async function startService({ config, logger, synthesizer, print = consol
     pageSize: config.listPageSize,
     updateTtl: 3,
     instance: `${os.hostname()}:${process.pid}`,
+    minFreeBytes: config.minFreeBytes,
   });
   const speech = new Speech(accounts, store.files, synthesizer, config.linkTtl);
-  await ensureDemoAccount(store.repo, accounts, config.dataDir, print);
-  if (config.createSamples) await ensureSamples(store.repo, avatars);
+  // Over PostgreSQL accounts are made with the admin command, not raced for by several processes.
+  if (embedded) await ensureDemoAccount(store.repo, accounts, config.dataDir, print);
+  if (config.createSamples && serveApi) {
+    await ensureSamples(store.repo, avatars).catch(async (e) => {
+      if (!(await store.repo.getAccount(SAMPLES_ACCOUNT))) throw e; // else another process made them at the same moment
+    });
+  }
 
-  const app = await buildApp(
-    {
-      repo: store.repo, accounts, avatars, speech, files: store.files, linkSigner: store.linkSigner,
-      publicUrl: process.env.PUBLIC_URL, maxUploadBytes: config.maxUploadBytes, maxVertexBytes: config.maxVertexBytes,
-    },
-    logger,
+  const app = serveApi
+    ? await buildApp(
+        {
+          repo: store.repo, accounts, avatars, speech, files: store.files, linkSigner: store.linkSigner,
+          publicUrl: process.env.PUBLIC_URL, rateLimit: config.rateLimit, maxUploadBytes: config.maxUploadBytes, maxVertexBytes: config.maxVertexBytes,
+        },
+        logger,
+      )
+    : Fastify(logger ? { loggerInstance: logger } : { logger: false }); // a worker answers only the operations endpoints
+  const metrics = createMetrics(() => store.repo.queueDepth());
+  registerOps(app, { metrics, check: store.check });
+  const workers = startWorkers(
+    { ...config, workers: runJobs ? config.workers : 0 },
+    keys,
+    (e) => app.log.error({ err: e }, 'job worker thread failed'),
+    metrics.job,
   );
-  const workers = startWorkers(config, keys, (e) => app.log.error({ err: e }, 'job worker thread failed'));
-  app.addHook('onResponse', async (request) => {
-    if (request.method === 'POST' || request.url.includes('/execute/')) workers.poke();
-  });
+  if (runJobs) {
+    app.addHook('onResponse', async (request) => {
+      if (request.method === 'POST' || request.url.includes('/execute/')) workers.poke();
+    });
+  }
   const nonceSweep = setInterval(() => {
     store.repo.forgetNoncesBefore(Date.now() - config.nonceWindow * 1000).catch((e) => app.log.error({ err: e }, 'nonce sweep failed'));
+    if (store.filesRoot) sweepOldSpeech(store.filesRoot, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
   }, 60_000);
   nonceSweep.unref();
 
@@ -65,11 +100,12 @@ export async function startService({ config, logger, synthesizer, print = consol
     accounts,
     repo: store.repo,
     dataDir: path.resolve(config.dataDir),
+    /** Graceful: answers the requests in flight, then lets each worker finish (or hand back) its job. */
     async stop() {
       clearInterval(nonceSweep);
       await app.close();
       await workers.stop();
-      await store.repo.close();
+      await store.close();
       unlock();
     },
   };

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { freePort } from '../../helpers/process.ts';
 
 /**
@@ -15,8 +16,12 @@ export interface SwiftS3 {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
-  /** The S3_* settings for a service process. */
+  /** The S3_* settings for a service process (without S3_BUCKET). */
   env: Record<string, string>;
+  /** Makes a new bucket and returns its name. */
+  createBucket(): Promise<string>;
+  /** Keys of the objects under a prefix (first 1000). */
+  list(bucket: string, prefix: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -143,12 +148,24 @@ export async function startSwift(): Promise<SwiftS3> {
     throw e;
   }
   const region = 'us-east-1';
+  const s3 = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey } });
+  const createBucket = async () => {
+    const name = `avatars-${crypto.randomBytes(4).toString('hex')}`;
+    await s3.send(new CreateBucketCommand({ Bucket: name }));
+    return name;
+  };
+  const list = async (Bucket: string, Prefix: string) => ((await s3.send(new ListObjectsV2Command({ Bucket, Prefix }))).Contents ?? []).map((o) => o.Key!);
   return {
+    createBucket,
+    list,
     endpoint,
     region,
     accessKeyId,
     secretAccessKey,
     env: { S3_ENDPOINT: endpoint, S3_REGION: region, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey, S3_FORCE_PATH_STYLE: '1' },
-    stop,
+    async stop() {
+      s3.destroy();
+      await stop();
+    },
   };
 }

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { authorizationHeader } from '../../src/protocol/digest.ts';
+import { jpeg, scriptedPipeline, TestClient } from '../helpers/service.ts';
+import { runCli, sharedKeys, startProcess, type ServiceProcess } from './helpers/cluster.ts';
+import { freshDatabase } from './helpers/postgres.ts';
+import { startSwift, type SwiftS3 } from './helpers/swift.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const codeOf = (body: { msg?: string }) => Number(String(body.msg ?? '').slice(0, 5));
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3api)', () => {
+  let swift: SwiftS3;
+  before(async () => {
+    swift = await startSwift();
+  });
+  after(async () => {
+    await swift?.stop();
+  });
+
+  it('two API and three worker processes make 60 avatars through a worker SIGKILL, with exact points and working presigned links', async () => {
+    const db = await freshDatabase();
+    const sql = new pg.Client({ connectionString: db.url });
+    const procs: ServiceProcess[] = [];
+    try {
+      const env = {
+        ...swift.env, S3_BUCKET: await swift.createBucket(), DATABASE_URL: db.url, ...sharedKeys(),
+        PIPELINE_MODULE: scriptedPipeline, SCRIPTED_PIPELINE_MS: '800', SAMPLES: '0', JOB_LEASE: '3', LOG_LEVEL: 'error',
+      };
+      const account = JSON.parse(await runCli('admin', ['create-account', '--name', 'scale', '--points', '1000', '--json'], env)) as { key: string; secret: string };
+      // Several processes start at once: each runs the migrations (only one applies them).
+      const [api1, api2] = await Promise.all([startProcess({ ...env, ROLE: 'api' }), startProcess({ ...env, ROLE: 'api' })]);
+      procs.push(api1!, api2!);
+      const workers = await Promise.all([0, 1, 2].map(() => startProcess({ ...env, ROLE: 'worker', WORKERS: '1' })));
+      procs.push(...workers);
+      await sql.connect();
+      const apis = [new TestClient(api1!.url, account.key, account.secret), new TestClient(api2!.url, account.key, account.secret)];
+
+      for (const p of procs) {
+        assert.equal((await fetch(`${p.url}/healthz`)).status, 200);
+        assert.equal((await fetch(`${p.url}/readyz`)).status, 200);
+      }
+      assert.equal((await fetch(`${workers[0]!.url}/v2/profile`)).status, 404, 'a worker serves no API');
+
+      // 60 avatars through both API processes; every tenth photo makes the pipeline fail (refunded).
+      const photo = await jpeg(40, 40);
+      const failing = await jpeg(17, 20);
+      const keys: string[] = [];
+      for (let batch = 0; batch < 60; batch += 6) {
+        const made = await Promise.all(
+          Array.from({ length: 6 }, (_, j) => apis[(batch + j) % 2]!.upload('/v2/avatar/new/photo/maya,unity/2.0', (batch + j) % 10 === 3 ? failing : photo)),
+        );
+        for (const r of made) {
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          keys.push(r.body.key);
+        }
+      }
+
+      // Kill the first worker while it holds a job; its job comes back when the lease runs out.
+      const victim = workers[0]!;
+      const running = await until('the first worker to hold a job', async () => {
+        const { rows } = await sql.query("SELECT avatar_key FROM jobs WHERE state = 'running' AND worker LIKE $1", [`%:${victim.child.pid}:%`]);
+        return rows[0]?.avatar_key as string | undefined;
+      });
+      victim.child.kill('SIGKILL');
+      await victim.stop();
+
+      // Progress is in the database: the other API process sees it too.
+      let sawProgress = false;
+      const finals = new Map<string, { status: string; error_code: number }>();
+      await until('every avatar to finish', async () => {
+        for (const [i, key] of keys.entries()) {
+          if (finals.has(key)) continue;
+          const st = (await apis[(i + 1) % 2]!.get(`/v2/avatar/${key}/status`)).body;
+          if (st.status === 'processing' && st.percent > 1 && st.percent < 100) sawProgress = true;
+          if (st.status === 'done' || st.status === 'error') finals.set(key, st);
+        }
+        return finals.size === keys.length;
+      });
+      assert.ok(sawProgress, 'progress was visible from an API process while a worker made the avatar');
+      assert.equal(finals.get(running)!.status, 'done', 'the killed worker\'s job was finished by another worker');
+      const failed = keys.filter((_, i) => i % 10 === 3);
+      for (const key of keys) {
+        const st = finals.get(key)!;
+        if (failed.includes(key)) assert.deepEqual([st.status, st.error_code], ['error', 10001]);
+        else assert.equal(st.status, 'done', key);
+      }
+      for (const api of apis) assert.equal((await api.get('/v2/profile')).body.points, 1000 - (60 - failed.length) * 10, 'charged once each, failures refunded');
+      assert.equal(Number((await sql.query('SELECT COUNT(*) AS n FROM jobs')).rows[0].n), 0, 'no job left behind');
+
+      // Every presigned link works, straight from the object store, with type and file name.
+      for (const [i, key] of keys.entries()) {
+        if (failed.includes(key)) continue;
+        const link = (await apis[i % 2]!.get(`/v2/avatar/${key}/download/unity`)).body;
+        assert.ok(link.location.startsWith(swift.endpoint), link.location);
+        const res = await fetch(link.location);
+        assert.equal(res.status, 200, link.location);
+        assert.equal(res.headers.get('content-type'), 'application/zip');
+        assert.match(res.headers.get('content-disposition') ?? '', new RegExp(`filename="${key}_unity.zip"`));
+        assert.deepEqual([...new Uint8Array(await res.arrayBuffer()).subarray(0, 2)], [0x50, 0x4b]);
+        const preview = await fetch((await apis[(i + 1) % 2]!.get(`/v2/avatar/${key}/preview/png`)).body.location);
+        assert.equal(preview.status, 200);
+        assert.equal(preview.headers.get('content-type'), 'image/png');
+        await preview.arrayBuffer();
+      }
+
+      // A tampered link is refused by the store itself: another object, or a changed expiry.
+      const good = (await apis[0]!.get(`/v2/avatar/${keys[0]}/preview/png`)).body.location as string;
+      for (const bad of [good.replace('preview.png', 'input'), good.replace(/X-Amz-Expires=\d+/, 'X-Amz-Expires=604800')]) {
+        assert.notEqual(bad, good);
+        assert.equal((await fetch(bad)).status, 403, bad);
+      }
+
+      // A nonce spent on one API process is refused by the other.
+      const uri = '/v2/profile';
+      const header = authorizationHeader(account.key, account.secret, uri, 'sha256', `replay-${Date.now()}`);
+      assert.equal((await apis[0]!.get(uri, { auth: header })).status, 200);
+      assert.equal((await apis[1]!.get(uri, { auth: header })).status, 401);
+
+      // A deleted avatar's running job is cancelled: its worker stops and its files are gone.
+      const doomed = (await apis[0]!.upload('/v2/avatar/new/photo/maya/2.0', photo)).body.key as string;
+      await until('the doomed avatar to be processing', async () => (await apis[1]!.get(`/v2/avatar/${doomed}/status`)).body.status === 'processing');
+      assert.equal((await apis[1]!.get(`/v2/avatar/${doomed}/delete`)).status, 200);
+      const cancelled = await until('a worker to report the cancelled job', async () => {
+        for (const w of workers.slice(1)) if (/avatar_jobs_total\{kind="avatar",outcome="cancelled"\} 1/.test(await (await fetch(`${w.url}/metrics`)).text())) return true;
+        return false;
+      }, 30_000);
+      assert.ok(cancelled);
+      assert.equal((await apis[0]!.get(`/v2/avatar/${doomed}/status`)).status, 404);
+      assert.deepEqual(await swift.list(env.S3_BUCKET, `avatars/${doomed}/`), []);
+
+      // Concurrent creates on both API processes never overspend: points for exactly 10.
+      const small = JSON.parse(await runCli('admin', ['create-account', '--name', 'small', '--points', '100', '--json'], env)) as { key: string; secret: string };
+      const smalls = apis.map((a) => new TestClient(a.base, small.key, small.secret));
+      const tries = await Promise.all(Array.from({ length: 30 }, (_, i) => smalls[i % 2]!.upload('/v2/avatar/new/photo/maya/2.0', photo)));
+      assert.equal(tries.filter((r) => r.status === 200).length, 10);
+      assert.ok(tries.filter((r) => r.status !== 200).every((r) => r.status === 402 && codeOf(r.body) === 33200));
+      assert.equal((await smalls[1]!.get('/v2/profile')).body.points, 0);
+
+      // Metrics: requests by route and status on an API process, job runs on a worker, the shared queue depth.
+      const apiMetrics = await (await fetch(`${api1!.url}/metrics`)).text();
+      assert.match(apiMetrics, /avatar_http_requests_total\{route="\/v2\/avatar\/:key\/status",method="GET",status="200"\} \d+/);
+      assert.match(apiMetrics, /avatar_http_request_duration_seconds_bucket\{le="0\.1",route="\/v2\/avatar\/new\/:a\/:b\/:c",method="POST",status="200"\} \d+/);
+      assert.match(apiMetrics, /avatar_job_queue_depth \d+/);
+      const workerMetrics = (await Promise.all(workers.slice(1).map(async (w) => (await fetch(`${w.url}/metrics`)).text()))).join('\n');
+      assert.match(workerMetrics, /avatar_jobs_total\{kind="avatar",outcome="done"\} \d+/);
+      assert.match(workerMetrics, /avatar_job_stage_duration_seconds_count\{kind="avatar",stage="step 2"\} \d+/);
+
+      // Graceful shutdown: a worker asked to stop mid-job finishes it and exits cleanly.
+      const last = (await apis[0]!.upload('/v2/avatar/new/photo/maya/2.0', await jpeg(41, 40))).body.key as string;
+      const holder = await until('a worker to hold the last job', async () => {
+        const { rows } = await sql.query("SELECT worker FROM jobs WHERE state = 'running' AND avatar_key = $1", [last]);
+        return rows[0] && workers.find((w) => String(rows[0].worker).includes(`:${w.child.pid}:`));
+      });
+      assert.equal(await holder.stop(), 0);
+      assert.equal((await apis[1]!.get(`/v2/avatar/${last}/status`)).body.status, 'done');
+    } finally {
+      await Promise.all(procs.map((p) => p.stop()));
+      await sql.end().catch(() => undefined);
+      await db.drop();
+    }
+  });
+});
