@@ -1,4 +1,5 @@
 import type { MorphTarget } from '../model/avatar.ts';
+import { gatherVec3 } from './gather.ts';
 
 /** Deltas below this (cm) are left out of a shape; a blendshape moves only part of the head. */
 const DELTA_EPSILON = 1e-6;
@@ -27,12 +28,5 @@ function findMoved(morph: MorphTarget): SparseShape {
   }
   // A shape that moves nothing keeps one zero delta: some readers reject empty shape arrays.
   const indexes = count === 0 ? Int32Array.of(0) : moved.slice(0, count);
-  const deltas = new Float64Array(indexes.length * 3);
-  for (let k = 0; k < indexes.length; k++) {
-    const i = indexes[k] * 3;
-    deltas[k * 3] = d[i];
-    deltas[k * 3 + 1] = d[i + 1];
-    deltas[k * 3 + 2] = d[i + 2];
-  }
-  return { indexes, deltas };
+  return { indexes, deltas: gatherVec3(d, indexes) };
 }

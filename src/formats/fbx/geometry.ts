@@ -1,4 +1,5 @@
 import type { AvatarMesh } from '../../model/avatar.ts';
+import { gatherVec3 } from '../gather.ts';
 import { int32, node, properties70, type FbxNode } from './node.ts';
 
 const i = int32;
@@ -23,13 +24,7 @@ export function polygonVertexIndex(indices: Uint32Array): Int32Array {
 /** Geometry children of a mesh: vertices, triangles, per-corner normals, indexed UVs, one material slot. */
 export function meshGeometry(mesh: AvatarMesh): FbxNode[] {
   const { positions, normals, uvs, indices } = mesh.geometry;
-  const cornerNormals = new Float64Array(indices.length * 3);
-  for (let k = 0; k < indices.length; k++) {
-    const v = indices[k] * 3;
-    cornerNormals[k * 3] = normals[v];
-    cornerNormals[k * 3 + 1] = normals[v + 1];
-    cornerNormals[k * 3 + 2] = normals[v + 2];
-  }
+  const cornerNormals = gatherVec3(normals, indices);
   return [
     properties70([]),
     node('GeometryVersion', [i(124)]),
