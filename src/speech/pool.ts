@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 interface Task<Job, Result> {
   job: Job;
@@ -8,7 +9,7 @@ interface Task<Job, Result> {
 }
 
 interface Slot<Job, Result> {
-  worker: Worker;
+  child: ChildProcess;
   task?: Task<Job, Result>;
   taskId: number;
 }
@@ -17,16 +18,24 @@ interface Slot<Job, Result> {
 export class WorkerCrashError extends Error {}
 
 /**
- * A fixed number of worker threads running jobs one at a time each. A worker that reports an error, throws or
+ * Node flags of the worker processes: TypeScript through tsx, no warning for node:wasi, and no V8 fast API
+ * calls, because Node 20 can run the garbage collector inside a fast WASI call and abort the process
+ * when it destroys a WASI object there (seen with flite after a few dozen runs).
+ */
+const WORKER_FLAGS = ['--import', 'tsx', '--disable-warning=ExperimentalWarning', '--no-turbo-fast-api-calls'];
+
+/**
+ * A fixed number of worker processes running jobs one at a time each; a process, unlike a thread, can crash
+ * (native abort, segfault in an engine) without taking the service down. A worker that reports an error or
  * exits is replaced by a fresh one and its job is retried once; a second failure rejects the job.
- * Workers receive `{ id, job }` and answer `{ id, result }` or `{ id, error }`.
+ * Workers receive `{ id, job }` and answer `{ id, result }` or `{ id, error }` over IPC.
  */
 export class WorkerPool<Job, Result> {
   private readonly slots: Slot<Job, Result>[] = [];
   private readonly queue: Task<Job, Result>[] = [];
   private nextId = 1;
   private closed = false;
-  /** Workers started so far, replacements included. */
+  /** Worker processes started so far, replacements included. */
   started = 0;
 
   constructor(
@@ -45,7 +54,7 @@ export class WorkerPool<Job, Result> {
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new Error('worker pool is closed'));
-    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+    await Promise.all(this.slots.splice(0).map((slot) => stop(slot.child)));
   }
 
   private dispatch(): void {
@@ -57,33 +66,28 @@ export class WorkerPool<Job, Result> {
       slot.task = task;
       slot.taskId = this.nextId++;
       task.attempts++;
-      // Busy workers keep the process alive; idle ones do not.
-      slot.worker.ref();
-      slot.worker.postMessage({ id: slot.taskId, job: task.job });
+      keepAlive(slot.child, true);
+      slot.child.send({ id: slot.taskId, job: task.job });
     }
   }
 
   private spawn(): Slot<Job, Result> {
-    // Loader hooks of the parent (tsx) do not reach worker threads on Node 20: the worker registers tsx itself.
-    const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(this.entry.href)}); });`, {
-      eval: true,
-    });
+    const child = fork(fileURLToPath(this.entry), [], { execArgv: WORKER_FLAGS, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.started++;
-    const slot: Slot<Job, Result> = { worker, taskId: 0 };
+    const slot: Slot<Job, Result> = { child, taskId: 0 };
     this.slots.push(slot);
-    worker.on('message', (message: { id: number; result?: Result; error?: string }) => {
+    child.on('message', (message: { id: number; result?: Result; error?: string }) => {
       if (message.id !== slot.taskId || !slot.task) return;
       const task = slot.task;
       if (message.error === undefined) {
         slot.task = undefined;
-        slot.worker.unref();
+        keepAlive(child, false);
         task.resolve(message.result as Result);
         this.dispatch();
       } else this.fail(slot, new Error(message.error));
     });
-    worker.on('error', (error) => this.fail(slot, error));
-    worker.on('exit', (code) => this.fail(slot, new Error(`worker exited with code ${code}`)));
-    worker.unref();
+    child.on('error', (error) => this.fail(slot, error));
+    child.on('exit', (code, signal) => this.fail(slot, new Error(`worker exited with ${signal ?? `code ${code}`}`)));
     return slot;
   }
 
@@ -92,9 +96,7 @@ export class WorkerPool<Job, Result> {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
-    slot.worker.removeAllListeners();
-    slot.worker.on('error', () => {});
-    void slot.worker.terminate();
+    void stop(slot.child);
     const task = slot.task;
     if (task) {
       if (task.attempts < 2 && !this.closed) this.queue.unshift(task);
@@ -102,4 +104,26 @@ export class WorkerPool<Job, Result> {
     }
     this.dispatch();
   }
+}
+
+/** Busy workers keep the service's event loop alive; idle ones do not. */
+function keepAlive(child: ChildProcess, busy: boolean): void {
+  if (busy) {
+    child.ref();
+    child.channel?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  child.removeAllListeners();
+  child.on('error', () => {});
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.ref();
+    child.kill('SIGKILL');
+  });
 }

@@ -6,19 +6,21 @@ import { test } from 'node:test';
 import { WorkerCrashError, WorkerPool } from '../../../src/speech/pool.ts';
 import { spokenChunks } from '../../../src/speech/render.ts';
 import { planPlainText } from '../../../src/speech/plan.ts';
+import { planSsml } from '../../../src/speech/ssml.ts';
 import type { SynthesisJob, SynthesisResult } from '../../../src/speech/synthesis.ts';
+import { HARVARD_SENTENCES } from './recognize.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'speech-pool-test-'));
 const flaky = new URL('./fixtures/flaky-worker.ts', import.meta.url);
 
-for (const failure of ['exit', 'throw', 'error'] as const) {
+for (const failure of ['exit', 'abort', 'error'] as const) {
   test(`a worker that fails (${failure}) is replaced and the job retried once`, async () => {
-    const pool = new WorkerPool<{ failure: string; marker: string }, { threadId: number }>(flaky, 1);
+    const pool = new WorkerPool<{ failure: string; marker: string }, { pid: number }>(flaky, 1);
     try {
       const first = await pool.run({ failure, marker: join(dir, failure) });
       assert.equal(pool.started, 2, 'a second worker replaced the failed one');
       const again = await pool.run({ failure, marker: join(dir, failure) });
-      assert.equal(again.threadId, first.threadId, 'the replacement keeps serving');
+      assert.equal(again.pid, first.pid, 'the replacement keeps serving');
     } finally {
       await pool.close();
     }
@@ -26,7 +28,7 @@ for (const failure of ['exit', 'throw', 'error'] as const) {
 }
 
 test('a job that fails twice is rejected and the pool keeps working', async () => {
-  const pool = new WorkerPool<{ failure: string; marker: string }, { threadId: number }>(flaky, 1);
+  const pool = new WorkerPool<{ failure: string; marker: string }, { pid: number }>(flaky, 1);
   try {
     await assert.rejects(pool.run({ failure: 'always', marker: join(dir, 'always') }), WorkerCrashError);
     assert.equal(pool.started, 2);
@@ -53,6 +55,21 @@ test('a real engine failure restarts the speech worker, retries, and later reque
     const ok = await pool.run(job('gmw/en-US'));
     assert.ok(ok.audio && ok.audio.data.length > 16000, 'a fresh worker synthesizes');
     assert.equal(pool.started, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('many flite runs in one worker do not crash it (Node 20 WASI garbage-collection abort)', async () => {
+  const pool = new WorkerPool<SynthesisJob, SynthesisResult>(new URL('../../../src/speech/worker.ts', import.meta.url), 1);
+  const text = HARVARD_SENTENCES.join(' ');
+  const ssml = `<speak><prosody rate="85%">${text.replace(/'/g, '&apos;')}</prosody></speak>`;
+  try {
+    const { plan } = planSsml(ssml);
+    assert.equal(spokenChunks(plan).length, HARVARD_SENTENCES.length);
+    const result = await pool.run({ engine: 'flite', engineVoice: 'rms', plan, input: new TextEncoder().encode(ssml), modes: { audio: 'pcm', json: false } });
+    assert.ok(result.audio!.durationMs > 60_000, `${result.audio!.durationMs} ms`);
+    assert.equal(pool.started, 1, 'no worker crashed');
   } finally {
     await pool.close();
   }
