@@ -60,9 +60,9 @@ export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOp
 }
 
 /**
- * Which triangle is seen at each pixel, and how far (no supersampling): the nearest opaque
- * triangle's id, counted over the items in order (item 0's triangles first), -1 where none, and
- * its camera-space depth (Infinity where none).
+ * Which triangle is seen at each pixel, and how far (no supersampling): the nearest triangle's id
+ * (translucent items count as opaque, textures and their cut-outs are ignored), counted over the items in
+ * order (item 0's triangles first), -1 where none, and its camera-space depth (Infinity where none).
  */
 export function renderTriangleIds(
   items: RenderItem[],
