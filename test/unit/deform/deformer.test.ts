@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDeformer } from '../../../src/geometry/deform/index.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
-import { random, superellipsoidHead, warpedHead } from './heads.ts';
+import { random, superellipsoidHead, surfaceSamples, warpedHead } from './heads.ts';
 
 const head = superellipsoidHead(40, 48);
 const avatar = warpedHead(head.positions);
@@ -10,26 +10,6 @@ const deformer = createDeformer({ template: head.positions, avatar, indices: hea
 
 const distance = (p: ArrayLike<number>, i: number, q: ArrayLike<number>, j: number) =>
   Math.hypot(p[3 * i] - q[3 * j], p[3 * i + 1] - q[3 * j + 1], p[3 * i + 2] - q[3 * j + 2]);
-
-/** Random points on random template triangles, and the avatar points with the same triangle and weights. */
-function surfaceSamples(count: number, seed: number): { template: Float32Array; avatar: Float32Array } {
-  const rnd = random(seed);
-  const onTemplate = new Float32Array(3 * count), onAvatar = new Float32Array(3 * count);
-  for (let k = 0; k < count; k++) {
-    const t = Math.floor(rnd() * (head.indices.length / 3));
-    let u = rnd(), v = rnd();
-    if (u + v > 1) [u, v] = [1 - u, 1 - v];
-    const weights = [1 - u - v, u, v];
-    for (let d = 0; d < 3; d++) {
-      for (let c = 0; c < 3; c++) {
-        const i = 3 * head.indices[3 * t + c] + d;
-        onTemplate[3 * k + d] += weights[c] * head.positions[i];
-        onAvatar[3 * k + d] += weights[c] * avatar[i];
-      }
-    }
-  }
-  return { template: onTemplate, avatar: onAvatar };
-}
 
 test('the template\'s own vertices come back as the avatar\'s vertices, same count and order', () => {
   const out = deformer.deform(head.positions);
@@ -40,7 +20,7 @@ test('the template\'s own vertices come back as the avatar\'s vertices, same cou
 });
 
 test('random points on template triangles land on the same place of the avatar within 0.01 cm', () => {
-  const samples = surfaceSamples(5000, 11);
+  const samples = surfaceSamples(head.positions, avatar, head.indices, 5000, 11);
   const out = deformer.deform(samples.template);
   let worst = 0;
   for (let i = 0; i < out.length / 3; i++) worst = Math.max(worst, distance(out, i, samples.avatar, i));

@@ -62,6 +62,34 @@ export function warpedHead(template: Float32Array): Float32Array {
   return out;
 }
 
+/** Random points on random triangles of `template`, and the `avatar` points with the same triangle and weights. */
+export function surfaceSamples(
+  template: Float32Array,
+  avatar: Float32Array,
+  indices: Uint32Array,
+  count: number,
+  seed: number,
+): { template: Float32Array; avatar: Float32Array } {
+  const rnd = random(seed);
+  const onTemplate = new Float32Array(3 * count), onAvatar = new Float32Array(3 * count);
+  for (let k = 0; k < count; k++) {
+    const t = Math.floor(rnd() * (indices.length / 3));
+    let u = rnd(), v = rnd();
+    if (u + v > 1) [u, v] = [1 - u, 1 - v];
+    const weights = [1 - u - v, u, v];
+    for (let d = 0; d < 3; d++) {
+      let a = 0, b = 0;
+      for (let c = 0; c < 3; c++) {
+        a += weights[c] * template[3 * indices[3 * t + c] + d];
+        b += weights[c] * avatar[3 * indices[3 * t + c] + d];
+      }
+      onTemplate[3 * k + d] = a;
+      onAvatar[3 * k + d] = b;
+    }
+  }
+  return { template: onTemplate, avatar: onAvatar };
+}
+
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 export function random(seed: number): () => number {
   let a = seed >>> 0;

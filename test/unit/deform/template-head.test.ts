@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createDeformer } from '../../../src/geometry/deform/index.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 import { buildTemplate } from '../../../src/geometry/template/build.ts';
-import { random, warpedHead } from './heads.ts';
+import { surfaceSamples, warpedHead } from './heads.ts';
 
 // The real head of template 2.0 (open at the neck, with ears, mouth bag and eye sockets), warped smoothly.
 const { head, regions } = buildTemplate('2.0');
@@ -16,22 +16,8 @@ test('template 2.0: its own vertices and random surface points land on the avata
   for (let i = 0; i < out.length; i++) worst = Math.max(worst, Math.abs(out[i] - avatar[i]));
   assert.ok(worst < 1e-4, `worst ${worst} cm`);
 
-  const rnd = random(3);
   const samples = 3000;
-  const onTemplate = new Float32Array(3 * samples), onAvatar = new Float64Array(3 * samples);
-  for (let k = 0; k < samples; k++) {
-    const t = Math.floor(rnd() * (head.indices.length / 3));
-    let u = rnd(), v = rnd();
-    if (u + v > 1) [u, v] = [1 - u, 1 - v];
-    const weights = [1 - u - v, u, v];
-    for (let c = 0; c < 3; c++) {
-      const i = 3 * head.indices[3 * t + c];
-      for (let d = 0; d < 3; d++) {
-        onTemplate[3 * k + d] += weights[c] * head.positions[i + d];
-        onAvatar[3 * k + d] += weights[c] * avatar[i + d];
-      }
-    }
-  }
+  const { template: onTemplate, avatar: onAvatar } = surfaceSamples(head.positions, avatar, head.indices, samples, 3);
   const moved = deformer.deform(onTemplate);
   for (let k = 0; k < samples; k++) {
     const error = Math.hypot(moved[3 * k] - onAvatar[3 * k], moved[3 * k + 1] - onAvatar[3 * k + 1], moved[3 * k + 2] - onAvatar[3 * k + 2]);
