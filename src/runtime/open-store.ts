@@ -29,38 +29,46 @@ export interface Store {
 
 export type StoreConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePool' | 's3'>;
 
-/**
- * The store this configuration names: SQLite under DATA_DIR or PostgreSQL at DATABASE_URL, and files
- * under DATA_DIR/files or in an S3 bucket. Migrations run on open (safe with several processes at once).
- */
-export async function openStore(config: StoreConfig, keys: ServiceKeys, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+/** Over PostgreSQL every process must seal, sign and read with the same keys, so they come from the environment. */
+export function requireSharedKeys(config: StoreConfig, env: NodeJS.ProcessEnv = process.env) {
   if (config.databaseUrl && !(env.MASTER_KEY && env.LINK_KEY && env.LIST_KEY)) {
     throw new Error('with DATABASE_URL every process must share MASTER_KEY, LINK_KEY and LIST_KEY: set all three (see docs/DEPLOY.md)');
   }
-  const db: Executor = config.databaseUrl
-    ? openPostgres(config.databaseUrl, { max: config.databasePool })
-    : openSqlite(path.join(config.dataDir, 'service.db'));
-  await migrate(db);
-  const repo = new SqlRepo(db, secretBox(keys.master));
-  const dbCheck = async () => void (await repo.queueDepth());
-  const embedded = !config.databaseUrl;
+}
 
+/** The database this configuration names: PostgreSQL at DATABASE_URL, else SQLite under DATA_DIR. Not yet migrated. */
+export function openDatabase(config: StoreConfig): Executor {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePool }) : openSqlite(path.join(config.dataDir, 'service.db'));
+}
+
+/** The file store this configuration names: an S3 bucket, else DATA_DIR/files with links this service signs. */
+export function openFiles(config: StoreConfig, keys: ServiceKeys): Pick<Store, 'files' | 'linkSigner' | 'filesRoot'> & { reachable(): Promise<void>; close(): void } {
   if (config.s3) {
     const files = s3Files(config.s3);
-    return {
-      repo, files, embedded,
-      check: async () => void (await Promise.all([dbCheck(), files.reachable()])),
-      close: async () => {
-        files.close();
-        await repo.close();
-      },
-    };
+    return { files, reachable: files.reachable, close: files.close };
   }
   const signer = linkSigner(keys.links);
   const filesRoot = path.join(config.dataDir, 'files');
+  return { files: localFiles(filesRoot, signer), linkSigner: signer, filesRoot, reachable: () => fs.access(filesRoot), close: () => undefined };
+}
+
+/**
+ * The store this configuration names (see openDatabase, openFiles). Migrations run on open (safe with
+ * several processes at once).
+ */
+export async function openStore(config: StoreConfig, keys: ServiceKeys, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+  requireSharedKeys(config, env);
+  const db = openDatabase(config);
+  await migrate(db);
+  const repo = new SqlRepo(db, secretBox(keys.master));
+  const { reachable, close, ...files } = openFiles(config, keys);
   return {
-    repo, files: localFiles(filesRoot, signer), linkSigner: signer, filesRoot, embedded,
-    check: async () => void (await Promise.all([dbCheck(), fs.access(filesRoot)])),
-    close: () => repo.close(),
+    repo, ...files,
+    embedded: !config.databaseUrl,
+    check: async () => void (await Promise.all([repo.queueDepth(), reachable()])),
+    close: async () => {
+      close();
+      await repo.close();
+    },
   };
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { authorizationHeader } from '../../src/protocol/digest.ts';
-import { jpeg, scriptedPipeline, TestClient } from '../helpers/service.ts';
+import { readCredentials } from '../helpers/process.ts';
+import { jpeg, scriptedPipeline, tempDir, TestClient } from '../helpers/service.ts';
 import { runCli, sharedKeys, startProcess, type ServiceProcess } from './helpers/cluster.ts';
 import { freshDatabase } from './helpers/postgres.ts';
 import { startSwift, type SwiftS3 } from './helpers/swift.ts';
@@ -168,6 +169,62 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
       await sql.end().catch(() => undefined);
+      await db.drop();
+    }
+  });
+
+  it('migrate-data moves an embedded data directory into PostgreSQL and S3, re-sealing secrets, and everything still downloads', async () => {
+    const dataDir = tempDir('avatar-embedded-');
+    const embedded = await startProcess({ DATA_DIR: dataDir, PIPELINE_MODULE: scriptedPipeline, SCRIPTED_PIPELINE_MS: '50', SAMPLES: '0' });
+    const creds = readCredentials(dataDir);
+    let c = new TestClient(embedded.url, creds.key, creds.secret);
+    const photo = await jpeg(40, 40);
+    const keys: string[] = [];
+    for (let i = 0; i < 4; i++) keys.push((await c.upload('/v2/avatar/new/photo/maya,webviewer/2.0', i === 1 ? await jpeg(17, 20) : photo)).body.key);
+    for (const key of keys) await c.waitFor(key);
+    assert.equal((await c.get(`/v2/avatar/${keys[0]}/meta/set/color/blue`)).status, 200);
+    assert.equal((await c.get(`/v2/avatar/${keys[3]}/delete`)).status, 200);
+    const before = {
+      profile: (await c.get('/v2/profile')).body,
+      list: (await c.get('/v2/avatar/list')).body.models.map((m: { key: string; status: string }) => [m.key, m.status]),
+    };
+    assert.equal(await embedded.stop(), 0);
+
+    const db = await freshDatabase();
+    const procs: ServiceProcess[] = [];
+    try {
+      const env = { ...swift.env, S3_BUCKET: await swift.createBucket(), DATABASE_URL: db.url, ...sharedKeys(), PIPELINE_MODULE: scriptedPipeline, SCRIPTED_PIPELINE_MS: '50', SAMPLES: '0' };
+      const first = await runCli('migrate-data', ['--from', dataDir], env);
+      assert.match(first, /files: [1-9]\d* copied, 0 already there/);
+      assert.match(first, /avatars: 3 rows/);
+      const second = await runCli('migrate-data', ['--from', dataDir], env);
+      assert.match(second, /files: 0 copied, [1-9]\d* already there/, 'a second run copies nothing twice');
+      const sql = new pg.Client({ connectionString: db.url });
+      await sql.connect();
+      const rowCounts = (await sql.query('SELECT (SELECT COUNT(*) FROM avatars) AS a, (SELECT COUNT(*) FROM charges) AS c, (SELECT COUNT(*) FROM tombstones) AS t')).rows[0];
+      await sql.end();
+      assert.deepEqual([Number(rowCounts.a), Number(rowCounts.c), Number(rowCounts.t)], [3, 3, 1]);
+
+      procs.push(await startProcess({ ...env, ROLE: 'api' }), await startProcess({ ...env, ROLE: 'worker' }));
+      c = new TestClient(procs[0]!.url, creds.key, creds.secret); // the same key and secret, re-sealed under the new master key
+      assert.deepEqual((await c.get('/v2/profile')).body, before.profile);
+      assert.deepEqual((await c.get('/v2/avatar/list')).body.models.map((m: { key: string; status: string }) => [m.key, m.status]), before.list);
+      assert.deepEqual((await c.get(`/v2/avatar/${keys[0]}/meta/get/color`)).body.meta, [{ name: 'color', value: 'blue' }]);
+      assert.equal((await c.get(`/v2/avatar/${keys[3]}/status`)).status, 404);
+      for (const key of [keys[0]!, keys[2]!]) {
+        for (const uri of [`/v2/avatar/${key}/download/maya`, `/v2/avatar/${key}/download/webviewer`, `/v2/avatar/${key}/preview/jpg`]) {
+          const res = await fetch((await c.get(uri)).body.location);
+          assert.equal(res.status, 200, uri);
+          assert.ok((await res.arrayBuffer()).byteLength > 0);
+        }
+      }
+      // New work goes on where the copy left off.
+      const fresh = (await c.upload('/v2/avatar/new/photo/maya/2.0', photo)).body.key as string;
+      assert.equal((await c.waitFor(fresh)).status, 'done');
+      assert.equal((await c.get('/v2/avatar/list')).body.models[0].key, fresh);
+      assert.equal((await c.get('/v2/profile')).body.points, before.profile.points - 10);
+    } finally {
+      await Promise.all(procs.map((p) => p.stop()));
       await db.drop();
     }
   });
