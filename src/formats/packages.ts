@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { AvatarModel } from '../model/avatar.ts';
+import type { Platform } from '../pipeline/types.ts';
 import { writeFbx } from './fbx/write.ts';
 import { writeGlb } from './gltf.ts';
 import { materialState } from './material-state.ts';
@@ -7,8 +8,6 @@ import { writeObj } from './obj-write.ts';
 import { buildRig } from './rig-json.ts';
 import { writeUnityJson } from './unity-json.ts';
 import { writeZip, type ZipEntry } from './zip-write.ts';
-
-export type PackagePlatform = 'maya' | 'webviewer' | 'unity';
 
 /** File names inside the packages (docs/FORMATS.md lists the layouts). */
 export const PACKAGE_FILES = {
@@ -27,12 +26,12 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.strin
  * `maya` and `webviewer` are asked for. Pure: writing them atomically and building them once per
  * avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
  */
-export async function buildPackages(model: AvatarModel, platforms: readonly PackagePlatform[], extras: { templateNeutralObj: Uint8Array }): Promise<Map<PackagePlatform, Uint8Array>> {
+export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: { templateNeutralObj: Uint8Array }): Promise<Map<Platform, Uint8Array>> {
   const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data, crc: crc32(t.data) }));
   const f = PACKAGE_FILES;
   let fbx: Uint8Array | undefined;
   const fbxEntry = (): ZipEntry => ({ name: f.fbx, data: (fbx ??= writeFbx(model)) });
-  const build = async (platform: PackagePlatform): Promise<Uint8Array> => {
+  const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {
       case 'maya':
         return writeZip([
@@ -52,13 +51,13 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Pack
         return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...textures]);
     }
   };
-  const out = new Map<PackagePlatform, Uint8Array>();
+  const out = new Map<Platform, Uint8Array>();
   for (const p of platforms) out.set(p, await build(p));
   return out;
 }
 
 /** The download package of one platform (see buildPackages). */
-export async function buildPackage(model: AvatarModel, platform: PackagePlatform, extras: { templateNeutralObj: Uint8Array }): Promise<Uint8Array> {
+export async function buildPackage(model: AvatarModel, platform: Platform, extras: { templateNeutralObj: Uint8Array }): Promise<Uint8Array> {
   return (await buildPackages(model, [platform], extras)).get(platform)!;
 }
 
