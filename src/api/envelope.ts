@@ -32,10 +32,17 @@ function fromLibrary(e: unknown): ServiceError | undefined {
   return undefined;
 }
 
+/** A full disk or database: the request is refused cleanly and can be retried once space is freed. */
+function fromSystem(e: unknown): ServiceError | undefined {
+  const code = (e as { code?: unknown }).code;
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL' || code === 'EDQUOT') return errors.storageFull();
+  return undefined;
+}
+
 /** Every answer is JSON with `stt`; a failure carries `msg` starting with its five-digit code. */
 export function registerEnvelope(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
-    let e = error instanceof ServiceError ? error : (fromLibrary(error) ?? fromFastify(error as FastifyError));
+    let e = error instanceof ServiceError ? error : (fromSystem(error) ?? fromLibrary(error) ?? fromFastify(error as FastifyError));
     if (!e) {
       request.log.error({ err: error }, 'unexpected failure');
       e = errors.internal(String(request.id));

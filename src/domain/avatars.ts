@@ -17,6 +17,11 @@ export interface AvatarSettings {
   updateTtl: number;
   /** Identifies this process in `created_by`. */
   instance: string;
+  /**
+   * Free bytes an upload must leave on the file store: the headroom that lets the database, the
+   * jobs' outputs and deletions go on when the disk is nearly full.
+   */
+  minFreeBytes: number;
 }
 
 export interface NewAvatarRequest {
@@ -76,6 +81,7 @@ export class Avatars {
     if (!upload) throw errors.noFile();
     await checkUpload(inputType, upload);
 
+    if (this.files.freeBytes && (await this.files.freeBytes()) < upload.length + this.settings.minFreeBytes) throw errors.storageFull();
     const key = newKey();
     await this.files.put(inputPath(key), upload);
     const avatar: Avatar = {

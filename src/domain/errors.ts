@@ -65,5 +65,6 @@ export const errors = {
   unreadableInput: (why: string) => bad(75006, `cannot read input: ${why}`),
   rateLimited: (limit: number, windowSeconds: number) =>
     new ServiceError(99998, 429, `request rate limit exceeded: at most ${limit} requests in ${windowSeconds} s per application key, retry later`),
+  storageFull: () => new ServiceError(99998, 507, 'error with configuration: the service storage is full, retry later'),
   internal: (requestId: string) => new ServiceError(99999, 500, `internal error (request id ${requestId})`),
 };

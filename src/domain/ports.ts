@@ -180,6 +180,8 @@ export interface Files {
   exists(path: string): Promise<boolean>;
   /** Removes every file under the prefix. */
   deletePrefix(prefix: string): Promise<void>;
+  /** Bytes still free for new files; absent for stores without a practical limit (object storage). */
+  freeBytes?(): Promise<number>;
   /** A pre-authorized URL for the file that works without the Authorization header until it expires. */
   link(path: string, opts: { ttl: number; fileName: string; contentType: string; baseUrl: string }): Promise<string>;
 }

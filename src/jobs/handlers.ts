@@ -21,6 +21,17 @@ export interface JobContext {
   files: Files;
   pipeline: Pipeline;
   worker: string;
+  /** Free bytes the outputs of a job must leave on the file store (half the uploads' headroom). */
+  minFreeBytes: number;
+}
+
+/** Writes a job's files only if they all fit with the headroom left, so that a full disk fails one job cleanly. */
+async function writeAll(c: JobContext, outputs: [string, Uint8Array][]) {
+  const size = outputs.reduce((s, [, data]) => s + data.length, 0);
+  if (c.files.freeBytes && (await c.files.freeBytes()) < size + c.minFreeBytes) {
+    throw new PipelineError(PipelineCodes.storageFull, `no room for ${size} bytes of results on the service storage`);
+  }
+  for (const [path, data] of outputs) await c.files.put(path, data);
 }
 
 const neutralObj = new Map<string, Promise<Uint8Array>>();
@@ -59,12 +70,15 @@ async function avatarJob(job: Job, c: JobContext) {
   );
 
   const neutral = await templateNeutral(avatar.template as TemplateVersion);
-  await c.files.put(modelPath(key), encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored));
-  await c.files.put(previewPath(key, 'jpg'), result.preview.jpg);
-  await c.files.put(previewPath(key, 'png'), result.preview.png);
+  const outputs: [string, Uint8Array][] = [
+    [modelPath(key), encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored)],
+    [previewPath(key, 'jpg'), result.preview.jpg],
+    [previewPath(key, 'png'), result.preview.png],
+  ];
   for (const platform of avatar.platforms as Platform[]) {
-    await c.files.put(packagePath(key, platform), await buildPackage(result.model, platform, { templateNeutralObj: neutral }));
+    outputs.push([packagePath(key, platform), await buildPackage(result.model, platform, { templateNeutralObj: neutral })]);
   }
+  await writeAll(c, outputs);
   if (!(await c.repo.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made
     return;
@@ -90,7 +104,7 @@ async function resultJob(job: Job, c: JobContext) {
     if (!body) throw new PipelineError(PipelineCodes.internal, 'the vertex file is missing');
     output = writeVertexFile(createDeformer(doc.deformation).deform(parseVertexFile(body)));
   }
-  await c.files.put(resultPath(job.avatarKey, child, result.kind), output);
+  await writeAll(c, [[resultPath(job.avatarKey, child, result.kind), output]]);
   await c.repo.setResultProgress(job.avatarKey, child, { status: 'done', percent: 100 }, Date.now());
 }
 

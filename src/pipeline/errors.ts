@@ -22,4 +22,6 @@ export const PipelineCodes = {
   meshTooLarge: 10012,
   /** The input type is accepted by the API but this pipeline cannot process it yet. */
   inputTypeUnsupported: 10020,
+  /** The finished avatar's files did not fit on the service's storage (the points are refunded). */
+  storageFull: 10090,
 } as const;

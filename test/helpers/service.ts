@@ -95,6 +95,7 @@ export async function startTestService(overrides: Partial<Config> = {}, env: Nod
     createSamples: false,
     rateLimit: 0,
     logLevel: 'silent',
+    minFreeBytes: 0,
     ...overrides,
   };
   const engine = speech === 'real' ? createSpeechEngine({ poolSize: 1 }) : undefined;

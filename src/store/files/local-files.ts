@@ -83,6 +83,10 @@ export function localFiles(root: string, signer: LinkSigner): Files {
     async deletePrefix(prefix) {
       await fsp.rm(resolve(prefix), { recursive: true, force: true });
     },
+    async freeBytes() {
+      const st = await fsp.statfs(root);
+      return st.bavail * st.bsize;
+    },
     async link(rel, { ttl, fileName, contentType, baseUrl }) {
       const expires = Math.floor(Date.now() / 1000) + ttl;
       return `${baseUrl}/files/${signer.sign({ path: rel, fileName, contentType, expires })}`;
