@@ -3,6 +3,7 @@ import type { TemplateVersion } from '../model/avatar.ts';
 import { buildTemplate } from '../geometry/template/build.ts';
 import { PART_NAMES } from '../geometry/template/types.ts';
 import type { TemplateView } from './template-view.ts';
+import { hairCoverage } from './hair.ts';
 
 const views = new Map<TemplateVersion, TemplateView>();
 
@@ -25,6 +26,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
     openingPairs: [t.loops.lipsInner, t.loops.leftEye, t.loops.rightEye].flatMap((loop) => facingPairs(loop, t.head.positions)),
     faceOval: t.loops.faceOval,
     mouthInside: t.regions.mouthBag,
+    hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions)),
     eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
     irisUv: { center: t.irisUv.centre, radius: t.irisUv.radius, pupilRadius: t.irisUv.pupilRadius },
   };
@@ -44,4 +46,10 @@ function facingPairs(loop: readonly number[], positions: Float32Array): [number,
     out.push(positions[a * 3 + 1] >= positions[b * 3 + 1] ? [a, b] : [b, a]);
   }
   return out;
+}
+
+/** Cranium skin without the neck (the regions are ascending vertex lists). */
+function scalpOf(regions: { skin: number[]; neck: number[] }): number[] {
+  const neck = new Set(regions.neck);
+  return regions.skin.filter((v) => !neck.has(v));
 }

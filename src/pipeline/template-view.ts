@@ -26,6 +26,8 @@ export interface TemplateView {
   faceOval: number[];
   /** Head vertices inside the mouth (painted dark, never from the photo). */
   mouthInside: number[];
+  /** Per head vertex, how much hair would cover it (0 on the face, ears and neck). */
+  hairCoverage: Float32Array;
   /** Head vertices of the eye sockets behind the eyeballs (painted dark). */
   eyeSockets: number[];
   irisUv: IrisUv;

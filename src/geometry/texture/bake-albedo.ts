@@ -19,21 +19,23 @@ export interface AlbedoInput {
   camera: PhotoCamera;
   /** Vertex ids of the face's outer boundary loop, in order. */
   faceOval: readonly number[];
-  /** Vertex ids on plain skin (cheeks, forehead) where the skin tone is measured. */
-  skinSamples: readonly number[];
+  /** The photo's skin tone (see measureSkinTone). */
+  skin: Rgb;
+  /** Hair over the fill: per-vertex coverage (0..1) and colour. */
+  hair?: { coverage: Float32Array; colour: Rgb };
   /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
   fixed?: { vertices: readonly number[]; colour: Rgb }[];
 }
 
 export interface AlbedoResult {
   rgba: Uint8Array;
-  skin: Rgb;
   /** Per-vertex photo weight (0..1), for inspection and tests. */
   photoWeight: Float32Array;
 }
 
 /** Ramp width, as a fraction of the face's width in the image, over which photo and fill are blended. */
 const FEATHER = 0.1;
+
 /** Normals facing the camera less than this take no photo colour; full weight from FACING_FULL. */
 const FACING_MIN = 0.15;
 const FACING_FULL = 0.45;
@@ -49,7 +51,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const feather = FEATHER * faceWidth;
   const frontMost = Math.min(...input.faceOval.map((v) => input.positions[v * 3 + 2]));
 
-  const skin = skinTone(input, img);
+  const skin = input.skin;
   // Per vertex: index + 1 of its fixed colour, 0 for skin.
   const fixedOf = new Uint8Array(n);
   (input.fixed ?? []).forEach((f, i) => f.vertices.forEach((v) => (fixedOf[v] = i + 1)));
@@ -81,6 +83,8 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     const t = i - (i % 3);
     return weight[all[t]] > 0 || weight[all[t + 1]] > 0 || weight[all[t + 2]] > 0;
   });
+  // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
+  // band along the border) made renders measurably less like the person (identity distance +0.04).
   rasterizeUv(input.uvs, faceTriangles, size, attrs, 3, (texel, t) => {
     const w = t[2];
     if (w <= 0.002) return;
@@ -90,7 +94,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
     rgba[o + 2] = w * px[2] + (1 - w) * rgba[o + 2];
   });
-  return { rgba: bytes, skin, photoWeight: weight };
+  return { rgba: bytes, photoWeight: weight };
 }
 
 /** The fill colour over the whole atlas at a reduced size, islands grown by a few texels, background skin. */
@@ -161,9 +165,9 @@ function insideDistance(poly: [number, number][], x: number, y: number): number 
   return inside ? best : 0;
 }
 
-function skinTone(input: AlbedoInput, img: Float32Array): Rgb {
-  const r = Math.max(2, Math.round(input.camera.pixelsPerCm * 0.4));
-  const samples = input.skinSamples.map((v) => medianPatch(input.photo, img[v * 2], img[v * 2 + 1], r));
+/** Median skin colour over patches (radius in pixels) around image points on plain skin (cheeks, forehead). */
+export function measureSkinTone(photo: RgbImage, points: [number, number][], radius: number): Rgb {
+  const samples = points.map(([x, y]) => medianPatch(photo, x, y, radius));
   return [0, 1, 2].map((c) => median(samples.map((s) => s[c]))) as Rgb;
 }
 
@@ -206,7 +210,11 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
       for (let c = 0; c < 3; c++) acc[c] += w * a.c[c];
     }
     const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
-    for (let c = 0; c < 3; c++) out[v * 3 + c] = (acc[c] / ws) * (1 - toMedian) + skin[c] * toMedian;
+    const hair = input.hair ? input.hair.coverage[v] : 0;
+    for (let c = 0; c < 3; c++) {
+      const s = (acc[c] / ws) * (1 - toMedian) + skin[c] * toMedian;
+      out[v * 3 + c] = hair > 0 ? s * (1 - hair) + input.hair!.colour[c] * hair : s;
+    }
   }
   return out;
 }
