@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
+import { readFbx } from '../../src/formats/fbx/read.ts';
+import { writeFbx } from '../../src/formats/fbx/write.ts';
 import { writeObj } from '../../src/formats/obj-write.ts';
 import type { AvatarModel } from '../../src/model/avatar.ts';
 import { buildPackages, PACKAGE_FILES } from '../../src/formats/packages.ts';
@@ -133,4 +135,13 @@ test('packages made from a test photo open in Blender and assimp', { skip: noBle
     assertBlenderMatches(await importInBlender(path), model, file);
     await assertAssimpReads(path, model);
   }
+});
+
+test("the project's strict FBX reader reads Blender's own FBX export: same header, footer and top-level layout", { skip: noBlender }, async () => {
+  const file = join(dir, 'blender-cube.fbx');
+  await run('blender', ['-b', '--factory-startup', '--python-exit-code', '1', '--python-expr', `import bpy\nbpy.ops.export_scene.fbx(filepath=${JSON.stringify(file)})`]);
+  const theirs = readFbx(readFileSync(file));
+  const ours = readFbx(writeFbx(fixture));
+  assert.equal(theirs.version, ours.version);
+  assert.deepEqual(ours.nodes.map((n) => n.name), theirs.nodes.map((n) => n.name));
 });
