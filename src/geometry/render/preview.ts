@@ -1,6 +1,7 @@
 import type { AvatarModel, Vec3 } from '../../model/avatar.ts';
 import type { Camera } from './camera.ts';
 import type { RgbaImage } from './image.ts';
+import type { LightRig } from './lighting.ts';
 import { renderMeshes, type RenderItem, type RenderMode } from './rasterize.ts';
 
 export const PREVIEW_SIZE = 1024;
@@ -20,7 +21,7 @@ const PREVIEW_DEPTH_BREADTHS = 1.75;
 export function renderPreview(
   model: AvatarModel,
   textures: ReadonlyMap<string, RgbaImage>,
-  opts: { size?: number; mode?: RenderMode } = {},
+  opts: { size?: number; mode?: RenderMode; light?: LightRig } = {},
 ): RgbaImage {
   const size = opts.size ?? PREVIEW_SIZE;
   return renderMeshes(modelItems(model, textures), previewCamera(model), {
@@ -28,6 +29,7 @@ export function renderPreview(
     height: size,
     supersample: 2,
     mode: opts.mode ?? 'textured',
+    light: opts.light,
   });
 }
 
