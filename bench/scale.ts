@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import { createPipeline } from '../src/pipeline/photo-pipeline.ts';
+import { TestClient, tempDir } from '../test/helpers/service.ts';
+import { runCli, sharedKeys, startProcess, type ServiceProcess } from '../test/system/helpers/cluster.ts';
+import { freshDatabase } from '../test/system/helpers/postgres.ts';
+import type { Figure } from './figure.ts';
+
+/** Avatars per measured round; each round starts after every worker has made one avatar (warm). */
+const AVATARS = Number(process.env.BENCH_SCALE_AVATARS ?? 6);
+const photo = new Uint8Array(fs.readFileSync(new URL('../../shared/testdata/faces/p01-a.jpg', import.meta.url)));
+
+async function round(client: TestClient, n: number): Promise<number> {
+  const started = performance.now();
+  const keys = await Promise.all(Array.from({ length: n }, async () => (await client.upload('/v2/avatar/new/photo/maya/2.0', photo)).body.key as string));
+  for (const key of keys) {
+    const st = await client.waitFor(key, 600_000);
+    if (st.status !== 'done') throw new Error(`avatar ${key} ended in ${st.status} ${st.error_code}`);
+  }
+  return (n / (performance.now() - started)) * 60_000;
+}
+
+/**
+ * Avatars per minute made by the real pipeline through the scaled-out service (one API process over
+ * PostgreSQL, files in one shared directory) with one worker process and then two, beside the
+ * pipeline called directly in this process. On 2 cores a ratio near 2 means nothing serialises the
+ * workers (the database, the queue, the file store).
+ */
+export default async function (): Promise<Figure[]> {
+  const pipeline = await createPipeline();
+  await pipeline.run({ inputType: 'photo', file: photo, template: '2.0', features: ['basic'] }, () => undefined);
+  const directStart = performance.now();
+  for (let i = 0; i < AVATARS; i++) await pipeline.run({ inputType: 'photo', file: photo, template: '2.0', features: ['basic'] }, () => undefined);
+  const direct = (AVATARS / (performance.now() - directStart)) * 60_000;
+
+  const db = await freshDatabase('avatar_bench');
+  const env = { DATABASE_URL: db.url, DATA_DIR: tempDir('avatar-bench-scale-'), ...sharedKeys(), SAMPLES: '0', LOG_LEVEL: 'warn', RATE_LIMIT: '0', WORKERS: '1' };
+  const procs: ServiceProcess[] = [];
+  try {
+    const account = JSON.parse(await runCli('admin', ['create-account', '--name', 'bench', '--points', '100000', '--json'], env)) as { key: string; secret: string };
+    const api = await startProcess({ ...env, ROLE: 'api' });
+    procs.push(api);
+    const client = new TestClient(api.url, account.key, account.secret);
+
+    procs.push(await startProcess({ ...env, ROLE: 'worker' }));
+    await round(client, 1);
+    const one = await round(client, AVATARS);
+
+    procs.push(await startProcess({ ...env, ROLE: 'worker' }));
+    await round(client, 2);
+    const two = await round(client, AVATARS);
+
+    const perMin = (v: number) => Math.round(v * 10) / 10;
+    return [
+      { key: 'pipeline_direct_per_min', value: perMin(direct), unit: 'avatars/min' },
+      { key: 'scale_one_worker_per_min', value: perMin(one), unit: 'avatars/min', baseline: 'pipeline_direct_per_min' },
+      { key: 'scale_two_workers_per_min', value: perMin(two), unit: 'avatars/min', baseline: 'scale_one_worker_per_min', goal: 'ratio near 2 on 2 cores' },
+      { key: 'scale_two_to_one_ratio', value: Math.round((two / one) * 100) / 100, unit: '', goal: 'near 2' },
+    ];
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+    await db.drop();
+  }
+}
