@@ -26,6 +26,23 @@ export interface AppKey {
   revokedAt: number | null;
 }
 
+/** A portal sign-in: e-mail (lower case) and scrypt password hash of one account's user. */
+export interface PortalLogin {
+  email: string;
+  accountId: string;
+  passwordHash: string;
+  createdAt: number;
+}
+
+/** A portal session; only the hash of its cookie value is stored. */
+export interface PortalSession {
+  idHash: string;
+  email: string;
+  accountId: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
 export interface PointBatch {
   id: number;
   accountId: string;
@@ -122,6 +139,15 @@ export interface Repo {
   hitRate(publicKey: string, windowStart: number): Promise<number>;
   /** Forgets nonces and rate windows older than `time`. */
   forgetNoncesBefore(time: number): Promise<void>;
+
+  // portal logins and sessions
+  /** Fails (unique violation) when the e-mail already has a login. */
+  addPortalLogin(l: PortalLogin): Promise<void>;
+  getPortalLogin(email: string): Promise<PortalLogin | undefined>;
+  addPortalSession(s: PortalSession): Promise<void>;
+  getPortalSession(idHash: string): Promise<PortalSession | undefined>;
+  deletePortalSession(idHash: string): Promise<void>;
+  deleteExpiredPortalSessions(now: number): Promise<void>;
 
   // points
   grantPoints(accountId: string, points: number, expiresAt: number, now: number): Promise<void>;

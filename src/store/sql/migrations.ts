@@ -42,6 +42,13 @@ const steps: string[][] = [
     `CREATE TABLE rate_windows (public_key TEXT NOT NULL, window_start BIGINT NOT NULL, hits INTEGER NOT NULL,
       PRIMARY KEY (public_key, window_start))`,
   ],
+  [
+    `CREATE TABLE portal_logins (email TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),
+      password_hash TEXT NOT NULL, created_at BIGINT NOT NULL)`,
+    `CREATE TABLE portal_sessions (id_hash TEXT PRIMARY KEY, email TEXT NOT NULL, account_id TEXT NOT NULL,
+      created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)`,
+    `CREATE INDEX portal_sessions_expiry ON portal_sessions (expires_at)`,
+  ],
 ];
 
 const autoId = { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', pg: 'BIGSERIAL PRIMARY KEY' } as const;

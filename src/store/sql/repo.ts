@@ -1,7 +1,7 @@
 import { errors } from '../../domain/errors.ts';
 import type {
   Account, AppKey, Avatar, AvatarStatus, Changes, Job, JobKind, ListPage, ListPosition, MetaEntry, NewAvatar,
-  PointBatch, Repo, Result, ResultKind,
+  PointBatch, PortalLogin, PortalSession, Repo, Result, ResultKind,
 } from '../../domain/ports.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { Executor, Row, Sql } from './executor.ts';
@@ -78,6 +78,38 @@ export class SqlRepo implements Repo {
   async forgetNoncesBefore(time: number) {
     await this.db.run('DELETE FROM nonces WHERE used_at < ?', [time]);
     await this.db.run('DELETE FROM rate_windows WHERE window_start < ?', [time]);
+  }
+
+  // ---- portal logins and sessions
+
+  async addPortalLogin(l: PortalLogin) {
+    await this.db.run('INSERT INTO portal_logins (email, account_id, password_hash, created_at) VALUES (?, ?, ?, ?)', [
+      l.email, l.accountId, l.passwordHash, l.createdAt,
+    ]);
+  }
+
+  async getPortalLogin(email: string) {
+    const r = await this.db.get('SELECT * FROM portal_logins WHERE email = ?', [email]);
+    return r && { email: String(r.email), accountId: String(r.account_id), passwordHash: String(r.password_hash), createdAt: Number(r.created_at) };
+  }
+
+  async addPortalSession(s: PortalSession) {
+    await this.db.run('INSERT INTO portal_sessions (id_hash, email, account_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
+      s.idHash, s.email, s.accountId, s.createdAt, s.expiresAt,
+    ]);
+  }
+
+  async getPortalSession(idHash: string) {
+    const r = await this.db.get('SELECT * FROM portal_sessions WHERE id_hash = ?', [idHash]);
+    return r && { idHash: String(r.id_hash), email: String(r.email), accountId: String(r.account_id), createdAt: Number(r.created_at), expiresAt: Number(r.expires_at) };
+  }
+
+  async deletePortalSession(idHash: string) {
+    await this.db.run('DELETE FROM portal_sessions WHERE id_hash = ?', [idHash]);
+  }
+
+  async deleteExpiredPortalSessions(now: number) {
+    await this.db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
   }
 
   // ---- points
