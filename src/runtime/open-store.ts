@@ -20,8 +20,6 @@ export interface Store {
   linkSigner?: LinkSigner;
   /** The local file store's directory; absent on S3. */
   filesRoot?: string;
-  /** True for the embedded default (SQLite): one process owns the data directory. */
-  embedded: boolean;
   /** Throws unless the database and the file store answer (readiness). */
   check(): Promise<void>;
   close(): Promise<void>;
@@ -64,7 +62,6 @@ export async function openStore(config: StoreConfig, keys: ServiceKeys, env: Nod
   const { reachable, close, ...files } = openFiles(config, keys);
   return {
     repo, ...files,
-    embedded: !config.databaseUrl,
     check: async () => void (await Promise.all([repo.queueDepth(), reachable()])),
     close: async () => {
       close();
