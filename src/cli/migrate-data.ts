@@ -16,7 +16,7 @@ const usage = `Usage: npm run --silent migrate-data -- --from DATA_DIR
 Copies an embedded data directory (DATA_DIR/service.db and DATA_DIR/files) into the database and file
 store this environment configures (DATABASE_URL, S3_*, MASTER_KEY, LINK_KEY, LIST_KEY): accounts, keys
 (secrets re-sealed under MASTER_KEY), points, avatars, meta, results, queued jobs, list changes, nonces,
-and every file. Running it again copies what changed and nothing twice. Stop the embedded service first.`;
+portal logins and sessions, and every file. Running it again copies what changed and nothing twice. Stop the embedded service first.`;
 
 /** Tables in dependency order, each with the columns that identify a row (none: the whole row does). */
 const TABLES: { name: string; key: string[] }[] = [
@@ -30,6 +30,8 @@ const TABLES: { name: string; key: string[] }[] = [
   { name: 'meta', key: ['avatar_key', 'name'] },
   { name: 'results', key: ['avatar_key', 'child_key'] },
   { name: 'jobs', key: ['id'] },
+  { name: 'portal_logins', key: ['email'] },
+  { name: 'portal_sessions', key: ['id_hash'] },
 ];
 
 /** Auto-increment keys whose PostgreSQL sequence must move past the copied values. */
