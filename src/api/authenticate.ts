@@ -49,11 +49,10 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
     const account = await repo.getAccount(key.accountId);
     if (!account) throw errors.unknownKey();
     const now = Date.now();
-    if (!(await repo.useNonce(auth.key, auth.nonce, now))) throw errors.replay();
-    if (perWindow > 0) {
-      const windowMs = RATE_WINDOW_SECONDS * 1000;
-      if ((await repo.hitRate(auth.key, now - (now % windowMs))) > perWindow) throw errors.rateLimited(perWindow, RATE_WINDOW_SECONDS);
-    }
+    const windowMs = RATE_WINDOW_SECONDS * 1000;
+    const { fresh, hits } = await repo.admit(auth.key, auth.nonce, now, now - (now % windowMs));
+    if (!fresh) throw errors.replay();
+    if (perWindow > 0 && hits > perWindow) throw errors.rateLimited(perWindow, RATE_WINDOW_SECONDS);
     request.account = account;
     request.appKey = auth.key;
   };

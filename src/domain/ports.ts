@@ -133,8 +133,11 @@ export interface Repo {
   getKey(publicKey: string): Promise<AppKey | undefined>;
   listKeys(accountId: string): Promise<AppKey[]>;
   revokeKey(publicKey: string, at: number): Promise<boolean>;
-  /** True when the nonce was unused for this key (and is now used). */
-  useNonce(publicKey: string, nonce: string, now: number): Promise<boolean>;
+  /**
+   * Spends the nonce of one authenticated request and counts the request in its key's rate window, in
+   * one step: `fresh` is false when the nonce was used before; `hits` is the window's count so far.
+   */
+  admit(publicKey: string, nonce: string, now: number, windowStart: number): Promise<{ fresh: boolean; hits: number }>;
   /** Counts one request of the key in the window starting at `windowStart`; returns the window's count so far. */
   hitRate(publicKey: string, windowStart: number): Promise<number>;
   /** Forgets nonces and rate windows older than `time`. */
