@@ -1,3 +1,5 @@
+import { ORIENTED_BOX_STRIDE, fitOrientedBox } from './oriented-box.ts';
+
 /**
  * Builds the node records of a binary BVH over triangles.
  *
@@ -9,6 +11,9 @@
  */
 export const RECORD = 16;
 
+/** Children with at most this many triangles also get an oriented box (see oriented-box.ts). */
+const ORIENTED_MAX_TRIANGLES = 16;
+
 export interface Hierarchy {
   /** Inner node records (see above), sharing one buffer as float32 and uint32. */
   boxes: Float32Array;
@@ -17,6 +22,9 @@ export interface Hierarchy {
   rootBox: Float32Array;
   rootRef: number;
   rootCount: number;
+  /** Per child entry (2 · record + side): index of its oriented box in `oriented`, or -1. */
+  childOriented: Int32Array;
+  oriented: Float64Array;
   /** Original triangle index at each leaf-order slot. */
   order: Uint32Array;
   /** Longest root-to-leaf path, in inner nodes. */
@@ -89,38 +97,51 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
     return middle === start || middle === end ? -1 : middle;
   };
 
-  /** Builds order[start, end) as one child entry: writes its box into box[at..at+5] and hands its ref and count to setChild. */
-  const build = (start: number, end: number, level: number, box: Float32Array, at: number, setChild: (ref: number, count: number) => void): void => {
+  let rootRef = 0, rootCount = 0;
+  const childOriented = new Int32Array(2 * Math.max(1, triangleCount)).fill(-1);
+  const oriented = new Float64Array(ORIENTED_BOX_STRIDE * 2 * Math.max(1, triangleCount));
+  let orientedCount = 0;
+
+  /** Builds order[start, end) as child entry `entry` (2 · record + side), or as the root for -1. */
+  const build = (start: number, end: number, level: number, entry: number): void => {
     measure(start, end);
+    const box = entry < 0 ? rootBox : boxes;
+    const at = entry < 0 ? 0 : RECORD * (entry >> 1) + 6 * (entry & 1);
     for (let d = 0; d < 3; d++) {
       box[at + d] = range[d] - pad;
       box[at + 3 + d] = range[3 + d] + pad;
     }
-    const middle = end - start <= LEAF_SIZE ? -1 : split(start, end);
-    if (middle < 0) {
-      setChild(start, end - start);
-      return;
+    if (entry >= 0 && end - start <= ORIENTED_MAX_TRIANGLES) {
+      fitOrientedBox(positions, indices, order, start, end, pad, oriented, ORIENTED_BOX_STRIDE * orientedCount);
+      childOriented[entry] = orientedCount++;
     }
-    const r = records++;
+    const middle = end - start <= LEAF_SIZE ? -1 : split(start, end);
+    const r = middle < 0 ? -1 : records++;
+    const [ref, count] = r < 0 ? [start, end - start] : [r, 0];
+    if (entry < 0) {
+      rootRef = ref;
+      rootCount = count;
+    } else {
+      refs[RECORD * (entry >> 1) + 12 + (entry & 1)] = ref;
+      refs[RECORD * (entry >> 1) + 14 + (entry & 1)] = count;
+    }
+    if (r < 0) return;
     depth = Math.max(depth, level + 1);
-    setChild(r, 0);
-    const base = RECORD * r;
-    build(start, middle, level + 1, boxes, base, (ref, count) => {
-      refs[base + 12] = ref;
-      refs[base + 14] = count;
-    });
-    build(middle, end, level + 1, boxes, base + 6, (ref, count) => {
-      refs[base + 13] = ref;
-      refs[base + 15] = count;
-    });
+    build(start, middle, level + 1, 2 * r);
+    build(middle, end, level + 1, 2 * r + 1);
   };
-
-  let rootRef = 0, rootCount = 0;
-  build(0, triangleCount, 0, rootBox, 0, (ref, count) => {
-    rootRef = ref;
-    rootCount = count;
-  });
+  build(0, triangleCount, 0, -1);
   const used = buffer.slice(0, 4 * RECORD * records);
-  return { boxes: new Float32Array(used), refs: new Uint32Array(used), rootBox, rootRef, rootCount, order, depth };
+  return {
+    boxes: new Float32Array(used),
+    refs: new Uint32Array(used),
+    rootBox,
+    rootRef,
+    rootCount,
+    childOriented: childOriented.slice(0, 2 * records),
+    oriented: oriented.slice(0, ORIENTED_BOX_STRIDE * orientedCount),
+    order,
+    depth,
+  };
 }
 

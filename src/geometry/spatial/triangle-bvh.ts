@@ -1,5 +1,6 @@
 import { Region, TRIANGLE_STRIDE, closestOnTriangle } from './closest-on-triangle.ts';
 import { RECORD, buildHierarchy, type Hierarchy } from './bvh-build.ts';
+import { ORIENTED_BOX_STRIDE, orientedBoxDistance2 } from './oriented-box.ts';
 import { pseudonormals, type Pseudonormals } from './pseudonormals.ts';
 
 /** Result of a closest-point query; reuse one object across queries to avoid garbage in hot loops. */
@@ -76,7 +77,7 @@ export class TriangleBvh {
    */
   closestPoint(x: number, y: number, z: number, out: ClosestPoint, maxDistance = Infinity, hint = -1): boolean {
     const { triangles, scratch, stackRef, stackCount, stackDist } = this;
-    const { boxes, refs } = this.tree;
+    const { boxes, refs, childOriented, oriented } = this.tree;
     let best = maxDistance * maxDistance;
     let bestSlot = -1, bestV = 0, bestW = 0, bestRegion = 0;
     if (hint >= 0 && hint < this.triangleSlot.length) {
@@ -110,7 +111,11 @@ export class TriangleBvh {
           break;
         }
         const o = RECORD * ref;
-        const dl = boxDistance2(boxes, o, x, y, z), dr = boxDistance2(boxes, o + 6, x, y, z);
+        let dl = boxDistance2(boxes, o, x, y, z), dr = boxDistance2(boxes, o + 6, x, y, z);
+        // Small subtrees also have a thin oriented box: worth its cost only once the axis-aligned one lets the child through.
+        const left = childOriented[2 * ref], right = childOriented[2 * ref + 1];
+        if (left >= 0 && dl <= best) dl = Math.max(dl, orientedBoxDistance2(oriented, ORIENTED_BOX_STRIDE * left, x, y, z));
+        if (right >= 0 && dr <= best) dr = Math.max(dr, orientedBoxDistance2(oriented, ORIENTED_BOX_STRIDE * right, x, y, z));
         const near = dl <= dr ? 0 : 1, nearDist = near === 0 ? dl : dr, farDist = near === 0 ? dr : dl;
         if (farDist <= best) {
           stackRef[top] = refs[o + 13 - near];
