@@ -14,10 +14,14 @@ import { speechRoutes } from './routes/speech.ts';
 import type { Services } from './services.ts';
 
 /** The HTTP surface: every /v2 route behind ServiceDigest authentication, plus signed file links and the OpenAPI document. */
+// Request ids need to be unique in the logs, not secret: a process prefix and a counter.
+const requestPrefix = crypto.randomBytes(4).toString('hex');
+let requests = 0;
+
 export async function buildApp(s: Services, logger: FastifyBaseLogger | false): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    genReqId: () => crypto.randomBytes(8).toString('hex'),
+    genReqId: () => `${requestPrefix}-${(++requests).toString(36)}`,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     bodyLimit: 1024 * 1024,
     trustProxy: true,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../domain/errors.ts';
-import type { Account, Repo } from '../domain/ports.ts';
+import type { Account, AppKey, Repo } from '../domain/ports.ts';
 import { serviceDigest } from '../protocol/digest.ts';
 import { parseAuthorization } from './auth-header.ts';
 
@@ -26,13 +26,28 @@ function pathAsCalled(url: string) {
 /** Requests are counted per application key in fixed windows of this many seconds (shared by every API process through the Repo). */
 export const RATE_WINDOW_SECONDS = 10;
 
+/** How long a looked-up key and its account are reused: a revocation takes effect within this time. */
+export const CREDENTIAL_CACHE_MS = 1000;
+
 export function authenticator(repo: Repo, ratePerSecond: number) {
   const perWindow = ratePerSecond * RATE_WINDOW_SECONDS;
+  // Status polls dominate the traffic: the key and account rows are read once a second per key, not per request.
+  const cache = new Map<string, { at: number; key: AppKey | undefined; account: Account | undefined }>();
+  const credentials = async (publicKey: string, now: number) => {
+    const hit = cache.get(publicKey);
+    if (hit && now - hit.at < CREDENTIAL_CACHE_MS) return hit;
+    const key = await repo.getKey(publicKey);
+    const entry = { at: now, key, account: key && (await repo.getAccount(key.accountId)) };
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(publicKey, entry);
+    return entry;
+  };
   return async function authenticate(request: FastifyRequest) {
     const auth = parseAuthorization(request.headers.authorization);
     if (!auth) throw errors.noAuth();
-    const key = await repo.getKey(auth.key);
-    if (!key) throw errors.unknownKey();
+    const now = Date.now();
+    const { key, account } = await credentials(auth.key, now);
+    if (!key || !account) throw errors.unknownKey();
     if (key.revokedAt !== null) throw errors.revokedKey();
     const uri = pathAsCalled(request.raw.url ?? request.url);
     let ok = sameHex(serviceDigest(auth.method, auth.key, key.secret, auth.nonce, uri), auth.digest);
@@ -46,9 +61,6 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
       if (decoded !== undefined && decoded !== uri) ok = sameHex(serviceDigest(auth.method, auth.key, key.secret, auth.nonce, decoded), auth.digest);
     }
     if (!ok) throw errors.authFail();
-    const account = await repo.getAccount(key.accountId);
-    if (!account) throw errors.unknownKey();
-    const now = Date.now();
     const windowMs = RATE_WINDOW_SECONDS * 1000;
     const { fresh, hits } = await repo.admit(auth.key, auth.nonce, now, now - (now % windowMs));
     if (!fresh) throw errors.replay();
