@@ -33,7 +33,8 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
     const x = Math.max(-cornerX, Math.min(cornerX, p[0]));
     const up = at(upper, x), low = at(lower, x);
     const beyond = Math.abs(p[0]) - cornerX;
-    const band = Math.max((low - up) / 2, 0.01) + (beyond > 0 ? Math.min(0.15, beyond * 0.04) : 0);
+    // Narrow between the lips, wider towards the corners so that they stretch rather than shear.
+    const band = Math.max((low - up) / 2, 0.01 + 0.06 * (x / cornerX) ** 4) + (beyond > 0 ? Math.min(0.15, beyond * 0.04) : 0);
     const part = (up + low) / 2;
     const w = smoothstep((jawAngle(p) - (part - band)) / (2 * band));
     const front = smoothstep((p[2] - JAW_PIVOT[2] - 0.5) / 3);

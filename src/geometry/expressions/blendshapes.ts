@@ -1,0 +1,64 @@
+import type { MorphTarget } from '../../model/avatar.ts';
+import type { HeadTemplate, MeshName } from '../template/types.ts';
+import { ARKIT_NAMES, arkitShape, type ArkitName } from './arkit.ts';
+import { expressionFrame, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
+import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
+
+export type ShapeFeature = 'expressions' | 'visemes';
+
+/** Names of the blendshapes `buildBlendshapes` makes for these features, in their order. */
+export function blendshapeNames(features: readonly ShapeFeature[]): string[] {
+  return [
+    ...(features.includes('expressions') ? ARKIT_NAMES : []),
+    ...(features.includes('visemes') ? [...Object.keys(OCULUS_VISEMES), ...Object.values(POLLY_VISEMES).map((p) => p.name)] : []),
+  ];
+}
+
+/**
+ * Blendshapes computed on the avatar's own fitted geometry: the 52 ARKit shapes for
+ * `expressions`; the 15 Oculus visemes and one shape per Amazon Polly viseme for `visemes`.
+ * Every mesh (head, eyes, teeth, tongue) gets the same names in the same order; a mesh a shape
+ * does not move gets zero deltas for it.
+ */
+export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry, features: readonly ShapeFeature[]): Record<MeshName, MorphTarget[]> {
+  const frame = expressionFrame(template, fitted);
+  const arkit = new Map<ArkitName, Deltas>();
+  const arkitOf = (name: ArkitName) => {
+    let d = arkit.get(name);
+    if (!d) {
+      d = arkitShape(frame, name);
+      arkit.set(name, d);
+    }
+    return d;
+  };
+  const shapes: { name: string; deltas: Deltas }[] = [];
+  if (features.includes('expressions')) for (const name of ARKIT_NAMES) shapes.push({ name, deltas: arkitOf(name) });
+  if (features.includes('visemes')) {
+    const made = new Map<VisemeRecipe, Deltas>();
+    const viseme = (recipe: VisemeRecipe) => {
+      let d = made.get(recipe);
+      if (!d) {
+        d = mix(frame, recipe, arkitOf);
+        made.set(recipe, d);
+      }
+      return d;
+    };
+    for (const [name, recipe] of Object.entries(OCULUS_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
+    for (const { name, recipe } of Object.values(POLLY_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
+  }
+  return Object.fromEntries(meshNames().map((mesh) => [mesh, shapes.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
+}
+
+/** A viseme: its ARKit shapes summed with their weights, then the tongue's own motion. */
+function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkitOf: (name: ArkitName) => Deltas): Deltas {
+  const out = zeroDeltas(frame);
+  for (const [name, weight] of Object.entries(recipe.arkit) as [ArkitName, number][]) {
+    const d = arkitOf(name);
+    for (const mesh of meshNames()) {
+      const target = out[mesh], source = d[mesh];
+      for (let i = 0; i < target.length; i++) target[i] += source[i] * weight;
+    }
+  }
+  tongueMotions(frame, out, recipe);
+  return out;
+}

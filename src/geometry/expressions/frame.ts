@@ -1,0 +1,106 @@
+import type { Vec3 } from '../../model/avatar.ts';
+import { applyMat3, fitSimilarity, type Similarity } from '../fit/similarity.ts';
+import { add, length, normalize, scale, sub, vertex } from '../mesh/vec.ts';
+import { BONE, PART_NAMES, type HeadTemplate, type MeshName } from '../template/types.ts';
+
+/** An avatar's own geometry in the template's topology: head and part positions (cm). */
+export interface FittedGeometry {
+  head: Float32Array;
+  parts: Record<string, Float32Array>;
+}
+
+/** Position deltas for every mesh that carries morphs. */
+export type Deltas = Record<MeshName, Float32Array>;
+
+/**
+ * Where the shapes are computed: the fitted geometry, its pose relative to the template (a
+ * similarity over the face vertices, to carry joints and directions over), the face's own
+ * units and per-vertex masks of the template (which side, how much the jaw carries it).
+ */
+export interface ExpressionFrame {
+  template: HeadTemplate;
+  fitted: FittedGeometry;
+  toFitted: Similarity;
+  /** Template directions in the fitted frame (unit). */
+  left: Vec3;
+  up: Vec3;
+  forward: Vec3;
+  /** One fifth of this face's mouth width (cm): the unit of mouth motions. */
+  mouthUnit: number;
+  /** This face's eye distance over the template's: the unit of eye and brow motions (cm). */
+  eyeUnit: number;
+  /** Jaw weight of each head vertex (its share of the jaw bone). */
+  jaw: Float32Array;
+  /** Head vertices of the eye sockets (behind the eyelids) and of the mouth bag. */
+  socket: Uint8Array;
+  mouthBag: Uint8Array;
+  /** Fitted joints. */
+  jawPivot: Vec3;
+  tonguePivot: Vec3;
+  eyeCentres: { left: Vec3; right: Vec3 };
+  eyeRadius: number;
+}
+
+export function meshNames(): MeshName[] {
+  return ['head', ...PART_NAMES];
+}
+
+export function fittedPositions(frame: ExpressionFrame, mesh: MeshName): Float32Array {
+  return mesh === 'head' ? frame.fitted.head : frame.fitted.parts[mesh];
+}
+
+export function zeroDeltas(frame: ExpressionFrame): Deltas {
+  return Object.fromEntries(meshNames().map((m) => [m, new Float32Array(fittedPositions(frame, m).length)])) as Deltas;
+}
+
+export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry): ExpressionFrame {
+  for (const m of meshNames()) {
+    const expected = m === 'head' ? template.head.positions.length : template.parts[m].positions.length;
+    if (fittedPositions({ fitted } as ExpressionFrame, m)?.length !== expected) throw new RangeError(`fitted ${m}: expected ${expected / 3} vertices`);
+  }
+  const toFitted = fitSimilarity(template.head.positions, fitted.head, Uint32Array.from({ length: template.faceVertexCount }, (_, i) => i));
+  const place = (p: Vec3): Vec3 => add(scale(applyMat3(toFitted.rotation, p[0], p[1], p[2]), toFitted.scale), toFitted.translation);
+  const turn = (d: Vec3): Vec3 => normalize(applyMat3(toFitted.rotation, d[0], d[1], d[2]));
+  const at = (v: number) => vertex(fitted.head, v);
+  const jaw = new Float32Array(template.head.positions.length / 3);
+  const skin = template.skins.head;
+  for (let v = 0; v < jaw.length; v++) for (let k = 0; k < 4; k++) if (skin.joints[4 * v + k] === BONE.jaw) jaw[v] += skin.weights[4 * v + k];
+  const templateEyes = length(sub(template.eyes.left.centre, template.eyes.right.centre));
+  const eyeCentre = (part: 'eyeLeft' | 'eyeRight') => {
+    // The fitted eyeball's own centre: the mean of its vertices' (a sphere's) is biased, its bounds' middle is not.
+    const p = fitted.parts[part];
+    const lo: Vec3 = [Infinity, Infinity, Infinity], hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < p.length; i++) {
+      lo[i % 3] = Math.min(lo[i % 3], p[i]);
+      hi[i % 3] = Math.max(hi[i % 3], p[i]);
+    }
+    return scale(add(lo, hi), 0.5);
+  };
+  const eyeCentres = { left: eyeCentre('eyeLeft'), right: eyeCentre('eyeRight') };
+  const socket = new Uint8Array(jaw.length);
+  for (const v of [...template.regions.eyeSocketLeft, ...template.regions.eyeSocketRight]) socket[v] = 1;
+  const mouthBag = new Uint8Array(jaw.length);
+  for (const v of template.regions.mouthBag) mouthBag[v] = 1;
+  return {
+    template,
+    fitted,
+    toFitted,
+    left: turn([1, 0, 0]),
+    up: turn([0, 1, 0]),
+    forward: turn([0, 0, 1]),
+    mouthUnit: length(sub(at(291), at(61))) / 5,
+    eyeUnit: length(sub(eyeCentres.left, eyeCentres.right)) / templateEyes,
+    jaw,
+    socket,
+    mouthBag,
+    jawPivot: place(template.boneWorld[BONE.jaw]),
+    tonguePivot: place(template.boneWorld[BONE.tongue]),
+    eyeCentres,
+    eyeRadius: template.eyes.left.radius * toFitted.scale,
+  };
+}
+
+/** A displacement given in template axes (left, up, forward), in the fitted frame. */
+export function along(frame: ExpressionFrame, leftward: number, upward: number, forward: number): Vec3 {
+  return add(add(scale(frame.left, leftward), scale(frame.up, upward)), scale(frame.forward, forward));
+}

@@ -1,0 +1,172 @@
+import type { Vec3 } from '../../model/avatar.ts';
+import { cross, dot, lerp, sub, vertex } from '../mesh/vec.ts';
+import type { MeshName } from '../template/types.ts';
+import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
+
+/**
+ * The building blocks of every shape, evaluated on the fitted geometry. Each adds its motion
+ * into `out`, so a shape is the sum of a few of them.
+ */
+
+/** Smooth bump: 1 at the centre, 0 from `radius` on, flat at both ends. */
+const falloff = (d: number, radius: number) => (d >= radius ? 0 : (1 - (d / radius) ** 2) ** 2);
+export const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
+
+/** Moves head vertices near `centre` by `displacement`, fading to nothing at `radius`; `mask` limits it (e.g. to the lower lip). */
+export function brush(frame: ExpressionFrame, out: Deltas, centre: Vec3, radius: number, displacement: Vec3, mask?: (v: number) => number): void {
+  const p = frame.fitted.head, d = out.head;
+  for (let v = 0; v < p.length / 3; v++) {
+    const dx = p[3 * v] - centre[0], dy = p[3 * v + 1] - centre[1], dz = p[3 * v + 2] - centre[2];
+    const w = falloff(Math.sqrt(dx * dx + dy * dy + dz * dz), radius);
+    if (w === 0) continue;
+    const m = mask ? w * mask(v) : w;
+    d[3 * v] += displacement[0] * m;
+    d[3 * v + 1] += displacement[1] * m;
+    d[3 * v + 2] += displacement[2] * m;
+  }
+}
+
+/** Rodrigues: `p` turned by `angle` radians about the unit `axis` through `pivot`. */
+export function rotateAbout(p: Vec3, pivot: Vec3, axis: Vec3, angle: number): Vec3 {
+  const r = sub(p, pivot);
+  const c = Math.cos(angle), s = Math.sin(angle);
+  const k = dot(axis, r) * (1 - c);
+  const x = cross(axis, r);
+  return [pivot[0] + r[0] * c + x[0] * s + axis[0] * k, pivot[1] + r[1] * c + x[1] * s + axis[1] * k, pivot[2] + r[2] * c + x[2] * s + axis[2] * k];
+}
+
+/** Turns vertices of `mesh` about an axis, each by `angle` times its weight (1 for all without `weight`). */
+export function rotate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, pivot: Vec3, axis: Vec3, angle: number, weight?: (v: number) => number): void {
+  const p = fittedPositions(frame, mesh), d = out[mesh];
+  for (let v = 0; v < p.length / 3; v++) {
+    const w = weight ? weight(v) : 1;
+    if (w === 0) continue;
+    const q = vertex(p, v);
+    const r = rotateAbout(q, pivot, axis, angle * w);
+    for (let k = 0; k < 3; k++) d[3 * v + k] += r[k] - q[k];
+  }
+}
+
+/** Moves vertices of `mesh` by `displacement` times their weight. */
+export function translate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, displacement: Vec3, weight?: (v: number) => number): void {
+  const d = out[mesh];
+  for (let v = 0; v < d.length / 3; v++) {
+    const w = weight ? weight(v) : 1;
+    for (let k = 0; k < 3; k++) d[3 * v + k] += displacement[k] * w;
+  }
+}
+
+/**
+ * A value along a contour of fitted vertices (an eyelid, a lip), read by position across the
+ * face (`lateral` coordinate) with linear interpolation between its points, held at the ends.
+ */
+export function contourProfile(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number): (lateral: number) => number {
+  const points = chain.map((v) => vertex(frame.fitted.head, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
+  return (x) => {
+    if (x <= points[0].x) return points[0].y;
+    for (let i = 1; i < points.length; i++) {
+      if (x <= points[i].x) {
+        const t = (x - points[i - 1].x) / (points[i].x - points[i - 1].x || 1);
+        return points[i - 1].y + (points[i].y - points[i - 1].y) * t;
+      }
+    }
+    return points[points.length - 1].y;
+  };
+}
+
+/** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
+export function upperAndLower(frame: ExpressionFrame, loop: readonly number[]): { upper: number[]; lower: number[] } {
+  const x = loop.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+  const a = x.indexOf(Math.min(...x)), b = x.indexOf(Math.max(...x));
+  const [from, to] = a < b ? [a, b] : [b, a];
+  const one = loop.slice(from, to + 1), other = [...loop.slice(to), ...loop.slice(0, from + 1)];
+  const height = (chain: number[]) => chain.reduce((s, v) => s + dot(vertex(frame.fitted.head, v), frame.up), 0) / chain.length;
+  return height(one) > height(other) ? { upper: one, lower: other } : { upper: other, lower: one };
+}
+
+export type Side = 'left' | 'right';
+
+/** Fraction of the eye's opening that stays when a lid closes fully: the lids meet, they do not cross. */
+const LIDS_MEET = 0.1;
+/** Angles (radians) past the lid's margin where its motion starts to fade, and over which it fades. */
+const SKIN_FADE = [0.07, 0.35], SOCKET_FADE = [0.3, 1.2];
+
+/**
+ * Turns an eyelid about the eyeball's centre, so that it slides over the eyeball: `closing` 1
+ * brings the upper lid down (or the lower lid up) to the meeting line; negative values open it
+ * further. The lid's skin and the socket behind its margin follow, fading towards the brow
+ * (or cheek) and deeper into the socket.
+ */
+export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'upper' | 'lower', closing: number): void {
+  const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
+  const centre = frame.eyeCentres[side];
+  const elevation = (p: Vec3) => {
+    const r = sub(p, centre);
+    return Math.atan2(dot(r, frame.up), dot(r, frame.forward));
+  };
+  const chains = upperAndLower(frame, loop);
+  const upper = contourProfile(frame, chains.upper, elevation), lower = contourProfile(frame, chains.lower, elevation);
+  const sign = lid === 'upper' ? 1 : -1;
+  const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
+  const widest = Math.max(...chains.upper.map((v) => {
+    const x = dot(vertex(frame.fitted.head, v), frame.left);
+    return upper(x) - lower(x);
+  }));
+  const p = frame.fitted.head, d = out.head;
+  for (let v = 0; v < p.length / 3; v++) {
+    const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
+    const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
+    if (near === 0) continue;
+    const q = vertex(p, v);
+    const x = dot(q, frame.left);
+    const gap = upper(x) - lower(x);
+    if (gap <= 1e-6) continue;
+    // Across the opening (socket points near the corners) the weight ramps from the other lid's
+    // margin to this one's; past this margin the lid's skin and socket fade out.
+    const across = lid === 'upper' ? (elevation(q) - lower(x)) / gap : (upper(x) - elevation(q)) / gap;
+    if (across <= 0) continue;
+    // The lids' corners stay put: the opening, and the motion, taper to nothing there.
+    const corner = smoothstep(gap / (0.6 * widest));
+    // The lining of the socket behind the lid slides along with it, fading far round the back.
+    const [start, span] = frame.socket[v] ? SOCKET_FADE : SKIN_FADE;
+    const w = near * corner * (across <= 1 ? smoothstep(across) : 1 - smoothstep(((across - 1) * gap - start) / span));
+    if (w === 0) continue;
+    const angle = sign * closing * (1 - LIDS_MEET) * gap * w;
+    const moved = rotateAbout(q, centre, frame.left, angle);
+    for (let k = 0; k < 3; k++) d[3 * v + k] += moved[k] - q[k];
+  }
+}
+
+/** Turns an eyeball about its centre: `yaw` towards the subject's left, `pitch` up (radians). */
+export function eyeball(frame: ExpressionFrame, out: Deltas, side: Side, yaw: number, pitch: number): void {
+  const mesh = side === 'left' ? 'eyeLeft' : 'eyeRight';
+  const centre = frame.eyeCentres[side];
+  // Yaw about up (positive swings the front towards +left), then pitch about left (negative lifts the front).
+  const p = fittedPositions(frame, mesh), d = out[mesh];
+  for (let v = 0; v < p.length / 3; v++) {
+    const q = vertex(p, v);
+    const turned = rotateAbout(rotateAbout(q, centre, frame.up, yaw), centre, frame.left, -pitch);
+    for (let k = 0; k < 3; k++) d[3 * v + k] += turned[k] - q[k];
+  }
+}
+
+/**
+ * A mask for brushes near the eyes (brows, cheeks): the eyelids and sockets stay with the
+ * eyeballs, the skin further out moves freely.
+ */
+export function awayFromEyes(frame: ExpressionFrame): (v: number) => number {
+  const p = frame.fitted.head;
+  return (v) => {
+    if (frame.socket[v]) return 0;
+    let nearest = Infinity;
+    for (const c of [frame.eyeCentres.left, frame.eyeCentres.right]) {
+      nearest = Math.min(nearest, Math.hypot(p[3 * v] - c[0], p[3 * v + 1] - c[1], p[3 * v + 2] - c[2]));
+    }
+    return smoothstep((nearest - frame.eyeRadius - 0.3 * frame.eyeUnit) / (0.8 * frame.eyeUnit));
+  };
+}
+
+/** A point a fraction of the way between two fitted head vertices. */
+export function between(frame: ExpressionFrame, a: number, b: number, t: number): Vec3 {
+  return lerp(vertex(frame.fitted.head, a), vertex(frame.fitted.head, b), t);
+}

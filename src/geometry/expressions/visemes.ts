@@ -1,0 +1,81 @@
+import { dot, sub, vertex } from '../mesh/vec.ts';
+import type { ArkitName } from './arkit.ts';
+import { type Deltas, type ExpressionFrame } from './frame.ts';
+import { rotate, smoothstep, translate } from './primitives.ts';
+
+/**
+ * Visemes are mouth poses: weighted sums of the ARKit shapes of the same avatar, plus the
+ * tongue's own motions (tip to the ridge behind the teeth, back raised), which ARKit lacks.
+ */
+export interface VisemeRecipe {
+  arkit: Partial<Record<ArkitName, number>>;
+  tongueTip?: number;
+  tongueBack?: number;
+}
+
+/** The 15 Oculus (Meta) visemes under their usual blendshape names. */
+export const OCULUS_VISEMES: Record<string, VisemeRecipe> = {
+  viseme_sil: { arkit: {} },
+  viseme_PP: { arkit: { mouthClose: 0.9, mouthPressLeft: 0.05, mouthPressRight: 0.05 } },
+  viseme_FF: { arkit: { mouthRollLower: 0.8, mouthUpperUpLeft: 0.25, mouthUpperUpRight: 0.25, jawOpen: 0.08 } },
+  viseme_TH: { arkit: { jawOpen: 0.2, tongueOut: 0.35 } },
+  viseme_DD: { arkit: { jawOpen: 0.22, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueTip: 0.9 },
+  viseme_kk: { arkit: { jawOpen: 0.28, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueBack: 1 },
+  viseme_CH: { arkit: { jawOpen: 0.15, mouthFunnel: 0.55, mouthPucker: 0.2 }, tongueTip: 0.5 },
+  viseme_SS: { arkit: { jawOpen: 0.08, mouthStretchLeft: 0.3, mouthStretchRight: 0.3, mouthSmileLeft: 0.1, mouthSmileRight: 0.1 }, tongueTip: 0.4 },
+  viseme_nn: { arkit: { jawOpen: 0.2 }, tongueTip: 1 },
+  viseme_RR: { arkit: { jawOpen: 0.15, mouthPucker: 0.4, mouthFunnel: 0.25 }, tongueBack: 0.4 },
+  viseme_aa: { arkit: { jawOpen: 0.7, mouthLowerDownLeft: 0.2, mouthLowerDownRight: 0.2 } },
+  viseme_E: { arkit: { jawOpen: 0.35, mouthStretchLeft: 0.4, mouthStretchRight: 0.4, mouthSmileLeft: 0.15, mouthSmileRight: 0.15 } },
+  viseme_ih: { arkit: { jawOpen: 0.22, mouthStretchLeft: 0.3, mouthStretchRight: 0.3 } },
+  viseme_oh: { arkit: { jawOpen: 0.45, mouthFunnel: 0.6, mouthPucker: 0.2 } },
+  viseme_ou: { arkit: { jawOpen: 0.12, mouthPucker: 0.9, mouthFunnel: 0.3 } },
+};
+
+/**
+ * One blendshape per viseme value of Amazon Polly's speech marks. The values differ only by case
+ * (S/s, T/t, E/e, O/o) and `@` is not a safe file name, so each shape has a spelled-out name:
+ * no two names collide, not even on a case-insensitive file system (the blendshape zip).
+ */
+export const POLLY_VISEMES: Record<string, { name: string; recipe: VisemeRecipe }> = {
+  sil: { name: 'polly_sil', recipe: OCULUS_VISEMES.viseme_sil },
+  p: { name: 'polly_p', recipe: OCULUS_VISEMES.viseme_PP },
+  t: { name: 'polly_t', recipe: OCULUS_VISEMES.viseme_DD },
+  S: { name: 'polly_sh', recipe: OCULUS_VISEMES.viseme_CH },
+  T: { name: 'polly_th', recipe: OCULUS_VISEMES.viseme_TH },
+  f: { name: 'polly_f', recipe: OCULUS_VISEMES.viseme_FF },
+  k: { name: 'polly_k', recipe: OCULUS_VISEMES.viseme_kk },
+  i: { name: 'polly_i', recipe: { arkit: { jawOpen: 0.15, mouthStretchLeft: 0.5, mouthStretchRight: 0.5, mouthSmileLeft: 0.2, mouthSmileRight: 0.2 } } },
+  r: { name: 'polly_r', recipe: OCULUS_VISEMES.viseme_RR },
+  s: { name: 'polly_s', recipe: OCULUS_VISEMES.viseme_SS },
+  u: { name: 'polly_u', recipe: OCULUS_VISEMES.viseme_ou },
+  '@': { name: 'polly_schwa', recipe: { arkit: { jawOpen: 0.35 } } },
+  a: { name: 'polly_a', recipe: { arkit: { jawOpen: 0.75, mouthLowerDownLeft: 0.2, mouthLowerDownRight: 0.2 } } },
+  e: { name: 'polly_e', recipe: { arkit: { jawOpen: 0.35, mouthStretchLeft: 0.35, mouthStretchRight: 0.35 } } },
+  E: { name: 'polly_eh', recipe: { arkit: { jawOpen: 0.45, mouthStretchLeft: 0.25, mouthStretchRight: 0.25 } } },
+  o: { name: 'polly_o', recipe: OCULUS_VISEMES.viseme_oh },
+  O: { name: 'polly_oh', recipe: { arkit: { jawOpen: 0.6, mouthFunnel: 0.4 } } },
+};
+
+const TONGUE_TIP_LIFT = (35 * Math.PI) / 180;
+
+/** The tongue's own motions, added into `out`. */
+export function tongueMotions(frame: ExpressionFrame, out: Deltas, recipe: VisemeRecipe): void {
+  const p = frame.fitted.parts.tongue;
+  const depth = (v: number) => dot(sub(vertex(p, v), frame.tonguePivot), frame.forward);
+  let front = -Infinity, back = Infinity;
+  for (let v = 0; v < p.length / 3; v++) {
+    front = Math.max(front, depth(v));
+    back = Math.min(back, depth(v));
+  }
+  const middle = (front + back) / 2;
+  if (recipe.tongueTip) {
+    // The front half curls up about the tongue's middle towards the ridge behind the upper teeth.
+    const pivot = vertex(p, 0).map((x, k) => x + frame.forward[k] * (middle - depth(0))) as [number, number, number];
+    rotate(frame, out, 'tongue', pivot, frame.left, -TONGUE_TIP_LIFT * recipe.tongueTip, (v) => smoothstep((depth(v) - middle) / (front - middle)));
+  }
+  if (recipe.tongueBack) {
+    const lift = 0.35 * frame.mouthUnit * recipe.tongueBack;
+    translate(frame, out, 'tongue', frame.up.map((x) => x * lift) as [number, number, number], (v) => 1 - smoothstep((depth(v) - back) / (middle - back)));
+  }
+}
