@@ -4,7 +4,7 @@
  * similarity plus an RBF warp of the residual, and place the eyeballs behind the detected irises.
  */
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
-import { buildRbfWarp, type RbfWarp } from './rbf.ts';
+import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
 
 export type Vec3 = [number, number, number];
 
@@ -51,14 +51,14 @@ const RBF_SMOOTHING = 0.05;
 export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
   const lm = separateOpenings(targets.landmarks, src.openingPairs);
   const global = fitSimilarity(src.head, lm, rangeIndices(FACE_POINTS));
-  const centres = new Float64Array(FACE_POINTS * 3);
   const residual = new Float64Array(FACE_POINTS * 3);
   for (let i = 0; i < FACE_POINTS; i++) {
     const g = applySimilarity(global, src.head[i * 3], src.head[i * 3 + 1], src.head[i * 3 + 2]);
-    centres.set(g, i * 3);
     for (let d = 0; d < 3; d++) residual[i * 3 + d] = lm[i * 3 + d] - g[d];
   }
-  const warp = buildRbfWarp(centres, residual, RBF_SMOOTHING);
+  // phi(r) = r commutes with similarities, so the warp can be solved and evaluated in template space,
+  // where the system only depends on the template and is factorised once.
+  const warp = solveRbf(templateFactor(src.head), residual);
   const head = warpPoints(src.head, global, warp);
   // The landmarks themselves are the best estimate of the face surface.
   head.set(lm.subarray(0, FACE_POINTS * 3));
@@ -102,12 +102,24 @@ export function applySimilarity(s: Similarity, x: number, y: number, z: number):
   return [s.scale * r[0] + s.translation[0], s.scale * r[1] + s.translation[1], s.scale * r[2] + s.translation[2]];
 }
 
+const factors = new WeakMap<Float32Array, RbfFactor>();
+
+function templateFactor(head: Float32Array): RbfFactor {
+  let f = factors.get(head);
+  if (!f) {
+    f = factorRbf(head.subarray(0, FACE_POINTS * 3), RBF_SMOOTHING);
+    factors.set(head, f);
+  }
+  return f;
+}
+
+/** Template-space points to the avatar: similarity plus the residual warp (evaluated at the template point). */
 function warpPoints(points: Float32Array, global: Similarity, warp: RbfWarp): Float32Array {
   const out = new Float32Array(points.length);
   const d = new Float64Array(3);
   for (let i = 0; i < points.length; i += 3) {
     const g = applySimilarity(global, points[i], points[i + 1], points[i + 2]);
-    warp.evaluate(g[0], g[1], g[2], d);
+    warp.evaluate(points[i], points[i + 1], points[i + 2], d);
     out[i] = g[0] + d[0];
     out[i + 1] = g[1] + d[1];
     out[i + 2] = g[2] + d[2];
@@ -122,7 +134,7 @@ function warpPoints(points: Float32Array, global: Similarity, warp: RbfWarp): Fl
 function placeEye(eye: EyeRest, global: Similarity, warp: RbfWarp, lm: Float32Array): EyeRest {
   const g = applySimilarity(global, ...eye.center);
   const d = new Float64Array(3);
-  warp.evaluate(g[0], g[1], g[2], d);
+  warp.evaluate(...eye.center, d);
   const center: Vec3 = [g[0] + d[0], g[1] + d[1], g[2] + d[2]];
   const iris = IRIS_CENTRES.map((c) => lm.subarray(c * 3, c * 3 + 3)).find((p) => Math.sign(p[0]) === Math.sign(center[0]));
   if (iris) {

@@ -2,6 +2,9 @@
  * Radial basis function interpolation of displacements in 3D: biharmonic kernel phi(r) = r with a
  * linear polynomial part, the usual choice for smooth space warps (it minimises bending energy).
  * A small diagonal regulariser lets noisy centres be followed closely without wiggles.
+ *
+ * The system depends only on the centres, so it is factorised once (LU) and reused for every set of
+ * displacements: fitting a face costs two triangular solves instead of a dense elimination.
  */
 
 export interface RbfWarp {
@@ -9,42 +12,19 @@ export interface RbfWarp {
   evaluate(x: number, y: number, z: number, out: Float64Array): void;
 }
 
-/** Solves A x = b in place for a dense square system (Gaussian elimination with partial pivoting). */
-export function solveDense(a: Float64Array, b: Float64Array, n: number, rhs: number): void {
-  for (let col = 0; col < n; col++) {
-    let piv = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(a[r * n + col]) > Math.abs(a[piv * n + col])) piv = r;
-    if (piv !== col) {
-      for (let c = 0; c < n; c++) [a[col * n + c], a[piv * n + c]] = [a[piv * n + c], a[col * n + c]];
-      for (let k = 0; k < rhs; k++) [b[col * rhs + k], b[piv * rhs + k]] = [b[piv * rhs + k], b[col * rhs + k]];
-    }
-    const d = a[col * n + col];
-    if (Math.abs(d) < 1e-12) throw new Error('singular RBF system');
-    for (let r = col + 1; r < n; r++) {
-      const f = a[r * n + col] / d;
-      if (f === 0) continue;
-      for (let c = col; c < n; c++) a[r * n + c] -= f * a[col * n + c];
-      for (let k = 0; k < rhs; k++) b[r * rhs + k] -= f * b[col * rhs + k];
-    }
-  }
-  for (let r = n - 1; r >= 0; r--) {
-    for (let k = 0; k < rhs; k++) {
-      let s = b[r * rhs + k];
-      for (let c = r + 1; c < n; c++) s -= a[r * n + c] * b[c * rhs + k];
-      b[r * rhs + k] = s / a[r * n + r];
-    }
-  }
+export interface RbfFactor {
+  centres: Float64Array;
+  /** LU factors of the (m + 4) x (m + 4) system, row-major, and the row permutation. */
+  lu: Float64Array;
+  perm: Int32Array;
+  n: number;
 }
 
-/**
- * Builds the warp that moves each centre by its displacement (xyz packed arrays of equal length).
- * `smoothing` (cm) trades exactness at the centres for smoothness.
- */
-export function buildRbfWarp(centres: ArrayLike<number>, displacements: ArrayLike<number>, smoothing = 0): RbfWarp {
+/** LU factorisation with partial pivoting of the RBF system for these centres. */
+export function factorRbf(centres: ArrayLike<number>, smoothing = 0): RbfFactor {
   const m = centres.length / 3;
   const n = m + 4;
   const a = new Float64Array(n * n);
-  const b = new Float64Array(n * 3);
   for (let i = 0; i < m; i++) {
     const xi = centres[i * 3];
     const yi = centres[i * 3 + 1];
@@ -61,10 +41,49 @@ export function buildRbfWarp(centres: ArrayLike<number>, displacements: ArrayLik
       a[i * n + m + k] = poly[k];
       a[(m + k) * n + i] = poly[k];
     }
-    for (let d = 0; d < 3; d++) b[i * 3 + d] = displacements[i * 3 + d];
   }
-  solveDense(a, b, n, 3);
-  const c = Float64Array.from(centres);
+  const perm = Int32Array.from({ length: n }, (_, i) => i);
+  for (let col = 0; col < n; col++) {
+    let piv = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(a[r * n + col]) > Math.abs(a[piv * n + col])) piv = r;
+    if (piv !== col) {
+      for (let c = 0; c < n; c++) [a[col * n + c], a[piv * n + c]] = [a[piv * n + c], a[col * n + c]];
+      [perm[col], perm[piv]] = [perm[piv], perm[col]];
+    }
+    const d = a[col * n + col];
+    if (Math.abs(d) < 1e-12) throw new Error('singular RBF system');
+    for (let r = col + 1; r < n; r++) {
+      const f = (a[r * n + col] /= d);
+      if (f === 0) continue;
+      for (let c = col + 1; c < n; c++) a[r * n + c] -= f * a[col * n + c];
+    }
+  }
+  return { centres: Float64Array.from(centres), lu: a, perm, n };
+}
+
+/** The warp moving each centre of `factor` by its displacement (xyz packed, same order as the centres). */
+export function solveRbf(factor: RbfFactor, displacements: ArrayLike<number>): RbfWarp {
+  const { lu, perm, n, centres: c } = factor;
+  const m = n - 4;
+  const b = new Float64Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const src = perm[i];
+    if (src < m) for (let k = 0; k < 3; k++) b[i * 3 + k] = displacements[src * 3 + k];
+  }
+  for (let r = 0; r < n; r++) {
+    for (let k = 0; k < 3; k++) {
+      let s = b[r * 3 + k];
+      for (let col = 0; col < r; col++) s -= lu[r * n + col] * b[col * 3 + k];
+      b[r * 3 + k] = s;
+    }
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    for (let k = 0; k < 3; k++) {
+      let s = b[r * 3 + k];
+      for (let col = r + 1; col < n; col++) s -= lu[r * n + col] * b[col * 3 + k];
+      b[r * 3 + k] = s / lu[r * n + r];
+    }
+  }
   return {
     evaluate(x, y, z, out) {
       let ox = b[m * 3] + b[(m + 1) * 3] * x + b[(m + 2) * 3] * y + b[(m + 3) * 3] * z;

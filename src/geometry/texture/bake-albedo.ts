@@ -123,21 +123,32 @@ function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: numbe
 function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
   const big = size * factor;
   const out = new Uint8Array(big * big * 4);
+  // Source columns and weights are the same on every row.
+  const x0s = new Int32Array(big);
+  const x1s = new Int32Array(big);
+  const axs = new Float32Array(big);
+  for (let x = 0; x < big; x++) {
+    const fx = Math.min(size - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+    x0s[x] = Math.floor(fx) * 4;
+    x1s[x] = Math.min(size - 1, Math.floor(fx) + 1) * 4;
+    axs[x] = fx - Math.floor(fx);
+  }
   for (let y = 0; y < big; y++) {
     const fy = Math.min(size - 1, Math.max(0, (y + 0.5) / factor - 0.5));
-    const y0 = Math.floor(fy);
-    const y1 = Math.min(size - 1, y0 + 1);
-    const ay = fy - y0;
-    for (let x = 0; x < big; x++) {
-      const fx = Math.min(size - 1, Math.max(0, (x + 0.5) / factor - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(size - 1, x0 + 1);
-      const ax = fx - x0;
-      const o = (y * big + x) * 4;
-      for (let c = 0; c < 4; c++) {
-        const top = src[(y0 * size + x0) * 4 + c] * (1 - ax) + src[(y0 * size + x1) * 4 + c] * ax;
-        const bottom = src[(y1 * size + x0) * 4 + c] * (1 - ax) + src[(y1 * size + x1) * 4 + c] * ax;
-        out[o + c] = top * (1 - ay) + bottom * ay + 0.5;
+    const r0 = Math.floor(fy) * size * 4;
+    const r1 = Math.min(size - 1, Math.floor(fy) + 1) * size * 4;
+    const ay = fy - Math.floor(fy);
+    let o = y * big * 4;
+    for (let x = 0; x < big; x++, o += 4) {
+      const ax = axs[x];
+      const a = r0 + x0s[x];
+      const b = r0 + x1s[x];
+      const c = r1 + x0s[x];
+      const d = r1 + x1s[x];
+      for (let k = 0; k < 4; k++) {
+        const top = src[a + k] + (src[b + k] - src[a + k]) * ax;
+        const bottom = src[c + k] + (src[d + k] - src[c + k]) * ax;
+        out[o + k] = top + (bottom - top) * ay + 0.5;
       }
     }
   }

@@ -79,9 +79,18 @@ export function bakeEyeTexture(size: number, iris: IrisUv, irisColour: Rgb): Uin
   return out;
 }
 
-/** A uniform colour with a little deterministic grain (an entirely flat texture looks plastic). */
+const solids = new Map<string, Uint8Array>();
+
+/**
+ * A uniform colour with a little deterministic grain (an entirely flat texture looks plastic).
+ * Memoised: the same few textures serve every avatar (treat the result as read-only).
+ */
 export function bakeSolidTexture(size: number, colour: Rgb, grain: number): Uint8Array {
+  const key = `${size}:${colour.join(',')}:${grain}`;
+  const cached = solids.get(key);
+  if (cached) return cached;
   const out = new Uint8Array(size * size * 4);
+  solids.set(key, out);
   for (let i = 0; i < size * size; i++) {
     const g = 1 + (noise(i) - 0.5) * grain;
     for (let k = 0; k < 3; k++) out[i * 4 + k] = Math.max(0, Math.min(255, Math.round(colour[k] * g)));
