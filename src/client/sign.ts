@@ -1,8 +1,9 @@
 import type * as NodeDigest from '../protocol/digest.ts';
 import { importNodeOnly } from './node-only.ts';
 
-/** The spec's `auth_method`. */
-export type DigestMethod = 'sha256' | 'sha1';
+import { formatAuthorization, type DigestMethod } from '../protocol/header.ts';
+
+export type { DigestMethod };
 
 /** Produces the `Authorization` header for one request; `uri` is the path as called, without host and query. */
 export type Signer = (uri: string) => Promise<string>;
@@ -44,8 +45,7 @@ export async function webCryptoDigest(method: DigestMethod, key: string, secret:
 export function webCryptoSigner({ key, secret, method = 'sha256' }: Credentials): Signer {
   return async (uri) => {
     const nonce = toHex(globalThis.crypto.getRandomValues(new Uint8Array(16)).buffer);
-    const digest = await webCryptoDigest(method, key, secret, nonce, uri);
-    return `ServiceDigest auth_method="${method}", auth_key="${key}", auth_nonce="${nonce}", auth_digest="${digest}"`;
+    return formatAuthorization(method, key, nonce, await webCryptoDigest(method, key, secret, nonce, uri));
   };
 }
 

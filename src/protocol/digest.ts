@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
+import { formatAuthorization, type DigestMethod } from './header.ts';
 
 /** The `ServiceDigest` request signature of the spec, shared by the server and the client library. */
-export type DigestMethod = 'sha256' | 'sha1';
+export type { DigestMethod };
 
 const hex = (method: DigestMethod, text: string) => crypto.createHash(method).update(text, 'utf8').digest('hex');
 
@@ -14,6 +15,5 @@ export function serviceDigest(method: DigestMethod, publicKey: string, secret: s
 
 /** The Authorization header a client sends for one request; `uri` is the path as called, without host and query. */
 export function authorizationHeader(publicKey: string, secret: string, uri: string, method: DigestMethod = 'sha256', nonce = crypto.randomBytes(16).toString('hex')): string {
-  const digest = serviceDigest(method, publicKey, secret, nonce, uri);
-  return `ServiceDigest auth_method="${method}", auth_key="${publicKey}", auth_nonce="${nonce}", auth_digest="${digest}"`;
+  return formatAuthorization(method, publicKey, nonce, serviceDigest(method, publicKey, secret, nonce, uri));
 }
