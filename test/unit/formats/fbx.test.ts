@@ -6,7 +6,7 @@ import { findChild, findChildren, int32, node, type FbxNode } from '../../../src
 import { readFbx } from '../../../src/formats/fbx/read.ts';
 import { writeFbx } from '../../../src/formats/fbx/write.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
-import { collect, loadFbxWithThree } from './three-loaders.ts';
+import { collect, restPoseError, loadFbxWithThree } from './three-loaders.ts';
 
 const model = buildTestAvatar();
 const bytes = writeFbx(model);
@@ -98,6 +98,8 @@ test("three's FBXLoader reads meshes, skin, morph names, textures and clips", as
     assert.equal(m.skeleton.bones.length, BONE_NAMES.length);
   });
   assert.deepEqual(Object.keys(meshes[0].morphTargetDictionary!), NAMED_MORPHS);
+  // Bones at rest reproduce the bind matrices the skin was bound with.
+  assert.ok(restPoseError(scene) < 1e-9);
   const skin = meshes[0].material as MeshPhongMaterial;
   assert.equal(skin.map?.name, 'head_baseColor.png');
   assert.equal(skin.normalMap?.name, 'head_normal.png');

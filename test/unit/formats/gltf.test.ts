@@ -4,7 +4,7 @@ import type { Bone, Mesh, MeshStandardMaterial, SkinnedMesh } from 'three';
 import { validateBytes } from 'gltf-validator';
 import { sampleTrack, writeGlb } from '../../../src/formats/gltf.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
-import { collect, loadGlbWithThree } from './three-loaders.ts';
+import { collect, restPoseError, loadGlbWithThree } from './three-loaders.ts';
 
 const model = buildTestAvatar();
 const glb = await writeGlb(model);
@@ -35,6 +35,8 @@ test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, 
     assert.equal(m.skeleton.bones.length, BONE_NAMES.length);
   });
   assert.deepEqual(Object.keys(meshes[0].morphTargetDictionary!), NAMED_MORPHS);
+  // Bones at rest reproduce the bind matrices the skin was bound with.
+  assert.ok(restPoseError(scene) < 1e-6);
   // Sparse targets expand to every morph's deltas, in metres.
   model.meshes[0].morphs.forEach((morph, k) => {
     const got = meshes[0].geometry.morphAttributes.position![k].array;

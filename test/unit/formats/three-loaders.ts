@@ -1,4 +1,4 @@
-import type { Group, Object3D } from 'three';
+import { Matrix4, type Group, type Object3D, type SkinnedMesh } from 'three';
 
 /** An `img` element that reports `load` as soon as it gets a source; no pixels are decoded. */
 class StubImage {
@@ -47,4 +47,22 @@ export function collect<T extends Object3D>(root: Object3D, match: (o: Object3D)
   const out: T[] = [];
   root.traverse((o) => { if (match(o)) out.push(o); });
   return out;
+}
+
+/**
+ * Largest deviation from identity of bindMatrixInverse * boneWorld * boneInverse over every bone of
+ * every skinned mesh: zero when the skeleton's rest pose is the bind pose the skin was made in.
+ */
+export function restPoseError(root: Object3D): number {
+  root.updateMatrixWorld(true);
+  let worst = 0;
+  root.traverse((o) => {
+    const mesh = o as SkinnedMesh;
+    if (!mesh.isSkinnedMesh) return;
+    mesh.skeleton.bones.forEach((bone, i) => {
+      const m = new Matrix4().multiplyMatrices(bone.matrixWorld, mesh.skeleton.boneInverses[i]).premultiply(mesh.bindMatrixInverse);
+      m.elements.forEach((e, k) => { worst = Math.max(worst, Math.abs(e - (k % 5 === 0 ? 1 : 0))); });
+    });
+  });
+  return worst;
 }
