@@ -5,6 +5,7 @@ import { errors } from '../domain/errors.ts';
 import { authenticator } from './authenticate.ts';
 import { registerEnvelope } from './envelope.ts';
 import { collectOpenApi } from './openapi.ts';
+import { portalPlugin } from './portal/index.ts';
 import { avatarRoutes } from './routes/avatars.ts';
 import { executeRoutes } from './routes/execute.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -37,6 +38,7 @@ export async function buildApp(s: Services, logger: FastifyBaseLogger | false): 
 
   app.get('/v2/openapi.json', { schema: { hide: true } as object }, async () => openapi());
   await app.register(async (scope) => fileRoutes(scope, s));
+  await app.register(async (scope) => portalPlugin(scope, s));
 
   await app.register(async (v2) => {
     v2.addHook('onRequest', authenticator(s.repo, s.rateLimit));

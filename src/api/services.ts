@@ -1,5 +1,6 @@
 import type { Accounts } from '../domain/accounts.ts';
 import type { Avatars } from '../domain/avatars.ts';
+import type { Portal } from '../domain/portal.ts';
 import type { Repo } from '../domain/ports.ts';
 import type { Speech } from '../domain/speech.ts';
 import type { LinkSigner } from '../store/files/link-signer.ts';
@@ -11,6 +12,7 @@ export interface Services {
   accounts: Accounts;
   avatars: Avatars;
   speech: Speech;
+  portal: Portal;
   files: Files;
   /** Present with the embedded file store, whose links this service serves itself. */
   linkSigner?: LinkSigner;

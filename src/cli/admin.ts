@@ -4,12 +4,14 @@ import { loadConfig } from '../config.ts';
 import { Accounts } from '../domain/accounts.ts';
 import { ACCOUNT_FEATURES } from '../domain/catalog.ts';
 import { formatTime } from '../domain/ids.ts';
+import { Portal } from '../domain/portal.ts';
 import { loadKeys } from '../runtime/keys.ts';
 import { openStore } from '../runtime/open-store.ts';
 
 const usage = `Usage: npm run --silent admin -- <command> [options] [--json]
   create-account --name N [--tier CODE] [--tier-label L] [--features a,b,...] [--points P] [--expires YYYY-MM-DD]
   create-key --account ID
+  create-login --account ID --email E --password P   (a portal sign-in for the account)
   revoke-key --key PUBLIC_KEY
   grant --account ID --points P [--expires YYYY-MM-DD]
   list-accounts
@@ -21,6 +23,7 @@ const { positionals, values } = parseArgs({
   options: {
     name: { type: 'string' }, tier: { type: 'string' }, 'tier-label': { type: 'string' }, features: { type: 'string' },
     points: { type: 'string' }, expires: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' },
+    email: { type: 'string' }, password: { type: 'string' },
     json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   },
 });
@@ -65,6 +68,13 @@ try {
     case 'create-key': {
       const key = await accounts.createKey(values.account ?? fail('--account is required'));
       out({ account: key.accountId, key: key.publicKey, secret: key.secret }, `key     ${key.publicKey}\nsecret  ${key.secret}\n(the secret is shown only now)`);
+      break;
+    }
+    case 'create-login': {
+      const login = await new Portal(store.repo, accounts).createLogin(
+        values.account ?? fail('--account is required'), values.email ?? fail('--email is required'), values.password ?? fail('--password is required'),
+      );
+      out({ account: login.accountId, email: login.email }, `portal login ${login.email} for account ${login.accountId}`);
       break;
     }
     case 'revoke-key': {

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { Accounts } from '../domain/accounts.ts';
 import { Avatars } from '../domain/avatars.ts';
 import { listCodes } from '../domain/list-codes.ts';
+import { Portal } from '../domain/portal.ts';
 import { Speech, type Synthesizer } from '../domain/speech.ts';
 import { createMetrics } from '../ops/metrics.ts';
 import { registerOps } from '../ops/routes.ts';
@@ -59,8 +60,9 @@ export async function startService({ config, logger, synthesizer, print = consol
     minFreeBytes: config.minFreeBytes,
   });
   const speech = new Speech(accounts, store.files, synthesizer, config.linkTtl);
+  const portal = new Portal(store.repo, accounts);
   // Over PostgreSQL accounts are made with the admin command, not raced for by several processes.
-  if (embedded) await ensureDemoAccount(store.repo, accounts, config.dataDir, print);
+  if (embedded) await ensureDemoAccount(store.repo, accounts, portal, config.dataDir, print);
   if (config.createSamples && serveApi) {
     await ensureSamples(store.repo, avatars).catch(async (e) => {
       if (!(await store.repo.getAccount(SAMPLES_ACCOUNT))) throw e; // else another process made them at the same moment
@@ -70,7 +72,7 @@ export async function startService({ config, logger, synthesizer, print = consol
   const app = serveApi
     ? await buildApp(
         {
-          repo: store.repo, accounts, avatars, speech, files: store.files, linkSigner: store.linkSigner,
+          repo: store.repo, accounts, avatars, speech, portal, files: store.files, linkSigner: store.linkSigner,
           publicUrl: process.env.PUBLIC_URL, rateLimit: config.rateLimit, maxUploadBytes: config.maxUploadBytes, maxVertexBytes: config.maxVertexBytes,
         },
         logger,

@@ -1,0 +1,67 @@
+import { api, ApiError, setCsrf } from './api.js';
+import { errorLine, show } from './dom.js';
+import { accountPage } from './pages/account.js';
+import { avatarPage } from './pages/avatar.js';
+import { galleryPage } from './pages/gallery.js';
+import { keysPage } from './pages/keys.js';
+import { loginPage } from './pages/login.js';
+import { newAvatarPage } from './pages/new-avatar.js';
+
+const main = document.getElementById('main');
+const nav = document.getElementById('nav');
+
+/** Pages by the first segment of the location hash (#/gallery, #/avatar/KEY, ...). */
+const pages = { gallery: galleryPage, new: newAvatarPage, keys: keysPage, account: accountPage, avatar: avatarPage };
+
+let signedIn = false;
+let leave = () => {};
+
+function signedInAs(session) {
+  setCsrf(session.csrf);
+  signedIn = true;
+  nav.hidden = false;
+  document.getElementById('who').textContent = `${session.email} (${session.account})`;
+}
+
+async function route() {
+  leave();
+  leave = () => {};
+  if (!signedIn) {
+    nav.hidden = true;
+    show(main, loginPage((session) => {
+      signedInAs(session);
+      void route();
+    }));
+    return;
+  }
+  const [name, ...args] = location.hash.replace(/^#\/?/, '').split('/');
+  const page = pages[name] ?? galleryPage;
+  main.replaceChildren();
+  try {
+    // A page may hand back a function that stops what it started (polling, the viewer's render loop).
+    leave = (await page(main, ...args.map(decodeURIComponent))) ?? (() => {});
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return expired();
+    main.append(errorLine(e));
+  }
+}
+
+function expired() {
+  signedIn = false;
+  void route();
+}
+
+document.getElementById('logout').addEventListener('click', async () => {
+  await api.post('/logout').catch(() => undefined);
+  signedIn = false;
+  location.hash = '#/gallery';
+  void route();
+});
+window.addEventListener('hashchange', () => void route());
+
+try {
+  signedInAs(await api.get('/session'));
+} catch {
+  signedIn = false;
+}
+void route();
