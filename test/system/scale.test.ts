@@ -166,6 +166,18 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       });
       assert.equal(await holder.stop(), 0);
       assert.equal((await apis[1]!.get(`/v2/avatar/${last}/status`)).body.status, 'done');
+
+      // With no grace left, a stopping worker hands its job back to the queue and another worker makes the avatar.
+      const hasty = await startProcess({ ...env, ROLE: 'worker', WORKERS: '1', SHUTDOWN_GRACE: '0', LOG_LEVEL: 'info' });
+      procs.push(hasty);
+      const pair = await Promise.all([42, 43].map(async (w) => (await apis[0]!.upload('/v2/avatar/new/photo/maya/2.0', await jpeg(w, 40))).body.key as string));
+      await until('the hasty worker to hold a job', async () => {
+        const { rows } = await sql.query("SELECT 1 FROM jobs WHERE state = 'running' AND worker LIKE $1", [`%:${hasty.child.pid}:%`]);
+        return rows.length > 0;
+      });
+      assert.equal(await hasty.stop(), 0);
+      assert.match(hasty.output(), /job handed back to the queue at shutdown/);
+      for (const key of pair) assert.equal((await apis[1]!.waitFor(key, 60_000)).status, 'done');
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
       await sql.end().catch(() => undefined);
