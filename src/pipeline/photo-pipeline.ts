@@ -3,7 +3,8 @@
  * Implements the Pipeline contract the service's worker calls.
  */
 import sharp from 'sharp';
-import type { AvatarMesh, AvatarModel, Bone, Material, MeshData, Texture, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarMesh, AvatarModel, Bone, Material, MeshData, MorphTarget, Texture, TemplateVersion } from '../model/avatar.ts';
+import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../geometry/expressions/blendshapes.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -84,6 +85,10 @@ export class PhotoPipeline implements Pipeline {
     });
     lap('fitting', 35);
 
+    const shapeFeatures = input.features.filter((f): f is ShapeFeature => f === 'expressions' || f === 'visemes');
+    const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head: fitted.head, parts: fitted.parts }, shapeFeatures) : undefined;
+    lap('expressions', 45);
+
     const camera: PhotoCamera = {
       rotation: analysis.pose.rotation,
       pixelsPerCm: 1 / analysis.cmPerPixel,
@@ -92,7 +97,7 @@ export class PhotoPipeline implements Pipeline {
     const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
     lap('textures', 55);
 
-    const model = assemble(tpl, geometries, fitted, textures.images);
+    const model = assemble(tpl, geometries, fitted, textures.images, morphs);
     lap('assembly', 65);
 
     const [encoded, preview] = await Promise.all([
@@ -105,7 +110,7 @@ export class PhotoPipeline implements Pipeline {
     return {
       model,
       preview,
-      meta: pipelineMeta(input, analysis, textures),
+      meta: pipelineMeta(input, model, analysis, textures),
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
@@ -219,7 +224,13 @@ function worldPositions(bones: Bone[]): Float32Array {
   return out;
 }
 
-function assemble(tpl: TemplateView, geometries: MeshData[], fitted: FittedHead, images: Map<string, RgbaImage>): AvatarModel {
+function assemble(
+  tpl: TemplateView,
+  geometries: MeshData[],
+  fitted: FittedHead,
+  images: Map<string, RgbaImage>,
+  morphs: Partial<Record<string, MorphTarget[]>> | undefined,
+): AvatarModel {
   const materials: Material[] = [];
   const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
     const texture = `${m.name}_baseColor.png`;
@@ -231,7 +242,7 @@ function assemble(tpl: TemplateView, geometries: MeshData[], fitted: FittedHead,
       metallic: 0,
       alphaMode: 'OPAQUE',
     });
-    return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: [] };
+    return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: morphs?.[m.name] ?? [] };
   });
   return {
     name: 'avatar',
@@ -282,14 +293,15 @@ function hex(c: Rgb): string {
   return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
 }
 
-function pipelineMeta(input: PipelineInput, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair?: Rgb }): Record<string, string> {
+function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair?: Rgb }): Record<string, string> {
   const s = a.originalScale;
   const [x, y, w, h] = a.faceBox;
+  const morphs = new Set(model.meshes.flatMap((m) => m.morphs.map((t) => t.name)));
   return {
     template: input.template,
-    'supports-expressions': 'false',
-    'supports-visemes': 'false',
-    'supports-basic-animation': 'false',
+    'supports-expressions': String(blendshapeNames(['expressions']).every((n) => morphs.has(n))),
+    'supports-visemes': String(blendshapeNames(['visemes']).every((n) => morphs.has(n))),
+    'supports-basic-animation': String(model.animations.length > 0),
     'supports-deformation': 'true',
     'face-count': String(a.faceCount),
     'face-box': [x, y, w, h].map((v) => Math.round(v * s)).join(','),

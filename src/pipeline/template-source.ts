@@ -12,6 +12,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
   if (view) return view;
   const t = buildTemplate(version);
   view = {
+    source: t,
     version,
     textureSize: t.textureSize,
     meshes: [

@@ -5,6 +5,7 @@
 import type { Bone, MeshData, Skin, TemplateVersion } from '../model/avatar.ts';
 import type { EyeRest } from '../geometry/fit/fit-head.ts';
 import type { IrisUv } from '../geometry/texture/bake-parts.ts';
+import type { HeadTemplate } from '../geometry/template/types.ts';
 
 export interface TemplatePart {
   name: string;
@@ -13,6 +14,8 @@ export interface TemplatePart {
 }
 
 export interface TemplateView {
+  /** The template itself, for stages that take it whole (expressions). */
+  source: HeadTemplate;
   version: TemplateVersion;
   textureSize: number;
   /** The head first, then eyes, teeth, tongue. */
