@@ -1,22 +1,25 @@
 import type { MorphTarget } from '../../model/avatar.ts';
 import type { HeadTemplate, MeshName } from '../template/types.ts';
+import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, arkitShape, type ArkitName } from './arkit.ts';
 import { expressionFrame, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
-export type ShapeFeature = 'expressions' | 'visemes';
+export type ShapeFeature = 'expressions' | 'visemes' | 'basic';
 
 /** Names of the blendshapes `buildBlendshapes` makes for these features, in their order. */
 export function blendshapeNames(features: readonly ShapeFeature[]): string[] {
+  const arkit = features.includes('expressions') ? ARKIT_NAMES : features.includes('basic') ? ARKIT_NAMES.filter((n) => BASIC_SHAPES.includes(n)) : [];
   return [
-    ...(features.includes('expressions') ? ARKIT_NAMES : []),
+    ...arkit,
     ...(features.includes('visemes') ? [...Object.keys(OCULUS_VISEMES), ...Object.values(POLLY_VISEMES).map((p) => p.name)] : []),
   ];
 }
 
 /**
  * Blendshapes computed on the avatar's own fitted geometry: the 52 ARKit shapes for
- * `expressions`; the 15 Oculus visemes and one shape per Amazon Polly viseme for `visemes`.
+ * `expressions` (with `basic` alone, the few the basic clips drive: BASIC_SHAPES); the 15 Oculus
+ * visemes and one shape per Amazon Polly viseme for `visemes`.
  * Every mesh (head, eyes, teeth, tongue) gets the same names in the same order; a mesh a shape
  * does not move gets zero deltas for it.
  */
@@ -32,7 +35,8 @@ export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry,
     return d;
   };
   const shapes: { name: string; deltas: Deltas }[] = [];
-  if (features.includes('expressions')) for (const name of ARKIT_NAMES) shapes.push({ name, deltas: arkitOf(name) });
+  const names = blendshapeNames(features);
+  for (const name of ARKIT_NAMES) if (names.includes(name)) shapes.push({ name, deltas: arkitOf(name) });
   if (features.includes('visemes')) {
     const made = new Map<VisemeRecipe, Deltas>();
     const viseme = (recipe: VisemeRecipe) => {
