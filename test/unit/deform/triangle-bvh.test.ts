@@ -1,13 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
-import { random, superellipsoidHead } from './heads.ts';
+import { random, superellipsoidHead, type TestMesh } from './heads.ts';
 
 const head = superellipsoidHead(24, 32);
 
+/** The same head with dents and ridges: concave regions, folded patches. */
+function bumpyHead(): TestMesh {
+  const bumpy = superellipsoidHead(24, 32);
+  for (let i = 0; i < bumpy.positions.length; i += 3) {
+    const [x, y, z] = [bumpy.positions[i], bumpy.positions[i + 1], bumpy.positions[i + 2]];
+    const f = 1 + 0.25 * Math.sin(1.3 * x) * Math.sin(0.9 * y + 0.7 * z);
+    bumpy.positions.set([x * f, y * f, z * f], i);
+  }
+  return bumpy;
+}
+
 /** Exact point-triangle distance by projecting onto the plane and falling back to the three edges. */
-function bruteForceDistance(px: number, py: number, pz: number): number {
-  const { positions: P, indices: I } = head;
+function bruteForceDistance(mesh: TestMesh, px: number, py: number, pz: number): number {
+  const { positions: P, indices: I } = mesh;
   let best = Infinity;
   const segment = (a: number, b: number) => {
     const ex = P[3 * b] - P[3 * a], ey = P[3 * b + 1] - P[3 * a + 1], ez = P[3 * b + 2] - P[3 * a + 2];
@@ -36,22 +47,26 @@ function bruteForceDistance(px: number, py: number, pz: number): number {
   return best;
 }
 
-test('closest points agree with a brute-force search and lie on their triangle', () => {
-  const bvh = TriangleBvh.build(head.positions, head.indices);
-  const rnd = random(1);
-  const hit = emptyClosestPoint();
-  for (let k = 0; k < 400; k++) {
-    const p = [(rnd() - 0.5) * 40, (rnd() - 0.5) * 40, (rnd() - 0.5) * 40];
-    assert.ok(bvh.closestPoint(p[0], p[1], p[2], hit));
-    assert.ok(Math.abs(hit.distance - bruteForceDistance(p[0], p[1], p[2])) < 1e-9);
-    const { positions: P, indices: I } = head;
-    const corner = (j: number, d: number) => P[3 * I[3 * hit.triangle + j] + d];
-    for (let d = 0; d < 3; d++) {
-      const onTriangle = hit.wa * corner(0, d) + hit.wb * corner(1, d) + hit.wc * corner(2, d);
-      assert.ok(Math.abs(onTriangle - [hit.x, hit.y, hit.z][d]) < 1e-9);
+test('closest points agree with a brute-force search and lie on their triangle, on a smooth and a bumpy head', () => {
+  for (const mesh of [head, bumpyHead()]) {
+    const bvh = TriangleBvh.build(mesh.positions, mesh.indices);
+    const rnd = random(1);
+    const hit = emptyClosestPoint();
+    for (let k = 0; k < 600; k++) {
+      // Half of the points near the surface, where the oriented boxes decide.
+      const scale = k % 2 ? 40 : 24;
+      const p = [(rnd() - 0.5) * scale, (rnd() - 0.5) * scale, (rnd() - 0.5) * scale];
+      assert.ok(bvh.closestPoint(p[0], p[1], p[2], hit));
+      assert.ok(Math.abs(hit.distance - bruteForceDistance(mesh, p[0], p[1], p[2])) < 1e-9);
+      const { positions: P, indices: I } = mesh;
+      const corner = (j: number, d: number) => P[3 * I[3 * hit.triangle + j] + d];
+      for (let d = 0; d < 3; d++) {
+        const onTriangle = hit.wa * corner(0, d) + hit.wb * corner(1, d) + hit.wc * corner(2, d);
+        assert.ok(Math.abs(onTriangle - [hit.x, hit.y, hit.z][d]) < 1e-9);
+      }
+      assert.ok(Math.min(hit.wa, hit.wb, hit.wc) >= -1e-12);
+      assert.ok(Math.abs(Math.hypot(p[0] - hit.x, p[1] - hit.y, p[2] - hit.z) - hit.distance) < 1e-9);
     }
-    assert.ok(Math.min(hit.wa, hit.wb, hit.wc) >= -1e-12);
-    assert.ok(Math.abs(Math.hypot(p[0] - hit.x, p[1] - hit.y, p[2] - hit.z) - hit.distance) < 1e-9);
   }
 });
 
