@@ -84,3 +84,11 @@ export async function mapLimited<T, R>(items: T[], parallel: number, task: (item
   );
   return results;
 }
+
+/** Open-vocabulary word error rate of WAV audio of the Harvard sentences spoken as one text (pauses between sentences as a voice makes them). */
+export async function harvardWordErrorRate(speakWav: (text: string) => Promise<Uint8Array>): Promise<{ wer: number; errors: number; words: number }> {
+  const text = HARVARD_SENTENCES.join(' ');
+  const reference = normalizeWords(text);
+  const errors = wordErrors(reference, normalizeWords(await recognize(await speakWav(text), 'wav')));
+  return { wer: errors / reference.length, errors, words: reference.length };
+}

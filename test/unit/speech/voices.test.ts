@@ -6,11 +6,11 @@ import { CLOUD_VOICES, DEFAULT_VOICE, resolveVoice, SpeechError, VOICES } from '
 
 const primary = (tag: string) => tag.toLowerCase().split('-')[0];
 
-test('voices: names are unique and the default is the flite English voice slt', () => {
+test('voices: names are unique and the default is the flite English voice rms', () => {
   assert.equal(new Set(VOICES.map((v) => v.name.toLowerCase())).size, VOICES.length);
   assert.equal(resolveVoice(undefined).name, DEFAULT_VOICE);
   assert.deepEqual([resolveVoice(undefined).engine, resolveVoice(undefined).language], ['flite', 'en-US']);
-  assert.equal(resolveVoice('RMS').name, 'rms');
+  assert.equal(resolveVoice('SLT').name, 'slt');
 });
 
 test('voices: cloud voice names map to a project voice of the same language and gender', () => {
