@@ -178,6 +178,18 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       assert.equal(await hasty.stop(), 0);
       assert.match(hasty.output(), /job handed back to the queue at shutdown/);
       for (const key of pair) assert.equal((await apis[1]!.waitFor(key, 60_000)).status, 'done');
+
+      // The rate limit counts a key's requests on every API process together (RATE_LIMIT=1: 10 per 10 s window).
+      const limited = await Promise.all([0, 1].map(() => startProcess({ ...env, ROLE: 'api', RATE_LIMIT: '1' })));
+      procs.push(...limited);
+      const throttled = limited.map((p) => new TestClient(p.url, small.key, small.secret));
+      await until('the start of a rate window', async () => Date.now() % 10_000 < 500, 15_000);
+      const windowOf = () => Math.floor(Date.now() / 10_000);
+      const window = windowOf();
+      const answers: number[] = [];
+      for (let i = 0; i < 16; i++) answers.push((await throttled[i % 2]!.get('/v2/profile')).status);
+      assert.equal(windowOf(), window, 'the burst fitted in one window');
+      assert.deepEqual([answers.filter((a) => a === 200).length, answers.filter((a) => a === 429).length], [10, 6]);
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
       await sql.end().catch(() => undefined);
