@@ -25,8 +25,6 @@ export interface SwiftS3 {
   stop(): Promise<void>;
 }
 
-export const swiftInstalled = () => fs.existsSync('/usr/bin/swift-proxy-server') && fs.existsSync('/usr/bin/swift-ring-builder');
-
 const SERVERS = ['account', 'container', 'object'] as const;
 
 function serverConf(kind: (typeof SERVERS)[number], root: string, port: number) {
