@@ -12,7 +12,8 @@ import { landmarkModel } from './face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
 import { loadTemplateView } from './template-source.ts';
-import { fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { sampleHairColour } from './hair.ts';
@@ -79,6 +80,7 @@ export class PhotoPipeline implements Pipeline {
       },
       { landmarks: analysis.headLandmarks },
     );
+    untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.foldProne);
     const geometries = tpl.meshes.map((m, i): MeshData => {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
@@ -163,6 +165,13 @@ export class PhotoPipeline implements Pipeline {
     }
     return { images, skin, iris, hair };
   }
+}
+
+/** The template under the fit's similarity: the same size and pose as the avatar, and free of folds. */
+function safeShape(template: Float32Array, fitted: FittedHead): Float32Array {
+  const out = new Float32Array(template.length);
+  for (let i = 0; i < template.length; i += 3) out.set(applySimilarity(fitted.global, template[i], template[i + 1], template[i + 2]), i);
+  return out;
 }
 
 /** Bones follow the deformation: joint positions are warped like the head and eye joints sit in the fitted eyes. */

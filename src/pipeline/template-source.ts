@@ -4,6 +4,7 @@ import { buildTemplate } from '../geometry/template/build.ts';
 import { PART_NAMES } from '../geometry/template/types.ts';
 import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
+import { trianglesTouching } from '../geometry/fit/untangle.ts';
 
 const views = new Map<TemplateVersion, TemplateView>();
 
@@ -25,6 +26,11 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       eyeRight: { center: t.eyes.right.centre, radius: t.eyes.right.radius },
     },
     openingPairs: [t.loops.lipsInner, t.loops.leftEye, t.loops.rightEye].flatMap((loop) => facingPairs(loop, t.head.positions)),
+    foldProne: trianglesTouching(
+      t.head.indices,
+      [...near(t.head.positions, t.regions.face, [...t.loops.lipsInner, ...t.loops.lipsOuter, ...t.loops.leftEye, ...t.loops.rightEye], FOLD_RADIUS), ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
+      t.head.positions.length / 3,
+    ),
     faceOval: t.loops.faceOval,
     mouthInside: t.regions.mouthBag,
     hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions)),
@@ -53,4 +59,14 @@ function facingPairs(loop: readonly number[], positions: Float32Array): [number,
 function scalpOf(regions: { skin: number[]; neck: number[] }): number[] {
   const neck = new Set(regions.neck);
   return regions.skin.filter((v) => !neck.has(v));
+}
+
+/** Folds appear next to the mouth and eye openings: within this distance (cm) of their contours. */
+const FOLD_RADIUS = 1;
+
+/** The candidates within `radius` of any of the anchor vertices. */
+function near(positions: Float32Array, candidates: readonly number[], anchors: readonly number[], radius: number): number[] {
+  return candidates.filter((v) =>
+    anchors.some((a) => Math.hypot(positions[v * 3] - positions[a * 3], positions[v * 3 + 1] - positions[a * 3 + 1], positions[v * 3 + 2] - positions[a * 3 + 2]) < radius),
+  );
 }

@@ -25,6 +25,8 @@ export interface TemplateView {
   eyes: Record<string, EyeRest>;
   /** [upper, lower] head vertex pairs facing each other across the mouth and eye openings. */
   openingPairs: [number, number][];
+  /** Head triangles where a fit can fold the surface (face, mouth, eye sockets), checked after fitting. */
+  foldProne: Uint32Array;
   /** Ordered vertex ids of the face's outer boundary (head mesh). */
   faceOval: number[];
   /** Head vertices inside the mouth (painted dark, never from the photo). */

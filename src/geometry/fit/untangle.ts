@@ -1,0 +1,71 @@
+/**
+ * Keeps a fitted mesh free of self-intersections: detected landmarks occasionally fold the surface (a mouth
+ * corner pulled through the mouth bag, pressed lips). Vertices of intersecting triangles, with a ring of
+ * neighbours, are blended towards a safe shape (the template under the fit's similarity, which is valid)
+ * in growing steps until no intersection is left.
+ */
+import { overlappingPairs, triangleBoxes } from '../mesh/box-grid.ts';
+import { trianglesIntersect } from '../mesh/triangle-tests.ts';
+import { vertexNeighbours } from '../mesh/adjacency.ts';
+
+const TOUCH_EPS = 1e-6;
+const BLEND_STEPS = [0.25, 0.5, 0.75, 1];
+
+/** Vertices of triangles (among `triangles`, ids into `indices`) that cut through another one of them. */
+export function intersectingVertices(positions: Float32Array, indices: Uint32Array, triangles: Uint32Array): Set<number> {
+  const sub = new Uint32Array(triangles.length * 3);
+  triangles.forEach((t, i) => sub.set(indices.subarray(t * 3, t * 3 + 3), i * 3));
+  const boxes = triangleBoxes(positions, 3, sub);
+  let edge = 0;
+  for (let t = 0; t < sub.length; t += 3) edge += Math.hypot(positions[sub[t] * 3] - positions[sub[t + 1] * 3], positions[sub[t] * 3 + 1] - positions[sub[t + 1] * 3 + 1], positions[sub[t] * 3 + 2] - positions[sub[t + 1] * 3 + 2]);
+  const cell = (2 * edge) / Math.max(1, triangles.length) || 1;
+  const out = new Set<number>();
+  const tri = (t: number) => [3 * sub[3 * t], 3 * sub[3 * t + 1], 3 * sub[3 * t + 2]];
+  overlappingPairs(boxes, 3, cell, (i, j) => {
+    const a = tri(i);
+    const b = tri(j);
+    if (a.filter((v) => b.includes(v)).length >= 2) return;
+    if (!trianglesIntersect(positions, a, b, TOUCH_EPS)) return;
+    for (const v of [...a, ...b]) out.add(v / 3);
+  });
+  return out;
+}
+
+/** Triangles with at least one vertex in `vertices`. */
+export function trianglesTouching(indices: Uint32Array, vertices: readonly number[], vertexCount: number): Uint32Array {
+  const mark = new Uint8Array(vertexCount);
+  for (const v of vertices) mark[v] = 1;
+  const out: number[] = [];
+  for (let t = 0; t < indices.length / 3; t++) if (mark[indices[t * 3]] || mark[indices[t * 3 + 1]] || mark[indices[t * 3 + 2]]) out.push(t);
+  return Uint32Array.from(out);
+}
+
+/**
+ * Blends the neighbourhoods of intersections towards `safe` (same vertex order) in place; checks only
+ * `triangles` (the region where folds can appear). Returns how many vertices were moved.
+ */
+export function untangle(positions: Float32Array, safe: Float32Array, indices: Uint32Array, triangles: Uint32Array): number {
+  let bad = intersectingVertices(positions, indices, triangles);
+  if (bad.size === 0) return 0;
+  const neighbours = vertexNeighbours(positions.length / 3, indices);
+  const original = positions.slice();
+  let region = grow(bad, neighbours, 2);
+  for (const t of BLEND_STEPS) {
+    for (const v of region) for (let k = 0; k < 3; k++) positions[v * 3 + k] = original[v * 3 + k] * (1 - t) + safe[v * 3 + k] * t;
+    bad = intersectingVertices(positions, indices, triangles);
+    if (bad.size === 0) return region.size;
+    region = new Set([...region, ...grow(bad, neighbours, 2)]);
+  }
+  return region.size;
+}
+
+function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
+  const out = new Set(seed);
+  let front = [...seed];
+  for (let r = 0; r < rings; r++) {
+    const next: number[] = [];
+    for (const v of front) for (const n of neighbours[v]) if (!out.has(n)) (out.add(n), next.push(n));
+    front = next;
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { PhotoPipeline, type PhotoPipelineResult } from '../../../src/pipeline/photo-pipeline.ts';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { headMeshReport } from '../../../src/pipeline/quality/evaluate.ts';
+import { projectPoints } from '../../../src/geometry/texture/photo-camera.ts';
+import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
+
+const photo = new Uint8Array(readFileSync(new URL('../../../assets/samples/sample-2.jpg', import.meta.url)));
+const pipeline = new PhotoPipeline(loadTemplateView);
+const progress: [number, string][] = [];
+let result: PhotoPipelineResult;
+
+test('a sample photo becomes a complete avatar (template 1.6, all features)', { timeout: 120_000 }, async () => {
+  result = await pipeline.run({ inputType: 'photo', file: photo, template: '1.6', features: ['basic', 'expressions', 'visemes'] }, (p, s) => progress.push([p, s]));
+  const m = result.model;
+  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue']);
+  assert.equal(m.template, '1.6');
+  for (const mesh of m.meshes) {
+    const n = mesh.geometry.positions.length / 3;
+    assert.equal(mesh.geometry.normals.length, n * 3);
+    assert.equal(mesh.skin.joints.length, n * 4);
+    assert.ok(mesh.geometry.positions.every(Number.isFinite), mesh.name);
+    assert.ok(m.materials.some((mat) => mat.name === mesh.material));
+  }
+  assert.deepEqual(m.bones.slice(0, 6).map((b) => b.name), ['root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight']);
+});
+
+test('textures are PNGs named after their meshes; the head atlas has the template size', async () => {
+  const names = result.model.textures.map((t) => t.name).sort();
+  assert.deepEqual(names, ['eyeLeft_baseColor.png', 'eyeRight_baseColor.png', 'head_baseColor.png', 'teeth_baseColor.png', 'tongue_baseColor.png']);
+  const head = result.model.textures.find((t) => t.name === 'head_baseColor.png')!;
+  const meta = await sharp(head.data).metadata();
+  assert.equal(meta.format, 'png');
+  assert.equal(meta.width, 1024);
+  assert.equal(meta.height, 1024);
+});
+
+test('every mesh carries the same blendshapes in the same order', () => {
+  const expected = blendshapeNames(['expressions', 'visemes']);
+  for (const mesh of result.model.meshes) assert.deepEqual(mesh.morphs.map((t) => t.name), expected, mesh.name);
+  assert.equal(result.meta['supports-expressions'], 'true');
+  assert.equal(result.meta['supports-visemes'], 'true');
+});
+
+test('meta entries describe the avatar', () => {
+  const meta = result.meta;
+  assert.equal(meta.template, '1.6');
+  assert.equal(meta['supports-deformation'], 'true');
+  assert.equal(meta['face-count'], '1');
+  assert.match(meta['face-box'], /^\d+,\d+,\d+,\d+$/);
+  assert.match(meta['head-pose'], /^-?\d+\.\d,-?\d+\.\d,-?\d+\.\d$/);
+  assert.match(meta['skin-tone'], /^#[0-9a-f]{6}$/);
+  assert.match(meta['iris-colour'], /^#[0-9a-f]{6}$/);
+});
+
+test('progress rises stage by stage', () => {
+  const percents = progress.map(([p]) => p);
+  assert.ok(percents.length >= 5);
+  for (let i = 1; i < percents.length; i++) assert.ok(percents[i] > percents[i - 1], JSON.stringify(progress));
+});
+
+test('deformation data pairs the template head with the fitted head, vertex for vertex', () => {
+  const d = result.deformation!;
+  const head = result.model.meshes[0].geometry;
+  assert.equal(d.avatar.length, head.positions.length);
+  assert.equal(d.template.length, d.avatar.length);
+  assert.deepEqual(Array.from(d.indices), Array.from(head.indices));
+  assert.ok(d.template.some((v, i) => Math.abs(v - d.avatar[i]) > 0.05), 'the avatar differs from the template');
+});
+
+test('the fitted face lands on the photo landmarks through the estimated camera', () => {
+  const head = result.model.meshes[0].geometry.positions;
+  const img = projectPoints(result.camera, head.subarray(0, 468 * 3));
+  const lm = result.analysis.landmarks;
+  const errors = Array.from({ length: 468 }, (_, i) => Math.hypot(img[i * 2] - lm[i * 3], img[i * 2 + 1] - lm[i * 3 + 1]) * result.analysis.cmPerPixel).sort((a, b) => a - b);
+  // Only the lip/lid separation and the untangling of folds move landmarks, locally and by little.
+  assert.ok(errors[Math.floor(468 * 0.95)] < 0.05, `95th percentile ${errors[Math.floor(468 * 0.95)]} cm`);
+  assert.ok(errors[467] < 0.2, `worst ${errors[467]} cm`);
+});
+
+test('the eyeballs sit behind the irises', () => {
+  const { landmarks, cmPerPixel } = result.analysis;
+  for (const [mesh, iris] of [['eyeLeft', 468], ['eyeRight', 473]] as const) {
+    const p = result.model.meshes.find((m) => m.name === mesh)!.geometry.positions;
+    let cx = 0;
+    for (let i = 0; i < p.length; i += 3) cx += p[i] / (p.length / 3);
+    const irisX = result.analysis.headLandmarks[iris * 3];
+    assert.ok(Math.abs(cx - irisX) < 0.15, `${mesh}: centre x ${cx}, iris x ${irisX}`);
+  }
+  assert.ok(landmarks.length === 478 * 3 && cmPerPixel > 0);
+});
+
+test('the fitted head passes the mesh checks', () => {
+  const { valid, report } = headMeshReport(result);
+  assert.ok(valid, JSON.stringify(report));
+});
+
+test('the preview is a 1024x1024 JPEG and a transparent PNG', async () => {
+  const jpg = await sharp(result.preview.jpg).metadata();
+  const png = await sharp(result.preview.png).metadata();
+  assert.equal(jpg.format, 'jpeg');
+  assert.equal(png.format, 'png');
+  assert.equal(jpg.width, 1024);
+  assert.equal(png.height, 1024);
+  assert.equal(png.hasAlpha, true);
+  const { data } = await sharp(result.preview.png).raw().toBuffer({ resolveWithObject: true });
+  assert.equal(data[3], 0, 'the corner is transparent');
+});
