@@ -19,7 +19,7 @@ interface Ellipsoid {
 const CRANIUM: Ellipsoid = { centre: [0, 3.7, -4.5], radii: [7.7, 10.4, 10.0] };
 const JAW: Ellipsoid = { centre: [0, -3.8, -1.5], radii: [6.6, 6.0, 5.6] };
 /** Neck: elliptic cylinder (circumference about 36 cm) ending inside the head. */
-const NECK = { centreX: 0, centreZ: -6.0, radiusX: 5.3, radiusZ: 5.7, top: -5 };
+const NECK = { centreX: 0, centreZ: -6.0, radiusX: 5.3, radiusZ: 5.7, top: -1 };
 const BLEND = 3;
 /** The neck flows into the back of the head over a wider blend. */
 const NECK_BLEND = 6;

@@ -44,6 +44,8 @@ export interface SkinGrid {
 const COLUMN_SAMPLES = 128;
 /** Passes of a 1-2-1 filter over the ring places across columns. */
 const RING_SMOOTHING = 12;
+/** Passes of relaxation of the grid on the head shape. */
+const RELAX_PASSES = 4;
 /** Arc length over which the skin eases from the face's boundary onto the head shape. */
 const EASE_LENGTH = 4;
 /** Atlas square the skin's UVs fill (a small margin keeps bilinear sampling inside). */
@@ -61,24 +63,24 @@ const onShape = (d: Vec3, extra: number, near?: number): Vec3 => {
 const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
 /**
- * A column: samples from the face oval (`start` in the plane) along `dir` to the neck cut, on the
- * head shape but eased out from the face's own radius (`offset` above the shape at the oval).
- * `arc` is the cumulative length at each sample.
+ * A column: samples from the face oval (`start` in the plane, `origin` on the face's border) along
+ * `dir` to the neck cut. It leaves the border along the face's own slope (`slope`, a unit vector)
+ * and eases onto the head shape, so the face and the skin meet without a crease. `arc` is the
+ * cumulative length at each sample.
  */
-function sampleColumn(start: [number, number], dir: [number, number], offset: number): { points: Vec3[]; arc: number[] } {
+function sampleColumn(start: [number, number], dir: [number, number], origin: Vec3, slope: Vec3): { points: Vec3[]; arc: number[] } {
   const reach = cutDistance(start, dir);
   const shape: Vec3[] = [];
-  const dirs: Vec3[] = [];
   const shapeArc = [0];
   for (let s = 0; s <= COLUMN_SAMPLES; s++) {
     const tau = (reach * s) / COLUMN_SAMPLES;
-    dirs.push(fromPlane(start[0] + dir[0] * tau, start[1] + dir[1] * tau));
-    shape.push(onShape(dirs[s], 0, s > 0 ? length(sub(shape[s - 1], HEAD_CENTRE)) : undefined));
+    shape.push(onShape(fromPlane(start[0] + dir[0] * tau, start[1] + dir[1] * tau), 0, s > 0 ? length(sub(shape[s - 1], HEAD_CENTRE)) : undefined));
     if (s > 0) shapeArc.push(shapeArc[s - 1] + length(sub(shape[s], shape[s - 1])));
   }
   const points = shape.map((p, s) => {
-    const extra = offset * (1 - smoothstep(shapeArc[s] / EASE_LENGTH));
-    return [p[0] + dirs[s][0] * extra, p[1] + dirs[s][1] * extra, p[2] + dirs[s][2] * extra] as Vec3;
+    const along = shapeArc[s];
+    const w = smoothstep(along / EASE_LENGTH);
+    return lerp([origin[0] + slope[0] * along, origin[1] + slope[1] * along, origin[2] + slope[2] * along], p, w);
   });
   const arc = [0];
   for (let s = 1; s < points.length; s++) arc.push(arc[s - 1] + length(sub(points[s], points[s - 1])));
@@ -90,6 +92,50 @@ function sampleAt(arc: number[], target: number): number {
   let s = 0;
   while (s < arc.length - 2 && arc[s + 1] < target) s++;
   return s + Math.min(1, (target - arc[s]) / (arc[s + 1] - arc[s] || 1));
+}
+
+/**
+ * Evens out the grid where columns crowd (behind the ears, where the forehead's columns come
+ * down the back of the head to meet the sides'): each vertex lying on the head shape moves
+ * towards the mean of its four grid neighbours and back onto the shape along its ray.
+ */
+function relax(b: MeshBuilder, grid: number[][]): void {
+  const K = grid.length - 1, M = grid[1].length;
+  const onShape = (p: Vec3) => Math.abs(length(sub(p, HEAD_CENTRE)) - headRadius(normalize(sub(p, HEAD_CENTRE)))) < 1e-3;
+  const movable = grid.map((ring, k) => (k < 2 || k >= K ? ring.map(() => false) : ring.map((v) => onShape(vertex(b.positions, v)))));
+  for (let pass = 0; pass < RELAX_PASSES; pass++) {
+    const next = new Map<number, Vec3>();
+    for (let k = 2; k < K; k++) {
+      for (let c = 0; c < M; c++) {
+        if (!movable[k][c]) continue;
+        const v = grid[k][c];
+        const around = [grid[k - 1][c], grid[k + 1][c], grid[k][(c + M - 1) % M], grid[k][(c + 1) % M]];
+        const mean = centroid(b.positions, around);
+        const moved = lerp(vertex(b.positions, v), mean, 0.5);
+        const d = normalize(sub(moved, HEAD_CENTRE));
+        const r = headRadius(d, length(sub(moved, HEAD_CENTRE)));
+        next.set(v, [HEAD_CENTRE[0] + d[0] * r, HEAD_CENTRE[1] + d[1] * r, HEAD_CENTRE[2] + d[2] * r]);
+      }
+    }
+    for (const [v, p] of next) b.positions.splice(3 * v, 3, p[0], p[1], p[2]);
+  }
+}
+
+/**
+ * The face's slope where it ends, per oval vertex: the direction from the face vertices next to it
+ * (inside the oval) out to it.
+ */
+function faceSlopes(b: MeshBuilder, oval: number[]): Vec3[] {
+  const onOval = new Set(oval);
+  const inner = new Map<number, Set<number>>(oval.map((v) => [v, new Set<number>()]));
+  for (let t = 0; t < b.indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = b.indices[t + k];
+      if (!onOval.has(a)) continue;
+      for (const n of [b.indices[t + ((k + 1) % 3)], b.indices[t + ((k + 2) % 3)]]) if (!onOval.has(n)) inner.get(a)!.add(n);
+    }
+  }
+  return oval.map((v) => normalize(sub(vertex(b.positions, v), centroid(b.positions, [...inner.get(v)!]))));
 }
 
 /** Where the straight plane ray from `origin` along `dir` leaves the region above the neck cut. */
@@ -118,7 +164,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
   const ovalPoints = oval.map((v) => vertex(b.positions, v));
   const ovalDirs = ovalPoints.map((p) => normalize(sub(p, HEAD_CENTRE)));
   const ovalPlane = ovalDirs.map(toPlane);
-  const ovalOffset = ovalPoints.map((p, i) => length(sub(p, HEAD_CENTRE)) - headRadius(ovalDirs[i]));
+  const slopes = faceSlopes(b, oval);
   const centre = toPlane(normalize(sub(centroid(b.positions, oval), HEAD_CENTRE)));
   assertStarShaped(ovalPlane, centre);
 
@@ -128,7 +174,8 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     const away = [start[0] - centre[0], start[1] - centre[1]];
     const dir: [number, number] = [away[0] / Math.hypot(away[0], away[1]), away[1] / Math.hypot(away[0], away[1])];
     const uvInner = lerpUv(b, oval[i], oval[j], t);
-    return { ...sampleColumn(start, dir, ovalOffset[i] + (ovalOffset[j] - ovalOffset[i]) * t), uvInner, uvOuter: squareHit(faceUvCentre, uvInner) };
+    const origin = lerp(ovalPoints[i], ovalPoints[j], t);
+    return { ...sampleColumn(start, dir, origin, normalize(lerp(slopes[i], slopes[j], t))), uvInner, uvOuter: squareHit(faceUvCentre, uvInner) };
   });
   // Ring k sits at the k/K fraction of each column's length; those places are smoothed across
   // neighbouring columns, whose lengths differ, so that the rings run smoothly.
@@ -146,6 +193,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     }
   });
 
+  relax(b, grid);
   const earHoles = findEarHoles(b, grid, options);
   b.stitch(oval, grid[1], oval.map((_, i) => i / n), grid[1].map((_, c) => c / M));
   const isHole = (k: number, c: number) => earHoles.some((h) => k >= h.k0 && k < h.k1 && c >= h.c0 && c < h.c1);
