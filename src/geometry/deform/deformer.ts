@@ -1,3 +1,4 @@
+import { mortonOrder } from '../spatial/morton-order.ts';
 import { angleWeightedNormals } from '../spatial/pseudonormals.ts';
 import { TriangleBvh, emptyClosestPoint } from '../spatial/triangle-bvh.ts';
 import { fitRigidMotion, type RigidMotion } from './rigid-fit.ts';
@@ -78,7 +79,9 @@ export function createDeformer(input: DeformerInput, options: DeformerOptions = 
     // Template normal, avatar normal, rotated offset.
     const n = new Float64Array(9);
     let hint = -1;
-    for (let i = 0; i < points.length; i += 3) {
+    const order = mortonOrder(points);
+    for (let k = 0; k < order.length; k++) {
+      const i = 3 * order[k];
       const px = points[i], py = points[i + 1], pz = points[i + 2];
       const rx = r0 * px + r1 * py + r2 * pz + t0;
       const ry = r3 * px + r4 * py + r5 * pz + t1;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDeformer } from '../../../src/geometry/deform/index.ts';
+import { mortonOrder } from '../../../src/geometry/spatial/morton-order.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 import { random, superellipsoidHead, surfaceSamples, warpedHead } from './heads.ts';
 
@@ -140,6 +141,19 @@ test('vertices copied along a seam deform exactly like the welded mesh', () => {
   const points = Float32Array.from({ length: 3000 }, () => (rnd() - 0.5) * 30);
   const a = deformer.deform(points), b = seamed.deform(points);
   for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i] - b[i]) < 1e-4, `value ${i}: ${a[i]} vs ${b[i]}`);
+});
+
+test('the order of the points does not change where each one goes', () => {
+  const rnd = random(8);
+  const points = Float32Array.from({ length: 3 * 4000 }, () => (rnd() - 0.5) * 36);
+  const order = mortonOrder(points);
+  assert.deepEqual([...order].sort((a, b) => a - b), Array.from({ length: 4000 }, (_, i) => i));
+  const reversed = new Float32Array(points.length);
+  for (let i = 0; i < 4000; i++) reversed.set(points.subarray(3 * i, 3 * i + 3), 3 * (3999 - i));
+  const a = deformer.deform(points), b = deformer.deform(reversed);
+  for (let i = 0; i < 4000; i++) {
+    for (let d = 0; d < 3; d++) assert.equal(a[3 * i + d], b[3 * (3999 - i) + d]);
+  }
 });
 
 test('bad meshes are refused', () => {
