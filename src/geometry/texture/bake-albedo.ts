@@ -119,40 +119,49 @@ function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: numbe
   return bytes;
 }
 
-/** Bilinear magnification of an RGBA image by an integer factor (texel centres aligned). */
+/**
+ * Bilinear magnification of an RGBA image by an integer factor (texel centres aligned). Works on whole
+ * 32-bit texels with 8-bit fixed-point weights, two channels per multiply (red/blue and green/alpha lanes):
+ * the atlas is 4 M texels and this runs on every avatar.
+ */
 function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
   const big = size * factor;
+  const from = new Uint32Array(src.buffer, src.byteOffset, size * size);
   const out = new Uint8Array(big * big * 4);
+  const to = new Uint32Array(out.buffer);
   // Source columns and weights are the same on every row.
   const x0s = new Int32Array(big);
   const x1s = new Int32Array(big);
-  const axs = new Float32Array(big);
+  const axs = new Int32Array(big);
+  const coord = (i: number) => Math.min(size - 1, Math.max(0, (i + 0.5) / factor - 0.5));
   for (let x = 0; x < big; x++) {
-    const fx = Math.min(size - 1, Math.max(0, (x + 0.5) / factor - 0.5));
-    x0s[x] = Math.floor(fx) * 4;
-    x1s[x] = Math.min(size - 1, Math.floor(fx) + 1) * 4;
-    axs[x] = fx - Math.floor(fx);
+    const fx = coord(x);
+    x0s[x] = Math.floor(fx);
+    x1s[x] = Math.min(size - 1, x0s[x] + 1);
+    axs[x] = Math.round((fx - x0s[x]) * 256);
   }
   for (let y = 0; y < big; y++) {
-    const fy = Math.min(size - 1, Math.max(0, (y + 0.5) / factor - 0.5));
-    const r0 = Math.floor(fy) * size * 4;
-    const r1 = Math.min(size - 1, Math.floor(fy) + 1) * size * 4;
-    const ay = fy - Math.floor(fy);
-    let o = y * big * 4;
-    for (let x = 0; x < big; x++, o += 4) {
+    const fy = coord(y);
+    const r0 = Math.floor(fy) * size;
+    const r1 = Math.min(size - 1, Math.floor(fy) + 1) * size;
+    const ay = Math.round((fy - Math.floor(fy)) * 256);
+    const o = y * big;
+    for (let x = 0; x < big; x++) {
       const ax = axs[x];
-      const a = r0 + x0s[x];
-      const b = r0 + x1s[x];
-      const c = r1 + x0s[x];
-      const d = r1 + x1s[x];
-      for (let k = 0; k < 4; k++) {
-        const top = src[a + k] + (src[b + k] - src[a + k]) * ax;
-        const bottom = src[c + k] + (src[d + k] - src[c + k]) * ax;
-        out[o + k] = top + (bottom - top) * ay + 0.5;
-      }
+      const top = lerpTexel(from[r0 + x0s[x]], from[r0 + x1s[x]], ax);
+      const bottom = lerpTexel(from[r1 + x0s[x]], from[r1 + x1s[x]], ax);
+      to[o + x] = lerpTexel(top, bottom, ay);
     }
   }
   return out;
+}
+
+/** a + (b - a) * w / 256 on the four bytes of two packed texels, w in 0..256. */
+function lerpTexel(a: number, b: number, w: number): number {
+  const iw = 256 - w;
+  const rb = ((((a & 0xff00ff) * iw + (b & 0xff00ff) * w) >>> 8) & 0xff00ff) >>> 0;
+  const ga = ((((a >>> 8) & 0xff00ff) * iw + ((b >>> 8) & 0xff00ff) * w) & 0xff00ff00) >>> 0;
+  return (rb | ga) >>> 0;
 }
 
 function smoothstep(e0: number, e1: number, x: number): number {
