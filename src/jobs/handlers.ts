@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Platform } from '../domain/catalog.ts';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
 import type { Files, Job, Repo } from '../domain/ports.ts';
-import { buildBlendshapeZip, buildPackage } from '../formats/packages.ts';
+import { buildBlendshapeZip, buildPackages } from '../formats/packages.ts';
 import { parseVertexFile, writeVertexFile } from '../formats/vertex-file.ts';
 import { createDeformer } from '../geometry/deform/index.ts';
 import { decodeDocument, encodeDocument } from '../model/codec.ts';
@@ -75,8 +75,8 @@ async function avatarJob(job: Job, c: JobContext) {
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const platform of avatar.platforms as Platform[]) {
-    outputs.push([packagePath(key, platform), await buildPackage(result.model, platform, { templateNeutralObj: neutral })]);
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms as Platform[], { templateNeutralObj: neutral })) {
+    outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);
   if (!(await c.repo.getAvatar(key))) {
