@@ -170,3 +170,17 @@ test('shapes are computed on the fitted geometry, not copied from the template',
   const smile = (s: typeof shapes) => s.head.find((m) => m.name === 'mouthSmileLeft')!.deltas[3 * 291 + 1];
   assert.ok(smile(widened) > smile(shapes) * 1.1, 'a wider mouth smiles wider');
 });
+
+test('2.0: the shapes that move lids, jaw and lips the most keep the detailed head valid', () => {
+  const detailed = buildTemplate('2.0');
+  const risky = ['eyeBlinkLeft', 'eyeBlinkRight', 'eyeSquintLeft', 'eyeWideRight', 'jawOpen', 'jawForward', 'jawLeft', 'jawRight', 'mouthClose', 'mouthPucker', 'tongueOut', 'browDownLeft', 'viseme_PP', 'viseme_aa'];
+  const all = buildBlendshapes(detailed, neutral(detailed), ['expressions', 'visemes']);
+  for (const name of risky) {
+    const i = all.head.findIndex((m) => m.name === name);
+    const move = (base: Float32Array, mesh: MeshName) => base.map((x, k) => x + all[mesh][i].deltas[k]);
+    const head = { ...detailed.head, positions: move(detailed.head.positions, 'head') };
+    assert.equal(checkMesh(head).selfIntersections, 0, `${name}: head folds`);
+    for (const part of PART_NAMES) assert.equal(countIntersectionsBetween(head, { ...detailed.parts[part], positions: move(detailed.parts[part].positions, part) }), 0, `${name}: ${part}`);
+    assert.ok(minimumGap(head.positions, detailed.loops.lipsInner) > -1e-3 && minimumGap(head.positions, detailed.loops.leftEye) > 0, `${name}: crossing`);
+  }
+});
