@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import type { AvatarMesh, AvatarModel, Bone, Material, MeshData, MorphTarget, Texture, TemplateVersion } from '../model/avatar.ts';
 import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../geometry/expressions/blendshapes.ts';
+import { buildBasicAnimations } from '../geometry/expressions/animations.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -87,8 +88,10 @@ export class PhotoPipeline implements Pipeline {
     });
     lap('fitting', 35);
 
-    const shapeFeatures = input.features.filter((f): f is ShapeFeature => f === 'expressions' || f === 'visemes');
+    // `basic` needs the few shapes its clips drive, so every feature asks for blendshapes.
+    const shapeFeatures: ShapeFeature[] = input.features;
     const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head: fitted.head, parts: fitted.parts }, shapeFeatures) : undefined;
+    const animations = input.features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
     lap('expressions', 45);
 
     const camera: PhotoCamera = {
@@ -100,6 +103,7 @@ export class PhotoPipeline implements Pipeline {
     lap('textures', 55);
 
     const model = assemble(tpl, geometries, fitted, textures.images, morphs);
+    model.animations = animations;
     lap('assembly', 65);
 
     const [encoded, preview] = await Promise.all([

@@ -39,10 +39,16 @@ test('textures are PNGs named after their meshes; the head atlas has the templat
 });
 
 test('every mesh carries the same blendshapes in the same order', () => {
-  const expected = blendshapeNames(['expressions', 'visemes']);
+  const expected = blendshapeNames(['basic', 'expressions', 'visemes']);
   for (const mesh of result.model.meshes) assert.deepEqual(mesh.morphs.map((t) => t.name), expected, mesh.name);
   assert.equal(result.meta['supports-expressions'], 'true');
   assert.equal(result.meta['supports-visemes'], 'true');
+});
+
+test('basic animation clips come with the basic feature', () => {
+  const names = result.model.animations.map((a) => a.name);
+  assert.ok(names.includes('idle'), names.join(','));
+  assert.equal(result.meta['supports-basic-animation'], 'true');
 });
 
 test('meta entries describe the avatar', () => {
