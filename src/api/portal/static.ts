@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errors } from '../../domain/errors.ts';
 
-const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
+const WEB_ROOT = path.resolve(fileURLToPath(new URL('../../../web/', import.meta.url)));
 /** three's package root (its `exports` hide package.json, so it is found from the main module). */
 const THREE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.resolve('three'))), '..');
 const FFLATE_BROWSER = path.resolve(path.dirname(fileURLToPath(import.meta.resolve('fflate'))), 'browser.js');
@@ -39,7 +39,7 @@ function contentSecurityPolicy(html: string): string {
   const hash = crypto.createHash('sha256').update(map).digest('base64');
   return [
     "default-src 'self'", `script-src 'self' 'sha256-${hash}'`, "style-src 'self'", "img-src 'self' data: blob: https: http:",
-    "media-src 'self' blob: https: http:", "connect-src 'self' https: http:", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
+    "media-src 'self' blob: https: http:", "connect-src 'self' blob: data: https: http:", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
     "form-action 'self'",
   ].join('; ');
 }

@@ -89,7 +89,7 @@ async function viewerPanel(section, pkg) {
   const state = section.querySelector('#viewer-state');
   section.append(h('div', { class: 'viewer-layout' }, canvas, h('div', { class: 'viewer-side', id: 'viewer-side' })));
   const viewer = new AvatarViewer(canvas);
-  await viewer.load(pkg.glb);
+  await viewer.load(pkg.glb, pkg.files);
   const mouth = new MouthDriver(viewer, pkg.rig.visemes);
   viewer.onFrame.push((dt) => mouth.update(dt));
   const side = section.querySelector('#viewer-side');

@@ -2,6 +2,8 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
+const IMAGE_TYPES = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg' };
+
 /** A three.js view of one avatar GLB: orbit controls, its blendshapes, its clips, and the jaw. */
 export class AvatarViewer {
   constructor(canvas) {
@@ -19,7 +21,7 @@ export class AvatarViewer {
     this.camera = new THREE.PerspectiveCamera(30, 1, 0.01, 100);
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = true;
-    this.clock = new THREE.Clock();
+    this.timer = new THREE.Timer();
     this.meshes = [];
     this.clips = [];
     this.onFrame = [];
@@ -27,8 +29,13 @@ export class AvatarViewer {
     this.loop();
   }
 
-  async load(glb) {
-    const gltf = await new GLTFLoader().parseAsync(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength), '');
+  /** Loads the GLB; the files it refers to by name (its textures) are taken from `files`, the rest of the package. */
+  async load(glb, files) {
+    const urls = new Map(Object.entries(files).map(([name, data]) => [name, URL.createObjectURL(new Blob([data], { type: IMAGE_TYPES[name.split('.').pop()] }))]));
+    const manager = new THREE.LoadingManager();
+    manager.setURLModifier((url) => urls.get(decodeURIComponent(url.replace(/^.*\//, ''))) ?? url);
+    const gltf = await new GLTFLoader(manager).parseAsync(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength), '');
+    for (const u of urls.values()) URL.revokeObjectURL(u);
     this.model = gltf.scene;
     this.scene.add(this.model);
     this.model.traverse((o) => {
@@ -96,7 +103,8 @@ export class AvatarViewer {
 
   loop() {
     if (!this.running) return;
-    const dt = this.clock.getDelta();
+    this.timer.update();
+    const dt = this.timer.getDelta();
     this.resize();
     this.mixer?.update(dt);
     for (const f of this.onFrame) f(dt);

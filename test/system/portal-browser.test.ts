@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { startTestService, TestClient } from '../helpers/service.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const skip = fs.existsSync(CHROMIUM) ? false : `portal browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`;
+if (skip) console.log(`# ${skip}`);
+
+const photo = new URL('../../../shared/testdata/faces/p01-a.jpg', import.meta.url).pathname;
+const docs = new URL('../../docs/', import.meta.url).pathname;
+
+interface Frame {
+  width: number;
+  height: number;
+  rgb: Buffer;
+}
+
+/** Frames are read in the page (the viewer keeps its drawing buffer), scaled down to this square. */
+const SAMPLE = 256;
+
+/** Defines `window.sampleViewer()`: the viewer's current frame as base64 RGB, SAMPLE x SAMPLE. */
+function installSampler(page: Page) {
+  return page.evaluate((size) => {
+    const small = document.createElement('canvas');
+    small.width = small.height = size;
+    const g = small.getContext('2d', { willReadFrequently: true })!;
+    (window as unknown as { sampleViewer: () => string }).sampleViewer = () => {
+      g.drawImage(document.getElementById('viewer') as HTMLCanvasElement, 0, 0, size, size);
+      const d = g.getImageData(0, 0, size, size).data;
+      let s = '';
+      for (let i = 0; i < d.length; i += 4) s += String.fromCharCode(d[i]!, d[i + 1]!, d[i + 2]!);
+      return btoa(s);
+    };
+  }, SAMPLE);
+}
+
+const frameOf = (base64: string): Frame => ({ width: SAMPLE, height: SAMPLE, rgb: Buffer.from(base64, 'base64') });
+const grab = async (page: Page) => frameOf(await page.evaluate(() => (window as unknown as { sampleViewer: () => string }).sampleViewer()));
+
+/** Share of pixels whose colour differs by more than `threshold` in some channel. */
+function changed(a: Frame, b: Frame, threshold = 12): number {
+  assert.equal(a.rgb.length, b.rgb.length);
+  let n = 0;
+  for (let i = 0; i < a.rgb.length; i += 3) {
+    if (Math.max(Math.abs(a.rgb[i]! - b.rgb[i]!), Math.abs(a.rgb[i + 1]! - b.rgb[i + 1]!), Math.abs(a.rgb[i + 2]! - b.rgb[i + 2]!)) > threshold) n++;
+  }
+  return n / (a.rgb.length / 3);
+}
+
+/** Share of pixels that are not the viewer's background colour (0x2b2f36). */
+function covered(f: Frame): number {
+  let n = 0;
+  for (let i = 0; i < f.rgb.length; i += 3) if (Math.abs(f.rgb[i]! - 0x2b) + Math.abs(f.rgb[i + 1]! - 0x2f) + Math.abs(f.rgb[i + 2]! - 0x36) > 24) n++;
+  return n / (f.rgb.length / 3);
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(docs, `portal-${name}.png`), fullPage: true });
+
+/**
+ * The portal end to end in Debian's chromium, against the service with the real pipeline and the real
+ * speech engine: sign in, make a key, upload a test photo, and see the head drawn, a blendshape move
+ * it and speech move its mouth. Screenshots go to docs/portal-*.png.
+ */
+describe('portal in a browser', { skip }, () => {
+  let s: Awaited<ReturnType<typeof startTestService>>;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    s = await startTestService({ pipelineModule: loadConfig({}).pipelineModule }, {}, 'real');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+        '--autoplay-policy=no-user-gesture-required', '--enable-unsafe-swiftshader',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (e) => console.log(`# page error: ${e.message}`));
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  it('signs in with the demo login printed at first start', async () => {
+    const creds = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'demo-credentials.json'), 'utf8')) as { portal_email: string; portal_password: string };
+    await page.goto(s.url);
+    await page.fill('#login input[name=email]', creds.portal_email);
+    await page.fill('#login input[name=password]', 'not the password');
+    await page.click('#login button[type=submit]');
+    await page.waitForSelector('#login .error');
+    assert.match(await page.textContent('#login .error') ?? '', /^14730 /);
+    await page.fill('#login input[name=password]', creds.portal_password);
+    await page.click('#login button[type=submit]');
+    await page.waitForSelector('#nav:not([hidden])');
+    assert.match(await page.textContent('#who') ?? '', /demo@localhost/);
+    await page.goto(`${s.url}/#/account`);
+    assert.equal(await page.textContent('#points', { timeout: 10_000 }), '1000');
+    await shot(page, 'account');
+  });
+
+  it('creates an application key whose secret signs /v2 requests', async () => {
+    await page.goto(`${s.url}/#/keys`);
+    await page.click('#create-key');
+    const key = (await page.textContent('#created-key'))!;
+    const secret = (await page.textContent('#created-secret'))!;
+    await shot(page, 'keys');
+    const profile = await new TestClient(s.url, key, secret).get('/v2/profile');
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    assert.equal(profile.body.points, 1000);
+  });
+
+  it('uploads a test photo and follows it to done', async () => {
+    await page.goto(`${s.url}/#/new`);
+    await page.setInputFiles('#new-avatar input[type=file]', photo);
+    await page.click('#new-avatar button[type=submit]');
+    await page.waitForSelector('#upload-progress .progress');
+    await shot(page, 'upload');
+    await page.waitForSelector('#upload-progress .progress[data-status=done]', { timeout: 240_000 });
+    await page.waitForSelector('#open-avatar');
+    await shot(page, 'upload-done');
+  });
+
+  it('draws the head in the viewer', async () => {
+    await page.click('#open-avatar');
+    await page.waitForSelector('section.viewer[data-ready="1"]', { timeout: 60_000 });
+    await installSampler(page);
+    await page.waitForTimeout(500);
+    const frame = await grab(page);
+    const share = covered(frame);
+    assert.ok(share > 0.15 && share < 0.95, `head covers ${(share * 100).toFixed(1)} % of the canvas`);
+    // The middle of the view is the face, not background.
+    const mid = (Math.floor(frame.height / 2) * frame.width + Math.floor(frame.width / 2)) * 3;
+    assert.ok(Math.abs(frame.rgb[mid]! - 0x2b) + Math.abs(frame.rgb[mid + 1]! - 0x2f) + Math.abs(frame.rgb[mid + 2]! - 0x36) > 24, 'face in the middle');
+    await shot(page, 'viewer');
+  });
+
+  it('changes the face when a blendshape slider moves', async () => {
+    const still = [await grab(page), await grab(page)];
+    const noise = changed(still[0]!, still[1]!);
+    assert.ok(noise < 0.001, `a still view changes by itself: ${noise}`);
+    const slider = page.locator('input[data-shape="jawOpen"]');
+    assert.equal(await slider.count(), 1, 'the avatar has the jawOpen blendshape');
+    await slider.fill('1');
+    await page.waitForTimeout(300);
+    const open = await grab(page);
+    const moved = changed(still[0]!, open);
+    assert.ok(moved > 0.005, `jawOpen = 1 changed ${(moved * 100).toFixed(2)} % of the pixels`);
+    await shot(page, 'blendshape');
+    await slider.fill('0');
+    await page.waitForTimeout(300);
+    assert.ok(changed(still[0]!, await grab(page)) < 0.001, 'back to the neutral face');
+  });
+
+  it('speaks a typed sentence and moves the mouth while it plays', async () => {
+    assert.match(await page.textContent('.viewer .hint') ?? '', /visemes/);
+    const neutral = await grab(page);
+    await page.fill('#speech-text', 'Open your mouth wide and say hello to the world.');
+    // Frames are recorded in the page every 100 ms from the first viseme until the speech ends.
+    await page.evaluate(() => {
+      const w = window as unknown as { sampleViewer: () => string; spoken: string[] };
+      w.spoken = [];
+      const timer = setInterval(() => {
+        if (document.body.dataset.speaking === '0') clearInterval(timer);
+        else if (document.getElementById('speech-state')?.textContent?.startsWith('speaking')) w.spoken.push(w.sampleViewer());
+      }, 100);
+    });
+    await page.click('#speak');
+    await page.waitForFunction(() => document.getElementById('speech-state')?.textContent?.startsWith('speaking'), undefined, { timeout: 60_000 });
+    await page.waitForTimeout(700);
+    await shot(page, 'speaking');
+    await page.waitForFunction(() => document.body.dataset.speaking === '0', undefined, { timeout: 60_000 });
+    const frames = (await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken)).map(frameOf);
+    assert.ok(frames.length >= 5, `only ${frames.length} frames while speaking`);
+    const fromNeutral = frames.map((f) => changed(neutral, f));
+    const between = frames.slice(1).map((f, i) => changed(frames[i]!, f));
+    const best = fromNeutral.indexOf(Math.max(...fromNeutral));
+    console.log(`# speaking: ${frames.length} frames, largest change from neutral ${(fromNeutral[best]! * 100).toFixed(2)} %, frames differing from the previous one: ${between.filter((d) => d > 0.001).length}`);
+    assert.ok(fromNeutral[best]! > 0.003, 'the mouth opens');
+    assert.ok(between.filter((d) => d > 0.001).length >= 3, 'the mouth keeps moving');
+    assert.match(await page.textContent('#speech-state') ?? '', /^spoke \d+ visemes/);
+  });
+
+  it('shows the avatar in the gallery with its preview', async () => {
+    await page.goto(`${s.url}/#/gallery`);
+    const tile = page.locator('#gallery .tile[data-status=done] img').first();
+    await tile.waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('#gallery img')].every((i) => i.complete && i.naturalWidth > 0));
+    await shot(page, 'gallery');
+  });
+});
