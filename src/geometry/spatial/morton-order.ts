@@ -1,5 +1,3 @@
-const INDEX_LIMIT = 2 ** 22;
-
 /**
  * Visiting order of packed xyz points along a Z-order (Morton) curve: points close in space come
  * close in the order, so that each closest-point query can start from the previous answer and find
@@ -7,25 +5,42 @@ const INDEX_LIMIT = 2 ** 22;
  */
 export function mortonOrder(points: ArrayLike<number>): Uint32Array {
   const count = points.length / 3;
-  // Beyond 2^22 points the index no longer fits beside the code: keep the given order.
-  if (count > INDEX_LIMIT) return Uint32Array.from({ length: count }, (_, i) => i);
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < points.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], points[i]);
-    hi[i % 3] = Math.max(hi[i % 3], points[i]);
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = 0; i < points.length; i += 3) {
+    x0 = Math.min(x0, points[i]);
+    y0 = Math.min(y0, points[i + 1]);
+    z0 = Math.min(z0, points[i + 2]);
+    x1 = Math.max(x1, points[i]);
+    y1 = Math.max(y1, points[i + 1]);
+    z1 = Math.max(z1, points[i + 2]);
   }
-  const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) || 1;
-  // 10 bits an axis: a 1024³ grid over the points. Code and index share one exactly representable double (2^30 · 2^22 < 2^53).
-  const keys = new Float64Array(count);
+  // 10 bits an axis: a 1024³ grid over the points.
+  const scale = 1024 / (Math.max(x1 - x0, y1 - y0, z1 - z0) || 1);
+  const cell = (v: number) => Math.min(1023, Math.floor(v * scale));
+  let codes = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
-    let code = 0;
-    for (let d = 0; d < 3; d++) code |= spread10(Math.min(1023, Math.floor(((points[3 * i + d] - lo[d]) / extent) * 1024))) << d;
-    keys[i] = (code >>> 0) * INDEX_LIMIT + i;
+    codes[i] = spread10(cell(points[3 * i] - x0)) |
+      (spread10(cell(points[3 * i + 1] - y0)) << 1) |
+      (spread10(cell(points[3 * i + 2] - z0)) << 2);
   }
-  keys.sort();
-  return Uint32Array.from(keys, (key) => key % INDEX_LIMIT);
+  // Least-significant-digit radix sort of the 30-bit codes, 10 bits a pass; stable, so ties keep the given order.
+  let order = new Uint32Array(count).map((_, i) => i);
+  let nextCodes = new Uint32Array(count), nextOrder = new Uint32Array(count);
+  const start = new Uint32Array(1025);
+  for (let shift = 0; shift < 30; shift += 10) {
+    start.fill(0);
+    for (let i = 0; i < count; i++) start[((codes[i] >>> shift) & 1023) + 1]++;
+    for (let b = 0; b < 1024; b++) start[b + 1] += start[b];
+    for (let i = 0; i < count; i++) {
+      const to = start[(codes[i] >>> shift) & 1023]++;
+      nextCodes[to] = codes[i];
+      nextOrder[to] = order[i];
+    }
+    [codes, nextCodes] = [nextCodes, codes];
+    [order, nextOrder] = [nextOrder, order];
+  }
+  return order;
 }
-
 
 /** The 10 bits of v spread to every third bit (bit k goes to bit 3k). */
 function spread10(v: number): number {
