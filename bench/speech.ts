@@ -1,0 +1,100 @@
+import { setFlagsFromString } from 'node:v8';
+import type { Figure } from './figure.ts';
+import { FliteEngine } from '../src/speech/flite.ts';
+import { createSpeechEngine, DEFAULT_VOICE, parseModes, resolveVoice, type SpeechEngine } from '../src/speech/index.ts';
+import { planPlainText } from '../src/speech/plan.ts';
+import { synthesizeJob } from '../src/speech/synthesis.ts';
+import { HARVARD_SENTENCES, harvardWordErrorRate, recognitionUnavailable } from '../test/unit/speech/recognize.ts';
+
+const RUNS = 5;
+const PARAGRAPH = HARVARD_SENTENCES.slice(0, 10).join(' ');
+const SENTENCE = HARVARD_SENTENCES[0];
+
+const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1];
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Median wall-clock and CPU milliseconds of `fn` in this process after one warm-up call (CPU time shows the work when other jobs share the cores). */
+async function measure(fn: () => unknown): Promise<{ wall: number; cpu: number }> {
+  await fn();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall: median(wall), cpu: median(cpu) };
+}
+
+const time = async (fn: () => unknown) => (await measure(fn)).wall;
+
+async function audioMs(engine: SpeechEngine, text: string, voice?: string): Promise<number> {
+  return (await engine.synthesize({ text, voice }, parseModes('pcm'))).audio!.durationMs;
+}
+
+/**
+ * Real-time factor (synthesis time / audio length) of the default voice through the whole library (worker
+ * process, alignment of word marks, visemes, marks, encoding) beside flite's own synthesis of the same text,
+ * in wall-clock and CPU time; the time of a one-sentence request beside a one-word request; the word error
+ * rate of the default voice beside the female flite voice slt.
+ */
+export default async function (): Promise<Figure[]> {
+  const engine = createSpeechEngine({ poolSize: 1 });
+  try {
+    const figures: Figure[] = [];
+    const voice = resolveVoice(DEFAULT_VOICE);
+    const paragraphMs = await audioMs(engine, PARAGRAPH);
+    const library = await time(() => engine.synthesize({ text: PARAGRAPH }, parseModes('pcm,json')));
+    // In this process too, the flite runs need V8's fast API calls off (see src/speech/pool.ts).
+    setFlagsFromString('--no-turbo-fast-api-calls');
+    const flite = new FliteEngine();
+    const fliteRun = flite as unknown as { run(args: string[], text: string, wave: boolean): unknown };
+    const raw = await measure(() => fliteRun.run(['-voice', voice.engineVoice], PARAGRAPH, true));
+    // The worker's whole job (plan, word alignment, visemes, marks, WAV) in this process, for its CPU time.
+    const input = new TextEncoder().encode(PARAGRAPH);
+    const job = () =>
+      synthesizeJob({ engine: 'flite', engineVoice: voice.engineVoice, plan: planPlainText(PARAGRAPH).plan, input, modes: { audio: 'wav', json: true } }, (v, chunks) =>
+        flite.synthesize(v, chunks),
+      );
+    const inProcess = await measure(job);
+    flite.close();
+    figures.push(
+      { key: 'speech.flite_alone_rtf', value: round(raw.wall / paragraphMs, 4), unit: 'x' },
+      { key: 'speech.default_voice_rtf', value: round(library / paragraphMs, 4), unit: 'x', baseline: 'speech.flite_alone_rtf', goal: '<= 0.05' },
+      { key: 'speech.flite_alone_rtf_cpu', value: round(raw.cpu / paragraphMs, 4), unit: 'x cpu' },
+      { key: 'speech.default_voice_rtf_cpu', value: round(inProcess.cpu / paragraphMs, 4), unit: 'x cpu', baseline: 'speech.flite_alone_rtf_cpu', goal: '<= 0.05' },
+      { key: 'speech.default_voice_audio_of_10_sentences', value: Math.round(paragraphMs), unit: 'ms' },
+    );
+    const espeakMs = await audioMs(engine, PARAGRAPH, 'espeak-en-US');
+    const espeak = await time(() => engine.synthesize({ text: PARAGRAPH, voice: 'espeak-en-US' }, parseModes('pcm,json')));
+    figures.push({ key: 'speech.espeak_en_us_rtf', value: round(espeak / espeakMs, 4), unit: 'x', baseline: 'speech.default_voice_rtf' });
+
+    const word = await time(() => engine.synthesize({ text: 'Hi.' }, parseModes('wav,json')));
+    const sentence = await time(() => engine.synthesize({ text: SENTENCE }, parseModes('wav,json')));
+    const mp3 = await time(() => engine.synthesize({ text: SENTENCE }, parseModes('mp3,json')));
+    figures.push(
+      { key: 'speech.one_word_request', value: round(word, 1), unit: 'ms' },
+      { key: 'speech.one_sentence_request_wav_json', value: round(sentence, 1), unit: 'ms', baseline: 'speech.one_word_request' },
+      { key: 'speech.one_sentence_request_mp3_json', value: round(mp3, 1), unit: 'ms', baseline: 'speech.one_word_request' },
+    );
+
+    const unavailable = recognitionUnavailable();
+    if (unavailable) {
+      figures.push({ key: `speech.wer_skipped (${unavailable})`, value: 0, unit: '' });
+    } else {
+      const wav = (v: string) => (text: string) => engine.synthesize({ text, voice: v }, parseModes('wav')).then((r) => r.audio!.data);
+      const slt = await harvardWordErrorRate(wav('slt'));
+      const rms = await harvardWordErrorRate(wav(DEFAULT_VOICE));
+      figures.push(
+        { key: 'speech.wer_harvard_slt', value: round(slt.wer * 100, 1), unit: '%' },
+        { key: 'speech.wer_harvard_default_voice', value: round(rms.wer * 100, 1), unit: '%', baseline: 'speech.wer_harvard_slt', goal: '<= 15 %' },
+      );
+    }
+    return figures;
+  } finally {
+    await engine.close();
+  }
+}
