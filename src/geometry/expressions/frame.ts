@@ -45,7 +45,7 @@ export function meshNames(): MeshName[] {
   return ['head', ...PART_NAMES];
 }
 
-export function fittedPositions(frame: ExpressionFrame, mesh: MeshName): Float32Array {
+export function fittedPositions(frame: Pick<ExpressionFrame, 'fitted'>, mesh: MeshName): Float32Array {
   return mesh === 'head' ? frame.fitted.head : frame.fitted.parts[mesh];
 }
 
@@ -56,7 +56,7 @@ export function zeroDeltas(frame: ExpressionFrame): Deltas {
 export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry): ExpressionFrame {
   for (const m of meshNames()) {
     const expected = m === 'head' ? template.head.positions.length : template.parts[m].positions.length;
-    if (fittedPositions({ fitted } as ExpressionFrame, m)?.length !== expected) throw new RangeError(`fitted ${m}: expected ${expected / 3} vertices`);
+    if (fittedPositions({ fitted }, m)?.length !== expected) throw new RangeError(`fitted ${m}: expected ${expected / 3} vertices`);
   }
   const toFitted = fitSimilarity(template.head.positions, fitted.head, Uint32Array.from({ length: template.faceVertexCount }, (_, i) => i));
   const place = (p: Vec3): Vec3 => add(scale(applyMat3(toFitted.rotation, p[0], p[1], p[2]), toFitted.scale), toFitted.translation);

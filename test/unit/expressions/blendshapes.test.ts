@@ -184,3 +184,8 @@ test('2.0: the shapes that move lids, jaw and lips the most keep the detailed he
     assert.ok(minimumGap(head.positions, detailed.loops.lipsInner) > -1e-3 && minimumGap(head.positions, detailed.loops.leftEye) > 0, `${name}: crossing`);
   }
 });
+
+test('fitted geometry of another topology is refused', () => {
+  const other = buildTemplate('2.0');
+  assert.throws(() => buildBlendshapes(tpl, neutral(other), ['expressions']), RangeError);
+});
