@@ -62,16 +62,25 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
 
   /** Box and centre bounds of order[start, end) into range: box min, max, centre min, max. */
   const measure = (start: number, end: number): void => {
-    range.fill(Infinity, 0, 3).fill(-Infinity, 3, 6).fill(Infinity, 6, 9).fill(-Infinity, 9, 12);
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
     for (let i = start; i < end; i++) {
       const b = 6 * order[i], c = 3 * order[i];
-      for (let d = 0; d < 3; d++) {
-        if (triBoxes[b + d] < range[d]) range[d] = triBoxes[b + d];
-        if (triBoxes[b + 3 + d] > range[3 + d]) range[3 + d] = triBoxes[b + 3 + d];
-        if (centres[c + d] < range[6 + d]) range[6 + d] = centres[c + d];
-        if (centres[c + d] > range[9 + d]) range[9 + d] = centres[c + d];
-      }
+      if (triBoxes[b] < x0) x0 = triBoxes[b];
+      if (triBoxes[b + 1] < y0) y0 = triBoxes[b + 1];
+      if (triBoxes[b + 2] < z0) z0 = triBoxes[b + 2];
+      if (triBoxes[b + 3] > x1) x1 = triBoxes[b + 3];
+      if (triBoxes[b + 4] > y1) y1 = triBoxes[b + 4];
+      if (triBoxes[b + 5] > z1) z1 = triBoxes[b + 5];
+      if (centres[c] < cx0) cx0 = centres[c];
+      if (centres[c + 1] < cy0) cy0 = centres[c + 1];
+      if (centres[c + 2] < cz0) cz0 = centres[c + 2];
+      if (centres[c] > cx1) cx1 = centres[c];
+      if (centres[c + 1] > cy1) cy1 = centres[c + 1];
+      if (centres[c + 2] > cz1) cz1 = centres[c + 2];
     }
+    range[0] = x0; range[1] = y0; range[2] = z0; range[3] = x1; range[4] = y1; range[5] = z1;
+    range[6] = cx0; range[7] = cy0; range[8] = cz0; range[9] = cx1; range[10] = cy1; range[11] = cz1;
   };
 
   /**
@@ -117,7 +126,7 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
     }
     const middle = end - start <= LEAF_SIZE ? -1 : split(start, end);
     const r = middle < 0 ? -1 : records++;
-    const [ref, count] = r < 0 ? [start, end - start] : [r, 0];
+    const ref = r < 0 ? start : r, count = r < 0 ? end - start : 0;
     if (entry < 0) {
       rootRef = ref;
       rootCount = count;

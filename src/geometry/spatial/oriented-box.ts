@@ -32,7 +32,11 @@ export function fitOrientedBox(
     nz += ux * vy - uy * vx;
   }
   let length = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  if (length === 0) [nx, ny, nz, length] = [0, 0, 1, 1]; // normals cancel out: any frame bounds the triangles
+  if (length === 0) {
+    // Normals that cancel out leave no preferred direction: any frame bounds the triangles.
+    nz = 1;
+    length = 1;
+  }
   nx /= length;
   ny /= length;
   nz /= length;
@@ -42,23 +46,31 @@ export function fitOrientedBox(
   tx /= length;
   ty /= length;
   tz /= length;
-  const axes = [nx, ny, nz, tx, ty, tz, ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx];
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const sx = ny * tz - nz * ty, sy = nz * tx - nx * tz, sz = nx * ty - ny * tx;
+  let n0 = Infinity, n1 = -Infinity, t0 = Infinity, t1 = -Infinity, s0 = Infinity, s1 = -Infinity;
   for (let i = start; i < end; i++) {
     for (let k = 0; k < 3; k++) {
       const v = 3 * indices[3 * order[i] + k];
-      for (let a = 0; a < 3; a++) {
-        const along = positions[v] * axes[3 * a] + positions[v + 1] * axes[3 * a + 1] + positions[v + 2] * axes[3 * a + 2];
-        lo[a] = Math.min(lo[a], along);
-        hi[a] = Math.max(hi[a], along);
-      }
+      const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+      const n = x * nx + y * ny + z * nz, t = x * tx + y * ty + z * tz, s = x * sx + y * sy + z * sz;
+      if (n < n0) n0 = n;
+      if (n > n1) n1 = n;
+      if (t < t0) t0 = t;
+      if (t > t1) t1 = t;
+      if (s < s0) s0 = s;
+      if (s > s1) s1 = s;
     }
   }
-  for (let d = 0; d < 3; d++) {
-    out[at + d] = axes[d] * (lo[0] + hi[0]) / 2 + axes[3 + d] * (lo[1] + hi[1]) / 2 + axes[6 + d] * (lo[2] + hi[2]) / 2;
-  }
-  out.set(axes, at + 3);
-  for (let a = 0; a < 3; a++) out[at + 12 + a] = (hi[a] - lo[a]) / 2 + pad;
+  const n = (n0 + n1) / 2, t = (t0 + t1) / 2, s = (s0 + s1) / 2;
+  out[at] = nx * n + tx * t + sx * s;
+  out[at + 1] = ny * n + ty * t + sy * s;
+  out[at + 2] = nz * n + tz * t + sz * s;
+  out[at + 3] = nx; out[at + 4] = ny; out[at + 5] = nz;
+  out[at + 6] = tx; out[at + 7] = ty; out[at + 8] = tz;
+  out[at + 9] = sx; out[at + 10] = sy; out[at + 11] = sz;
+  out[at + 12] = (n1 - n0) / 2 + pad;
+  out[at + 13] = (t1 - t0) / 2 + pad;
+  out[at + 14] = (s1 - s0) / 2 + pad;
 }
 
 /** Squared distance from (x, y, z) to the box stored at boxes[o..]. */
