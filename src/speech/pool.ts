@@ -54,7 +54,7 @@ export class WorkerPool<Job, Result> {
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new Error('worker pool is closed'));
-    await Promise.all(this.slots.splice(0).map((slot) => stop(slot.child)));
+    await Promise.all(this.slots.splice(0).map((slot) => stop(slot.child, !slot.task)));
   }
 
   private dispatch(): void {
@@ -117,13 +117,18 @@ function keepAlive(child: ChildProcess, busy: boolean): void {
   }
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** Ends a worker: idle ones leave cleanly (removing their temporary files) when the IPC channel closes; failed or stuck ones are killed. */
+function stop(child: ChildProcess, graceful = false): Promise<void> {
   child.removeAllListeners();
   child.on('error', () => {});
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceful ? 2000 : 0);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
     child.ref();
-    child.kill('SIGKILL');
+    if (graceful && child.connected) child.disconnect();
   });
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { WorkerCrashError, WorkerPool } from '../../../src/speech/pool.ts';
 import { spokenChunks } from '../../../src/speech/render.ts';
 import { planPlainText } from '../../../src/speech/plan.ts';
@@ -11,6 +11,7 @@ import type { SynthesisJob, SynthesisResult } from '../../../src/speech/synthesi
 import { HARVARD_SENTENCES } from './recognize.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'speech-pool-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const flaky = new URL('./fixtures/flaky-worker.ts', import.meta.url);
 
 for (const failure of ['exit', 'abort', 'error'] as const) {
