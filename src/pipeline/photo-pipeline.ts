@@ -285,7 +285,7 @@ async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]
  * carries that photo's shading; the studio rig's strong side light would shade the face a second time and
  * measurably hurts how much the render looks like the person (identity distance 0.53 -> 0.46 on six test photos).
  */
-const PHOTO_TEXTURE_LIGHT: LightRig = {
+export const PHOTO_TEXTURE_LIGHT: LightRig = {
   ambient: 0.6,
   lights: [{ direction: [-0.2, -0.3, -0.93], intensity: 0.45 }],
   rim: 0.1,

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import type { PipelineInput, Feature } from '../types.ts';
 import { PipelineError } from '../errors.ts';
-import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';
+import { PHOTO_TEXTURE_LIGHT, type PhotoPipeline, type PhotoPipelineResult } from '../photo-pipeline.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
@@ -70,7 +70,7 @@ async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
-/** Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background). */
+/** Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like the preview). */
 export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promise<RgbImage> {
   const { width, height } = result.analysis.image;
   const textures = await decodeBaseColorTextures(result.model);
@@ -79,6 +79,7 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promis
     height,
     supersample: 2,
     background: RENDER_BACKGROUND,
+    light: PHOTO_TEXTURE_LIGHT,
   });
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0; i < width * height; i++) rgb.set(img.rgba.subarray(i * 4, i * 4 + 3), i * 3);
