@@ -79,6 +79,12 @@ export class EspeakEngine {
     const labels: number[] = [];
     let unit = -1;
     const timed = events.filter((e) => e.type === 'word' || e.type === 'phoneme' || e.type === 'end');
+    // A phoneme lasts until the next phoneme or clause end.
+    const nextBoundary: number[] = new Array(timed.length);
+    for (let k = timed.length - 1, boundary = endMs; k >= 0; k--) {
+      nextBoundary[k] = boundary;
+      if (timed[k].type !== 'word') boundary = timed[k].audio_position;
+    }
     timed.forEach((event, k) => {
       if (event.type === 'word') {
         const position = event.text_position - 1;
@@ -88,8 +94,7 @@ export class EspeakEngine {
         return;
       }
       if (event.type !== 'phoneme') return;
-      const next = timed.slice(k + 1).find((e) => e.type === 'phoneme' || e.type === 'end');
-      const end = Math.min(endMs, next ? next.audio_position : endMs);
+      const end = Math.min(endMs, nextBoundary[k]);
       const viseme = ipaViseme(String(event.id ?? ''));
       phones.push({ viseme, start: event.audio_position, end });
       labels.push(viseme === 'sil' ? -1 : unit);
