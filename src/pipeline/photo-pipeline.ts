@@ -28,7 +28,7 @@ import {
   TONGUE_COLOUR,
   type Rgb,
 } from '../geometry/texture/bake-parts.ts';
-import type { PhotoCamera } from '../geometry/texture/photo-camera.ts';
+import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
 import { modelItems, previewCamera, PREVIEW_SIZE } from '../geometry/render/preview.ts';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
@@ -146,6 +146,7 @@ export class PhotoPipeline implements Pipeline {
       camera,
       faceOval: tpl.faceOval,
       skin,
+      visible: visibleFromPhoto(camera, analysis.image, headGeometry),
       hair: hair && { coverage: tpl.hairCoverage, colour: hair },
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },

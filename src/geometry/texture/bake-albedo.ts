@@ -21,6 +21,8 @@ export interface AlbedoInput {
   faceOval: readonly number[];
   /** The photo's skin tone (see measureSkinTone). */
   skin: Rgb;
+  /** Per vertex, 0 where the photo's camera did not see the surface (occluded): the fill takes over there. */
+  visible?: Uint8Array;
   /** Hair over the fill: per-vertex coverage (0..1) and colour. */
   hair?: { coverage: Float32Array; colour: Rgb };
   /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
@@ -57,7 +59,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   (input.fixed ?? []).forEach((f, i) => f.vertices.forEach((v) => (fixedOf[v] = i + 1)));
   const weight = new Float32Array(n);
   for (let v = 0; v < n; v++) {
-    if (fixedOf[v]) continue;
+    if (fixedOf[v] || (input.visible && !input.visible[v])) continue;
     // Points behind the face's rim (the back of the head) also project inside the oval.
     if (input.positions[v * 3 + 2] < frontMost - 1) continue;
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);

@@ -4,6 +4,7 @@
  */
 import type { Mat3 } from '../fit/similarity.ts';
 import type { Camera } from '../render/camera.ts';
+import { pickSurface, visiblePoints } from '../render/surface-pick.ts';
 import type { Vec3 } from '../../model/avatar.ts';
 
 export interface PhotoCamera {
@@ -58,4 +59,22 @@ export function photoRenderCamera(cam: PhotoCamera, width: number, height: numbe
     target,
     up: toHead(0, 1, 0),
   };
+}
+
+/** Long side (pixels) of the depth image used to decide which vertices the photo saw. */
+const VISIBILITY_SIZE = 512;
+/** Depth slack (cm) before a vertex counts as hidden behind nearer surface. */
+const VISIBILITY_TOLERANCE = 0.25;
+
+/**
+ * Per vertex, 1 when the photo's camera saw it and 0 when nearer surface hid it (the nose hides part of the
+ * far cheek on a turned face): a depth image of the mesh from the photo's camera, at a reduced size.
+ */
+export function visibleFromPhoto(cam: PhotoCamera, photo: { width: number; height: number }, mesh: { positions: Float32Array; indices: Uint32Array }): Uint8Array {
+  const k = Math.min(1, VISIBILITY_SIZE / Math.max(photo.width, photo.height));
+  const small: PhotoCamera = { rotation: cam.rotation, pixelsPerCm: cam.pixelsPerCm * k, translation: [cam.translation[0] * k, cam.translation[1] * k] };
+  const size = { width: Math.round(photo.width * k), height: Math.round(photo.height * k) };
+  const item = { geometry: { positions: mesh.positions, normals: new Float32Array(0), uvs: new Float32Array(0), indices: mesh.indices } };
+  const pick = pickSurface([item], photoRenderCamera(small, size.width, size.height), size);
+  return visiblePoints(pick, mesh.positions, VISIBILITY_TOLERANCE);
 }
