@@ -67,3 +67,21 @@ test('surfaces turned away from the camera take no photo colour', () => {
   });
   assert.ok(res.photoWeight.every((w) => w === 0));
 });
+
+test('vertices the camera did not see take no photo colour', () => {
+  const p = plane();
+  const visible = new Uint8Array(p.n * p.n).fill(1);
+  const hidden = p.n * 10 + 5;
+  visible[hidden] = 0;
+  const res = bakeAlbedo({
+    size: 32,
+    ...p,
+    photo: photo(),
+    camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
+    faceOval: p.oval,
+    skin: [200, 160, 140],
+    visible,
+  });
+  assert.equal(res.photoWeight[hidden], 0);
+  assert.ok(res.photoWeight[hidden + 5] > 0.5);
+});
