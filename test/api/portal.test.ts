@@ -93,6 +93,7 @@ describe('portal endpoints', () => {
     assert.match(https.headers.get('set-cookie')!, /; Secure/);
     const session = await user.get('/portal/api/session');
     assert.equal(session.status, 200);
+    assert.equal(session.headers.get('cache-control'), 'no-store');
     assert.equal(session.body.csrf, user.csrf);
     // Only a hash of the session id is stored.
     assert.equal(await s.repo.getPortalSession(user.cookie.split('=')[1]!), undefined);

@@ -51,6 +51,11 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
     }
   });
 
+  // Answers carry secrets (a new key, the CSRF token): no cache may keep them.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith(PREFIX)) void reply.header('cache-control', 'no-store');
+  });
+
   await app.register(async (signedIn) => {
     await signedIn.register(multipart);
     signedIn.addHook('onRequest', sessionGuard(portal));
