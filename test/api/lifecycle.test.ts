@@ -207,3 +207,21 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
     assert.equal(codeOf(st.body), 10400);
   });
 });
+
+describe('unexpected failures', () => {
+  it('answer 500 / 99999 with a request id and no stack trace', async () => {
+    const s = await startTestService({ workers: 0 });
+    try {
+      s.repo.getAvatar = async () => {
+        throw new Error('disk on fire at /secret/path');
+      };
+      const r = await s.client.get(`/v2/avatar/${'a'.repeat(32)}/status`);
+      assert.equal(r.status, 500);
+      assert.equal(r.body.stt, 'NOK');
+      assert.match(r.body.msg, /^99999 internal error \(request id [\w-]+\)$/);
+      assert.doesNotMatch(JSON.stringify(r.body), /fire|secret|at /);
+    } finally {
+      await s.stop();
+    }
+  });
+});

@@ -102,7 +102,9 @@ export async function startTestService(overrides: Partial<Config> = {}, env: Nod
   const synthesizer: Synthesizer = engine ? { parseModes, synthesize: (body, modes) => engine.synthesize(body as never, modes) } : silentSynthesizer;
   const service = await startService({ config, logger: false, synthesizer, print: () => undefined });
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
-  const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { key: string; secret: string };
+  // The demo account is made only when the data directory has no account yet.
+  const credentials = path.join(dataDir, 'demo-credentials.json');
+  const demo = (fs.existsSync(credentials) ? JSON.parse(fs.readFileSync(credentials, 'utf8')) : { key: '', secret: '' }) as { key: string; secret: string };
   const stop = async () => {
     await service.stop();
     await engine?.close();
