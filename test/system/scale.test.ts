@@ -170,17 +170,22 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       // With no grace left, a stopping worker hands its job back to the queue and another worker makes the avatar.
       const hasty = await startProcess({ ...env, ROLE: 'worker', WORKERS: '1', SHUTDOWN_GRACE: '0', LOG_LEVEL: 'info' });
       procs.push(hasty);
-      const pair = await Promise.all([42, 43].map(async (w) => (await apis[0]!.upload('/v2/avatar/new/photo/maya/2.0', await jpeg(w, 40))).body.key as string));
+      const handed: string[] = [];
       await until('the hasty worker to hold a job', async () => {
         const { rows } = await sql.query("SELECT 1 FROM jobs WHERE state = 'running' AND worker LIKE $1", [`%:${hasty.child.pid}:%`]);
-        return rows.length > 0;
+        if (rows.length > 0) return true;
+        // Keep one job waiting until the new worker (still starting its thread) takes one.
+        if (Number((await sql.query("SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'")).rows[0].n) === 0) {
+          handed.push((await apis[0]!.upload('/v2/avatar/new/photo/maya/2.0', photo)).body.key);
+        }
+        return false;
       });
       assert.equal(await hasty.stop(), 0);
       assert.match(hasty.output(), /job handed back to the queue at shutdown/);
-      for (const key of pair) assert.equal((await apis[1]!.waitFor(key, 60_000)).status, 'done');
+      for (const key of handed) assert.equal((await apis[1]!.waitFor(key, 60_000)).status, 'done');
 
       // The rate limit counts a key's requests on every API process together (RATE_LIMIT=1: 10 per 10 s window).
-      const limited = await Promise.all([0, 1].map(() => startProcess({ ...env, ROLE: 'api', RATE_LIMIT: '1' })));
+      const limited = await Promise.all([0, 1].map(() => startProcess({ ...env, ROLE: 'api', RATE_LIMIT: '1', LOG_LEVEL: 'info' })));
       procs.push(...limited);
       const throttled = limited.map((p) => new TestClient(p.url, small.key, small.secret));
       await until('the start of a rate window', async () => Date.now() % 10_000 < 500, 15_000);
@@ -190,6 +195,35 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       for (let i = 0; i < 16; i++) answers.push((await throttled[i % 2]!.get('/v2/profile')).status);
       assert.equal(windowOf(), window, 'the burst fitted in one window');
       assert.deepEqual([answers.filter((a) => a === 200).length, answers.filter((a) => a === 429).length], [10, 6]);
+
+      // An API process told to stop answers the request it is receiving, then exits cleanly.
+      const third = JSON.parse(await runCli('admin', ['create-account', '--name', 'third', '--points', '100', '--json'], env)) as { key: string; secret: string };
+      const closing = limited[0]!;
+      const newUri = '/v2/avatar/new/photo/maya/2.0';
+      const boundary = 'scale-test-boundary';
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+        photo,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      let push!: ReadableStreamDefaultController<Uint8Array>;
+      const reply = fetch(`${closing.url}${newUri}`, {
+        method: 'POST',
+        body: new ReadableStream<Uint8Array>({ start: (c) => void (push = c) }),
+        duplex: 'half',
+        headers: { authorization: new TestClient(closing.url, third.key, third.secret).authFor(newUri), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      } as RequestInit);
+      push.enqueue(body.subarray(0, 64));
+      await until('the API process to receive the request', async () => /incoming request[^\n]*avatar\/new/.test(closing.output()) || closing.output().includes('"url":"/v2/avatar/new'));
+      closing.child.kill('SIGTERM');
+      await until('the API process to begin closing', async () => closing.output().includes('shutting down'));
+      push.enqueue(body.subarray(64));
+      push.close();
+      const answered = await reply;
+      assert.equal(answered.status, 200, await answered.clone().text());
+      assert.equal(await closing.stop(), 0);
+      assert.equal((await apis[0]!.call('GET', '/v2/profile')).status, 200, 'the other API process still serves');
+      assert.equal((await new TestClient(apis[1]!.base, third.key, third.secret).get('/v2/profile')).body.points, 90);
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
       await sql.end().catch(() => undefined);
