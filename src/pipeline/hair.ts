@@ -38,17 +38,22 @@ function smoothstep(e0: number, e1: number, x: number): number {
   return t * t * (3 - 2 * t);
 }
 
+/** Width (cm) over which the cap fades in from the face's border, so the hairline is soft, not the mesh's rim. */
+const HAIRLINE_FADE = 2.5;
+
 /**
  * How much each scalp vertex is covered by hair (template space, cm): above the temples and ears at the
- * front and sides, down to the nape at the back, with a soft hairline.
+ * front and sides, down to the nape at the back, fading in from the face's border (`oval`).
  */
-export function hairCoverage(positions: Float32Array, scalp: readonly number[]): Float32Array {
+export function hairCoverage(positions: Float32Array, scalp: readonly number[], oval: readonly number[]): Float32Array {
   const out = new Float32Array(positions.length / 3);
   for (const v of scalp) {
     const y = positions[v * 3 + 1];
     const z = positions[v * 3 + 2];
     const line = 4.5 - 9.5 * smoothstep(-3, -13, z);
-    out[v] = smoothstep(line - 0.8, line + 0.8, y);
+    let nearest = Infinity;
+    for (const o of oval) nearest = Math.min(nearest, Math.hypot(positions[o * 3] - positions[v * 3], positions[o * 3 + 1] - y, positions[o * 3 + 2] - z));
+    out[v] = smoothstep(line - 1, line + 1, y) * smoothstep(0, HAIRLINE_FADE, nearest);
   }
   return out;
 }

@@ -33,7 +33,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
     ),
     faceOval: t.loops.faceOval,
     mouthInside: t.regions.mouthBag,
-    hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions)),
+    hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions), t.loops.faceOval),
     eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
     irisUv: { center: t.irisUv.centre, radius: t.irisUv.radius, pupilRadius: t.irisUv.pupilRadius },
   };
