@@ -35,17 +35,18 @@ function photo() {
   return { width: 200, height: 200, data };
 }
 
-test('the photo is projected onto the visible surface with the camera, in the right orientation', () => {
+/** Bakes the plane seen by a camera with this rotation (the plane faces it when identity). */
+function bake(size: number, rotation = quatToMat3(1, 0, 0, 0), visible?: Uint8Array) {
   const p = plane();
-  const res = bakeAlbedo({
-    size: 64,
-    ...p,
-    photo: photo(),
-    camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
-    faceOval: p.oval,
-    skin: [200, 160, 140],
-  });
-  const at = (u: number, v: number) => Array.from(res.rgba.subarray(((Math.floor((1 - v) * 64)) * 64 + Math.floor(u * 64)) * 4, ((Math.floor((1 - v) * 64)) * 64 + Math.floor(u * 64)) * 4 + 3));
+  return bakeAlbedo({ size, ...p, photo: photo(), camera: { rotation, pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140], visible });
+}
+
+test('the photo is projected onto the visible surface with the camera, in the right orientation', () => {
+  const res = bake(64);
+  const at = (u: number, v: number) => {
+    const o = (Math.floor((1 - v) * 64) * 64 + Math.floor(u * 64)) * 4;
+    return Array.from(res.rgba.subarray(o, o + 3));
+  };
   // Well inside the face: photo colours, red on the head's -x side (image left).
   assert.deepEqual(at(0.3, 0.5), [200, 40, 40]);
   assert.deepEqual(at(0.7, 0.5), [40, 40, 200]);
@@ -54,34 +55,18 @@ test('the photo is projected onto the visible surface with the camera, in the ri
 });
 
 test('surfaces turned away from the camera take no photo colour', () => {
-  const p = plane();
   const half = (85 * Math.PI) / 360;
-  const turned = quatToMat3(Math.cos(half), 0, Math.sin(half), 0); // 85 degrees about y: still projects to an area
-  const res = bakeAlbedo({
-    size: 32,
-    ...p,
-    photo: photo(),
-    camera: { rotation: turned, pixelsPerCm: 15, translation: [100, 100] },
-    faceOval: p.oval,
-    skin: [200, 160, 140],
-  });
+  // 85 degrees about y: the plane still projects to an area.
+  const res = bake(32, quatToMat3(Math.cos(half), 0, Math.sin(half), 0));
   assert.ok(res.photoWeight.every((w) => w === 0));
 });
 
 test('vertices the camera did not see take no photo colour', () => {
-  const p = plane();
-  const visible = new Uint8Array(p.n * p.n).fill(1);
-  const hidden = p.n * 10 + 5;
+  const n = plane().n;
+  const visible = new Uint8Array(n * n).fill(1);
+  const hidden = n * 10 + 5;
   visible[hidden] = 0;
-  const res = bakeAlbedo({
-    size: 32,
-    ...p,
-    photo: photo(),
-    camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
-    faceOval: p.oval,
-    skin: [200, 160, 140],
-    visible,
-  });
+  const res = bake(32, undefined, visible);
   assert.equal(res.photoWeight[hidden], 0);
   assert.ok(res.photoWeight[hidden + 5] > 0.5);
 });
