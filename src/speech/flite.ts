@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { WASI } from 'node:wasi';
 import { alignLabels } from './align.ts';
 import { unitSpans, type ChunkAudio, type TimedPhone } from './chunk-audio.ts';
-import type { SpeechChunk } from './plan.ts';
+import { sameProsody, type SpeechChunk } from './plan.ts';
 import { arpabetViseme } from './visemes.ts';
 import { readWav } from './wav.ts';
 
@@ -104,35 +104,83 @@ export class FliteEngine {
   }
 
   synthesize(voice: string, chunks: SpeechChunk[]): ChunkAudio[] {
-    const allUnits = chunks.flatMap((c) => c.units.map((u) => u.spoken));
-    const isolated = this.isolatedPhones(allUnits);
+    const isolated = this.isolatedPhones(chunks.flatMap((c) => c.units.map((u) => u.spoken)));
     let unitBase = 0;
-    return chunks.map((chunk) => {
-      const own = isolated?.slice(unitBase, unitBase + chunk.units.length);
-      unitBase += chunk.units.length;
-      return this.synthesizeChunk(voice, chunk, own);
-    });
+    const perChunk = chunks.map((chunk) => isolated?.slice(unitBase, (unitBase += chunk.units.length)));
+    const out: ChunkAudio[] = [];
+    for (let i = 0; i < chunks.length; ) {
+      let j = i + 1;
+      while (isolated && j < chunks.length && joinable(chunks[j - 1], chunks[j])) j++;
+      const run = chunks.slice(i, j);
+      const runIsolated = perChunk.slice(i, j);
+      out.push(...(this.synthesizeRun(voice, run, runIsolated) ?? run.flatMap((chunk, k) => this.synthesizeRun(voice, [chunk], [runIsolated[k]])!)));
+      i = j;
+    }
+    return out;
   }
 
-  private synthesizeChunk(voice: string, chunk: SpeechChunk, isolated: string[][] | undefined): ChunkAudio {
-    const text = chunk.units.map((u) => fliteText(u.spoken)).join(' ');
-    const args = ['-voice', voice, '-psdur', '--setf', `duration_stretch=${1 / chunk.prosody.rate}`, '--setf', `f0_shift=${chunk.prosody.pitch}`];
-    const { stdout, wav } = this.run(args, text, true);
+  /**
+   * Synthesizes consecutive chunks in one flite run (one instantiation instead of one per sentence) and cuts
+   * the audio in the pauses between them; undefined when there is no pause at a cut.
+   */
+  private synthesizeRun(voice: string, run: SpeechChunk[], isolated: (string[][] | undefined)[]): ChunkAudio[] | undefined {
+    const units = run.flatMap((c) => c.units);
+    const { prosody } = run[0];
+    const args = ['-voice', voice, '-psdur', '--setf', `duration_stretch=${1 / prosody.rate}`, '--setf', `f0_shift=${prosody.pitch}`];
+    const { stdout, wav } = this.run(args, units.map((u) => fliteText(u.spoken)).join(' '), true);
     const { samples, sampleRate } = readWav(wav!);
     const raw = parsePsdur(stdout);
     const phones: TimedPhone[] = raw.map((p) => ({ viseme: arpabetViseme(p.phone), start: p.start, end: p.end }));
     const spoken = raw.map((p, k) => ({ phone: p.phone, k })).filter((p) => p.phone !== 'pau');
-    const labels = new Array<number>(raw.length).fill(-1);
-    const unitLabels = isolated
+    const reference = isolated.every((g) => g !== undefined) ? isolated.flat() : undefined;
+    const unitLabels = reference
       ? alignLabels(
           spoken.map((p) => p.phone),
-          isolated.flat(),
-          isolated.flatMap((group, u) => group.map(() => u)),
+          reference.flat(),
+          reference.flatMap((group, u) => group.map(() => u)),
         )
-      : proportionalLabels(spoken.length, chunk.units.map((u) => u.spoken.length));
+      : proportionalLabels(spoken.length, units.map((u) => u.spoken.length));
+    const labels = new Array<number>(raw.length).fill(-1);
     spoken.forEach((p, i) => (labels[p.k] = unitLabels[i]));
-    return { samples, sampleRate, phones, units: unitSpans(phones, labels, chunk.units.length) };
+    return splitRun({ samples, sampleRate, phones, units: [] }, labels, run.map((c) => c.units.length));
   }
+}
+
+/** Chunks flite can say in one run: same prosody, the first ending its sentence with . ! or ? (so flite pauses there). */
+function joinable(a: SpeechChunk, b: SpeechChunk): boolean {
+  return sameProsody(a.prosody, b.prosody) && a.sentence !== b.sentence && /[.!?]["')\]]*$/.test(a.units.at(-1)?.spoken ?? '');
+}
+
+/**
+ * Cuts the audio of a run into its chunks at the middle of the silence between the last phone of one chunk's
+ * units and the first of the next; `labels` gives each phone's unit index in the run (-1 for pauses).
+ */
+export function splitRun(audio: ChunkAudio, labels: number[], unitCounts: number[]): ChunkAudio[] | undefined {
+  const { samples, sampleRate, phones } = audio;
+  const firstUnit = [0];
+  for (const count of unitCounts) firstUnit.push(firstUnit.at(-1)! + count);
+  const chunkOf = (label: number) => (label < 0 ? -1 : firstUnit.findIndex((first, c) => label < firstUnit[c + 1] && label >= first));
+  const owners = labels.map(chunkOf);
+  const cuts = [0];
+  for (let c = 1; c < unitCounts.length; c++) {
+    const last = owners.lastIndexOf(c - 1);
+    const first = owners.indexOf(c);
+    if (last < 0 || first <= last + 1 || phones.slice(last + 1, first).some((p) => p.viseme !== 'sil')) return undefined;
+    cuts.push((phones[last].end + phones[first].start) / 2);
+  }
+  cuts.push((samples.length / sampleRate) * 1000);
+  return unitCounts.map((count, c) => {
+    const [from, to] = [cuts[c], cuts[c + 1]];
+    const own = phones.map((p, k) => ({ p, k })).filter(({ p }) => p.end > from && p.start < to);
+    const shifted = own.map(({ p }) => ({ viseme: p.viseme, start: Math.max(p.start, from) - from, end: Math.min(p.end, to) - from }));
+    const ownLabels = own.map(({ k }) => (owners[k] === c ? labels[k] - firstUnit[c] : -1));
+    return {
+      samples: samples.subarray(Math.round((from / 1000) * sampleRate), Math.round((to / 1000) * sampleRate)),
+      sampleRate,
+      phones: shifted,
+      units: unitSpans(shifted, ownLabels, count),
+    };
+  });
 }
 
 /** Fallback labelling: spread `count` phones over units in proportion to their lengths. */

@@ -148,7 +148,7 @@ export class PlanBuilder {
   }
 }
 
-function sameProsody(a: Prosody, b: Prosody): boolean {
+export function sameProsody(a: Prosody, b: Prosody): boolean {
   return a.rate === b.rate && a.pitch === b.pitch && a.volume === b.volume;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { alignLabels } from '../../../src/speech/align.ts';
-import { fliteText, parsePsdur } from '../../../src/speech/flite.ts';
+import { fliteText, parsePsdur, splitRun } from '../../../src/speech/flite.ts';
 import { resample } from '../../../src/speech/resample.ts';
 import { arpabetViseme, ipaViseme, VISEMES } from '../../../src/speech/visemes.ts';
 
@@ -45,4 +45,18 @@ test('visemes: every flite phone and common IPA phonemes map to Polly visemes', 
     ['p', 'f', 'T', 's', 'S', 'k', 'r', 'i', 'u', '@', 'a', 'e', 'E', 'o', 'O', 'sil']);
   assert.deepEqual(['b', 'v', 'ð', 'ʃ', 'ŋ', 'ɹ', 'ˈiː', 'ʊ', 'ə', 'æ', 'eɪ', 'ɛ', 'oʊ', 'ɔ̃', 'ʁ', ''].map(ipaViseme),
     ['p', 'f', 'T', 'S', 'k', 'r', 'i', 'u', '@', 'a', 'e', 'E', 'o', 'O', 'r', 'sil']);
+});
+
+test('flite runs of several sentences are cut in the middle of the pauses between them', () => {
+  const phone = (viseme: 'sil' | 't' | 'a', start: number, end: number) => ({ viseme, start, end });
+  const phones = [phone('sil', 0, 100), phone('t', 100, 200), phone('a', 200, 300), phone('sil', 300, 500), phone('t', 500, 600), phone('sil', 600, 700)];
+  const audio = { samples: new Float32Array(700 * 16), sampleRate: 16000, phones, units: [] };
+  const [first, second] = splitRun(audio, [-1, 0, 1, -1, 2, -1], [2, 1])!;
+  assert.equal(first.samples.length, 400 * 16);
+  assert.equal(second.samples.length, 300 * 16);
+  assert.deepEqual(first.units, [{ start: 100, end: 200 }, { start: 200, end: 300 }]);
+  assert.deepEqual(second.units, [{ start: 100, end: 200 }]);
+  assert.deepEqual(second.phones.map((p) => [p.viseme, p.start, p.end]), [['sil', 0, 100], ['t', 100, 200], ['sil', 200, 300]]);
+  // Without a pause between the sentences there is nowhere to cut.
+  assert.equal(splitRun({ ...audio, phones: phones.map((p) => ({ ...p, viseme: p.viseme === 'sil' ? ('a' as const) : p.viseme })) }, [0, 0, 1, 1, 2, 2], [2, 1]), undefined);
 });
