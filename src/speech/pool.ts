@@ -18,11 +18,11 @@ interface Slot<Job, Result> {
 export class WorkerCrashError extends Error {}
 
 /**
- * Node flags of the worker processes: TypeScript through tsx, no warning for node:wasi, and no V8 fast API
+ * Node flags of the worker processes: TypeScript through tsx (resolved here, so any working directory does), no warning for node:wasi, and no V8 fast API
  * calls, because Node 20 can run the garbage collector inside a fast WASI call and abort the process
  * when it destroys a WASI object there (seen with flite after a few dozen runs).
  */
-const WORKER_FLAGS = ['--import', 'tsx', '--disable-warning=ExperimentalWarning', '--no-turbo-fast-api-calls'];
+const WORKER_FLAGS = ['--import', import.meta.resolve('tsx'), '--disable-warning=ExperimentalWarning', '--no-turbo-fast-api-calls'];
 
 /**
  * A fixed number of worker processes running jobs one at a time each; a process, unlike a thread, can crash
