@@ -27,16 +27,19 @@ export interface SwiftS3 {
 
 const SERVERS = ['account', 'container', 'object'] as const;
 
-function serverConf(kind: (typeof SERVERS)[number], root: string, port: number) {
-  return `[DEFAULT]
+/** What every server of this all-in-one shares: loopback, one process, this user, this directory. */
+const defaults = (root: string, port: number) => `[DEFAULT]
 bind_ip = 127.0.0.1
 bind_port = ${port}
 workers = 0
 user = ${os.userInfo().username}
 swift_dir = ${root}/etc
-devices = ${root}/srv
-mount_check = false
 log_level = WARNING
+`;
+
+function serverConf(kind: (typeof SERVERS)[number], root: string, port: number) {
+  return `${defaults(root, port)}devices = ${root}/srv
+mount_check = false
 
 [pipeline:main]
 pipeline = ${kind}-server
@@ -48,14 +51,7 @@ ${kind === 'object' ? '' : `[${kind}-replicator]\n[${kind}-updater]\n[${kind}-au
 
 function proxyConf(root: string, port: number, deadMemcache: number, user: string, key: string) {
   // tempauth insists on a memcache client; with none listening every lookup misses, which is fine here.
-  return `[DEFAULT]
-bind_ip = 127.0.0.1
-bind_port = ${port}
-workers = 0
-user = ${os.userInfo().username}
-swift_dir = ${root}/etc
-log_level = WARNING
-
+  return `${defaults(root, port)}
 [pipeline:main]
 pipeline = catch_errors proxy-logging cache s3api tempauth proxy-logging proxy-server
 
