@@ -9,6 +9,8 @@ import { resolveVoice, VOICES, type VoiceInfo } from './voices.ts';
 export interface SpeechEngineOptions {
   /** Worker threads synthesizing in parallel; default: the number of CPUs, at most 4. */
   poolSize?: number;
+  /** A request running longer counts as a crash of its worker (killed, request retried once); default 60 s. */
+  timeoutMs?: number;
 }
 
 export interface SpeechEngine {
@@ -22,6 +24,7 @@ export function createSpeechEngine(options: SpeechEngineOptions = {}): SpeechEng
   const pool = new WorkerPool<SynthesisJob, SynthesisResult>(
     new URL('./worker.ts', import.meta.url),
     options.poolSize ?? Math.min(4, availableParallelism()),
+    options.timeoutMs,
   );
   return {
     async synthesize(body, modes) {

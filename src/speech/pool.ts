@@ -12,6 +12,7 @@ interface Slot<Job, Result> {
   child: ChildProcess;
   task?: Task<Job, Result>;
   taskId: number;
+  timer?: NodeJS.Timeout;
 }
 
 /** Error of a job whose worker failed twice (the first failure is retried on a fresh worker). */
@@ -38,9 +39,11 @@ export class WorkerPool<Job, Result> {
   /** Worker processes started so far, replacements included. */
   started = 0;
 
+  /** `timeoutMs`: a job running longer counts as a worker failure (the worker is killed, the job retried once). */
   constructor(
     private readonly entry: URL,
     private readonly size: number,
+    private readonly timeoutMs = 60_000,
   ) {}
 
   run(job: Job): Promise<Result> {
@@ -67,6 +70,8 @@ export class WorkerPool<Job, Result> {
       slot.taskId = this.nextId++;
       task.attempts++;
       keepAlive(slot.child, true);
+      const current = slot;
+      slot.timer = setTimeout(() => this.fail(current, new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
       slot.child.send({ id: slot.taskId, job: task.job });
     }
   }
@@ -79,6 +84,7 @@ export class WorkerPool<Job, Result> {
     child.on('message', (message: { id: number; result?: Result; error?: string }) => {
       if (message.id !== slot.taskId || !slot.task) return;
       const task = slot.task;
+      clearTimeout(slot.timer);
       if (message.error === undefined) {
         slot.task = undefined;
         keepAlive(child, false);
@@ -96,6 +102,7 @@ export class WorkerPool<Job, Result> {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
+    clearTimeout(slot.timer);
     void stop(slot.child);
     const task = slot.task;
     if (task) {

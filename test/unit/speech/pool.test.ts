@@ -14,9 +14,9 @@ const dir = mkdtempSync(join(tmpdir(), 'speech-pool-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const flaky = new URL('./fixtures/flaky-worker.ts', import.meta.url);
 
-for (const failure of ['exit', 'abort', 'error'] as const) {
+for (const failure of ['exit', 'abort', 'error', 'hang'] as const) {
   test(`a worker that fails (${failure}) is replaced and the job retried once`, async () => {
-    const pool = new WorkerPool<{ failure: string; marker: string }, { pid: number }>(flaky, 1);
+    const pool = new WorkerPool<{ failure: string; marker: string }, { pid: number }>(flaky, 1, 5000);
     try {
       const first = await pool.run({ failure, marker: join(dir, failure) });
       assert.equal(pool.started, 2, 'a second worker replaced the failed one');
