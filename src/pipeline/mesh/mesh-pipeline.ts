@@ -1,0 +1,114 @@
+/**
+ * The head-mesh pipeline (`lofimesh_texture`, `hifimesh_texture_photo`): scan -> landmarks on a render ->
+ * registration of the template (landmarks, then closest-point fit) -> texture transfer -> the photo
+ * path's expressions, assembly and preview. The result has the template's topology like a photo avatar.
+ */
+import type { MeshData, TemplateVersion } from '../../model/avatar.ts';
+import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../../geometry/expressions/blendshapes.ts';
+import { buildBasicAnimations } from '../../geometry/expressions/animations.ts';
+import { vertexNormals } from '../../geometry/mesh/normals.ts';
+import type { Rgb } from '../../geometry/texture/rgb-image.ts';
+import type { MeshInputType } from '../../formats/mesh-input.ts';
+import type { PipelineInput, PipelineResult, ProgressFn } from '../types.ts';
+import { PipelineCodes, PipelineError } from '../errors.ts';
+import { analyseFace } from '../face/analyse.ts';
+import { FACE_POINTS } from '../face/pose.ts';
+import type { TemplateView } from '../template-view.ts';
+import { assemble, encodeTextures, renderAndEncodePreview } from '../photo-pipeline.ts';
+import { loadScan, type Scan } from './scan.ts';
+import { findScanLandmarks } from './scan-landmarks.ts';
+import { registerScan, type Registration } from './register-scan.ts';
+import { bakeMeshTextures, type EyeSource } from './mesh-textures.ts';
+
+/** What a run produces beyond the contract: the registration (for tests) and per-stage times (for the bench). */
+export interface MeshPipelineResult extends PipelineResult {
+  registration: Registration;
+  scan: Scan;
+  timings: Record<string, number>;
+}
+
+export async function runMeshPipeline(
+  input: PipelineInput,
+  progress: ProgressFn,
+  template: (version: TemplateVersion) => TemplateView,
+): Promise<MeshPipelineResult> {
+  const type = meshType(input.inputType);
+  const timings: Record<string, number> = {};
+  let clock = performance.now();
+  const lap = (stage: string, percent: number) => {
+    const now = performance.now();
+    timings[stage] = now - clock;
+    clock = now;
+    progress(percent, stage);
+  };
+
+  const scan = await loadScan(type, input.file);
+  lap('read', 10);
+  const found = await findScanLandmarks(scan.geometry, scan.texture);
+  lap('face-analysis', 20);
+
+  const tpl = template(input.template);
+  const registration = registerScan(tpl, scan.geometry, found.points);
+  const { fitted, head } = registration;
+  const geometries = tpl.meshes.map((m, i): MeshData => {
+    const positions = i === 0 ? head : fitted.parts[m.name];
+    return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
+  });
+  lap('fitting', 35);
+
+  const shapeFeatures: ShapeFeature[] = input.features;
+  const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head, parts: fitted.parts }, shapeFeatures) : undefined;
+  const animations = input.features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
+  lap('expressions', 45);
+
+  const eyes: EyeSource = scan.photo
+    ? { kind: 'photo', analysis: await analyseFace(scan.photo, tpl.meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3)) }
+    : { kind: 'render', image: found.render, landmarks: found.image };
+  const textures = bakeMeshTextures(
+    tpl,
+    geometries[0],
+    { bvh: registration.scanBvh, indices: registration.scan.indices, uvs: registration.scan.uvs, texture: scan.texture },
+    { image: found.render, landmarks: found.image },
+    eyes,
+  );
+  lap('textures', 55);
+
+  const model = assemble(tpl, geometries, fitted, textures.images, morphs);
+  model.animations = animations;
+  lap('assembly', 65);
+
+  const [encoded, preview] = await Promise.all([encodeTextures(textures.images), renderAndEncodePreview(model, textures.images)]);
+  model.textures = encoded;
+  lap('preview', 95);
+
+  const morphNames = new Set(model.meshes.flatMap((m) => m.morphs.map((t) => t.name)));
+  const meta: Record<string, string> = {
+    template: input.template,
+    'supports-expressions': String(blendshapeNames(['expressions']).every((n) => morphNames.has(n))),
+    'supports-visemes': String(blendshapeNames(['visemes']).every((n) => morphNames.has(n))),
+    'supports-basic-animation': String(model.animations.length > 0),
+    'supports-deformation': 'true',
+    'mesh-unit': scan.unit,
+    'mesh-orientation': `up=${vector(scan.orientation.up)};front=${vector(scan.orientation.front)}`,
+    'mesh-triangles': String(scan.geometry.indices.length / 3),
+    'skin-tone': hex(textures.skin),
+    'iris-colour': hex(textures.iris),
+  };
+  return {
+    model,
+    preview,
+    meta,
+    deformation: { template: tpl.meshes[0].geometry.positions, avatar: head, indices: tpl.meshes[0].geometry.indices },
+    registration,
+    scan,
+    timings,
+  };
+}
+
+function meshType(type: PipelineInput['inputType']): MeshInputType {
+  if (type === 'photo') throw new PipelineError(PipelineCodes.internal, 'the mesh pipeline was given a photo');
+  return type;
+}
+
+const vector = (v: readonly number[]) => v.map((x) => x.toFixed(3)).join(',');
+const hex = (c: Rgb) => '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
