@@ -33,6 +33,7 @@ import { modelItems, previewCamera, PREVIEW_SIZE } from '../geometry/render/prev
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
 import { encodePreview } from '../geometry/render/encode-preview.ts';
+import { runMeshPipeline } from './mesh/mesh-pipeline.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
@@ -238,7 +239,7 @@ function worldPositions(bones: Bone[]): Float32Array {
   return out;
 }
 
-function assemble(
+export function assemble(
   tpl: TemplateView,
   geometries: MeshData[],
   fitted: FittedHead,
@@ -269,7 +270,7 @@ function assemble(
   };
 }
 
-async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]> {
+export async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]> {
   return Promise.all(
     [...images].map(async ([name, img]) => {
       const png = await sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } })
@@ -292,7 +293,7 @@ export const PHOTO_TEXTURE_LIGHT: LightRig = {
   rim: 0.1,
 };
 
-async function renderAndEncodePreview(model: AvatarModel, images: Map<string, RgbaImage>) {
+export async function renderAndEncodePreview(model: AvatarModel, images: Map<string, RgbaImage>) {
   const render = renderMeshes(modelItems(model, images), previewCamera(model), {
     width: PREVIEW_SIZE,
     height: PREVIEW_SIZE,
@@ -329,5 +330,8 @@ function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis,
 /** The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower. */
 export async function createPipeline(): Promise<Pipeline> {
   await landmarkModel();
-  return new PhotoPipeline(loadTemplateView);
+  const photo = new PhotoPipeline(loadTemplateView);
+  return {
+    run: (input, progress) => (input.inputType === 'photo' ? photo.run(input, progress) : runMeshPipeline(input, progress, loadTemplateView)),
+  };
 }
