@@ -65,3 +65,22 @@ test('with two faces the larger one is modelled', async () => {
   const w = Number(r.meta['face-box'].split(',')[2]);
   assert.ok(Math.abs(w - Math.max(...widths)) < 5, `modelled face ${w} px wide; faces ${widths.map(Math.round)}`);
 });
+
+test('EXIF orientation is respected: a sideways-stored photo tagged to display upright is modelled upright', async () => {
+  const upright = photo('p10-a.jpg');
+  // Pixels turned a quarter turn anticlockwise, tagged "rotate 90° clockwise to display" (orientation 6).
+  const sideways = await sharp(upright).rotate(270).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+  assert.equal((await sharp(sideways).metadata()).orientation, 6);
+  const a = await run(new Uint8Array(upright));
+  const b = await run(new Uint8Array(sideways));
+  const roll = (r: typeof a) => Number(r.meta['head-pose'].split(',')[2]);
+  assert.ok(Math.abs(roll(a) - roll(b)) < 3, `roll ${roll(a)} vs ${roll(b)}`);
+  const box = (r: typeof a) => r.meta['face-box'].split(',').map(Number);
+  for (let k = 0; k < 4; k++) assert.ok(Math.abs(box(a)[k] - box(b)[k]) < 8, `face box ${box(a)} vs ${box(b)}`);
+});
+
+test('a greyscale photo is analysed like a colour one', async () => {
+  const grey = await sharp(photo('p10-a.jpg')).greyscale().jpeg().toBuffer();
+  const r = await run(new Uint8Array(grey));
+  assert.equal(r.meta['face-count'], '1');
+});
