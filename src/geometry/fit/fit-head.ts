@@ -59,9 +59,10 @@ export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
   // phi(r) = r commutes with similarities, so the warp can be solved and evaluated in template space,
   // where the system only depends on the template and is factorised once.
   const warp = solveRbf(templateFactor(src.head), residual);
-  const head = warpPoints(src.head, global, warp);
-  // The landmarks themselves are the best estimate of the face surface.
+  // The landmarks themselves are the best estimate of the face surface; the warp moves the rest.
+  const head = new Float32Array(src.head.length);
   head.set(lm.subarray(0, FACE_POINTS * 3));
+  head.set(warpPoints(src.head.subarray(FACE_POINTS * 3), global, warp), FACE_POINTS * 3);
 
   const eyes: Record<string, EyeRest> = {};
   const parts: Record<string, Float32Array> = {};
