@@ -1,7 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { add, dot, scale, vertex } from '../mesh/vec.ts';
+import { add, dot, scale, sub, vertex } from '../mesh/vec.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
-import { awayFromEyes, between, brush, contourProfile, eyeball, eyelid, rotate, translate, upperAndLower, type Side } from './primitives.ts';
+import { awayFromEyes, between, brush, contourProfile, eyeball, eyelid, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
 
 /** The 52 ARKit blendshapes, in Apple's order; Left and Right are the subject's own sides (+X is left). */
 export const ARKIT_NAMES = [
@@ -23,7 +23,7 @@ export const JAW_OPEN = 20 * deg;
 const EYE_YAW = 22 * deg, EYE_PITCH = 18 * deg;
 const TONGUE_OUT_JAW = 12 * deg;
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
-const JAW_SIDEWAYS = 0.3;
+const JAW_SIDEWAYS = 0.2;
 
 /** Canonical landmarks the shapes are anchored to (subject's right, left). */
 const MOUTH_CORNER = { right: 61, left: 291 };
@@ -50,7 +50,14 @@ export const motions = {
   /** The jaw moved bodily (forward or sideways). */
   jawShift(frame: ExpressionFrame, out: Deltas, displacement: Vec3): void {
     const lower = new Set(frame.template.lowerTeeth);
-    translate(frame, out, 'head', displacement, (v) => frame.jaw[v]);
+    // At the mouth corners the lips meet: the lower lip slides less there, so they do not shear.
+    const corners = [MOUTH_CORNER.left, MOUTH_CORNER.right].map((v) => vertex(frame.fitted.head, v));
+    const reach = frame.mouthUnit;
+    translate(frame, out, 'head', displacement, (v) => {
+      const p = vertex(frame.fitted.head, v);
+      const near = Math.min(...corners.map((c) => Math.hypot(p[0] - c[0], p[1] - c[1], p[2] - c[2])));
+      return frame.jaw[v] * (near >= reach ? 1 : 0.2 + 0.8 * smoothstep(near / reach));
+    });
     translate(frame, out, 'teeth', displacement, (v) => (lower.has(v) ? 1 : 0));
     translate(frame, out, 'tongue', displacement);
   },
@@ -82,6 +89,17 @@ export const motions = {
 };
 
 type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
+
+/**
+ * Lips rolling back take the front of the mouth bag with them, but not its depth, where the
+ * teeth are: 1 on the face, fading over the bag from just behind the lips.
+ */
+function lipsOverBag(f: ExpressionFrame, v: number): number {
+  if (!f.mouthBag[v]) return 1;
+  const lips = between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5);
+  const depth = dot(sub(lips, vertex(f.fitted.head, v)), f.forward);
+  return 1 - smoothstep((depth - 0.1 * f.mouthUnit) / (0.4 * f.mouthUnit));
+}
 
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
 
@@ -142,7 +160,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
   eyeSquintLeft: squint.Left, eyeSquintRight: squint.Right,
   eyeWideLeft: wide.Left, eyeWideRight: wide.Right,
   jawOpen: (f, o) => motions.jaw(f, o, JAW_OPEN),
-  jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.25 * f.mouthUnit)),
+  jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.4 * f.mouthUnit)),
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   // The lips meet across this mouth's own gap; they close, they do not cross.
@@ -163,8 +181,8 @@ const RECIPES: Record<ArkitName, Recipe> = {
   mouthFrownLeft: frown.Left, mouthFrownRight: frown.Right,
   mouthDimpleLeft: dimple.Left, mouthDimpleRight: dimple.Right,
   mouthStretchLeft: stretch.Left, mouthStretchRight: stretch.Right,
-  mouthRollLower: (f, o) => brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, 0.12 * f.mouthUnit, -0.35 * f.mouthUnit), (v) => f.jaw[v]),
-  mouthRollUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, -0.12 * f.mouthUnit, -0.35 * f.mouthUnit), (v) => 1 - f.jaw[v]),
+  mouthRollLower: (f, o) => brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, 0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => f.jaw[v] * lipsOverBag(f, v)),
+  mouthRollUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, -0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => (1 - f.jaw[v]) * lipsOverBag(f, v)),
   mouthShrugLower: (f, o) => brush(f, o, between(f, LOWER_LIP.outer, CHIN, 0.4), 3.2 * f.mouthUnit, along(f, 0, 0.3 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => f.jaw[v]),
   mouthShrugUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * f.mouthUnit, along(f, 0, 0.22 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => 1 - f.jaw[v]),
   mouthPressLeft: press.Left, mouthPressRight: press.Right,

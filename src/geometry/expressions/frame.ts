@@ -1,7 +1,10 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { applyMat3, fitSimilarity, type Similarity } from '../fit/similarity.ts';
-import { add, length, normalize, scale, sub, vertex } from '../mesh/vec.ts';
+import { add, dot, length, normalize, scale, sub, vertex } from '../mesh/vec.ts';
 import { BONE, PART_NAMES, type HeadTemplate, type MeshName } from '../template/types.ts';
+
+/** The eyelid contour stays this much (relative to the eyeball's radius) outside the lids' sphere. */
+const LID_REACH = 1.03;
 
 /** An avatar's own geometry in the template's topology: head and part positions (cm). */
 export interface FittedGeometry {
@@ -39,6 +42,11 @@ export interface ExpressionFrame {
   tonguePivot: Vec3;
   eyeCentres: { left: Vec3; right: Vec3 };
   eyeRadius: number;
+  /**
+   * Centres the eyelids turn about: behind each fitted eyelid contour, so that the whole contour
+   * lies just outside a sphere of the eyeball's size (the fitted eyeball may sit a little off).
+   */
+  lidCentres: { left: Vec3; right: Vec3 };
 }
 
 export function meshNames(): MeshName[] {
@@ -81,13 +89,28 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   for (const v of [...template.regions.eyeSocketLeft, ...template.regions.eyeSocketRight]) socket[v] = 1;
   const mouthBag = new Uint8Array(jaw.length);
   for (const v of template.regions.mouthBag) mouthBag[v] = 1;
+  const forward = turn([0, 0, 1]);
+  const eyeRadius = template.eyes.left.radius * toFitted.scale;
+  const lidCentre = (loop: readonly number[]): Vec3 => {
+    const points = loop.map(at);
+    const c = scale(points.reduce((s, p) => add(s, p), [0, 0, 0] as Vec3), 1 / points.length);
+    const reach = eyeRadius * LID_REACH;
+    const depth = Math.min(
+      ...points.map((p) => {
+        const r = sub(p, c);
+        const ahead = dot(r, forward);
+        return ahead - Math.sqrt(Math.max(0, reach * reach - (dot(r, r) - ahead * ahead)));
+      }),
+    );
+    return add(c, scale(forward, depth));
+  };
   return {
     template,
     fitted,
     toFitted,
     left: turn([1, 0, 0]),
     up: turn([0, 1, 0]),
-    forward: turn([0, 0, 1]),
+    forward,
     mouthUnit: length(sub(at(291), at(61))) / 5,
     eyeUnit: length(sub(eyeCentres.left, eyeCentres.right)) / templateEyes,
     jaw,
@@ -96,7 +119,8 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     jawPivot: place(template.boneWorld[BONE.jaw]),
     tonguePivot: place(template.boneWorld[BONE.tongue]),
     eyeCentres,
-    eyeRadius: template.eyes.left.radius * toFitted.scale,
+    eyeRadius,
+    lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
   };
 }
 

@@ -88,8 +88,11 @@ export type Side = 'left' | 'right';
 
 /** Fraction of the eye's opening that stays when a lid closes fully: the lids meet, they do not cross. */
 const LIDS_MEET = 0.1;
-/** Angles (radians) past the lid's margin where its motion starts to fade, and over which it fades. */
-const SKIN_FADE = [0.07, 0.35], SOCKET_FADE = [0.3, 1.2];
+/**
+ * Past the lid's margin its motion starts to fade, and fades out, at these multiples of the
+ * opening's widest angle: a wide-open eye closes with a wider band of lid skin.
+ */
+const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 
 /**
  * Turns an eyelid about the eyeball's centre, so that it slides over the eyeball: `closing` 1
@@ -99,7 +102,7 @@ const SKIN_FADE = [0.07, 0.35], SOCKET_FADE = [0.3, 1.2];
  */
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'upper' | 'lower', closing: number): void {
   const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
-  const centre = frame.eyeCentres[side];
+  const centre = frame.lidCentres[side];
   const elevation = (p: Vec3) => {
     const r = sub(p, centre);
     return Math.atan2(dot(r, frame.up), dot(r, frame.forward));
@@ -112,6 +115,22 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const x = dot(vertex(frame.fitted.head, v), frame.left);
     return upper(x) - lower(x);
   }));
+  // How far each point of the moving margin turns (nothing at the corners, where the opening
+  // tapers away); every other vertex turns as the margin points nearest to it do.
+  const margin = (lid === 'upper' ? chains.upper : chains.lower).map((v) => {
+    const q = vertex(frame.fitted.head, v);
+    const gap = Math.max(0, upper(dot(q, frame.left)) - lower(dot(q, frame.left)));
+    return { q, turn: (1 - LIDS_MEET) * gap * smoothstep(gap / (0.6 * widest)) };
+  });
+  const turnNear = (q: Vec3) => {
+    let sum = 0, weights = 0;
+    for (const m of margin) {
+      const w = 1 / ((q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9);
+      sum += w * m.turn;
+      weights += w;
+    }
+    return sum / weights;
+  };
   const p = frame.fitted.head, d = out.head;
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
@@ -125,14 +144,15 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     // margin to this one's; past this margin the lid's skin and socket fade out.
     const across = lid === 'upper' ? (elevation(q) - lower(x)) / gap : (upper(x) - elevation(q)) / gap;
     if (across <= 0) continue;
-    // The lids' corners stay put: the opening, and the motion, taper to nothing there.
-    const corner = smoothstep(gap / (0.6 * widest));
     // The lining of the socket behind the lid slides along with it, fading far round the back.
     const [start, span] = frame.socket[v] ? SOCKET_FADE : SKIN_FADE;
-    const w = near * corner * (across <= 1 ? smoothstep(across) : 1 - smoothstep(((across - 1) * gap - start) / span));
+    // Near the corners, where the opening tapers away, everything stays put.
+    const corner = smoothstep(gap / (0.6 * widest));
+    const w = near * corner * (across <= 1 ? smoothstep(across) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
-    const angle = sign * closing * (1 - LIDS_MEET) * gap * w;
-    const moved = rotateAbout(q, centre, frame.left, angle);
+    // Never more than the opening at this place allows.
+    const turn = Math.min(turnNear(q), (1 - LIDS_MEET) * gap);
+    const moved = rotateAbout(q, centre, frame.left, sign * closing * turn * w);
     for (let k = 0; k < 3; k++) d[3 * v + k] += moved[k] - q[k];
   }
 }
