@@ -48,6 +48,8 @@ export function fliteText(spoken: string): string {
 }
 
 const HAS_WORD = /[A-Za-z0-9]/;
+/** Sentences said in one flite run: fewer pay more instantiations, many more make flite slower per second of audio (rms, CPU: 1 a run 0.013, 8 0.011, 64 0.017 s/s). */
+const MAX_RUN_CHUNKS = 12;
 
 /** Flite compiled to WASI; each call runs the program in a fresh instance (its C state is not reusable). */
 export class FliteEngine {
@@ -110,7 +112,7 @@ export class FliteEngine {
     const out: ChunkAudio[] = [];
     for (let i = 0; i < chunks.length; ) {
       let j = i + 1;
-      while (isolated && j < chunks.length && joinable(chunks[j - 1], chunks[j])) j++;
+      while (isolated && j < chunks.length && j - i < MAX_RUN_CHUNKS && joinable(chunks[j - 1], chunks[j])) j++;
       const run = chunks.slice(i, j);
       const runIsolated = perChunk.slice(i, j);
       out.push(...(this.synthesizeRun(voice, run, runIsolated) ?? run.flatMap((chunk, k) => this.synthesizeRun(voice, [chunk], [runIsolated[k]])!)));
