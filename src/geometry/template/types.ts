@@ -7,7 +7,6 @@ export const PART_NAMES: readonly PartName[] = ['eyeLeft', 'eyeRight', 'teeth', 
 
 /** Bone indices of every template's skeleton (the order of `HeadTemplate.bones`). */
 export const BONE = { root: 0, neck: 1, head: 2, jaw: 3, eyeLeft: 4, eyeRight: 5, tongue: 6 } as const;
-export type BoneName = keyof typeof BONE;
 
 /** Vertex index sets of the head mesh, ascending. */
 export interface HeadRegions {
