@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Figure } from './figure.ts';
 import { FliteEngine } from '../src/speech/flite.ts';
-import { createSpeechEngine, DEFAULT_VOICE, parseModes, resolveVoice, type SpeechEngine } from '../src/speech/index.ts';
+import { createSpeechEngine, DEFAULT_VOICE, MAX_SPOKEN_CHARS, parseModes, resolveVoice, type SpeechEngine } from '../src/speech/index.ts';
 import { planPlainText } from '../src/speech/plan.ts';
 import { synthesizeJob } from '../src/speech/synthesis.ts';
 import { HARVARD_SENTENCES, harvardWordErrorRate, recognitionUnavailable } from '../test/unit/speech/recognize.ts';
@@ -68,6 +68,12 @@ export default async function (): Promise<Figure[]> {
       { key: 'speech.default_voice_rtf_cpu', value: round(inProcess.cpu / paragraphMs, 4), unit: 'x cpu', baseline: 'speech.flite_alone_rtf_cpu', goal: '<= 0.05' },
       { key: 'speech.default_voice_audio_of_10_sentences', value: Math.round(paragraphMs), unit: 'ms' },
     );
+    // The longest plain text a request may have, once (it takes seconds).
+    let longest = '';
+    for (let i = 0; (longest + HARVARD_SENTENCES[i % HARVARD_SENTENCES.length]).length < MAX_SPOKEN_CHARS; i++) longest += `${HARVARD_SENTENCES[i % HARVARD_SENTENCES.length]} `;
+    const t0 = performance.now();
+    const long = await engine.synthesize({ text: longest }, parseModes('mp3,json'));
+    figures.push({ key: 'speech.default_voice_rtf_3000_chars_mp3_json', value: round((performance.now() - t0) / long.audio!.durationMs, 4), unit: 'x', baseline: 'speech.default_voice_rtf', goal: '<= 0.05' });
     const espeakMs = await audioMs(engine, PARAGRAPH, 'espeak-en-US');
     const espeak = await time(() => engine.synthesize({ text: PARAGRAPH, voice: 'espeak-en-US' }, parseModes('pcm,json')));
     figures.push({ key: 'speech.espeak_en_us_rtf', value: round(espeak / espeakMs, 4), unit: 'x', baseline: 'speech.default_voice_rtf' });
