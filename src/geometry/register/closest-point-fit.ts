@@ -34,7 +34,7 @@ export interface ClosestPointFitOptions {
 
 const DEFAULTS = {
   stiffness: [8, 4, 2, 1, 0.4, 0.1],
-  maxDistance: 2,
+  maxDistance: 5,
   finalDistance: 0.6,
   minNormalDot: 0.5,
   sweeps: 40,

@@ -18,7 +18,10 @@ export function pushPullFill(rgba: Uint8Array, source: Uint8Array, size: number)
   const base = new Float32Array(size * size * 4);
   for (let i = 0; i < size * size; i++) {
     if (source[i] !== TexelSource.scan) continue;
-    base.set([rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], 1], i * 4);
+    base[i * 4] = rgba[i * 4];
+    base[i * 4 + 1] = rgba[i * 4 + 1];
+    base[i * 4 + 2] = rgba[i * 4 + 2];
+    base[i * 4 + 3] = 1;
   }
   const levels: Level[] = [{ size, data: base }];
   while (levels[levels.length - 1].size > 1) levels.push(push(levels[levels.length - 1]));

@@ -40,45 +40,98 @@ const DILATE_PASSES = 4;
 /** Fixed colours win where their per-texel share is above this. */
 const FIXED_SHARE = 0.5;
 
+/**
+ * Corners' scan UVs are interpolated across a target triangle unless one of its edges stretches in the
+ * scan's UV space this many times more than the scan's typical UV-per-cm (the corners lie on different
+ * charts of the scan's atlas): such triangles query the scan per texel.
+ */
+const SEAM_STRETCH = 4;
+
 export function transferTexture(target: TransferTarget, scan: TransferScan, maxDistance: number): TransferResult {
   const { size } = target;
   const n = target.positions.length / 3;
   const fixed = target.fixed ?? [];
-  const stride = 3 + fixed.length;
+  // Per vertex: position, the scan's UV at the closest scan point, a share per fixed colour.
+  const stride = 5 + fixed.length;
   const attrs = new Float32Array(n * stride);
-  for (let v = 0; v < n; v++) attrs.set(target.positions.subarray(v * 3, v * 3 + 3), v * stride);
-  fixed.forEach((f, k) => f.vertices.forEach((v) => (attrs[v * stride + 3 + k] = 1)));
+  const hit = emptyClosestPoint();
+  const { uvs, indices, texture } = scan;
+  const scanUv = (x: number, y: number, z: number, hint: number): boolean => {
+    if (!scan.bvh.closestPoint(x, y, z, hit, maxDistance, hint)) return false;
+    const ia = indices[hit.triangle * 3] * 2, ib = indices[hit.triangle * 3 + 1] * 2, ic = indices[hit.triangle * 3 + 2] * 2;
+    uv[0] = hit.wa * uvs[ia] + hit.wb * uvs[ib] + hit.wc * uvs[ic];
+    uv[1] = hit.wa * uvs[ia + 1] + hit.wb * uvs[ib + 1] + hit.wc * uvs[ic + 1];
+    return true;
+  };
+  const uv = new Float32Array(2);
+  const onScan = new Uint8Array(n);
+  for (let v = 0; v < n; v++) {
+    attrs.set(target.positions.subarray(v * 3, v * 3 + 3), v * stride);
+    if (scanUv(target.positions[v * 3], target.positions[v * 3 + 1], target.positions[v * 3 + 2], hit.triangle)) {
+      onScan[v] = 1;
+      attrs.set(uv, v * stride + 3);
+    }
+  }
+  fixed.forEach((f, k) => f.vertices.forEach((v) => (attrs[v * stride + 5 + k] = 1)));
+  const { direct, queried, rest } = splitBySeams(target, attrs, stride, onScan);
 
   const rgba = new Uint8Array(size * size * 4);
   const source = new Uint8Array(size * size);
-  const hit = emptyClosestPoint();
   const colour = new Float32Array(3);
-  const { uvs, indices, texture } = scan;
-  let hint = -1;
-  rasterizeUv(target.uvs, target.indices, size, attrs, stride, (texel, a) => {
-    if (source[texel] !== TexelSource.none) return;
+  /** Marks a texel covered; false when it is done already or takes a fixed colour. */
+  const start = (texel: number, a: Float32Array): boolean => {
+    if (source[texel] !== TexelSource.none) return false;
     source[texel] = TexelSource.fill;
-    const o = texel * 4;
-    rgba[o + 3] = 255;
+    rgba[texel * 4 + 3] = 255;
     for (let k = 0; k < fixed.length; k++) {
-      if (a[3 + k] > FIXED_SHARE) {
-        rgba.set(fixed[k].colour, o);
+      if (a[5 + k] > FIXED_SHARE) {
+        rgba.set(fixed[k].colour, texel * 4);
         source[texel] = TexelSource.fixed;
-        return;
+        return false;
       }
     }
-    if (!scan.bvh.closestPoint(a[0], a[1], a[2], hit, maxDistance, hint)) return;
-    hint = hit.triangle;
-    const ia = indices[hit.triangle * 3] * 2, ib = indices[hit.triangle * 3 + 1] * 2, ic = indices[hit.triangle * 3 + 2] * 2;
-    const u = hit.wa * uvs[ia] + hit.wb * uvs[ib] + hit.wc * uvs[ic];
-    const v = hit.wa * uvs[ia + 1] + hit.wb * uvs[ib + 1] + hit.wc * uvs[ic + 1];
+    return true;
+  };
+  const paint = (texel: number, u: number, v: number) => {
     sampleBilinear(texture, u * texture.width, (1 - v) * texture.height, colour);
-    rgba[o] = colour[0];
-    rgba[o + 1] = colour[1];
-    rgba[o + 2] = colour[2];
+    rgba[texel * 4] = colour[0];
+    rgba[texel * 4 + 1] = colour[1];
+    rgba[texel * 4 + 2] = colour[2];
     source[texel] = TexelSource.scan;
+  };
+  rasterizeUv(target.uvs, direct, size, attrs, stride, (texel, a) => {
+    if (start(texel, a)) paint(texel, a[3], a[4]);
   });
+  rasterizeUv(target.uvs, queried, size, attrs, stride, (texel, a) => {
+    if (start(texel, a) && scanUv(a[0], a[1], a[2], hit.triangle)) paint(texel, uv[0], uv[1]);
+  });
+  rasterizeUv(target.uvs, rest, size, attrs, stride, start);
   pushPullFill(rgba, source, size);
-  dilate(rgba, Uint8Array.from(source, (s) => (s === TexelSource.none ? 0 : 1)), size, DILATE_PASSES);
+  const covered = new Uint8Array(source.length);
+  for (let i = 0; i < source.length; i++) covered[i] = source[i] === TexelSource.none ? 0 : 1;
+  dilate(rgba, covered, size, DILATE_PASSES);
   return { rgba, source };
+}
+
+/**
+ * Target triangles whose corners' scan UVs can be interpolated, and those queried per texel (a seam, or
+ * partly off the scan); the rest have no corner near the scan (they are filled).
+ */
+function splitBySeams(target: TransferTarget, attrs: Float32Array, stride: number, onScan: Uint8Array): Record<'direct' | 'queried' | 'rest', Uint32Array> {
+  const { indices, positions } = target;
+  const stretch = (a: number, b: number) =>
+    Math.hypot(attrs[a * stride + 3] - attrs[b * stride + 3], attrs[a * stride + 4] - attrs[b * stride + 4]) /
+    Math.max(1e-9, Math.hypot(positions[a * 3] - positions[b * 3], positions[a * 3 + 1] - positions[b * 3 + 1], positions[a * 3 + 2] - positions[b * 3 + 2]));
+  const samples: number[] = [];
+  for (let t = 0; t < indices.length; t += 3 * 7) if (onScan[indices[t]] && onScan[indices[t + 1]]) samples.push(stretch(indices[t], indices[t + 1]));
+  samples.sort((x, y) => x - y);
+  const limit = SEAM_STRETCH * (samples[samples.length >> 1] ?? Infinity);
+  const direct: number[] = [], queried: number[] = [], rest: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    const near = onScan[a] + onScan[b] + onScan[c];
+    const ok = near === 3 && stretch(a, b) <= limit && stretch(b, c) <= limit && stretch(c, a) <= limit;
+    (ok ? direct : near > 0 ? queried : rest).push(a, b, c);
+  }
+  return { direct: Uint32Array.from(direct), queried: Uint32Array.from(queried), rest: Uint32Array.from(rest) };
 }

@@ -130,7 +130,7 @@ export function decimate(mesh: ScanMesh, cell: number): ScanMesh {
 
 /** One 1:4 split of every triangle, new vertices at edge midpoints (the surface stays the same). */
 export function split(mesh: ScanMesh): ScanMesh {
-  const s = subdivide({ ...mesh, rows: [], smooth: () => false });
+  const s = subdivide({ ...mesh, rows: Array.from({ length: mesh.positions.length / 3 }, () => []), smooth: () => false });
   return { positions: s.positions, uvs: s.uvs, indices: s.indices };
 }
 
