@@ -187,6 +187,21 @@ describe('portal in a browser', { skip }, () => {
     assert.match(await page.textContent('#speech-state') ?? '', /^spoke \d+ visemes/);
   });
 
+  it('plays a basic animation clip', async () => {
+    const clips = page.locator('button.clip');
+    assert.ok((await clips.count()) > 0, 'the avatar made with basic has clips');
+    const neutral = await grab(page);
+    const name = await clips.first().getAttribute('data-clip');
+    await clips.first().click();
+    let moved = 0;
+    for (let i = 0; i < 20 && moved <= 0.003; i++) {
+      await page.waitForTimeout(150);
+      moved = changed(neutral, await grab(page));
+    }
+    assert.ok(moved > 0.003, `clip ${name} changed ${(moved * 100).toFixed(2)} % of the pixels`);
+    await page.click('text=Stop');
+  });
+
   it('shows the avatar in the gallery with its preview', async () => {
     await page.goto(`${s.url}/#/gallery`);
     const tile = page.locator('#gallery .tile[data-status=done] img').first();
