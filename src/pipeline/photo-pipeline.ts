@@ -3,7 +3,7 @@
  * Implements the Pipeline contract the service's worker calls.
  */
 import sharp from 'sharp';
-import type { AvatarMesh, AvatarModel, Bone, Material, MeshData, MorphTarget, Texture, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Texture, TemplateVersion } from '../model/avatar.ts';
 import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../geometry/expressions/blendshapes.ts';
 import { buildBasicAnimations } from '../geometry/expressions/animations.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
@@ -15,6 +15,7 @@ import type { TemplateView } from './template-view.ts';
 import { loadTemplateView } from './template-source.ts';
 import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
+import { fitBones } from '../geometry/fit/fit-bones.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { sampleHairColour } from './hair.ts';
@@ -180,65 +181,6 @@ function safeShape(template: Float32Array, fitted: FittedHead): Float32Array {
   return out;
 }
 
-/** Bones follow the deformation: joint positions are warped like the head and eye joints sit in the fitted eyes. */
-function fitBones(tpl: TemplateView, fitted: FittedHead): Bone[] {
-  const world = worldPositions(tpl.bones);
-  const moved = fitted.deform(world);
-  for (const [mesh, eye] of Object.entries(fitted.eyes)) {
-    const b = tpl.bones.findIndex((bone) => bone.name === mesh);
-    if (b >= 0) moved.set(eye.center, b * 3);
-  }
-  return tpl.bones.map((bone, i) => {
-    const p = bone.parent;
-    const base = p < 0 ? [0, 0, 0] : [moved[p * 3], moved[p * 3 + 1], moved[p * 3 + 2]];
-    const local = rotateInverse(parentWorldRotation(tpl.bones, i), [moved[i * 3] - base[0], moved[i * 3 + 1] - base[1], moved[i * 3 + 2] - base[2]]);
-    return { ...bone, translation: local };
-  });
-}
-
-type Q = [number, number, number, number];
-
-function qmul(a: Q, b: Q): Q {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-
-function qrotate(q: Q, v: [number, number, number]): [number, number, number] {
-  const r = qmul(qmul(q, [v[0], v[1], v[2], 0]), [-q[0], -q[1], -q[2], q[3]]);
-  return [r[0], r[1], r[2]];
-}
-
-function rotateInverse(q: Q, v: [number, number, number]): [number, number, number] {
-  return qrotate([-q[0], -q[1], -q[2], q[3]], v);
-}
-
-/** World rotation of a bone's parent (identity for roots). */
-function parentWorldRotation(bones: Bone[], i: number): Q {
-  let q: Q = [0, 0, 0, 1];
-  for (let p = bones[i].parent; p >= 0; p = bones[p].parent) q = qmul(bones[p].rotation, q);
-  return q;
-}
-
-function worldPositions(bones: Bone[]): Float32Array {
-  const out = new Float32Array(bones.length * 3);
-  const rot: Q[] = [];
-  bones.forEach((b, i) => {
-    if (b.parent < 0) {
-      out.set(b.translation, i * 3);
-      rot.push(b.rotation);
-      return;
-    }
-    const t = qrotate(rot[b.parent], b.translation);
-    for (let k = 0; k < 3; k++) out[i * 3 + k] = out[b.parent * 3 + k] + t[k];
-    rot.push(qmul(rot[b.parent], b.rotation));
-  });
-  return out;
-}
-
 export function assemble(
   tpl: TemplateView,
   geometries: MeshData[],
@@ -263,7 +205,7 @@ export function assemble(
     name: 'avatar',
     template: tpl.version,
     meshes,
-    bones: fitBones(tpl, fitted),
+    bones: fitBones(tpl.bones, fitted),
     materials,
     textures: [],
     animations: [],
