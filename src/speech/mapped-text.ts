@@ -5,6 +5,13 @@ export interface MappedText {
   ends: number[];
 }
 
+/** True when s[i] and s[i + 1] form one code point (a lone surrogate is one U+FFFD, 3 bytes, as TextEncoder writes it). */
+function isPair(s: string, i: number): boolean {
+  const high = s.charCodeAt(i);
+  const low = s.charCodeAt(i + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
 /** UTF-8 byte offset of every UTF-16 index of `s`, plus the total at index s.length. */
 export function utf8Offsets(s: string): Int32Array {
   const offsets = new Int32Array(s.length + 1);
@@ -12,7 +19,7 @@ export function utf8Offsets(s: string): Int32Array {
   for (let i = 0; i < s.length; i++) {
     offsets[i] = bytes;
     const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    if (isPair(s, i)) {
       // A surrogate pair is one 4-byte code point; both halves start where it starts.
       offsets[i + 1] = bytes;
       bytes += 4;
@@ -28,7 +35,7 @@ export function mapVerbatim(source: string, offsets: Int32Array, from: number, t
   const starts: number[] = [];
   const ends: number[] = [];
   for (let i = from; i < to; i++) {
-    const pair = source.charCodeAt(i) >= 0xd800 && source.charCodeAt(i) <= 0xdbff;
+    const pair = isPair(source, i) && i + 1 < to;
     const end = offsets[pair ? i + 2 : i + 1];
     starts.push(offsets[i]);
     ends.push(end);

@@ -24,3 +24,13 @@ test('plain text: word ranges are UTF-8 byte offsets without surrounding punctua
   assert.equal(spokenLength, units.reduce((n, u) => n + u.spoken.length, 0));
   assert.ok(plan.items.every((i) => i.kind === 'speech' && (i as SpeechChunk).sentence >= 0));
 });
+
+test('plain text: lone surrogates count as the 3-byte replacement character TextEncoder writes', () => {
+  const text = 'a\ud800 b \udc00c d';
+  const bytes = new TextEncoder().encode(text);
+  const { plan } = planPlainText(text);
+  const units = plan.items.flatMap((i) => (i.kind === 'speech' ? i.units : []));
+  assert.deepEqual(units.map((u) => [u.start, u.end]), [[0, 1], [5, 6], [10, 11], [12, 13]]);
+  assert.equal(new TextDecoder().decode(bytes.subarray(7, 11)), '\ufffdc', 'the lone surrogate takes bytes 7 to 10');
+  assert.equal(bytes.length, 13);
+});
