@@ -28,7 +28,12 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
     openingPairs: [t.loops.lipsInner, t.loops.leftEye, t.loops.rightEye].flatMap((loop) => facingPairs(loop, t.head.positions)),
     foldProne: trianglesTouching(
       t.head.indices,
-      [...near(t.head.positions, t.regions.face, [...t.loops.lipsInner, ...t.loops.lipsOuter, ...t.loops.leftEye, ...t.loops.rightEye], FOLD_RADIUS), ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
+      near(
+        t.head.positions,
+        [...t.regions.face, ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
+        [...t.loops.lipsInner, ...t.loops.lipsOuter, ...t.loops.leftEye, ...t.loops.rightEye],
+        FOLD_RADIUS,
+      ),
       t.head.positions.length / 3,
     ),
     faceOval: t.loops.faceOval,
