@@ -1,4 +1,5 @@
 import type { Figure } from './figure.ts';
+import { measure } from './timing.ts';
 import { createDeformer } from '../src/geometry/deform/index.ts';
 import { TriangleBvh, emptyClosestPoint } from '../src/geometry/spatial/triangle-bvh.ts';
 import { random, superellipsoidHead, warpedHead } from '../test/unit/deform/heads.ts';
@@ -6,23 +7,11 @@ import { random, superellipsoidHead, warpedHead } from '../test/unit/deform/head
 const RUNS = 9;
 const VERTICES = 100_000;
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return Math.round(s[s.length >> 1] * 100) / 100;
-}
-
 /** Median wall time of fn in ms, or with `cpu` the median CPU time of this process (less sensitive to other load on the machine). */
-function timed(fn: () => void, cpu = false): number {
-  for (let i = 0; i < 2; i++) fn(); // warm-up: let the JIT optimise the inner loops
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now(), c0 = process.cpuUsage();
-    fn();
-    const c = process.cpuUsage(c0);
-    times.push(cpu ? (c.user + c.system) / 1000 : performance.now() - t0);
-  }
-  return median(times);
-}
+const timed = async (fn: () => void, cpu = false) => {
+  const t = await measure(fn, RUNS, 2);
+  return cpu ? t.cpu : t.wall;
+};
 
 /**
  * A hair-and-hat-like asset in mesh order (neighbouring vertices close together, as exported assets
@@ -75,8 +64,8 @@ export default async function (): Promise<Figure[]> {
       out[i + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
     }
   };
-  const build = timed(() => TriangleBvh.build(head.positions, head.indices));
-  const create = timed(() => createDeformer({ template: head.positions, avatar, indices: head.indices }));
+  const build = await timed(() => TriangleBvh.build(head.positions, head.indices));
+  const create = await timed(() => createDeformer({ template: head.positions, avatar, indices: head.indices }));
   const deformer = createDeformer({ template: head.positions, avatar, indices: head.indices });
   const bvh = TriangleBvh.build(head.positions, head.indices);
   const hit = emptyClosestPoint();
@@ -84,35 +73,35 @@ export default async function (): Promise<Figure[]> {
   const queries = (points: Float32Array) => () => {
     for (let i = 0; i < points.length; i += 3) bvh.closestPoint(points[i], points[i + 1], points[i + 2], hit, Infinity, hit.triangle);
   };
-  const affine = timed(transform);
+  const affine = await timed(transform);
   return [
     { key: 'deform.affine_100k', value: affine, unit: 'ms' },
-    { key: 'deform.affine_100k_cpu', value: timed(transform, true), unit: 'ms cpu' },
+    { key: 'deform.affine_100k_cpu', value: await timed(transform, true), unit: 'ms cpu' },
     { key: 'deform.bvh_build_24k_tris', value: build, unit: 'ms', baseline: 'deform.affine_100k' },
     { key: 'deform.create_deformer_24k_tris', value: create, unit: 'ms', baseline: 'deform.affine_100k' },
     {
       key: 'deform.deform_100k_vertices',
-      value: timed(() => deformer.deform(asset)),
+      value: await timed(() => deformer.deform(asset)),
       unit: 'ms',
       baseline: 'deform.affine_100k',
       goal: '<= 100 ms',
     },
     {
       key: 'deform.deform_100k_vertices_cpu',
-      value: timed(() => deformer.deform(asset), true),
+      value: await timed(() => deformer.deform(asset), true),
       unit: 'ms cpu',
       baseline: 'deform.affine_100k_cpu',
     },
     {
       key: 'deform.deform_100k_vertices_shuffled',
-      value: timed(() => deformer.deform(shuffled)),
+      value: await timed(() => deformer.deform(shuffled)),
       unit: 'ms',
       baseline: 'deform.affine_100k',
     },
-    { key: 'deform.closest_point_100k_queries', value: timed(queries(asset)), unit: 'ms', baseline: 'deform.affine_100k' },
+    { key: 'deform.closest_point_100k_queries', value: await timed(queries(asset)), unit: 'ms', baseline: 'deform.affine_100k' },
     {
       key: 'deform.closest_point_100k_queries_shuffled',
-      value: timed(queries(shuffled)),
+      value: await timed(queries(shuffled)),
       unit: 'ms',
       baseline: 'deform.affine_100k',
     },

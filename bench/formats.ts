@@ -1,4 +1,5 @@
 import type { Figure } from './figure.ts';
+import { measure as measureRuns } from './timing.ts';
 import type { AvatarModel } from '../src/model/avatar.ts';
 import { buildPackage, buildPackages } from '../src/formats/packages.ts';
 import { writeZip } from '../src/formats/zip-write.ts';
@@ -7,23 +8,7 @@ import { buildTestAvatar } from '../test/fixtures/avatar.ts';
 
 const RUNS = 5;
 
-const median = (values: number[]): number => Math.round(values.sort((a, b) => a - b)[values.length >> 1] * 10) / 10;
-
-/** Median wall-clock and process CPU milliseconds (CPU time shows the work when other jobs share the cores). */
-async function measure(fn: () => unknown): Promise<{ wall: number; cpu: number }> {
-  await fn(); // warm-up
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  return { wall: median(wall), cpu: median(cpu) };
-}
+const measure = (fn: () => unknown) => measureRuns(fn, RUNS);
 
 /**
  * All three packages (maya, webviewer, unity) of a template-2.0-sized avatar: a 12,221-vertex

@@ -1,30 +1,12 @@
 import type { Figure } from './figure.ts';
+import { measure } from './timing.ts';
 import type { Camera } from '../src/geometry/render/camera.ts';
 import { renderMeshes, type RenderMode } from '../src/geometry/render/rasterize.ts';
 import { uvSphere } from '../test/unit/render/shapes.ts';
 
 const RUNS = 9;
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return Math.round(s[s.length >> 1] * 10) / 10;
-}
-
-/** Median wall-clock and CPU milliseconds; CPU time stays meaningful when other work shares the cores. */
-function timed(fn: () => void): { wall: number; cpu: number } {
-  for (let i = 0; i < 2; i++) fn(); // warm-up: let the JIT optimise the inner loops
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  return { wall: median(wall), cpu: median(cpu) };
-}
+const timed = (fn: () => void) => measure(fn, RUNS, 2);
 
 /**
  * A 1024x1024 preview-like render with 2x supersampling: a sphere of 25,344 triangles filling about
@@ -46,12 +28,12 @@ export default async function (): Promise<Figure[]> {
       mode,
     });
   };
-  const clear = timed(() => {
+  const clear = await timed(() => {
     new Uint32Array(2048 * 2048).fill(0x00ffffff);
     new Float32Array(2048 * 2048).fill(Infinity);
   });
-  const textured = timed(render('textured'));
-  const grey = timed(render('grey'));
+  const textured = await timed(render('textured'));
+  const grey = await timed(render('grey'));
   return [
     { key: 'render.clear_2048_buffers', value: clear.wall, unit: 'ms' },
     { key: 'render.clear_2048_buffers_cpu', value: clear.cpu, unit: 'ms cpu' },

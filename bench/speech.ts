@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Figure } from './figure.ts';
+import { measure as measureRuns } from './timing.ts';
 import { FliteEngine } from '../src/speech/flite.ts';
 import { createSpeechEngine, DEFAULT_VOICE, MAX_SPOKEN_CHARS, parseModes, resolveVoice, type SpeechEngine } from '../src/speech/index.ts';
 import { planPlainText } from '../src/speech/plan.ts';
@@ -10,24 +11,9 @@ const RUNS = 5;
 const PARAGRAPH = HARVARD_SENTENCES.slice(0, 10).join(' ');
 const SENTENCE = HARVARD_SENTENCES[0];
 
-const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1];
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** Median wall-clock and CPU milliseconds of `fn` in this process after one warm-up call (CPU time shows the work when other jobs share the cores). */
-async function measure(fn: () => unknown): Promise<{ wall: number; cpu: number }> {
-  await fn();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  return { wall: median(wall), cpu: median(cpu) };
-}
+const measure = (fn: () => unknown) => measureRuns(fn, RUNS);
 
 const time = async (fn: () => unknown) => (await measure(fn)).wall;
 
