@@ -21,6 +21,8 @@ export interface TargetSurface {
 export interface ClosestPointFitOptions {
   /** Vertices that never take a target of their own (they follow their neighbours), e.g. the inside of the mouth. */
   free?: readonly number[];
+  /** Vertices held to given points instead of their closest surface point (landmarks), with their data weight. */
+  anchors?: { vertices: ArrayLike<number>; targets: Float32Array; weight: number };
   /** Stiffness per round (relative to a vertex's data weight of 1); one round per entry. */
   stiffness?: readonly number[];
   /** Pairs farther apart than this (mesh units) are dropped; shrinks with the rounds to `finalDistance`. */
@@ -33,7 +35,7 @@ export interface ClosestPointFitOptions {
 }
 
 const DEFAULTS = {
-  stiffness: [8, 4, 2, 1, 0.4, 0.1],
+  stiffness: [8, 4, 2, 1, 1, 1],
   maxDistance: 5,
   finalDistance: 0.6,
   minNormalDot: 0.5,
@@ -50,6 +52,9 @@ export function fitToSurface(positions: Float32Array, indices: Uint32Array, targ
   const neighbours = vertexNeighbours(n, welded);
   const free = new Uint8Array(n);
   for (const v of o.free ?? []) free[weld[v]] = 1;
+  // Per welded vertex, 1 + the index of its anchor point (0: none).
+  const anchorOf = new Int32Array(n);
+  if (o.anchors) for (let k = 0; k < o.anchors.vertices.length; k++) anchorOf[weld[o.anchors.vertices[k]]] = k + 1;
   const wanted = new Float64Array(n * 3);
   const weight = new Float64Array(n);
   const x = new Float64Array(n * 3);
@@ -66,6 +71,14 @@ export function fitToSurface(positions: Float32Array, indices: Uint32Array, targ
       x[v * 3] = x[v * 3 + 1] = x[v * 3 + 2] = 0;
       if (free[v] || weld[v] !== v) continue;
       const px = positions[v * 3], py = positions[v * 3 + 1], pz = positions[v * 3 + 2];
+      if (anchorOf[v] > 0 && o.anchors) {
+        const a = (anchorOf[v] - 1) * 3, t = o.anchors.targets;
+        weight[v] = o.anchors.weight;
+        wanted[v * 3] = x[v * 3] = t[a] - px;
+        wanted[v * 3 + 1] = x[v * 3 + 1] = t[a + 1] - py;
+        wanted[v * 3 + 2] = x[v * 3 + 2] = t[a + 2] - pz;
+        continue;
+      }
       if (!target.bvh.closestPoint(px, py, pz, hit, reach, hints[v])) continue;
       hints[v] = hit.triangle;
       const fn = target.faceNormals;

@@ -30,6 +30,8 @@ export interface Registration {
 export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32Array): Registration {
   const template = tpl.meshes[0].geometry;
   const found = Uint32Array.from({ length: FACE_POINTS }, (_, i) => i).filter((i) => Number.isFinite(lifted[i * 3]));
+  const margins = new Set(freeVertices(tpl));
+  const anchored = found.filter((i) => !margins.has(i));
   const sim = fitSimilarity(template.positions, lifted, found);
   const toAvatar = rigidInverse(sim);
   const moved: MeshData = {
@@ -39,6 +41,21 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
     indices: scan.indices,
   };
   const landmarks = completeLandmarks(tpl, toAvatar(lifted, true), sim.scale);
+  const scanBvh = TriangleBvh.build(moved.positions, moved.indices);
+  // From the template under the similarity (free of folds, unlike a warp extrapolated from the face's
+  // landmarks to the neck), pulled onto the scan with the face's landmark vertices held to the landmarks.
+  const start = scaled(template.positions, sim.scale);
+  const head = start.slice();
+  const surface = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face };
+  const options = { free: freeVertices(tpl), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
+  fitToSurface(head, template.indices, surface, { ...options, ...COARSE });
+  // The stiff fit is near the surface and rarely tangled: what the detailed fit tangles blends back towards it.
+  const coarse = head.slice();
+  const matched = fitToSurface(head, template.indices, surface, { ...options, ...DETAILED });
+  untangle(head, coarse, template.indices, allTriangles(template.indices));
+  // Last resort where the stiff fit was tangled too: the start, which is not.
+  untangle(head, start, template.indices, allTriangles(template.indices));
+  // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
       head: template.positions,
@@ -46,15 +63,8 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
       eyes: tpl.eyes,
       openingPairs: tpl.openingPairs,
     },
-    { landmarks },
+    { landmarks: withFace(landmarks, head) },
   );
-  const scanBvh = TriangleBvh.build(moved.positions, moved.indices);
-  const head = fitted.head.slice();
-  const matched = fitToSurface(head, template.indices, { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face }, {
-    free: [...tpl.mouthInside, ...tpl.eyeSockets],
-  });
-  // The landmark fit's smooth warp of the template is free of folds: tangles blend back towards it.
-  untangle(head, fitted.deform(template.positions), template.indices, tpl.foldProne);
   return { scan: moved, scanBvh, landmarks, fitted, head, matched };
 }
 
@@ -92,3 +102,48 @@ function completeLandmarks(tpl: TemplateView, lm: Float32Array, scale: number): 
   }
   return lm;
 }
+
+/** The closest-point fit's two stages: the head moves as a whole, then follows the surface in detail. */
+const COARSE = { stiffness: [8, 4, 2], maxDistance: 5, finalDistance: 1.5 };
+const DETAILED = { stiffness: [1, 0.4, 0.1], maxDistance: 1.5, finalDistance: 0.6 };
+/**
+ * Vertices that take neither a landmark nor a closest point (they follow their neighbours): the mouth's
+ * inside, the eye sockets, the inner lip and eyelid contours (their landmarks, lifted by a ray that just
+ * misses the lip or lid, land on the teeth or the eyeball) and the skin within this distance (cm) of the
+ * eyelid contours, whose closest scan point is often on the eyeball.
+ */
+const NEAR_LIDS = 0.35;
+const freeSets = new WeakMap<TemplateView, number[]>();
+
+function freeVertices(tpl: TemplateView): number[] {
+  let free = freeSets.get(tpl);
+  if (free) return free;
+  const p = tpl.meshes[0].geometry.positions;
+  const lids = [...tpl.source.loops.leftEye, ...tpl.source.loops.rightEye];
+  const nearLids = tpl.source.regions.face.filter(
+    (v) => v >= FACE_POINTS && lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < NEAR_LIDS),
+  );
+  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...lids, ...tpl.source.loops.lipsInner, ...nearLids];
+  freeSets.set(tpl, free);
+  return free;
+}
+
+/** Landmarks are pulled this many times harder than closest points. */
+const ANCHOR_WEIGHT = 1;
+
+const scaled = (positions: Float32Array, s: number) => positions.map((x) => x * s);
+
+function gather(points: Float32Array, ids: Uint32Array): Float32Array {
+  const out = new Float32Array(ids.length * 3);
+  ids.forEach((v, k) => out.set(points.subarray(v * 3, v * 3 + 3), k * 3));
+  return out;
+}
+
+/** The landmarks with the face points replaced by the fitted head's face vertices (the irises kept). */
+function withFace(landmarks: Float32Array, head: Float32Array): Float32Array {
+  const out = landmarks.slice();
+  out.set(head.subarray(0, FACE_POINTS * 3));
+  return out;
+}
+
+const allTriangles = (indices: Uint32Array) => Uint32Array.from({ length: indices.length / 3 }, (_, t) => t);
