@@ -90,28 +90,29 @@ export class PhotoPipeline implements Pipeline {
     });
     lap('fitting', 35);
 
-    // `basic` needs the few shapes its clips drive, so every feature asks for blendshapes.
-    const shapeFeatures: ShapeFeature[] = input.features;
-    const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head: fitted.head, parts: fitted.parts }, shapeFeatures) : undefined;
-    const animations = input.features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
-    lap('expressions', 45);
-
     const camera: PhotoCamera = {
       rotation: analysis.pose.rotation,
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
     const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
-    lap('textures', 55);
+    // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
+    const encoding = encodeTextures(textures.images);
+    encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
+    lap('textures', 45);
+
+    // `basic` needs the few shapes its clips drive, so every feature asks for blendshapes.
+    const shapeFeatures: ShapeFeature[] = input.features;
+    const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head: fitted.head, parts: fitted.parts }, shapeFeatures) : undefined;
+    const animations = input.features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
+    lap('expressions', 60);
 
     const model = assemble(tpl, geometries, fitted, textures.images, morphs);
     model.animations = animations;
     lap('assembly', 65);
 
-    const [encoded, preview] = await Promise.all([
-      encodeTextures(textures.images),
-      renderAndEncodePreview(model, textures.images),
-    ]);
+    const preview = await renderAndEncodePreview(model, textures.images);
+    const encoded = await encoding;
     model.textures = encoded;
     lap('preview', 95);
 
