@@ -88,7 +88,7 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
           if (st.status === 'done' || st.status === 'error') finals.set(key, st);
         }
         return finals.size === keys.length;
-      });
+      }, 300_000);
       assert.ok(sawProgress, 'progress was visible from an API process while a worker made the avatar');
       const failed = keys.filter((_, i) => i % 10 === 3);
       assert.equal(finals.get(running)!.status, failed.includes(running) ? 'error' : 'done', 'the killed worker\'s job was finished by another worker');
