@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { authorizationHeader } from '../../src/protocol/digest.ts';
@@ -293,6 +294,30 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       assert.equal((await c.waitFor(fresh)).status, 'done');
       assert.equal((await c.get('/v2/avatar/list')).body.models[0].key, fresh);
       assert.equal((await c.get('/v2/profile')).body.points, before.profile.points - 10);
+    } finally {
+      await Promise.all(procs.map((p) => p.stop()));
+      await db.drop();
+    }
+  });
+
+  it('makes real-pipeline avatars from test photos on an API and a worker process over PostgreSQL and S3', async () => {
+    const db = await freshDatabase();
+    const procs: ServiceProcess[] = [];
+    try {
+      const env = { ...swift.env, S3_BUCKET: await swift.createBucket(), DATABASE_URL: db.url, ...sharedKeys(), SAMPLES: '0', LOG_LEVEL: 'error' };
+      const account = JSON.parse(await runCli('admin', ['create-account', '--name', 'real', '--points', '100', '--json'], env)) as { key: string; secret: string };
+      procs.push(await startProcess({ ...env, ROLE: 'api' }), await startProcess({ ...env, ROLE: 'worker' }));
+      const c = new TestClient(procs[0]!.url, account.key, account.secret);
+      const faces = new URL('../../../shared/testdata/faces/', import.meta.url);
+      const keys = await Promise.all(['p01-a.jpg', 'p02-a.jpg'].map(async (f) => (await c.upload('/v2/avatar/new/photo/maya,unity/2.0', new Uint8Array(fs.readFileSync(new URL(f, faces))))).body.key as string));
+      for (const key of keys) {
+        assert.equal((await c.waitFor(key, 300_000)).status, 'done');
+        for (const uri of [`/v2/avatar/${key}/download/maya`, `/v2/avatar/${key}/download/unity`, `/v2/avatar/${key}/preview/png`]) {
+          const res = await fetch((await c.get(uri)).body.location);
+          assert.equal(res.status, 200, uri);
+          assert.ok((await res.arrayBuffer()).byteLength > 10_000, uri);
+        }
+      }
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
       await db.drop();
