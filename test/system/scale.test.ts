@@ -7,6 +7,8 @@ import { readCredentials } from '../helpers/process.ts';
 import { jpeg, scriptedPipeline, tempDir, TestClient } from '../helpers/service.ts';
 import { runCli, sharedKeys, startProcess, type ServiceProcess } from './helpers/cluster.ts';
 import { freshDatabase } from './helpers/postgres.ts';
+import { migrate } from '../../src/store/sql/migrations.ts';
+import { openPostgres } from '../../src/store/sql/pg-executor.ts';
 import { startSwift, type SwiftS3 } from './helpers/swift.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -320,6 +322,43 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       }
     } finally {
       await Promise.all(procs.map((p) => p.stop()));
+      await db.drop();
+    }
+  });
+});
+
+describe('PostgreSQL executor', () => {
+  it('migrates once when several processes start at once, and runs a deadlocked transaction again', async () => {
+    const db = await freshDatabase();
+    const executors = Array.from({ length: 6 }, () => openPostgres(db.url, { max: 2 }));
+    try {
+      await Promise.all(executors.map((e) => migrate(e)));
+      const [a, b] = executors as [ReturnType<typeof openPostgres>, ReturnType<typeof openPostgres>];
+      const versions = (await a.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
+      assert.ok(versions.length >= 3);
+      assert.deepEqual(versions, versions.map((_, i) => i + 1), 'every step applied exactly once');
+
+      await a.run("INSERT INTO counters (name, value) VALUES ('x', 0), ('y', 0)");
+      // Each transaction takes one row, waits for the other to take its row, then wants the other's: a deadlock.
+      let attempts = 0;
+      let arrived = 0;
+      const bothHoldOne = async () => {
+        arrived++;
+        await until('both transactions to hold a row', async () => arrived >= 2, 10_000);
+      };
+      const cross = (e: typeof a, first: string, second: string) =>
+        e.tx(async (q) => {
+          attempts++;
+          await q.run('UPDATE counters SET value = value + 1 WHERE name = ?', [first]);
+          await bothHoldOne();
+          await q.run('UPDATE counters SET value = value + 1 WHERE name = ?', [second]);
+        });
+      await Promise.all([cross(a, 'x', 'y'), cross(b, 'y', 'x')]);
+      assert.equal(attempts, 3, 'PostgreSQL broke the deadlock by failing one transaction, which ran again');
+      assert.deepEqual((await a.all<{ value: number }>("SELECT value FROM counters WHERE name IN ('x', 'y') ORDER BY name")).map((r) => r.value), [2, 2]);
+      assert.equal(typeof (await a.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM counters'))!.n, 'number', 'BIGINT arrives as a number');
+    } finally {
+      await Promise.all(executors.map((e) => e.close()));
       await db.drop();
     }
   });
