@@ -9,6 +9,7 @@ import { fitHead, type FittedHead } from '../../geometry/fit/fit-head.ts';
 import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../../geometry/fit/similarity.ts';
 import { untangle } from '../../geometry/fit/untangle.ts';
 import { fitToSurface } from '../../geometry/register/closest-point-fit.ts';
+import { relaxTangles } from '../../geometry/register/relax-tangles.ts';
 import { angleWeightedNormals } from '../../geometry/spatial/pseudonormals.ts';
 import { TriangleBvh } from '../../geometry/spatial/triangle-bvh.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
@@ -53,8 +54,8 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
   const coarse = head.slice();
   const matched = fitToSurface(head, template.indices, surface, { ...options, ...DETAILED });
   untangle(head, coarse, template.indices, allTriangles(template.indices));
-  // Last resort where the stiff fit was tangled too: the start, which is not.
-  untangle(head, start, template.indices, allTriangles(template.indices));
+  // Folds the stiff fit had too are smoothed out where they are.
+  relaxTangles(head, template.indices, allTriangles(template.indices));
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
