@@ -63,42 +63,108 @@ export const motions = {
   },
   /**
    * Lips towards each other by `fraction` of this mouth's own gap at each point along it (1 closes
-   * the gap), the upper lip carrying `upperShare` of the motion.
+   * it down to LIPS_CLEAR), the upper lip carrying `upperShare` of the motion.
    */
   lipsTogether(frame: ExpressionFrame, out: Deltas, fraction: number, upperShare: number, side?: Side): void {
+    const gap = lipGap(frame, frame.fitted.head);
+    const clear = LIPS_CLEAR * frame.mouthUnit;
+    const centre = dot(between(frame, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), frame.left);
+    const sideWeight = (x: number) => (side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - centre)) / (2 * frame.mouthUnit))) : 1);
+    moveLips(frame, out, (x) => ({ close: Math.max(0, gap(x) - Math.max(clear, (1 - fraction) * gap(x))) * sideWeight(x), upperShare }));
+  },
+  /**
+   * Where a shape (its deltas in `out`) brings the lips closer than LIPS_CLEAR, or through each
+   * other, the lip that moves pushes the other one ahead of it instead.
+   */
+  keepLipsApart(frame: ExpressionFrame, out: Deltas): void {
+    const moved = frame.fitted.head.map((x, i) => x + out.head[i]);
+    const before = lipGap(frame, frame.fitted.head), after = lipGap(frame, moved);
+    const clear = LIPS_CLEAR * frame.mouthUnit;
+    const deficit = (x: number) => Math.max(0, Math.min(clear, Math.max(0, before(x))) - after(x));
     const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
-    const height = (p: Vec3) => dot(p, frame.up);
-    const top = contourProfile(frame, upper, height), bottom = contourProfile(frame, lower, height);
-    const centre = between(frame, UPPER_LIP.inner, LOWER_LIP.inner, 0.5);
-    const radius = 3.2 * frame.mouthUnit;
-    const p = frame.fitted.head;
-    for (let v = 0; v < p.length / 3; v++) {
-      const dx = p[3 * v] - centre[0], dy = p[3 * v + 1] - centre[1], dz = p[3 * v + 2] - centre[2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      // The lips move; the mouth bag behind them stays clear of the teeth.
-      if (d >= radius || frame.mouthBag[v]) continue;
-      const q = vertex(p, v);
-      const x = dot(q, frame.left);
-      const sideWeight = side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - dot(centre, frame.left))) / (2 * frame.mouthUnit))) : 1;
-      const gap = Math.max(0, top(x) - bottom(x)) * fraction * sideWeight * (1 - (d / radius) ** 2) ** 2;
-      const j = frame.jaw[v];
-      const move = scale(frame.up, gap * ((1 - j) * -upperShare + j * (1 - upperShare)));
-      for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
-    }
+    const rise = (chain: number[]) => contourProfile(frame, chain, (p) => dot(p, frame.up), out.head);
+    const upperRise = rise(upper), lowerRise = rise(lower);
+    const xs = frame.template.loops.lipsInner.map((v) => dot(vertex(moved, v), frame.left));
+    if (xs.every((x) => deficit(x) === 0)) return;
+    // The lower lip rising pushes the upper one up; the upper one falling pushes the lower one down.
+    moveLips(frame, out, (x) => ({ close: -deficit(x), upperShare: lowerRise(x) >= -upperRise(x) ? 1 : 0 }));
   },
 };
+
+/** Lips closer than this (in mouth units) count as closed: shapes stop there rather than press through. */
+const LIPS_CLEAR = 0.06;
+
+/**
+ * The vertical gap between the lips at each place across the mouth (negative where they cross):
+ * the lowest point of the upper lip above the highest point of the lower lip, over the lip
+ * surface near the inner contour (the lips bulge, so the contour alone can overstate the gap).
+ */
+function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: number) => number {
+  const contour = frame.template.loops.lipsInner;
+  const xs = contour.map((v) => dot(vertex(positions, v), frame.left));
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const width = (hi - lo) / GAP_BINS;
+  const top = new Array<number>(GAP_BINS).fill(Infinity), bottom = new Array<number>(GAP_BINS).fill(-Infinity);
+  const near = 0.5 * frame.mouthUnit;
+  const rest = contour.map((v) => vertex(frame.fitted.head, v));
+  const p = frame.fitted.head;
+  for (let v = 0; v < p.length / 3; v++) {
+    if (frame.mouthBag[v]) continue;
+    // Which vertices count is decided on the rest shape, so that the same ones are compared.
+    if (!rest.some((c) => (p[3 * v] - c[0]) ** 2 + (p[3 * v + 1] - c[1]) ** 2 + (p[3 * v + 2] - c[2]) ** 2 < near * near)) continue;
+    const q = vertex(positions, v);
+    const bin = Math.floor((dot(q, frame.left) - lo) / width);
+    if (bin < 0 || bin >= GAP_BINS) continue;
+    const y = dot(q, frame.up);
+    if (frame.jaw[v] < 0.5) top[bin] = Math.min(top[bin], y);
+    else bottom[bin] = Math.max(bottom[bin], y);
+  }
+  const gaps = top.map((t, i) => (Number.isFinite(t) && Number.isFinite(bottom[i]) ? t - bottom[i] : Infinity));
+  const { upper, lower } = upperAndLower(frame, contour);
+  const height = (q: Vec3) => dot(q, frame.up);
+  const contourTop = contourProfile(frame, upper, height, positions), contourBottom = contourProfile(frame, lower, height, positions);
+  return (x) => Math.min(contourTop(x) - contourBottom(x), gaps[Math.min(GAP_BINS - 1, Math.max(0, Math.floor((x - lo) / width)))]);
+}
+const GAP_BINS = 16;
+
+/**
+ * Moves the lips vertically, `close` in total towards each other (negative: apart) at each place
+ * across the mouth, the upper lip taking `upperShare` of it; the motion fades away from the lip
+ * contour, over the skin around it and into the mouth behind it.
+ */
+function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }): void {
+  const contour = frame.template.loops.lipsInner.map((v) => vertex(frame.fitted.head, v));
+  const radius = 2 * frame.mouthUnit;
+  const p = frame.fitted.head;
+  for (let v = 0; v < p.length / 3; v++) {
+    let d2 = Infinity;
+    for (const c of contour) d2 = Math.min(d2, (p[3 * v] - c[0]) ** 2 + (p[3 * v + 1] - c[1]) ** 2 + (p[3 * v + 2] - c[2]) ** 2);
+    if (d2 >= radius * radius) continue;
+    const { close, upperShare } = at(dot(vertex(p, v), frame.left));
+    // Whole on the lips, fading out over the skin around them and into the mouth behind them.
+    const a = close * (1 - smoothstep((Math.sqrt(d2) / radius - 0.3) / 0.7)) * lipFront(frame, v);
+    const j = frame.jaw[v];
+    const move = scale(frame.up, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
+    for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
+  }
+}
 
 type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
 
 /**
- * Lips rolling back take the front of the mouth bag with them, but not its depth, where the
- * teeth are: 1 on the face, fading over the bag from just behind the lips.
+ * How much of a lip motion a head vertex takes by its depth: all of it on the lips and in front,
+ * fading out behind the nearest point of the inner contour (inside the mouth, where the other
+ * lip's inner side and the teeth are).
  */
-function lipsOverBag(f: ExpressionFrame, v: number): number {
-  if (!f.mouthBag[v]) return 1;
-  const lips = between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5);
-  const depth = dot(sub(lips, vertex(f.fitted.head, v)), f.forward);
-  return 1 - smoothstep((depth - 0.1 * f.mouthUnit) / (0.4 * f.mouthUnit));
+function lipFront(f: ExpressionFrame, v: number): number {
+  const q = vertex(f.fitted.head, v);
+  let nearest = Infinity, behind = 0;
+  for (const c of f.template.loops.lipsInner) {
+    const p = vertex(f.fitted.head, c);
+    const d = (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2;
+    if (d < nearest) [nearest, behind] = [d, dot(sub(p, q), f.forward)];
+  }
+  return 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
 }
 
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
@@ -181,9 +247,9 @@ const RECIPES: Record<ArkitName, Recipe> = {
   mouthFrownLeft: frown.Left, mouthFrownRight: frown.Right,
   mouthDimpleLeft: dimple.Left, mouthDimpleRight: dimple.Right,
   mouthStretchLeft: stretch.Left, mouthStretchRight: stretch.Right,
-  mouthRollLower: (f, o) => brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, 0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => f.jaw[v] * lipsOverBag(f, v)),
-  mouthRollUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, -0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => (1 - f.jaw[v]) * lipsOverBag(f, v)),
-  mouthShrugLower: (f, o) => brush(f, o, between(f, LOWER_LIP.outer, CHIN, 0.4), 3.2 * f.mouthUnit, along(f, 0, 0.3 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => f.jaw[v]),
+  mouthRollLower: (f, o) => brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, 0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => f.jaw[v] * lipFront(f, v)),
+  mouthRollUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, -0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => (1 - f.jaw[v]) * lipFront(f, v)),
+  mouthShrugLower: (f, o) => brush(f, o, between(f, LOWER_LIP.outer, CHIN, 0.4), 3.2 * f.mouthUnit, along(f, 0, 0.3 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => f.jaw[v] * lipFront(f, v)),
   mouthShrugUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * f.mouthUnit, along(f, 0, 0.22 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => 1 - f.jaw[v]),
   mouthPressLeft: press.Left, mouthPressRight: press.Right,
   mouthLowerDownLeft: lowerDown.Left, mouthLowerDownRight: lowerDown.Right,
@@ -218,6 +284,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
 export function arkitShape(frame: ExpressionFrame, name: ArkitName): Deltas {
   const out = zeroDeltas(frame);
   RECIPES[name](frame, out);
+  motions.keepLipsApart(frame, out);
   return out;
 }
 

@@ -60,8 +60,8 @@ export function translate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, d
  * A value along a contour of fitted vertices (an eyelid, a lip), read by position across the
  * face (`lateral` coordinate) with linear interpolation between its points, held at the ends.
  */
-export function contourProfile(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number): (lateral: number) => number {
-  const points = chain.map((v) => vertex(frame.fitted.head, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
+export function contourProfile(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head): (lateral: number) => number {
+  const points = chain.map((v) => vertex(positions, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
   return (x) => {
     if (x <= points[0].x) return points[0].y;
     for (let i = 1; i < points.length; i++) {

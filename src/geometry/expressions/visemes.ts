@@ -16,7 +16,7 @@ export interface VisemeRecipe {
 /** The 15 Oculus (Meta) visemes under their usual blendshape names. */
 export const OCULUS_VISEMES: Record<string, VisemeRecipe> = {
   viseme_sil: { arkit: {} },
-  viseme_PP: { arkit: { mouthClose: 0.9, mouthPressLeft: 0.05, mouthPressRight: 0.05 } },
+  viseme_PP: { arkit: { mouthClose: 1, mouthPressLeft: 0.1, mouthPressRight: 0.1 } },
   viseme_FF: { arkit: { mouthRollLower: 0.8, mouthUpperUpLeft: 0.25, mouthUpperUpRight: 0.25, jawOpen: 0.08 } },
   viseme_TH: { arkit: { jawOpen: 0.2, tongueOut: 0.35 } },
   viseme_DD: { arkit: { jawOpen: 0.22, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueTip: 0.9 },
