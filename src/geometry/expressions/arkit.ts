@@ -105,13 +105,7 @@ function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: numbe
   const lo = Math.min(...xs), hi = Math.max(...xs);
   const width = (hi - lo) / GAP_BINS;
   const top = new Array<number>(GAP_BINS).fill(Infinity), bottom = new Array<number>(GAP_BINS).fill(-Infinity);
-  const near = 0.5 * frame.mouthUnit;
-  const rest = contour.map((v) => vertex(frame.fitted.head, v));
-  const p = frame.fitted.head;
-  for (let v = 0; v < p.length / 3; v++) {
-    if (frame.mouthBag[v]) continue;
-    // Which vertices count is decided on the rest shape, so that the same ones are compared.
-    if (!rest.some((c) => (p[3 * v] - c[0]) ** 2 + (p[3 * v + 1] - c[1]) ** 2 + (p[3 * v + 2] - c[2]) ** 2 < near * near)) continue;
+  for (const v of lipZone(frame).surface) {
     const q = vertex(positions, v);
     const bin = Math.floor((dot(q, frame.left) - lo) / width);
     if (bin < 0 || bin >= GAP_BINS) continue;
@@ -133,39 +127,60 @@ const GAP_BINS = 16;
  * contour, over the skin around it and into the mouth behind it.
  */
 function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }): void {
-  const contour = frame.template.loops.lipsInner.map((v) => vertex(frame.fitted.head, v));
+  const { distance } = lipZone(frame);
   const radius = 2 * frame.mouthUnit;
   const p = frame.fitted.head;
   for (let v = 0; v < p.length / 3; v++) {
-    let d2 = Infinity;
-    for (const c of contour) d2 = Math.min(d2, (p[3 * v] - c[0]) ** 2 + (p[3 * v + 1] - c[1]) ** 2 + (p[3 * v + 2] - c[2]) ** 2);
-    if (d2 >= radius * radius) continue;
+    if (distance[v] >= radius) continue;
     const { close, upperShare } = at(dot(vertex(p, v), frame.left));
     // Whole on the lips, fading out over the skin around them and into the mouth behind them.
-    const a = close * (1 - smoothstep((Math.sqrt(d2) / radius - 0.3) / 0.7)) * lipFront(frame, v);
+    const a = close * (1 - smoothstep((distance[v] / radius - 0.3) / 0.7)) * lipFront(frame, v);
     const j = frame.jaw[v];
     const move = scale(frame.up, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
     for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
   }
 }
 
-type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
-
 /**
- * How much of a lip motion a head vertex takes by its depth: all of it on the lips and in front,
- * fading out behind the nearest point of the inner contour (inside the mouth, where the other
- * lip's inner side and the teeth are).
+ * Per fitted head, once: each vertex's distance to the inner lip contour and how much of a lip
+ * motion it takes by its depth: all of it on the lips and in front, fading out behind the
+ * nearest contour point (inside the mouth, where the other lip's inner side and the teeth are).
  */
-function lipFront(f: ExpressionFrame, v: number): number {
-  const q = vertex(f.fitted.head, v);
-  let nearest = Infinity, behind = 0;
-  for (const c of f.template.loops.lipsInner) {
-    const p = vertex(f.fitted.head, c);
-    const d = (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2;
-    if (d < nearest) [nearest, behind] = [d, dot(sub(p, q), f.forward)];
-  }
-  return 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
+interface LipZone {
+  distance: Float32Array;
+  front: Float32Array;
+  /** Lip surface vertices (not the bag) near the contour: where the gap between the lips is read. */
+  surface: number[];
 }
+const lipZones = new WeakMap<ExpressionFrame, LipZone>();
+
+function lipZone(f: ExpressionFrame): LipZone {
+  let zone = lipZones.get(f);
+  if (zone) return zone;
+  const contour = f.template.loops.lipsInner.map((c) => vertex(f.fitted.head, c));
+  const p = f.fitted.head;
+  const n = p.length / 3;
+  const distance = new Float32Array(n), front = new Float32Array(n);
+  const surface: number[] = [];
+  for (let v = 0; v < n; v++) {
+    const q = vertex(p, v);
+    let nearest = Infinity, behind = 0;
+    for (const c of contour) {
+      const d = (c[0] - q[0]) ** 2 + (c[1] - q[1]) ** 2 + (c[2] - q[2]) ** 2;
+      if (d < nearest) [nearest, behind] = [d, dot(sub(c, q), f.forward)];
+    }
+    distance[v] = Math.sqrt(nearest);
+    front[v] = 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
+    if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
+  }
+  zone = { distance, front, surface };
+  lipZones.set(f, zone);
+  return zone;
+}
+
+const lipFront = (f: ExpressionFrame, v: number) => lipZone(f).front[v];
+
+type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
 
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
 
