@@ -8,7 +8,7 @@ import type { MeshData } from '../../model/avatar.ts';
 import { fitHead, type FittedHead } from '../../geometry/fit/fit-head.ts';
 import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../../geometry/fit/similarity.ts';
 import { untangle } from '../../geometry/fit/untangle.ts';
-import { fitToSurface } from '../../geometry/register/closest-point-fit.ts';
+import { fitToSurface, type ClosestPointFitOptions, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
 import { relaxTangles } from '../../geometry/register/relax-tangles.ts';
 import { angleWeightedNormals } from '../../geometry/spatial/pseudonormals.ts';
 import { TriangleBvh } from '../../geometry/spatial/triangle-bvh.ts';
@@ -31,7 +31,8 @@ export interface Registration {
 export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32Array): Registration {
   const template = tpl.meshes[0].geometry;
   const found = Uint32Array.from({ length: FACE_POINTS }, (_, i) => i).filter((i) => Number.isFinite(lifted[i * 3]));
-  const margins = new Set(freeVertices(tpl));
+  // Inner lip landmarks, lifted by a ray that just misses the lip, land on the teeth: those vertices take closest points instead.
+  const margins = new Set([...freeVertices(tpl), ...tpl.source.loops.lipsInner]);
   const anchored = found.filter((i) => !margins.has(i));
   const sim = fitSimilarity(template.positions, lifted, found);
   const toAvatar = rigidInverse(sim);
@@ -45,17 +46,12 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
   const scanBvh = TriangleBvh.build(moved.positions, moved.indices);
   // From the template under the similarity (free of folds, unlike a warp extrapolated from the face's
   // landmarks to the neck), pulled onto the scan with the face's landmark vertices held to the landmarks.
-  const start = scaled(template.positions, sim.scale);
-  const head = start.slice();
+  const head = scaled(template.positions, sim.scale);
   const surface = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face };
   const options = { free: freeVertices(tpl), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
   fitToSurface(head, template.indices, surface, { ...options, ...COARSE });
-  // The stiff fit is near the surface and rarely tangled: what the detailed fit tangles blends back towards it.
   const coarse = head.slice();
-  const matched = fitToSurface(head, template.indices, surface, { ...options, ...DETAILED });
-  untangle(head, coarse, template.indices, allTriangles(template.indices));
-  // Folds the stiff fit had too are smoothed out where they are.
-  relaxTangles(head, template.indices, allTriangles(template.indices));
+  const matched = fitDetail(head, coarse, template.indices, surface, options);
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
@@ -106,14 +102,34 @@ function completeLandmarks(tpl: TemplateView, lm: Float32Array, scale: number): 
 
 /** The closest-point fit's two stages: the head moves as a whole, then follows the surface in detail. */
 const COARSE = { stiffness: [8, 4, 2], maxDistance: 5, finalDistance: 1.5 };
-const DETAILED = { stiffness: [1, 0.4, 0.1], maxDistance: 1.5, finalDistance: 0.6 };
+const DETAILED = { maxDistance: 1.5, finalDistance: 0.6 };
+/** Stiffness of the detailed fit, tried in turn until the result has no folds. */
+const DETAIL_STIFFNESS = [[1, 0.6, 0.4], [1, 1, 1]];
+
+/**
+ * The detailed fit from the coarse one (in `head`, modified in place). The coarse fit's rare folds are
+ * smoothed out first; folds the detailed fit makes blend back towards it, and those left are smoothed out.
+ * If some are still left, a stiffer detailed fit is tried, and last the coarse fit itself is kept (less
+ * close to the surface, but valid matters more). Returns the vertices matched to the surface.
+ */
+function fitDetail(head: Float32Array, coarse: Float32Array, indices: Uint32Array, surface: TargetSurface, options: ClosestPointFitOptions): number {
+  const all = allTriangles(indices);
+  relaxTangles(coarse, indices, all);
+  for (const stiffness of DETAIL_STIFFNESS) {
+    head.set(coarse);
+    const matched = fitToSurface(head, indices, surface, { ...options, ...DETAILED, stiffness });
+    untangle(head, coarse, indices, all);
+    if (relaxTangles(head, indices, all) === 0) return matched;
+  }
+  head.set(coarse);
+  return 0;
+}
 /**
  * Vertices that take neither a landmark nor a closest point (they follow their neighbours): the mouth's
- * inside, the eye sockets, the inner lip and eyelid contours (their landmarks, lifted by a ray that just
- * misses the lip or lid, land on the teeth or the eyeball) and the skin within this distance (cm) of the
- * eyelid contours, whose closest scan point is often on the eyeball.
+ * inside, the eye sockets, and the eyelid contours with the skin within this distance (cm) of them: their
+ * landmarks (lifted by a ray that just misses the lid) and closest scan points are often on the eyeball.
  */
-const NEAR_LIDS = 0.35;
+const NEAR_LIDS = 0.25;
 const freeSets = new WeakMap<TemplateView, number[]>();
 
 function freeVertices(tpl: TemplateView): number[] {
@@ -122,9 +138,9 @@ function freeVertices(tpl: TemplateView): number[] {
   const p = tpl.meshes[0].geometry.positions;
   const lids = [...tpl.source.loops.leftEye, ...tpl.source.loops.rightEye];
   const nearLids = tpl.source.regions.face.filter(
-    (v) => v >= FACE_POINTS && lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < NEAR_LIDS),
+    (v) => lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < NEAR_LIDS),
   );
-  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...lids, ...tpl.source.loops.lipsInner, ...nearLids];
+  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...lids, ...nearLids];
   freeSets.set(tpl, free);
   return free;
 }
