@@ -70,7 +70,9 @@ export const motions = {
     const clear = LIPS_CLEAR * frame.mouthUnit;
     const centre = dot(between(frame, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), frame.left);
     const sideWeight = (x: number) => (side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - centre)) / (2 * frame.mouthUnit))) : 1);
-    moveLips(frame, out, (x) => ({ close: Math.max(0, gap(x) - Math.max(clear, (1 - fraction) * gap(x))) * sideWeight(x), upperShare }));
+    // A wide-open mouth closes only part of the way: the lips do not slide down over the teeth.
+    const most = MOST_CLOSING * frame.mouthUnit;
+    moveLips(frame, out, (x) => ({ close: Math.min(most, Math.max(0, gap(x) - Math.max(clear, (1 - fraction) * gap(x)))) * sideWeight(x), upperShare }));
   },
   /**
    * Where a shape (its deltas in `out`) brings the lips closer than LIPS_CLEAR, or through each
@@ -93,6 +95,8 @@ export const motions = {
 
 /** Lips closer than this (in mouth units) count as closed: shapes stop there rather than press through. */
 const LIPS_CLEAR = 0.06;
+/** The most the lips close (in mouth units). */
+const MOST_CLOSING = 0.6;
 
 /**
  * The vertical gap between the lips at each place across the mouth (negative where they cross):
@@ -170,7 +174,8 @@ function lipZone(f: ExpressionFrame): LipZone {
       if (d < nearest) [nearest, behind] = [d, dot(sub(c, q), f.forward)];
     }
     distance[v] = Math.sqrt(nearest);
-    front[v] = 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
+    // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.
+    front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
   zone = { distance, front, surface };

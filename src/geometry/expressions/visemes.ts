@@ -18,7 +18,7 @@ export const OCULUS_VISEMES: Record<string, VisemeRecipe> = {
   viseme_sil: { arkit: {} },
   viseme_PP: { arkit: { mouthClose: 1, mouthPressLeft: 0.1, mouthPressRight: 0.1 } },
   viseme_FF: { arkit: { mouthRollLower: 0.8, mouthUpperUpLeft: 0.25, mouthUpperUpRight: 0.25, jawOpen: 0.08 } },
-  viseme_TH: { arkit: { jawOpen: 0.2, tongueOut: 0.35 } },
+  viseme_TH: { arkit: { jawOpen: 0.3, tongueOut: 0.3 } },
   viseme_DD: { arkit: { jawOpen: 0.22, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueTip: 0.9 },
   viseme_kk: { arkit: { jawOpen: 0.28, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueBack: 1 },
   viseme_CH: { arkit: { jawOpen: 0.15, mouthFunnel: 0.55, mouthPucker: 0.2 }, tongueTip: 0.5 },
