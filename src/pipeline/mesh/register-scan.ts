@@ -118,8 +118,8 @@ function fitDetail(head: Float32Array, coarse: Float32Array, indices: Uint32Arra
   for (const stiffness of DETAIL_STIFFNESS) {
     head.set(coarse);
     const matched = fitToSurface(head, indices, surface, { ...options, ...DETAILED, stiffness });
-    untangle(head, coarse, indices, all);
-    if (relaxTangles(head, indices, all) === 0) return matched;
+    // untangle reports 0 moved vertices when it found no fold: no second check needed then.
+    if (untangle(head, coarse, indices, all) === 0 || relaxTangles(head, indices, all) === 0) return matched;
   }
   head.set(coarse);
   return 0;
