@@ -16,7 +16,8 @@ import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
 import { assemble, encodeTextures, renderAndEncodePreview } from '../photo-pipeline.ts';
 import { loadScan, type Scan } from './scan.ts';
-import { findScanLandmarks } from './scan-landmarks.ts';
+import { findScanLandmarks, type ScanLandmarks } from './scan-landmarks.ts';
+import { applyMat3, fitSimilarity, transposeMat3 } from '../../geometry/fit/similarity.ts';
 import { registerScan, type Registration } from './register-scan.ts';
 import { bakeMeshTextures, type EyeSource } from './mesh-textures.ts';
 
@@ -44,10 +45,10 @@ export async function runMeshPipeline(
 
   const scan = await loadScan(type, input.file);
   lap('read', 10);
-  const found = await findScanLandmarks(scan.geometry, scan.texture);
+  const tpl = template(input.template);
+  const found = await faceTheCamera(scan, tpl.meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3));
   lap('face-analysis', 20);
 
-  const tpl = template(input.template);
   const registration = registerScan(tpl, scan.geometry, found.points);
   const { fitted, head } = registration;
   const geometries = tpl.meshes.map((m, i): MeshData => {
@@ -103,6 +104,26 @@ export async function runMeshPipeline(
     scan,
     timings,
   };
+}
+
+/** The landmark model is most accurate on a face seen from the front. */
+const MAX_VIEW_TURN_DEG = 4;
+
+/**
+ * Finds the landmarks; when the face turned out not to look straight at the camera (the shape-based
+ * orientation is only rough), the scan is turned to face it (in place) and the landmarks found again.
+ */
+async function faceTheCamera(scan: Scan, canonical: Float32Array): Promise<ScanLandmarks> {
+  const first = await findScanLandmarks(scan.geometry, scan.texture);
+  const found = Uint32Array.from({ length: FACE_POINTS }, (_, i) => i).filter((i) => Number.isFinite(first.points[i * 3]));
+  const r = fitSimilarity(canonical, first.points, found).rotation;
+  const turnDeg = (Math.acos(Math.max(-1, Math.min(1, (r[0] + r[4] + r[8] - 1) / 2))) * 180) / Math.PI;
+  if (turnDeg <= MAX_VIEW_TURN_DEG) return first;
+  const rt = transposeMat3(r);
+  for (const xyz of [scan.geometry.positions, scan.geometry.normals]) {
+    for (let i = 0; i < xyz.length; i += 3) xyz.set(applyMat3(rt, xyz[i], xyz[i + 1], xyz[i + 2]), i);
+  }
+  return findScanLandmarks(scan.geometry, scan.texture);
 }
 
 function meshType(type: PipelineInput['inputType']): MeshInputType {
