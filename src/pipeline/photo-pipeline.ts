@@ -4,10 +4,9 @@
  */
 import sharp from 'sharp';
 import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Texture, TemplateVersion } from '../model/avatar.ts';
-import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../geometry/expressions/blendshapes.ts';
-import { buildBasicAnimations } from '../geometry/expressions/animations.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
+import { featureShapes, stageClock, supportsMeta } from './stages.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { landmarkModel } from './face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
@@ -59,14 +58,7 @@ export class PhotoPipeline implements Pipeline {
         `input type ${input.inputType} is not supported by this pipeline yet; upload a photo`,
       );
     }
-    const timings: Record<string, number> = {};
-    let clock = performance.now();
-    const lap = (stage: string, percent: number) => {
-      const now = performance.now();
-      timings[stage] = now - clock;
-      clock = now;
-      progress(percent, stage);
-    };
+    const { timings, lap } = stageClock(progress);
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
@@ -101,10 +93,7 @@ export class PhotoPipeline implements Pipeline {
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
-    // `basic` needs the few shapes its clips drive, so every feature asks for blendshapes.
-    const shapeFeatures: ShapeFeature[] = input.features;
-    const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head: fitted.head, parts: fitted.parts }, shapeFeatures) : undefined;
-    const animations = input.features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
+    const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     lap('expressions', 60);
 
     const model = assemble(tpl, geometries, fitted, textures.images, morphs);
@@ -254,13 +243,8 @@ function hex(c: Rgb): string {
 function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair?: Rgb }): Record<string, string> {
   const s = a.originalScale;
   const [x, y, w, h] = a.faceBox;
-  const morphs = new Set(model.meshes.flatMap((m) => m.morphs.map((t) => t.name)));
   return {
-    template: input.template,
-    'supports-expressions': String(blendshapeNames(['expressions']).every((n) => morphs.has(n))),
-    'supports-visemes': String(blendshapeNames(['visemes']).every((n) => morphs.has(n))),
-    'supports-basic-animation': String(model.animations.length > 0),
-    'supports-deformation': 'true',
+    ...supportsMeta(input.template, model),
     'face-count': String(a.faceCount),
     'face-box': [x, y, w, h].map((v) => Math.round(v * s)).join(','),
     'head-pose': [a.pose.yaw, a.pose.pitch, a.pose.roll].map((v) => v.toFixed(1)).join(','),

@@ -4,13 +4,12 @@
  * path's expressions, assembly and preview. The result has the template's topology like a photo avatar.
  */
 import type { MeshData, TemplateVersion } from '../../model/avatar.ts';
-import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../../geometry/expressions/blendshapes.ts';
-import { buildBasicAnimations } from '../../geometry/expressions/animations.ts';
 import { vertexNormals } from '../../geometry/mesh/normals.ts';
 import type { Rgb } from '../../geometry/texture/rgb-image.ts';
 import type { MeshInputType } from '../../formats/mesh-input.ts';
 import type { PipelineInput, PipelineResult, ProgressFn } from '../types.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';
+import { featureShapes, stageClock, supportsMeta } from '../stages.ts';
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
@@ -34,14 +33,7 @@ export async function runMeshPipeline(
   template: (version: TemplateVersion) => TemplateView,
 ): Promise<MeshPipelineResult> {
   const type = meshType(input.inputType);
-  const timings: Record<string, number> = {};
-  let clock = performance.now();
-  const lap = (stage: string, percent: number) => {
-    const now = performance.now();
-    timings[stage] = now - clock;
-    clock = now;
-    progress(percent, stage);
-  };
+  const { timings, lap } = stageClock(progress);
 
   const scan = await loadScan(type, input.file);
   lap('read', 10);
@@ -57,9 +49,7 @@ export async function runMeshPipeline(
   });
   lap('fitting', 35);
 
-  const shapeFeatures: ShapeFeature[] = input.features;
-  const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, { head, parts: fitted.parts }, shapeFeatures) : undefined;
-  const animations = input.features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
+  const { morphs, animations } = featureShapes(tpl, { head, parts: fitted.parts }, input.features);
   lap('expressions', 45);
 
   const eyes: EyeSource = scan.photo
@@ -82,13 +72,8 @@ export async function runMeshPipeline(
   model.textures = encoded;
   lap('preview', 95);
 
-  const morphNames = new Set(model.meshes.flatMap((m) => m.morphs.map((t) => t.name)));
   const meta: Record<string, string> = {
-    template: input.template,
-    'supports-expressions': String(blendshapeNames(['expressions']).every((n) => morphNames.has(n))),
-    'supports-visemes': String(blendshapeNames(['visemes']).every((n) => morphNames.has(n))),
-    'supports-basic-animation': String(model.animations.length > 0),
-    'supports-deformation': 'true',
+    ...supportsMeta(input.template, model),
     'mesh-unit': scan.unit,
     'mesh-orientation': `up=${vector(scan.orientation.up)};front=${vector(scan.orientation.front)}`,
     'mesh-triangles': String(scan.geometry.indices.length / 3),

@@ -1,0 +1,41 @@
+import { buildBasicAnimations } from '../geometry/expressions/animations.ts';
+import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../geometry/expressions/blendshapes.ts';
+import type { AvatarModel } from '../model/avatar.ts';
+import type { TemplateView } from './template-view.ts';
+import type { PipelineInput, ProgressFn } from './types.ts';
+
+/** Times each stage and reports its percent: `lap(stage, percent)` when a stage ends. */
+export function stageClock(progress: ProgressFn) {
+  const timings: Record<string, number> = {};
+  let clock = performance.now();
+  const lap = (stage: string, percent: number) => {
+    const now = performance.now();
+    timings[stage] = now - clock;
+    clock = now;
+    progress(percent, stage);
+  };
+  return { timings, lap };
+}
+
+/**
+ * The blendshapes and clips the features ask for, on the fitted geometry. `basic` needs the few
+ * shapes its clips drive, so every feature asks for blendshapes.
+ */
+export function featureShapes(tpl: TemplateView, fitted: { head: Float32Array; parts: Record<string, Float32Array> }, features: PipelineInput['features']) {
+  const shapeFeatures: ShapeFeature[] = features;
+  const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, fitted, shapeFeatures) : undefined;
+  const animations = features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
+  return { morphs, animations };
+}
+
+/** The pipeline meta entries that say what a finished avatar supports (docs/PIPELINE.md). */
+export function supportsMeta(template: string, model: AvatarModel): Record<string, string> {
+  const morphs = new Set(model.meshes.flatMap((m) => m.morphs.map((t) => t.name)));
+  return {
+    template,
+    'supports-expressions': String(blendshapeNames(['expressions']).every((n) => morphs.has(n))),
+    'supports-visemes': String(blendshapeNames(['visemes']).every((n) => morphs.has(n))),
+    'supports-basic-animation': String(model.animations.length > 0),
+    'supports-deformation': 'true',
+  };
+}
