@@ -1,0 +1,47 @@
+/**
+ * Issue 5 item 4: every blendshape of avatars made from test photos, rendered at weight 1 and observed
+ * with the landmark detector, does what its name says (expectations in src/pipeline/quality/observe-shapes.ts):
+ * it does something, the right thing, on the right side, mirrored by its twin, without lips or lids crossing.
+ */
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createPipeline } from '../../../src/pipeline/photo-pipeline.ts';
+import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
+import { expectationOf, judgeShapes, observeShapes, type ObservedAvatar, type ShapeVerdict } from '../../../src/pipeline/quality/observe-shapes.ts';
+
+const FACES = path.resolve(import.meta.dirname, '../../../../shared/testdata/faces');
+const PHOTOS = ['p03-a', 'p06-a', 'p13-a'];
+const NAMES = blendshapeNames(['expressions', 'visemes']);
+const pipeline = createPipeline();
+
+test('every blendshape name has an expectation', () => {
+  assert.deepEqual(NAMES.filter((n) => !expectationOf(n)), []);
+});
+
+for (const photo of PHOTOS) {
+  describe(`blendshapes observed on ${photo}`, () => {
+    let observed: ObservedAvatar;
+    let verdicts: Map<string, ShapeVerdict>;
+    before(async () => {
+      const file = readFileSync(path.join(FACES, `${photo}.jpg`));
+      const result = await (await pipeline).run({ inputType: 'photo', file, template: '2.0', features: ['expressions', 'visemes'] }, () => {});
+      observed = await observeShapes(result.model);
+      verdicts = new Map(judgeShapes(observed).map((v) => [v.name, v]));
+    });
+
+    test('the neutral avatar has open eyes and its lips and lids do not cross', () => {
+      assert.ok(observed.neutral.measures.eyeOpen.left > 0.05 && observed.neutral.measures.eyeOpen.right > 0.05);
+      for (const gap of Object.values(observed.neutral.gaps)) assert.ok(gap >= 0);
+    });
+
+    for (const name of NAMES) {
+      test(name, () => {
+        const v = verdicts.get(name);
+        assert.ok(v, `${name} was not observed`);
+        assert.deepEqual(v.failures, []);
+      });
+    }
+  });
+}
