@@ -76,9 +76,12 @@ export function landmarkModel(): Promise<HumanLike> {
       cacheModels: false,
       validateModels: false,
       filter: { enabled: false },
+      // Every photo is a new subject: never reuse a previous input's face boxes or landmarks (the
+      // library's video defaults do, for similar inputs within a few seconds).
+      cacheSensitivity: 0,
       face: {
         enabled: true,
-        detector: { enabled: true, rotation: true, maxDetected: 10, minConfidence: 0.5, minSize: 0, return: false },
+        detector: { enabled: true, rotation: true, maxDetected: 10, minConfidence: 0.5, minSize: 0, return: false, skipFrames: 0, skipTime: 0 },
         mesh: { enabled: true },
         iris: { enabled: true },
         attention: { enabled: false },
