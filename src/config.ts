@@ -25,7 +25,7 @@ export interface Config {
   pipelineModule: string;
   /** Seconds a worker holds a job before another may take it over. */
   jobLease: number;
-  /** Requests per second allowed per application key (burst = 2x). */
+  /** Requests per second allowed per application key, averaged over fixed 10 s windows (0: no limit). */
   rateLimit: number;
   createSamples: boolean;
   /** pino level of the service and its worker threads. */

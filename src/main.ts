@@ -7,7 +7,7 @@ import { createSpeechEngine, parseModes } from './speech/index.ts';
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 const engine = createSpeechEngine();
-const service = await startService({ config, logger, synthesizer: { parseModes, synthesize: (body, modes) => engine.synthesize(body as never, modes) } });
+const service = await startService({ config, logger, synthesizer: { parseModes, synthesize: engine.synthesize } });
 await service.app.listen({ port: config.port, host: config.host });
 
 let closing = false;

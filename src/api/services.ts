@@ -1,10 +1,9 @@
 import type { Accounts } from '../domain/accounts.ts';
 import type { Avatars } from '../domain/avatars.ts';
 import type { Portal } from '../domain/portal.ts';
-import type { Repo } from '../domain/ports.ts';
+import type { Files, Repo } from '../domain/ports.ts';
 import type { Speech } from '../domain/speech.ts';
 import type { LinkSigner } from '../store/files/link-signer.ts';
-import type { Files } from '../domain/ports.ts';
 
 /** What the HTTP layer is handed: the domain's services and, for serving signed links, the file store. */
 export interface Services {

@@ -31,9 +31,6 @@ export interface NewAvatarRequest {
   features: string;
 }
 
-/** The spec's Avatar object. */
-export type AvatarObject = ReturnType<typeof avatarObject>;
-
 function avatarObject(a: Avatar, meta: MetaEntry[], result?: Result) {
   return {
     key: result ? `${a.key}@${result.childKey}` : a.key,

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { SpeechError, SpeechErrorCode } from './errors.ts';
 import type { SpeechModes } from './modes.ts';
 import { WorkerPool } from './pool.ts';
-import { planRequest, validateRequest, type SpeechRequest } from './request.ts';
+import { planRequest, validateRequest } from './request.ts';
 import type { SynthesisJob, SynthesisResult } from './synthesis.ts';
 import { resolveVoice, VOICES, type VoiceInfo } from './voices.ts';
 
@@ -14,8 +14,8 @@ export interface SpeechEngineOptions {
 }
 
 export interface SpeechEngine {
-  /** Validates and synthesizes one request; throws SpeechError for client errors. */
-  synthesize(request: SpeechRequest, modes: SpeechModes): Promise<SynthesisResult>;
+  /** Validates the request body ({text, type, voice} as parsed from JSON) and synthesizes it; throws SpeechError for client errors. */
+  synthesize(body: unknown, modes: SpeechModes): Promise<SynthesisResult>;
   voices(): VoiceInfo[];
   close(): Promise<void>;
 }

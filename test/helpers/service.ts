@@ -99,7 +99,7 @@ export async function startTestService(overrides: Partial<Config> = {}, env: Nod
     ...overrides,
   };
   const engine = speech === 'real' ? createSpeechEngine({ poolSize: 1 }) : undefined;
-  const synthesizer: Synthesizer = engine ? { parseModes, synthesize: (body, modes) => engine.synthesize(body as never, modes) } : silentSynthesizer;
+  const synthesizer: Synthesizer = engine ? { parseModes, synthesize: engine.synthesize } : silentSynthesizer;
   const service = await startService({ config, logger: false, synthesizer, print: () => undefined });
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   // The demo account is made only when the data directory has no account yet.
