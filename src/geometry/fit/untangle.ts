@@ -4,29 +4,22 @@
  * neighbours, are blended towards a safe shape (the template under the fit's similarity, which is valid)
  * in growing steps until no intersection is left.
  */
-import { overlappingPairs, triangleBoxes } from '../mesh/box-grid.ts';
-import { trianglesIntersect } from '../mesh/triangle-tests.ts';
+import { forEachSelfIntersection } from '../mesh/checks.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 
-const TOUCH_EPS = 1e-6;
 const BLEND_STEPS = [0.25, 0.5, 0.75, 1];
 
 /** Vertices of triangles (among `triangles`, ids into `indices`) that cut through another one of them. */
 export function intersectingVertices(positions: Float32Array, indices: Uint32Array, triangles: Uint32Array): Set<number> {
   const sub = new Uint32Array(triangles.length * 3);
   triangles.forEach((t, i) => sub.set(indices.subarray(t * 3, t * 3 + 3), i * 3));
-  const boxes = triangleBoxes(positions, 3, sub);
   let edge = 0;
   for (let t = 0; t < sub.length; t += 3) edge += Math.hypot(positions[sub[t] * 3] - positions[sub[t + 1] * 3], positions[sub[t] * 3 + 1] - positions[sub[t + 1] * 3 + 1], positions[sub[t] * 3 + 2] - positions[sub[t + 1] * 3 + 2]);
   const cell = (2 * edge) / Math.max(1, triangles.length) || 1;
   const out = new Set<number>();
-  const tri = (t: number) => [3 * sub[3 * t], 3 * sub[3 * t + 1], 3 * sub[3 * t + 2]];
-  overlappingPairs(boxes, 3, cell, (i, j) => {
-    const a = tri(i);
-    const b = tri(j);
-    if (a.filter((v) => b.includes(v)).length >= 2) return;
-    if (!trianglesIntersect(positions, a, b, TOUCH_EPS)) return;
-    for (const v of [...a, ...b]) out.add(v / 3);
+  forEachSelfIntersection(positions, sub, cell, (i, j) => {
+    for (let k = 0; k < 3; k++) out.add(sub[3 * i + k]);
+    for (let k = 0; k < 3; k++) out.add(sub[3 * j + k]);
   });
   return out;
 }

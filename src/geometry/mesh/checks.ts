@@ -127,16 +127,28 @@ function meanEdge(coords: ArrayLike<number>, dims: number, indices: ArrayLike<nu
 }
 
 function countSelfIntersections(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
-  const boxes = triangleBoxes(positions, 3, indices);
   let count = 0;
-  const tri = (t: number) => [3 * indices[3 * t], 3 * indices[3 * t + 1], 3 * indices[3 * t + 2]];
-  overlappingPairs(boxes, 3, 2 * meanEdge(positions, 3, indices) || 1, (i, j) => {
-    const a = tri(i), b = tri(j);
-    const shared = a.filter((v) => b.includes(v)).length;
-    if (shared >= 2) return; // neighbours across an edge only touch
-    if (trianglesIntersect(positions, a, b, TOUCH_EPS)) count++;
-  });
+  forEachSelfIntersection(positions, indices, 2 * meanEdge(positions, 3, indices) || 1, () => count++);
   return count;
+}
+
+/**
+ * Calls `visit(i, j)` for every pair of triangles (ids into `indices` / 3) that cut through each other, in the
+ * order `overlappingPairs` finds them; neighbours across an edge only touch and are not tested. `cellSize`
+ * is the grid's (about twice the mean edge).
+ */
+export function forEachSelfIntersection(positions: ArrayLike<number>, indices: ArrayLike<number>, cellSize: number, visit: (i: number, j: number) => void): void {
+  const a = [0, 0, 0], b = [0, 0, 0];
+  overlappingPairs(triangleBoxes(positions, 3, indices), 3, cellSize, (i, j) => {
+    for (let k = 0; k < 3; k++) {
+      a[k] = 3 * indices[3 * i + k];
+      b[k] = 3 * indices[3 * j + k];
+    }
+    let shared = 0;
+    for (let k = 0; k < 3; k++) if (a[k] === b[0] || a[k] === b[1] || a[k] === b[2]) shared++;
+    if (shared >= 2) return; // neighbours across an edge only touch
+    if (trianglesIntersect(positions, a, b, TOUCH_EPS)) visit(i, j);
+  });
 }
 
 /** Pairs of triangles, one from each mesh, that cut through each other. */

@@ -15,8 +15,7 @@ export function segmentCrossesTriangle(pos: ArrayLike<number>, p: number, q: num
   const e2x = pos[c] - ax, e2y = pos[c + 1] - ay, e2z = pos[c + 2] - az;
   const hx = dy * e2z - dz * e2y, hy = dz * e2x - dx * e2z, hz = dx * e2y - dy * e2x;
   const det = e1x * hx + e1y * hy + e1z * hz;
-  const scale = Math.hypot(e1x, e1y, e1z) * Math.hypot(e2x, e2y, e2z) * Math.hypot(dx, dy, dz);
-  if (Math.abs(det) <= 1e-9 * scale) return false; // parallel or coplanar: not counted
+  // A zero det makes u, v or t infinite or NaN, which fail below; the parallel test (hypot is slow) comes last.
   const inv = 1 / det;
   const sx = px - ax, sy = py - ay, sz = pz - az;
   const u = (sx * hx + sy * hy + sz * hz) * inv;
@@ -25,11 +24,13 @@ export function segmentCrossesTriangle(pos: ArrayLike<number>, p: number, q: num
   const v = (dx * qx + dy * qy + dz * qz) * inv;
   if (v <= eps || u + v >= 1 - eps) return false;
   const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
-  return t > eps && t < 1 - eps;
+  if (!(t > eps && t < 1 - eps)) return false;
+  const scale = Math.hypot(e1x, e1y, e1z) * Math.hypot(e2x, e2y, e2z) * Math.hypot(dx, dy, dz);
+  return Math.abs(det) > 1e-9 * scale; // parallel or coplanar: not counted
 }
 
 /** Do two triangles (vertex offsets times 3 into `pos`) intersect other than by touching? */
-export function trianglesIntersect(pos: ArrayLike<number>, t1: readonly number[], t2: readonly number[], eps: number): boolean {
+export function trianglesIntersect(pos: ArrayLike<number>, t1: ArrayLike<number>, t2: ArrayLike<number>, eps: number): boolean {
   for (let k = 0; k < 3; k++) {
     if (segmentCrossesTriangle(pos, t1[k], t1[(k + 1) % 3], t2[0], t2[1], t2[2], eps)) return true;
     if (segmentCrossesTriangle(pos, t2[k], t2[(k + 1) % 3], t1[0], t1[1], t1[2], eps)) return true;
