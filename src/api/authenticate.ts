@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../domain/errors.ts';
 import type { Account, AppKey, Repo } from '../domain/ports.ts';
-import { serviceDigest } from '../protocol/digest.ts';
+import { digestSigner, type DigestMethod } from '../protocol/digest.ts';
 import { parseAuthorization } from './auth-header.ts';
 
 declare module 'fastify' {
@@ -19,25 +19,33 @@ function pathAsCalled(url: string) {
   return q < 0 ? url : url.slice(0, q);
 }
 
-/**
- * Verifies the ServiceDigest of a request. The nonce is spent only after the digest checks out, so
- * that nobody without the secret can burn a client's nonces.
- */
 /** Requests are counted per application key in fixed windows of this many seconds (shared by every API process through the Repo). */
 export const RATE_WINDOW_SECONDS = 10;
 
 /** How long a looked-up key and its account are reused: a revocation takes effect within this time. */
 export const CREDENTIAL_CACHE_MS = 1000;
 
+interface Credentials {
+  at: number;
+  key: AppKey | undefined;
+  account: Account | undefined;
+  signers: Partial<Record<DigestMethod, (nonce: string, uri: string) => string>>;
+}
+
+/**
+ * Verifies the ServiceDigest of a request. The nonce is spent only after the digest checks out, so
+ * that nobody without the secret can burn a client's nonces.
+ */
 export function authenticator(repo: Repo, ratePerSecond: number) {
   const perWindow = ratePerSecond * RATE_WINDOW_SECONDS;
-  // Status polls dominate the traffic: the key and account rows are read once a second per key, not per request.
-  const cache = new Map<string, { at: number; key: AppKey | undefined; account: Account | undefined }>();
+  // Status polls dominate the traffic: the key and account rows are read once a second per key, not per
+  // request, and the key's part of the digest is computed once with them.
+  const cache = new Map<string, Credentials>();
   const credentials = async (publicKey: string, now: number) => {
     const hit = cache.get(publicKey);
     if (hit && now - hit.at < CREDENTIAL_CACHE_MS) return hit;
     const key = await repo.getKey(publicKey);
-    const entry = { at: now, key, account: key && (await repo.getAccount(key.accountId)) };
+    const entry: Credentials = { at: now, key, account: key && (await repo.getAccount(key.accountId)), signers: {} };
     if (cache.size >= 10_000) cache.clear();
     cache.set(publicKey, entry);
     return entry;
@@ -46,11 +54,13 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
     const auth = parseAuthorization(request.headers.authorization);
     if (!auth) throw errors.noAuth();
     const now = Date.now();
-    const { key, account } = await credentials(auth.key, now);
+    const entry = await credentials(auth.key, now);
+    const { key, account } = entry;
     if (!key || !account) throw errors.unknownKey();
     if (key.revokedAt !== null) throw errors.revokedKey();
+    const sign = (entry.signers[auth.method] ??= digestSigner(auth.method, auth.key, key.secret));
     const uri = pathAsCalled(request.raw.url ?? request.url);
-    let ok = sameHex(serviceDigest(auth.method, auth.key, key.secret, auth.nonce, uri), auth.digest);
+    let ok = sameHex(sign(auth.nonce, uri), auth.digest);
     if (!ok) {
       let decoded: string | undefined;
       try {
@@ -58,7 +68,7 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
       } catch {
         decoded = undefined;
       }
-      if (decoded !== undefined && decoded !== uri) ok = sameHex(serviceDigest(auth.method, auth.key, key.secret, auth.nonce, decoded), auth.digest);
+      if (decoded !== undefined && decoded !== uri) ok = sameHex(sign(auth.nonce, decoded), auth.digest);
     }
     if (!ok) throw errors.authFail();
     const windowMs = RATE_WINDOW_SECONDS * 1000;

@@ -6,11 +6,22 @@ export type { DigestMethod };
 
 const hex = (method: DigestMethod, text: string) => crypto.createHash(method).update(text, 'utf8').digest('hex');
 
+const finish = (method: DigestMethod, hmacKey: string | crypto.KeyObject, hash1: string, publicKey: string, nonce: string, uri: string) =>
+  crypto.createHmac(method, hmacKey).update(hash1 + hex(method, publicKey + nonce + uri), 'utf8').digest('hex');
+
 /** digest = HMAC(secret, hash(key + secret) + hash(key + nonce + uri)), lowercase hexadecimal throughout. */
 export function serviceDigest(method: DigestMethod, publicKey: string, secret: string, nonce: string, uri: string): string {
+  return finish(method, secret, hex(method, publicKey + secret), publicKey, nonce, uri);
+}
+
+/**
+ * serviceDigest for many requests of one key: the first hash and the HMAC key depend on the key alone,
+ * so a verifier computes them once.
+ */
+export function digestSigner(method: DigestMethod, publicKey: string, secret: string): (nonce: string, uri: string) => string {
   const hash1 = hex(method, publicKey + secret);
-  const hash2 = hex(method, publicKey + nonce + uri);
-  return crypto.createHmac(method, secret).update(hash1 + hash2, 'utf8').digest('hex');
+  const hmacKey = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
+  return (nonce, uri) => finish(method, hmacKey, hash1, publicKey, nonce, uri);
 }
 
 /** The Authorization header a client sends for one request; `uri` is the path as called, without host and query. */

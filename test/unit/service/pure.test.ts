@@ -5,7 +5,7 @@ import { parseAuthorization } from '../../../src/api/auth-header.ts';
 import { inspectPhoto } from '../../../src/domain/input-check.ts';
 import { listCodes } from '../../../src/domain/list-codes.ts';
 import { decodeDocument, encodeDocument } from '../../../src/model/codec.ts';
-import { serviceDigest } from '../../../src/protocol/digest.ts';
+import { digestSigner, serviceDigest } from '../../../src/protocol/digest.ts';
 import { linkSigner } from '../../../src/store/files/link-signer.ts';
 import { secretBox } from '../../../src/store/secret-box.ts';
 
@@ -100,3 +100,12 @@ describe('document codec', () => {
     assert.throws(() => decodeDocument(new Uint8Array(16)));
   });
 });
+
+describe('digestSigner', () => it('gives the same digests as serviceDigest, key by key', () => {
+  for (const method of ['sha256', 'sha1'] as const) {
+    const sign = digestSigner(method, 'ak_1', 'sécret');
+    for (const [nonce, uri] of [['n1', '/v2/profile'], ['n2', '/v2/avatar/ab%20c/status'], ['', '']]) {
+      assert.equal(sign(nonce!, uri!), serviceDigest(method, 'ak_1', 'sécret', nonce!, uri!));
+    }
+  }
+}));
