@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { JobEvent } from './job-events.ts';
+import { RequestMetrics } from './request-metrics.ts';
 
 const SECONDS_HTTP = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SECONDS_JOBS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 320];
@@ -11,14 +12,11 @@ const SECONDS_JOBS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 320]
 export function createMetrics(queueDepth: () => Promise<number>) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const requests = new client.Counter({
-    name: 'avatar_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status.',
-    labelNames: ['route', 'method', 'status'] as const, registers: [registry],
-  });
-  const latency = new client.Histogram({
-    name: 'avatar_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern, method and status.',
-    labelNames: ['route', 'method', 'status'] as const, buckets: SECONDS_HTTP, registers: [registry],
-  });
+  const requests = new RequestMetrics(
+    { total: 'avatar_http_requests_total', duration: 'avatar_http_request_duration_seconds' },
+    { total: 'HTTP requests answered, by route pattern, method and status.', duration: 'Time to answer an HTTP request, by route pattern, method and status.' },
+    SECONDS_HTTP,
+  );
   const jobs = new client.Counter({
     name: 'avatar_jobs_total', help: 'Job runs by kind and outcome (done, retry, failed, cancelled, released).',
     labelNames: ['kind', 'outcome'] as const, registers: [registry],
@@ -40,12 +38,8 @@ export function createMetrics(queueDepth: () => Promise<number>) {
 
   return {
     contentType: registry.contentType,
-    text: () => registry.metrics(),
-    request(route: string, method: string, status: number, seconds: number) {
-      const labels = { route, method, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
-    },
+    text: async () => (await registry.metrics()) + requests.text(),
+    request: (route: string, method: string, status: number, seconds: number) => requests.observe(route, method, status, seconds),
     job(e: JobEvent) {
       if (e.type === 'job') {
         jobs.inc({ kind: e.kind, outcome: e.outcome });

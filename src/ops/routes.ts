@@ -18,8 +18,10 @@ const within = <T>(p: Promise<T>, seconds: number) =>
  * response of the app is counted and timed by route pattern and status.
  */
 export function registerOps(app: FastifyInstance, o: OpsOptions) {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: it runs for every response and needs no promise.
+  app.addHook('onResponse', (request, reply, done) => {
     o.metrics.request(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   const hide = { schema: { hide: true } as object };
   app.get('/healthz', hide, async () => ({ status: 'up' }));

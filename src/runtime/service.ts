@@ -87,8 +87,9 @@ export async function startService({ config, logger, synthesizer, print = consol
     metrics.job,
   );
   if (runJobs) {
-    app.addHook('onResponse', async (request) => {
+    app.addHook('onResponse', (request, _reply, done) => {
       if (request.method === 'POST' || request.url.includes('/execute/')) workers.poke();
+      done();
     });
   }
   const nonceSweep = setInterval(() => {
