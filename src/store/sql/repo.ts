@@ -154,7 +154,7 @@ export class SqlRepo implements Repo {
   }
 
   async getAvatar(key: string) {
-    const row = await this.db.get('SELECT * FROM avatars WHERE key = ?', [key]);
+    const row = await this.db.get(`SELECT ${AVATAR_COLUMNS} FROM avatars WHERE key = ?`, [key]);
     return row && toAvatar(row);
   }
 
@@ -472,6 +472,9 @@ function toAccount(r: Row): Account {
     features: JSON.parse(String(r.features)) as string[], createdAt: Number(r.created_at),
   };
 }
+
+// What toAvatar reads; status polls read one avatar per request and every column costs (SQLite drivers build an object per row).
+const AVATAR_COLUMNS = 'key, account_id, is_public, is_sample, error_code, template, features, platforms, input_type, created_by, percent, status, created_at, updated_at, charged';
 
 function toAvatar(r: Row): Avatar {
   return {
