@@ -184,6 +184,8 @@ export interface Repo {
   /** Takes the oldest job that is queued or whose lease ran out. */
   claimJob(worker: string, now: number, leaseMs: number): Promise<Job | undefined>;
   renewJob(id: number, worker: string, now: number, leaseMs: number): Promise<boolean>;
+  /** Puts a job this worker holds back in the queue without counting the run as an attempt. */
+  releaseJob(id: number, worker: string): Promise<void>;
   finishJob(id: number): Promise<void>;
   /** Makes every running job claimable at once (embedded start-up: no other worker can be alive). */
   releaseAllJobs(): Promise<void>;

@@ -80,7 +80,7 @@ export function startRunner(o: RunnerOptions) {
         } else if (stopped?.outcome === 'released') {
           ended('released');
           o.log.info({ job: job.id }, 'job handed back to the queue at shutdown');
-          await o.repo.renewJob(job.id, o.worker, 0, 0).catch(() => undefined); // lease in the past: claimable at once
+          await o.repo.releaseJob(job.id, o.worker).catch((err) => o.log.error({ err, job: job.id }, 'handing the job back failed: it returns when its lease runs out'));
         } else if (job.attempts >= o.maxAttempts) {
           ended('failed');
           o.log.error({ err: e, job: job.id, attempts: job.attempts }, 'job failed for good');

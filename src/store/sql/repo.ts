@@ -328,6 +328,11 @@ export class SqlRepo implements Repo {
     return (await this.db.run("UPDATE jobs SET lease_until = ? WHERE id = ? AND worker = ? AND state = 'running'", [now + leaseMs, id, worker])) > 0;
   }
 
+  async releaseJob(id: number, worker: string) {
+    // Handed back unfinished at shutdown: the run did not fail, so it does not use up an attempt.
+    await this.db.run("UPDATE jobs SET state = 'queued', worker = NULL, lease_until = 0, attempts = attempts - 1 WHERE id = ? AND worker = ? AND state = 'running'", [id, worker]);
+  }
+
   async finishJob(id: number) {
     await this.db.run('DELETE FROM jobs WHERE id = ?', [id]);
   }
