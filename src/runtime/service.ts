@@ -20,6 +20,9 @@ import { lockDataDir } from './lock.ts';
 import { openStore } from './open-store.ts';
 import { startWorkers } from './workers.ts';
 
+/** No write of the file store takes this long, so an older temporary file belongs to a process that died. */
+const TEMPORARY_FILE_MAX_AGE_MS = 3_600_000;
+
 export interface ServiceOptions {
   config: Config;
   logger: FastifyBaseLogger | false;
@@ -94,7 +97,11 @@ export async function startService({ config, logger, synthesizer, print = consol
   }
   const nonceSweep = setInterval(() => {
     store.repo.forgetNoncesBefore(Date.now() - config.nonceWindow * 1000).catch((e) => app.log.error({ err: e }, 'nonce sweep failed'));
-    if (store.filesRoot) sweepOldSpeech(store.filesRoot, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
+    if (store.filesRoot) {
+      sweepOldSpeech(store.filesRoot, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
+      // A shared files directory: what a crashed process was writing is swept once no write could still be using it.
+      if (!embedded) sweepTemporaryFiles(store.filesRoot, TEMPORARY_FILE_MAX_AGE_MS).catch((e) => app.log.error({ err: e }, 'temporary file sweep failed'));
+    }
   }, 60_000);
   nonceSweep.unref();
 

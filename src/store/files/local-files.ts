@@ -94,8 +94,21 @@ export function localFiles(root: string, signer: LinkSigner): Files {
   };
 }
 
-/** Removes temporary files a crash left behind (safe only while no write is under way). */
-export async function sweepTemporaryFiles(root: string) {
-  await fsp.rm(path.join(root, '.tmp'), { recursive: true, force: true });
-  await fsp.mkdir(path.join(root, '.tmp'), { recursive: true });
+/**
+ * Removes temporary files a crash left behind. With no age, all of them: safe only while no write is
+ * under way (an embedded service at start-up). With an age, only files older than that: for a
+ * directory that several processes share, where another process may be writing right now.
+ */
+export async function sweepTemporaryFiles(root: string, olderThanMs?: number, now = Date.now()) {
+  const dir = path.join(root, '.tmp');
+  if (olderThanMs === undefined) {
+    await fsp.rm(dir, { recursive: true, force: true });
+    await fsp.mkdir(dir, { recursive: true });
+    return;
+  }
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    const st = await fsp.stat(file).catch(() => undefined);
+    if (st && now - st.mtimeMs > olderThanMs) await fsp.rm(file, { force: true });
+  }
 }
