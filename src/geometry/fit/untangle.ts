@@ -4,10 +4,12 @@
  * neighbours, are blended towards a safe shape (the template under the fit's similarity, which is valid)
  * in growing steps until no intersection is left.
  */
-import { forEachSelfIntersection } from '../mesh/checks.ts';
+import { SelfIntersectionWalk } from '../mesh/checks.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 
 const BLEND_STEPS = [0.25, 0.5, 0.75, 1];
+/** Folds are checked again after each step over the same triangles: pairs that did not move keep their answer. */
+const walk = new SelfIntersectionWalk();
 
 /** Vertices of triangles (among `triangles`, ids into `indices`) that cut through another one of them. */
 export function intersectingVertices(positions: Float32Array, indices: Uint32Array, triangles: Uint32Array): Set<number> {
@@ -17,7 +19,7 @@ export function intersectingVertices(positions: Float32Array, indices: Uint32Arr
   for (let t = 0; t < sub.length; t += 3) edge += Math.hypot(positions[sub[t] * 3] - positions[sub[t + 1] * 3], positions[sub[t] * 3 + 1] - positions[sub[t + 1] * 3 + 1], positions[sub[t] * 3 + 2] - positions[sub[t + 1] * 3 + 2]);
   const cell = (2 * edge) / Math.max(1, triangles.length) || 1;
   const out = new Set<number>();
-  forEachSelfIntersection(positions, sub, cell, (i, j) => {
+  walk.run(positions, sub, cell, (i, j) => {
     for (let k = 0; k < 3; k++) out.add(sub[3 * i + k]);
     for (let k = 0; k < 3; k++) out.add(sub[3 * j + k]);
   });

@@ -135,9 +135,15 @@ function countSelfIntersections(positions: ArrayLike<number>, indices: ArrayLike
 /**
  * Calls `visit(i, j)` for every pair of triangles (ids into `indices` / 3) that cut through each other, in the
  * order `overlappingPairs` finds them; neighbours across an edge only touch and are not tested. `cellSize`
- * is the grid's (about twice the mean edge).
+ * is the grid's (about twice the mean edge). `known(i, j)`, when it answers, replaces the pair's test.
  */
-export function forEachSelfIntersection(positions: ArrayLike<number>, indices: ArrayLike<number>, cellSize: number, visit: (i: number, j: number) => void): void {
+export function forEachSelfIntersection(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  cellSize: number,
+  visit: (i: number, j: number) => void,
+  known?: (i: number, j: number) => boolean | undefined,
+): void {
   const a = [0, 0, 0], b = [0, 0, 0];
   overlappingPairs(triangleBoxes(positions, 3, indices), 3, cellSize, (i, j) => {
     for (let k = 0; k < 3; k++) {
@@ -147,8 +153,59 @@ export function forEachSelfIntersection(positions: ArrayLike<number>, indices: A
     let shared = 0;
     for (let k = 0; k < 3; k++) if (a[k] === b[0] || a[k] === b[1] || a[k] === b[2]) shared++;
     if (shared >= 2) return; // neighbours across an edge only touch
-    if (trianglesIntersect(positions, a, b, TOUCH_EPS)) visit(i, j);
+    if (known?.(i, j) ?? trianglesIntersect(positions, a, b, TOUCH_EPS)) visit(i, j);
   });
+}
+
+/**
+ * `forEachSelfIntersection` for walks repeated over the same triangles while a few vertices move (folds
+ * being relaxed): a pair whose six corners kept their exact coordinates since the last walk keeps its last
+ * answer (the test reads nothing else), and with no corner moved the last walk's pairs are replayed.
+ * Same pairs, same order as a fresh walk.
+ */
+export class SelfIntersectionWalk {
+  private positions = new Uint32Array(0);
+  private indices = new Uint32Array(0);
+  private cellSize = NaN;
+  /** The last walk's intersecting pairs, as i * triangle count + j, in the order visited. */
+  private pairs: number[] = [];
+
+  run(positions: Float32Array, indices: Uint32Array, cellSize: number, visit: (i: number, j: number) => void): void {
+    const count = indices.length / 3;
+    // Coordinates compared bit for bit (a -0 or a NaN is a change like any other).
+    const bits = new Uint32Array(positions.buffer, positions.byteOffset, positions.length);
+    const same = bits.length === this.positions.length && indices.length === this.indices.length && indices.every((v, k) => v === this.indices[k]);
+    const moved = new Uint8Array(count);
+    let anyMoved = !same;
+    for (let t = 0; same && t < count; t++) {
+      for (let k = 0; k < 3 && !moved[t]; k++) {
+        const v = indices[3 * t + k] * 3;
+        if (bits[v] !== this.positions[v] || bits[v + 1] !== this.positions[v + 1] || bits[v + 2] !== this.positions[v + 2]) moved[t] = 1;
+      }
+      anyMoved ||= moved[t] === 1;
+    }
+    if (!anyMoved && cellSize === this.cellSize) {
+      for (const p of this.pairs) visit(Math.floor(p / count), p % count);
+      return;
+    }
+    const last = new Set(this.pairs);
+    const pairs: number[] = [];
+    const known = same ? (i: number, j: number) => (moved[i] || moved[j] ? undefined : last.has(i * count + j)) : undefined;
+    forEachSelfIntersection(
+      positions,
+      indices,
+      cellSize,
+      (i, j) => {
+        pairs.push(i * count + j);
+        visit(i, j);
+      },
+      known,
+    );
+    this.positions = bits.slice();
+    this.indices = indices.slice();
+    this.cellSize = cellSize;
+    this.pairs = pairs;
+  }
 }
 
 /** Pairs of triangles, one from each mesh, that cut through each other. */

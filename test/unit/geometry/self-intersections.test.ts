@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { overlappingPairs, triangleBoxes } from '../../../src/geometry/mesh/box-grid.ts';
-import { checkMesh, forEachSelfIntersection } from '../../../src/geometry/mesh/checks.ts';
+import { checkMesh, forEachSelfIntersection, SelfIntersectionWalk } from '../../../src/geometry/mesh/checks.ts';
 import { intersectingVertices } from '../../../src/geometry/fit/untangle.ts';
 
 /** Deterministic pseudo-random numbers in [0, 1). */
@@ -119,6 +119,31 @@ test('the grid finds exactly the intersecting triangle pairs a test of every pai
     const all = Uint32Array.from({ length: mesh.indices.length / 3 }, (_, t) => t);
     assert.deepEqual([...intersectingVertices(mesh.positions, mesh.indices, all)].sort((x, y) => x - y), [...vertices].sort((x, y) => x - y), name);
   }
+});
+
+test('a repeated walk over moving vertices finds the same pairs in the same order as a fresh one', () => {
+  const { crumpled } = foldedMeshes();
+  const rand = random(11);
+  const walk = new SelfIntersectionWalk();
+  const positions = crumpled.positions.slice();
+  const pairs = (run: (visit: (i: number, j: number) => void) => void) => {
+    const out: number[][] = [];
+    run((i, j) => out.push([i, j]));
+    return out;
+  };
+  for (let step = 0; step < 6; step++) {
+    // Steps 0 and 3 move nothing (a replay); the others move a patch of vertices, or (step 5) all of them a little.
+    if (step % 3 !== 0) {
+      const from = Math.floor(rand() * (positions.length / 3 - 40));
+      for (let v = step === 5 ? 0 : from; v < (step === 5 ? positions.length / 3 : from + 40); v++) for (let k = 0; k < 3; k++) positions[v * 3 + k] += (rand() - 0.5) * 0.3;
+    }
+    const fresh = pairs((visit) => forEachSelfIntersection(positions, crumpled.indices, 1.5, visit));
+    assert.ok(fresh.length > 20);
+    assert.deepEqual(pairs((visit) => walk.run(positions, crumpled.indices, 1.5, visit)), fresh, `step ${step}`);
+  }
+  // Other triangles: no answer carried over.
+  const half = crumpled.indices.slice(0, crumpled.indices.length / 2);
+  assert.deepEqual(pairs((visit) => walk.run(positions, half, 1.5, visit)), pairs((visit) => forEachSelfIntersection(positions, half, 1.5, visit)));
 });
 
 test('a closed surface without folds has no intersecting pairs', () => {
