@@ -63,26 +63,32 @@ export const motions = {
   },
   /**
    * Lips towards each other by `fraction` of this mouth's own gap at each point along it (1 closes
-   * it down to LIPS_CLEAR), the upper lip carrying `upperShare` of the motion.
+   * it down to the clearance `lips.clear`), the upper lip carrying `upperShare` of the motion;
+   * `lips.side` weights the closing towards one side (the two sides' weights sum to 1).
    */
-  lipsTogether(frame: ExpressionFrame, out: Deltas, fraction: number, upperShare: number, side?: Side): void {
+  lipsTogether(frame: ExpressionFrame, out: Deltas, fraction: number, upperShare: number, lips: { side?: Side; clear?: number; most?: number } = {}): void {
     const gap = lipGap(frame, frame.fitted.head);
-    const clear = LIPS_CLEAR * frame.mouthUnit;
+    const clear = (lips.clear ?? LIPS_CLEAR) * frame.mouthUnit;
+    const { side } = lips;
     const centre = dot(between(frame, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), frame.left);
     const sideWeight = (x: number) => (side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - centre)) / (2 * frame.mouthUnit))) : 1);
-    // A wide-open mouth closes only part of the way: the lips do not slide down over the teeth.
-    const most = MOST_CLOSING * frame.mouthUnit;
+    // A wide-open mouth closes only part of the way: the lips do not stretch down over the whole face.
+    const most = (lips.most ?? MOST_CLOSING) * frame.mouthUnit;
     moveLips(frame, out, (x) => ({ close: Math.min(most, Math.max(0, gap(x) - Math.max(clear, (1 - fraction) * gap(x)))) * sideWeight(x), upperShare }));
   },
   /**
-   * Where a shape (its deltas in `out`) brings the lips closer than LIPS_CLEAR, or through each
-   * other, the lip that moves pushes the other one ahead of it instead.
+   * Where a shape (its deltas in `out`) brings the lips closer than `clear` (mouth units), or
+   * through each other, the lip that moves pushes the other one ahead of it instead; and where it
+   * slides a lip down (or up) over the teeth, the lip stays in front of them.
    */
-  keepLipsApart(frame: ExpressionFrame, out: Deltas): void {
+  keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR): void {
+    keepLipsOffTeeth(frame, out);
     const moved = frame.fitted.head.map((x, i) => x + out.head[i]);
     const before = lipGap(frame, frame.fitted.head), after = lipGap(frame, moved);
-    const clear = LIPS_CLEAR * frame.mouthUnit;
-    const deficit = (x: number) => Math.max(0, Math.min(clear, Math.max(0, before(x))) - after(x));
+    const clear = clearance * frame.mouthUnit;
+    // Where the neutral lips are already closer (or, as read over the bulging lip surface, crossed),
+    // the shape must not bring them closer still; it is not asked to part them.
+    const deficit = (x: number) => Math.max(0, Math.min(clear, before(x)) - after(x));
     const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
     const rise = (chain: number[]) => contourProfile(frame, chain, (p) => dot(p, frame.up), out.head);
     const upperRise = rise(upper), lowerRise = rise(lower);
@@ -95,6 +101,51 @@ export const motions = {
 
 /** Lips closer than this (in mouth units) count as closed: shapes stop there rather than press through. */
 const LIPS_CLEAR = 0.06;
+/** Pressed lips (mouthPress*, bilabial visemes) meet: no teeth show between them, and they still do not cross. */
+export const LIPS_PRESSED = 0.005;
+/** A lip moved over the teeth stays this far (mouth units) in front of them. */
+const TEETH_CLEAR = 0.04;
+/** Cell of the grid that holds the teeth's front (mouth units). */
+const TEETH_CELL = 0.2;
+
+/**
+ * Lip vertices that a shape moves (down or up over the teeth) and that were in front of the teeth
+ * stay in front of them: each is pushed forward to the teeth's front where it lands. Without this
+ * the teeth show through a lip that closes a mouth photographed open.
+ */
+function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
+  const teeth = fittedPositions(frame, 'teeth'), teethMoved = teeth.map((x, i) => x + out.teeth[i]);
+  const u = frame.mouthUnit;
+  const cell = (p: Vec3) => [Math.floor(dot(p, frame.left) / (TEETH_CELL * u)), Math.floor(dot(p, frame.up) / (TEETH_CELL * u))];
+  const frontOf = (positions: ArrayLike<number>, spread: number) => {
+    const grid = new Map<string, number>();
+    for (let v = 0; v < positions.length / 3; v++) {
+      const q = vertex(positions, v);
+      const [i, j] = cell(q);
+      for (let di = -spread; di <= spread; di++) for (let dj = -spread; dj <= spread; dj++) {
+        const key = `${i + di},${j + dj}`;
+        grid.set(key, Math.max(grid.get(key) ?? -Infinity, dot(q, frame.forward)));
+      }
+    }
+    return (p: Vec3) => grid.get(cell(p).join(',')) ?? -Infinity;
+  };
+  const { distance } = lipZone(frame);
+  const p = frame.fitted.head, d = out.head;
+  let neutralFront: ((p: Vec3) => number) | undefined, movedFront: ((p: Vec3) => number) | undefined;
+  for (let v = 0; v < p.length / 3; v++) {
+    if (distance[v] >= 2 * u || frame.mouthBag[v] || (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0)) continue;
+    // A lip over no teeth (above them, or across the gap of an open mouth) is free to move there;
+    // where it lands on them, it lands in front of them (each teeth vertex standing for the cells
+    // around it: they are sparse).
+    neutralFront ??= frontOf(teeth, 0);
+    movedFront ??= frontOf(teethMoved, 1);
+    const q = vertex(p, v);
+    if (dot(q, frame.forward) < neutralFront(q)) continue;
+    const m = add(q, vertex(d, v));
+    const behind = movedFront(m) + TEETH_CLEAR * u - dot(m, frame.forward);
+    if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
+  }
+}
 /** The most the lips close (in mouth units). */
 const MOST_CLOSING = 0.6;
 
@@ -139,7 +190,10 @@ function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { clos
     const { close, upperShare } = at(dot(vertex(p, v), frame.left));
     // Whole on the lips, fading out over the skin around them and into the mouth behind them.
     const a = close * (1 - smoothstep((distance[v] / radius - 0.3) / 0.7)) * lipFront(frame, v);
-    const j = frame.jaw[v];
+    // Which lip a vertex is on: its jaw weight, sharpened. Towards the corners the jaw weight changes
+    // over a wide band (the rig stretches the corners rather than shearing them); as it is, the
+    // lips there would barely move and the mouth would stay open at its sides (sharper folds the skin).
+    const j = smoothstep(frame.jaw[v]);
     const move = scale(frame.up, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
     for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
   }
@@ -216,7 +270,27 @@ const smile = sided((s) => (f, o) => {
 const frown = sided((s) => (f, o) => brush(f, o, corner(f, s), 2.6 * f.mouthUnit, along(f, towards(s) * 0.1 * f.mouthUnit, -0.45 * f.mouthUnit, 0)));
 const dimple = sided((s) => (f, o) => brush(f, o, corner(f, s), 1.8 * f.mouthUnit, along(f, towards(s) * 0.15 * f.mouthUnit, 0, -0.3 * f.mouthUnit)));
 const stretch = sided((s) => (f, o) => brush(f, o, corner(f, s), 3 * f.mouthUnit, along(f, towards(s) * 0.5 * f.mouthUnit, -0.2 * f.mouthUnit, -0.15 * f.mouthUnit)));
-const press = sided((s) => (f, o) => motions.lipsTogether(f, o, 0.9, 0.5, s));
+/**
+ * Pressed lips meet on their side and flatten against each other: the outer part of each lip (its
+ * red and the skin next to it) is pushed towards the lip line and a little back, the line itself
+ * stays, so a mouth that was closed already still visibly presses.
+ */
+const press = sided((s) => (f, o) => {
+  motions.lipsTogether(f, o, 1, 0.5, { side: s, clear: LIPS_PRESSED, most: Infinity });
+  const u = f.mouthUnit, { distance } = lipZone(f);
+  const centre = lipSide(f, s, UPPER_LIP), reach = 2 * u;
+  const p = f.fitted.head;
+  for (let v = 0; v < p.length / 3; v++) {
+    if (distance[v] >= 1.6 * u || f.mouthBag[v]) continue;
+    const q = vertex(p, v);
+    const along = Math.max(0, 1 - (Math.hypot(q[0] - centre[0], q[1] - centre[1], q[2] - centre[2]) / reach) ** 2) ** 2;
+    const band = smoothstep(distance[v] / (0.9 * u)) * (1 - smoothstep((distance[v] - 0.9 * u) / (0.7 * u)));
+    const w = 0.1 * u * along * band * lipFront(f, v);
+    if (w === 0) continue;
+    const towardsLine = 2 * smoothstep(f.jaw[v]) - 1;
+    for (let k = 0; k < 3; k++) o.head[3 * v + k] += w * (towardsLine * f.up[k] - 0.3 * f.forward[k]);
+  }
+});
 const lipSide = (f: ExpressionFrame, s: Side, lip: typeof UPPER_LIP) => between(f, lip.inner, MOUTH_CORNER[s], 0.5);
 const lowerDown = sided((s) => (f, o) => brush(f, o, lipSide(f, s, LOWER_LIP), 2.3 * f.mouthUnit, along(f, 0, -0.45 * f.mouthUnit, 0), (v) => f.jaw[v]));
 const upperUp = sided((s) => (f, o) => brush(f, o, lipSide(f, s, UPPER_LIP), 2.3 * f.mouthUnit, along(f, 0, 0.4 * f.mouthUnit, 0), (v) => 1 - f.jaw[v]));
@@ -250,7 +324,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   // The lips meet across this mouth's own gap; they close, they do not cross.
-  mouthClose: (f, o) => motions.lipsTogether(f, o, 0.95, 0.5),
+  mouthClose: (f, o) => motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED }),
   mouthFunnel: (f, o) => {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), (v) => 1 - f.jaw[v]);
@@ -300,11 +374,14 @@ const RECIPES: Record<ArkitName, Recipe> = {
   },
 };
 
+/** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
+const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft', 'mouthPressRight']);
+
 /** The deltas of one ARKit shape on this frame's geometry. */
 export function arkitShape(frame: ExpressionFrame, name: ArkitName): Deltas {
   const out = zeroDeltas(frame);
   RECIPES[name](frame, out);
-  motions.keepLipsApart(frame, out);
+  motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { MorphTarget } from '../../model/avatar.ts';
 import type { HeadTemplate, MeshName } from '../template/types.ts';
 import { BASIC_SHAPES } from './animations.ts';
-import { ARKIT_NAMES, arkitShape, motions, type ArkitName } from './arkit.ts';
+import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
 import { expressionFrame, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
@@ -64,6 +64,6 @@ function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkitOf: (name: Arkit
     }
   }
   tongueMotions(frame, out, recipe);
-  motions.keepLipsApart(frame, out);
+  motions.keepLipsApart(frame, out, recipe.lipsMeet ? LIPS_PRESSED : undefined);
   return out;
 }

@@ -11,12 +11,14 @@ export interface VisemeRecipe {
   arkit: Partial<Record<ArkitName, number>>;
   tongueTip?: number;
   tongueBack?: number;
+  /** The lips meet (bilabials): they close down to LIPS_PRESSED rather than to the usual clearance. */
+  lipsMeet?: boolean;
 }
 
 /** The 15 Oculus (Meta) visemes under their usual blendshape names. */
 export const OCULUS_VISEMES: Record<string, VisemeRecipe> = {
   viseme_sil: { arkit: {} },
-  viseme_PP: { arkit: { mouthClose: 1, mouthPressLeft: 0.1, mouthPressRight: 0.1 } },
+  viseme_PP: { arkit: { mouthPressLeft: 1, mouthPressRight: 1 }, lipsMeet: true },
   viseme_FF: { arkit: { mouthRollLower: 0.8, mouthUpperUpLeft: 0.25, mouthUpperUpRight: 0.25, jawOpen: 0.08 } },
   viseme_TH: { arkit: { jawOpen: 0.3, tongueOut: 0.3 } },
   viseme_DD: { arkit: { jawOpen: 0.22, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueTip: 0.9 },
