@@ -116,11 +116,26 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     return upper(x) - lower(x);
   }));
   // How far each point of the moving margin turns (nothing at the corners, where the opening
-  // tapers away); every other vertex turns as the margin points nearest to it do.
+  // tapers away); every other vertex turns as the margin points nearest to it do. A closed lid's
+  // margin ends LIDS_MEET of the opening's height short of the other lid's: the upper lid sits
+  // further out from the centre than the lower one, so meeting in angle alone would cross them.
+  const height = (p: Vec3) => dot(sub(p, centre), frame.up);
+  const upperHeight = contourProfile(frame, chains.upper, height), lowerHeight = contourProfile(frame, chains.lower, height);
+  const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+  const reachAcross = 0.08 * (Math.max(...across) - Math.min(...across));
   const margin = (lid === 'upper' ? chains.upper : chains.lower).map((v) => {
     const q = vertex(frame.fitted.head, v);
-    const gap = Math.max(0, upper(dot(q, frame.left)) - lower(dot(q, frame.left)));
-    return { q, turn: (1 - LIDS_MEET) * gap * smoothstep(gap / (0.6 * widest)) };
+    const x = dot(q, frame.left);
+    const gap = Math.max(0, upper(x) - lower(x));
+    const r = sub(q, centre);
+    const radius = Math.hypot(dot(r, frame.up), dot(r, frame.forward));
+    // Against the other lid's nearest edge a little to either side too: its margin slopes.
+    const near = [x - reachAcross, x, x + reachAcross];
+    const floor = Math.max(...near.map(lowerHeight)), ceiling = Math.min(...near.map(upperHeight));
+    const meet = lid === 'upper' ? floor + LIDS_MEET * (upperHeight(x) - floor) : ceiling - LIDS_MEET * (ceiling - lowerHeight(x));
+    const target = Math.asin(Math.max(-1, Math.min(1, meet / radius)));
+    const turn = Math.max(0, Math.min((1 - LIDS_MEET) * gap, sign * (elevation(q) - target)));
+    return { q, turn: turn * smoothstep(gap / (0.6 * widest)) };
   });
   const turnNear = (q: Vec3) => {
     let sum = 0, weights = 0;
