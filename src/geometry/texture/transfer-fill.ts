@@ -15,6 +15,8 @@ interface Level {
 
 /** Writes fill colours into `rgba` where `source` is TexelSource.fill, from the TexelSource.scan texels. */
 export function pushPullFill(rgba: Uint8Array, source: Uint8Array, size: number): void {
+  // A scan that covers the whole atlas leaves nothing to fill, and the pyramid costs a 16-byte float per texel.
+  if (!source.includes(TexelSource.fill)) return;
   const base = new Float32Array(size * size * 4);
   for (let i = 0; i < size * size; i++) {
     if (source[i] !== TexelSource.scan) continue;

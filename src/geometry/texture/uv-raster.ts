@@ -84,22 +84,35 @@ export function rasterizeUv(
  * and mip-mapping at island borders do not pull in the background.
  */
 export function dilate(rgba: Uint8Array, covered: Uint8Array, size: number, passes: number): void {
+  // A pass reads only texels covered before it, so its order does not matter; after the first pass only
+  // the neighbours of the texels the last one grew can change, and only they are looked at.
+  let candidates: number[] | undefined;
+  const queued = new Uint8Array(size * size);
   for (let p = 0; p < passes; p++) {
     const grown: number[] = [];
-    for (let y = 0; y < size; y++) {
-      for (let x = 0; x < size; x++) {
-        const i = y * size + x;
-        if (covered[i]) continue;
-        let n = -1;
-        if (x > 0 && covered[i - 1] === 1) n = i - 1;
-        else if (x < size - 1 && covered[i + 1] === 1) n = i + 1;
-        else if (y > 0 && covered[i - size] === 1) n = i - size;
-        else if (y < size - 1 && covered[i + size] === 1) n = i + size;
-        if (n < 0) continue;
-        rgba.copyWithin(i * 4, n * 4, n * 4 + 4);
-        grown.push(i);
+    const look = (i: number) => {
+      if (covered[i]) return;
+      const x = i % size;
+      let n = -1;
+      if (x > 0 && covered[i - 1] === 1) n = i - 1;
+      else if (x < size - 1 && covered[i + 1] === 1) n = i + 1;
+      else if (i >= size && covered[i - size] === 1) n = i - size;
+      else if (i < size * (size - 1) && covered[i + size] === 1) n = i + size;
+      if (n < 0) return;
+      rgba.copyWithin(i * 4, n * 4, n * 4 + 4);
+      grown.push(i);
+    };
+    if (candidates) for (const i of candidates) look(i);
+    else for (let i = 0; i < size * size; i++) if (!covered[i]) look(i);
+    for (const i of grown) covered[i] = 1;
+    candidates = [];
+    for (const i of grown) {
+      const x = i % size;
+      for (const n of [x > 0 ? i - 1 : -1, x < size - 1 ? i + 1 : -1, i - size, i < size * (size - 1) ? i + size : -1]) {
+        if (n < 0 || covered[n] || queued[n] === p + 1) continue;
+        queued[n] = p + 1;
+        candidates.push(n);
       }
     }
-    for (const i of grown) covered[i] = 1;
   }
 }
