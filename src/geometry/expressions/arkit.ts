@@ -300,13 +300,13 @@ const browDown = sided((s) => (f, o) => {
 });
 const browOuterUp = sided((s) => (f, o) => brush(f, o, vertex(f.fitted.head, BROW_OUTER[s]), 2 * f.eyeUnit, along(f, 0, 0.4 * f.eyeUnit, 0), awayFromEyes(f)));
 const cheekSquint = sided((s) => (f, o) => {
-  brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2 * f.eyeUnit, along(f, 0, 0.3 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
+  brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2 * f.eyeUnit, along(f, 0, 0.4 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
   eyelid(f, o, s, 'lower', 0.15);
 });
 const sneer = sided((s) => (f, o) => {
   const u = f.mouthUnit;
-  brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.5 * u, along(f, towards(s) * 0.05 * u, 0.3 * u, 0));
-  brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.12 * u, 0), (v) => 1 - f.jaw[v]);
+  brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.7 * u, along(f, towards(s) * 0.05 * u, 0.45 * u, 0));
+  brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.2 * u, 0), (v) => 1 - f.jaw[v]);
 });
 const mouthSide = (s: Side): Recipe => (f, o) => brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 3.8 * f.mouthUnit, along(f, towards(s) * 0.45 * f.mouthUnit, 0, 0));
 
@@ -329,11 +329,12 @@ const RECIPES: Record<ArkitName, Recipe> = {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), (v) => 1 - f.jaw[v]);
     brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), (v) => f.jaw[v]);
-    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 1.8 * u, along(f, -towards(s) * 0.3 * u, 0, 0.1 * u));
+    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows.
+    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.45 * u, 0, 0.1 * u));
   },
   mouthPucker: (f, o) => {
     const u = f.mouthUnit;
-    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.55 * u, 0, 0.25 * u));
+    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.8 * u, along(f, -towards(s) * 0.7 * u, 0, 0.25 * u));
     brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 2.6 * u, along(f, 0, 0, 0.4 * u));
   },
   mouthLeft: mouthSide('left'), mouthRight: mouthSide('right'),
