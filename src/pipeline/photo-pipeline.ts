@@ -69,6 +69,7 @@ export class PhotoPipeline implements Pipeline {
     const fitted = fitHead(
       {
         head: head.geometry.positions,
+        indices: head.geometry.indices,
         parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
         eyes: tpl.eyes,
         openingPairs: tpl.openingPairs,

@@ -1,10 +1,12 @@
 /**
  * Fitting: deform the template so that its 468 face vertices land on the photo's landmarks (head frame, cm),
  * carry the deformation smoothly to everything else (cranium, ears, neck, mouth, teeth, tongue) with a global
- * similarity plus an RBF warp of the residual, and place the eyeballs behind the detected irises.
+ * similarity plus an RBF warp of the residual, and seat the eyeballs in the fitted sockets, behind the
+ * detected irises as far as the sockets allow.
  */
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
 import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
+import { TRIANGLE_STRIDE, closestOnTriangle } from '../spatial/closest-on-triangle.ts';
 
 export type Vec3 = [number, number, number];
 
@@ -16,6 +18,8 @@ export interface EyeRest {
 export interface FitSource {
   /** Template neutral head positions; vertices 0..467 are the canonical face in landmark order. */
   head: Float32Array;
+  /** The head's triangles: the eyeballs are fitted into the sockets and lids they form. */
+  indices: Uint32Array;
   /** Positions of the other meshes by name (teeth, tongue, eyes...). */
   parts: Record<string, Float32Array>;
   /** Eyeball rest centres by mesh name (those meshes move rigidly with their eye). */
@@ -72,9 +76,9 @@ export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
       parts[name] = warpPoints(positions, global, warp);
       continue;
     }
-    const placed = placeEye(eye, global, warp, lm);
-    eyes[name] = placed;
-    parts[name] = moveRigid(positions, eye, placed);
+    const { center, radius, front } = placeEye(eye, global, warp, lm, head, src.indices);
+    eyes[name] = { center, radius };
+    parts[name] = moveRigid(positions, eye, eyes[name], front);
   }
   return { head, parts, eyes, global, deform: (points) => warpPoints(points, global, warp) };
 }
@@ -129,27 +133,106 @@ function warpPoints(points: Float32Array, global: Similarity, warp: RbfWarp): Fl
 }
 
 /**
- * The eyeball follows the warp, then shifts sideways/vertically so that its front pole sits behind the
- * detected iris centre (the iris depth from the landmark model is too coarse to use).
+ * Clearance (cm) kept between an eyeball's sphere and the head's triangles around it: a little less than
+ * the templates' own (0.16 to 0.28 mm, where the lid contour's chords pass closest), so that a fit which
+ * leaves the socket as it is also leaves the eyeball as it is.
  */
-function placeEye(eye: EyeRest, global: Similarity, warp: RbfWarp, lm: Float32Array): EyeRest {
+const EYE_GAP = 0.015;
+/** Bisection steps when moving an eyeball towards its iris (2^-16 of the way). */
+const SEAT_STEPS = 16;
+/** Largest turn of an eyeball towards its iris (radians): the eyeLook* shapes turn it 18 to 22 degrees more. */
+const MAX_TURN = (30 * Math.PI) / 180;
+
+/**
+ * The eyeball's centre follows the warp, which carries the socket around it; its radius is the template's
+ * at the fit's scale, or less where the warped socket or lids came closer than that (the warp is not a
+ * similarity: a narrower or shallower eye squeezes the socket, whose rings sit only 0.8 to 2 mm outside
+ * the template's eyeball). The centre then moves sideways/vertically towards the detected iris centre,
+ * but only as far as the eyeball keeps `EYE_GAP` from every head triangle: on the test photos the
+ * detected irises sit 1.5 to 6 mm outwards and up from the warped centre, and moving the whole eyeball
+ * there pushed it through the socket and lids (100 to 460 crossing triangle pairs per eye). What is left
+ * of the offset turns the eyeball instead, so that its front pole still sits behind the iris. (The iris
+ * depth from the landmark model is too coarse to use.)
+ */
+function placeEye(
+  eye: EyeRest,
+  global: Similarity,
+  warp: RbfWarp,
+  lm: Float32Array,
+  head: Float32Array,
+  indices: Uint32Array,
+): EyeRest & { front: Vec3 } {
   const g = applySimilarity(global, ...eye.center);
   const d = new Float64Array(3);
   warp.evaluate(...eye.center, d);
-  const center: Vec3 = [g[0] + d[0], g[1] + d[1], g[2] + d[2]];
-  const iris = IRIS_CENTRES.map((c) => lm.subarray(c * 3, c * 3 + 3)).find((p) => Math.sign(p[0]) === Math.sign(center[0]));
-  if (iris) {
-    center[0] = iris[0];
-    center[1] = iris[1];
+  const warped: Vec3 = [g[0] + d[0], g[1] + d[1], g[2] + d[2]];
+  const wanted = eye.radius * global.scale;
+  const socket = nearbyTriangles(head, indices, warped, 3 * wanted);
+  const room = (c: Vec3) => Math.sqrt(closestDistance2(socket, c)) - EYE_GAP;
+  const radius = Math.min(wanted, room(warped));
+  const iris = IRIS_CENTRES.map((c) => lm.subarray(c * 3, c * 3 + 3)).find((p) => Math.sign(p[0]) === Math.sign(warped[0]));
+  if (!iris) return { center: warped, radius, front: [0, 0, 1] };
+  const toward = (t: number): Vec3 => [warped[0] + t * (iris[0] - warped[0]), warped[1] + t * (iris[1] - warped[1]), warped[2]];
+  let reach = 1;
+  if (room(toward(1)) < radius) {
+    // room(toward(lo)) >= radius > room(toward(hi)) throughout.
+    let lo = 0, hi = 1;
+    for (let step = 0; step < SEAT_STEPS; step++) {
+      const mid = (lo + hi) / 2;
+      if (room(toward(mid)) >= radius) lo = mid;
+      else hi = mid;
+    }
+    reach = lo;
   }
-  return { center, radius: eye.radius * global.scale };
+  const center = toward(reach);
+  // The front pole at (iris x, iris y) on the sphere, turning at most MAX_TURN.
+  const dx = iris[0] - center[0], dy = iris[1] - center[1];
+  const side = Math.hypot(dx, dy), limit = radius * Math.sin(MAX_TURN);
+  const f = side > limit ? limit / side : 1;
+  const front: Vec3 = [(f * dx) / radius, (f * dy) / radius, 0];
+  front[2] = Math.sqrt(1 - front[0] ** 2 - front[1] ** 2);
+  return { center, radius, front };
 }
 
-function moveRigid(points: Float32Array, from: EyeRest, to: EyeRest): Float32Array {
+/**
+ * Triangles with a corner within `reach` of `centre`, packed for closestOnTriangle. Head triangles are a few
+ * millimetres wide, so with a reach of several eyeball radii these hold every triangle the eyeball can touch.
+ */
+function nearbyTriangles(positions: Float32Array, indices: Uint32Array, centre: Vec3, reach: number): Float32Array {
+  const near = (v: number) => Math.hypot(positions[3 * v] - centre[0], positions[3 * v + 1] - centre[1], positions[3 * v + 2] - centre[2]) <= reach;
+  const picked: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) if (near(indices[t]) || near(indices[t + 1]) || near(indices[t + 2])) picked.push(t);
+  const out = new Float32Array(TRIANGLE_STRIDE * picked.length);
+  picked.forEach((t, i) => {
+    for (let k = 0; k < 3; k++) out.set(positions.subarray(3 * indices[t + k], 3 * indices[t + k] + 3), TRIANGLE_STRIDE * i + 3 * k);
+  });
+  return out;
+}
+
+/** Squared distance from p to the nearest of the packed triangles. */
+function closestDistance2(triangles: Float32Array, p: Vec3): number {
+  const scratch = new Float64Array(3);
+  let best = Infinity;
+  for (let o = 0; o < triangles.length; o += TRIANGLE_STRIDE) best = Math.min(best, closestOnTriangle(triangles, o, p[0], p[1], p[2], scratch));
+  return best;
+}
+
+/**
+ * Moves a part with its eyeball: scaled about the rest centre, turned so that the rest front (+Z, where the
+ * template's eyeballs look) points along `front`, then placed at the new centre.
+ */
+function moveRigid(points: Float32Array, from: EyeRest, to: EyeRest, front: Vec3): Float32Array {
   const out = new Float32Array(points.length);
   const k = to.radius / from.radius;
+  // Smallest rotation taking +Z to front (Rodrigues with axis +Z x front = (-fy, fx, 0)).
+  const [fx, fy, fz] = front;
+  const c = 1 / (1 + fz);
+  const m = [1 - fx * fx * c, -fx * fy * c, fx, -fx * fy * c, 1 - fy * fy * c, fy, -fx, -fy, fz];
   for (let i = 0; i < points.length; i += 3) {
-    for (let d = 0; d < 3; d++) out[i + d] = to.center[d] + (points[i + d] - from.center[d]) * k;
+    const x = (points[i] - from.center[0]) * k, y = (points[i + 1] - from.center[1]) * k, z = (points[i + 2] - from.center[2]) * k;
+    out[i] = to.center[0] + m[0] * x + m[1] * y + m[2] * z;
+    out[i + 1] = to.center[1] + m[3] * x + m[4] * y + m[5] * z;
+    out[i + 2] = to.center[2] + m[6] * x + m[7] * y + m[8] * z;
   }
   return out;
 }
