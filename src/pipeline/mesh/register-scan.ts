@@ -10,8 +10,6 @@ import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../../
 import { untangle } from '../../geometry/fit/untangle.ts';
 import { fitToSurface, type ClosestPointFitOptions, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
 import { relaxTangles } from '../../geometry/register/relax-tangles.ts';
-import { alignPart, type TargetMesh } from '../../geometry/register/align-part.ts';
-import { applySimilarity } from '../../geometry/fit/fit-head.ts';
 import { angleWeightedNormals } from '../../geometry/spatial/pseudonormals.ts';
 import { TriangleBvh } from '../../geometry/spatial/triangle-bvh.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
@@ -30,16 +28,11 @@ export interface Registration {
   matched: number;
 }
 
-/**
- * `openEyes` (hifimesh): the landmarks of a photo of the same face with the eyes open (any head frame); the
- * fitted lids then take the photo's eyelid contours instead of the scan's closed lids, and the eyeballs sit
- * behind the photo's irises.
- */
-export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32Array, openEyes?: Float32Array): Registration {
+export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32Array): Registration {
   const template = tpl.meshes[0].geometry;
   const found = Uint32Array.from({ length: FACE_POINTS }, (_, i) => i).filter((i) => Number.isFinite(lifted[i * 3]));
   // Inner lip landmarks, lifted by a ray that just misses the lip, land on the teeth: those vertices take closest points instead.
-  const margins = new Set([...freeVertices(tpl, false), ...tpl.source.loops.lipsInner]);
+  const margins = new Set([...freeVertices(tpl), ...tpl.source.loops.lipsInner]);
   const anchored = found.filter((i) => !margins.has(i));
   const sim = fitSimilarity(template.positions, lifted, found);
   const toAvatar = rigidInverse(sim);
@@ -50,16 +43,13 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
     indices: scan.indices,
   };
   const landmarks = completeLandmarks(tpl, toAvatar(lifted, true), sim.scale);
-  const lids = openEyes ? openLids(tpl, landmarks, openEyes) : undefined;
   const scanBvh = TriangleBvh.build(moved.positions, moved.indices);
   // From the template under the similarity (free of folds, unlike a warp extrapolated from the face's
   // landmarks to the neck), pulled onto the scan with the face's landmark vertices held to the landmarks.
   const head = scaled(template.positions, sim.scale);
-  const surface: TargetMesh = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face, positions: moved.positions, indices: moved.indices };
-  const options = lids
-    ? { free: freeVertices(tpl, true), anchors: { vertices: [...anchored, ...lids.vertices], targets: Float32Array.from([...gather(landmarks, anchored), ...lids.targets]), weight: ANCHOR_WEIGHT } }
-    : { free: freeVertices(tpl, false), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
-  fitToSurface(head, template.indices, surface, { ...options, ...COARSE, anchors: withEars(tpl, head, surface, options.anchors) });
+  const surface = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face };
+  const options = { free: freeVertices(tpl), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
+  fitToSurface(head, template.indices, surface, { ...options, ...COARSE });
   const coarse = head.slice();
   const matched = fitDetail(head, coarse, template.indices, surface, options);
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
@@ -111,41 +101,6 @@ function completeLandmarks(tpl: TemplateView, lm: Float32Array, scale: number): 
   return lm;
 }
 
-/** Skin within this distance (cm, template) of an ear moves with it when the ear is aligned rigidly. */
-const EAR_PATCH = 2;
-const earPatches = new WeakMap<TemplateView, { ear: number[]; patch: number[] }[]>();
-
-/**
- * The landmark anchors plus, for the coarse fit, each ear's vertices held where a rigid alignment of the
- * ear (with the skin around it) onto the scan puts them: the smooth fit alone cannot slide an ear that
- * starts more than about its own thickness from the scan's, and folds it into the skull (align-part.ts).
- */
-function withEars(tpl: TemplateView, head: Float32Array, surface: TargetMesh, anchors: Anchors): Anchors {
-  const vertices = [...Array.from(anchors.vertices)];
-  const targets = [...anchors.targets];
-  for (const { ear, patch } of earParts(tpl)) {
-    const motion = alignPart(head, tpl.meshes[0].geometry.indices, patch, surface);
-    for (const v of ear) {
-      vertices.push(v);
-      targets.push(...applySimilarity(motion, head[v * 3], head[v * 3 + 1], head[v * 3 + 2]));
-    }
-  }
-  return { vertices, targets: Float32Array.from(targets), weight: anchors.weight };
-}
-
-function earParts(tpl: TemplateView): { ear: number[]; patch: number[] }[] {
-  let parts = earPatches.get(tpl);
-  if (parts) return parts;
-  const p = tpl.meshes[0].geometry.positions;
-  const { earLeft, earRight, skin } = tpl.source.regions;
-  const near = (ear: number[]) => skin.filter((v) => ear.some((e) => Math.hypot(p[v * 3] - p[e * 3], p[v * 3 + 1] - p[e * 3 + 1], p[v * 3 + 2] - p[e * 3 + 2]) < EAR_PATCH));
-  parts = [earLeft, earRight].map((ear) => ({ ear, patch: [...ear, ...near(ear)] }));
-  earPatches.set(tpl, parts);
-  return parts;
-}
-
-type Anchors = NonNullable<ClosestPointFitOptions['anchors']>;
-
 /** The closest-point fit's two stages: the head moves as a whole, then follows the surface in detail. */
 const COARSE = { stiffness: [8, 4, 2], maxDistance: 5, finalDistance: 1.5 };
 const DETAILED = { maxDistance: 1.5, finalDistance: 0.6 };
@@ -176,60 +131,19 @@ function fitDetail(head: Float32Array, coarse: Float32Array, indices: Uint32Arra
  * landmarks (lifted by a ray that just misses the lid) and closest scan points are often on the eyeball.
  */
 const NEAR_LIDS = 0.25;
-/**
- * With open lids from a photo, the lid contours are held to the photo's and the skin this far (cm) around
- * them follows: the scan's closed lids lie where the open eye is, and skin pulled onto them would fold
- * against a lid opened a few millimetres above.
- */
-const NEAR_OPEN_LIDS = 0.8;
-const freeSets = new WeakMap<TemplateView, Map<boolean, number[]>>();
+const freeSets = new WeakMap<TemplateView, number[]>();
 
-function freeVertices(tpl: TemplateView, openLids: boolean): number[] {
-  const sets = freeSets.get(tpl) ?? new Map<boolean, number[]>();
-  freeSets.set(tpl, sets);
-  let free = sets.get(openLids);
+function freeVertices(tpl: TemplateView): number[] {
+  let free = freeSets.get(tpl);
   if (free) return free;
   const p = tpl.meshes[0].geometry.positions;
   const lids = [...tpl.source.loops.leftEye, ...tpl.source.loops.rightEye];
-  const reach = openLids ? NEAR_OPEN_LIDS : NEAR_LIDS;
-  const contour = new Set(lids);
   const nearLids = tpl.source.regions.face.filter(
-    (v) => !contour.has(v) && lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < reach),
+    (v) => lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < NEAR_LIDS),
   );
-  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...(openLids ? [] : lids), ...nearLids];
-  sets.set(openLids, free);
+  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...lids, ...nearLids];
+  freeSets.set(tpl, free);
   return free;
-}
-
-/** Landmarks around an eye (cm from its contour's centre, template) that place the photo's eye on the scan's. */
-const EYE_SURROUNDINGS = 2.5;
-
-/**
- * The photo's eyelid contours (and irises) in the avatar's frame: per eye, the photo's landmarks are moved by
- * the similarity that best lays the landmarks around that eye (eye corners, brow, cheek; not the lids,
- * which are closed on the scan) onto the scan's. The irises in `landmarks` are replaced by the photo's.
- */
-function openLids(tpl: TemplateView, landmarks: Float32Array, photo: Float32Array): { vertices: number[]; targets: number[] } {
-  const p = tpl.meshes[0].geometry.positions;
-  const vertices: number[] = [];
-  const targets: number[] = [];
-  const near = new Set(freeVertices(tpl, false));
-  for (const loop of [tpl.source.loops.leftEye, tpl.source.loops.rightEye]) {
-    const centre = [0, 1, 2].map((k) => loop.reduce((s, v) => s + p[v * 3 + k], 0) / loop.length);
-    const byX = [...loop].sort((a, b) => p[a * 3] - p[b * 3]);
-    const corners = [byX[0], byX[byX.length - 1]];
-    const around = Array.from({ length: FACE_POINTS }, (_, i) => i).filter(
-      (i) => !near.has(i) && Math.hypot(p[i * 3] - centre[0], p[i * 3 + 1] - centre[1], p[i * 3 + 2] - centre[2]) < EYE_SURROUNDINGS,
-    );
-    const sim = fitSimilarity(photo, landmarks, Uint32Array.from([...corners, ...around]));
-    for (const v of loop) {
-      vertices.push(v);
-      targets.push(...applySimilarity(sim, photo[v * 3], photo[v * 3 + 1], photo[v * 3 + 2]));
-    }
-    const iris = centre[0] > 0 ? IRIS_PLUS_X : IRIS_MINUS_X;
-    for (let i = iris; i < iris + 5; i++) landmarks.set(applySimilarity(sim, photo[i * 3], photo[i * 3 + 1], photo[i * 3 + 2]), i * 3);
-  }
-  return { vertices, targets };
 }
 
 /** Landmarks are pulled this many times harder than closest points. */
