@@ -1,14 +1,21 @@
-/**
- * Candidate pairs of boxes that overlap, found through a uniform grid: each box is entered in
- * every cell it covers, and a pair is reported once, from the first cell both share.
- * Boxes are `dims` minima followed by `dims` maxima per item. Cells are visited in the order boxes
- * first enter them and each cell's boxes in item order, so the pairs come in a fixed order (callers
- * that collect vertices in a Set depend on it). Boxes with a non-finite bound are in no cell.
- */
-export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: number, visit: (i: number, j: number) => void): void {
+/** Boxes placed in a uniform grid: every box in 3D (a flat one at z = 0 in 2D) with its whole-cell range. */
+interface GridBoxes {
+  count: number;
+  /** Per box: lo x, y, z, hi x, y, z. */
+  box: Float64Array;
+  /** Per box: the lowest and highest cell along x, y, z. */
+  range: Float64Array;
+  /** 0 for a box with a bound that is not finite, or an inverted one (it overlaps nothing): it is in no cell. */
+  inGrid: Uint8Array;
+  /** Box-cell entries in all. */
+  entries: number;
+  /** A cell's key: its number in the grid's box, or its coordinates as text in a grid too large for exact numbers. */
+  key: (x: number, y: number, z: number) => number | string;
+}
+
+function gridBoxes(boxes: Float64Array, dims: 2 | 3, cellSize: number): GridBoxes {
   const stride = 2 * dims;
   const count = boxes.length / stride;
-  // Every box in 3D (a flat one at z = 0 in 2D) with its whole-cell range: lo x, y, z, hi x, y, z.
   const box = new Float64Array(count * 6);
   const range = new Float64Array(count * 6);
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
@@ -23,7 +30,6 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
       range[i * 6 + 3 + d] = hi;
       cells *= b0 <= b1 ? hi - lo + 1 : NaN;
     }
-    // A box with a bound that is not finite is in no cell, nor is an inverted one (it overlaps nothing).
     if (!Number.isFinite(cells)) continue;
     inGrid[i] = 1;
     entries += cells;
@@ -32,9 +38,31 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
       max[d] = Math.max(max[d], range[i * 6 + 3 + d]);
     }
   }
-  // A cell's key is its number in the grid's box, or its coordinates as text in a grid too large for exact numbers.
-  const ny = max[1] - min[1] + 1, nz = max[2] - min[2] + 1;
-  const numeric = (max[0] - min[0] + 1) * ny * nz <= Number.MAX_SAFE_INTEGER;
+  const [x0, y0, z0] = min;
+  const ny = max[1] - y0 + 1, nz = max[2] - z0 + 1;
+  const key =
+    (max[0] - x0 + 1) * ny * nz <= Number.MAX_SAFE_INTEGER
+      ? (x: number, y: number, z: number) => ((x - x0) * ny + (y - y0)) * nz + (z - z0)
+      : (x: number, y: number, z: number) => `${x},${y},${z}`;
+  return { count, box, range, inGrid, entries, key };
+}
+
+/** Do boxes i and j of a grid overlap? (min <= max in both: disjoint when one's minimum exceeds the other's maximum.) */
+function overlap(box: Float64Array, i: number, j: number): boolean {
+  for (let d = 0; d < 3; d++) if (box[j * 6 + d] > box[i * 6 + 3 + d] || box[i * 6 + d] > box[j * 6 + 3 + d]) return false;
+  return true;
+}
+
+/**
+ * Candidate pairs of boxes that overlap, found through a uniform grid: each box is entered in
+ * every cell it covers, and a pair is reported once, from the first cell both share.
+ * Boxes are `dims` minima followed by `dims` maxima per item. Cells are visited in the order boxes
+ * first enter them and each cell's boxes in item order, so the pairs come in a fixed order (callers
+ * that collect vertices in a Set depend on it; `sortInGridOrder` puts any pairs in it). Boxes with a
+ * non-finite bound are in no cell.
+ */
+export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: number, visit: (i: number, j: number) => void): void {
+  const { count, box, range, inGrid, entries, key } = gridBoxes(boxes, dims, cellSize);
   // Cells get ids in the order boxes first enter them; entries are (cell id, box) in box order.
   const idOf = new Map<number | string, number>();
   const cellCoords: number[] = [];
@@ -46,11 +74,11 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
     for (let x = range[r]; x <= range[r + 3]; x++)
       for (let y = range[r + 1]; y <= range[r + 4]; y++)
         for (let z = range[r + 2]; z <= range[r + 5]; z++) {
-          const key = numeric ? ((x - min[0]) * ny + (y - min[1])) * nz + (z - min[2]) : `${x},${y},${z}`;
-          let id = idOf.get(key);
+          const k = key(x, y, z);
+          let id = idOf.get(k);
           if (id === undefined) {
             id = idOf.size;
-            idOf.set(key, id);
+            idOf.set(k, id);
             cellCoords.push(x, y, z);
           }
           entryCell[e] = id;
@@ -81,13 +109,90 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
       // A pair is reported from the first cell both share: the one of the larger lower cells (cells grow with the coordinate).
       const ownX = memberLo[a * 3] === cx, ownY = memberLo[a * 3 + 1] === cy, ownZ = memberLo[a * 3 + 2] === cz;
       for (let b = a + 1; b < end; b++) {
-        // Disjoint when the larger minimum exceeds the smaller maximum; with min <= max in each box, when one's minimum exceeds the other's maximum.
         const o = b * 6;
         if (memberBox[o] > x1 || x0 > memberBox[o + 3] || memberBox[o + 1] > y1 || y0 > memberBox[o + 4] || memberBox[o + 2] > z1 || z0 > memberBox[o + 5]) continue;
         if ((ownX || memberLo[b * 3] === cx) && (ownY || memberLo[b * 3 + 1] === cy) && (ownZ || memberLo[b * 3 + 2] === cz)) visit(member[a], member[b]);
       }
     }
   }
+}
+
+/**
+ * The pairs of `overlappingPairs` that have at least one `selected` box (i < j, each once, in no
+ * particular order): for a few boxes among many, without sorting all of them into the grid.
+ */
+export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize: number, selected: Uint8Array, visit: (i: number, j: number) => void): void {
+  const { count, box, range, inGrid, key } = gridBoxes(boxes, dims, cellSize);
+  const cells = new Map<number | string, number[]>();
+  for (let s = 0; s < count; s++) {
+    if (!selected[s] || !inGrid[s]) continue;
+    const r = s * 6;
+    for (let x = range[r]; x <= range[r + 3]; x++)
+      for (let y = range[r + 1]; y <= range[r + 4]; y++)
+        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+          const k = key(x, y, z);
+          const list = cells.get(k);
+          if (list) list.push(s);
+          else cells.set(k, [s]);
+        }
+  }
+  for (let i = 0; i < count; i++) {
+    if (!inGrid[i]) continue;
+    const r = i * 6;
+    for (let x = range[r]; x <= range[r + 3]; x++)
+      for (let y = range[r + 1]; y <= range[r + 4]; y++)
+        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+          const list = cells.get(key(x, y, z));
+          if (!list) continue;
+          for (const s of list) {
+            // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
+            if (s === i || (selected[i] && s < i)) continue;
+            if (Math.max(range[i * 6], range[s * 6]) !== x || Math.max(range[i * 6 + 1], range[s * 6 + 1]) !== y || Math.max(range[i * 6 + 2], range[s * 6 + 2]) !== z) continue;
+            if (overlap(box, i, s)) visit(Math.min(i, s), Math.max(i, s));
+          }
+        }
+  }
+}
+
+/**
+ * Sorts pairs of overlapping boxes (as i * box count + j, i < j) in the order `overlappingPairs` would
+ * report them with this cell size: by the first cell both share, cells in the order boxes first enter
+ * them (by the first such box, then x, y, z), then by i and j.
+ */
+export function sortInGridOrder(boxes: Float64Array, dims: 2 | 3, cellSize: number, pairs: number[]): void {
+  const { count, range, inGrid, key } = gridBoxes(boxes, dims, cellSize);
+  const homeOf = (p: number) => {
+    const i = Math.floor(p / count), j = p % count;
+    return [0, 1, 2].map((d) => Math.max(range[i * 6 + d], range[j * 6 + d]));
+  };
+  const first = new Map<number | string, number>();
+  for (const p of pairs) {
+    const [x, y, z] = homeOf(p);
+    first.set(key(x, y, z), -1);
+  }
+  let missing = first.size;
+  for (let i = 0; i < count && missing > 0; i++) {
+    if (!inGrid[i]) continue;
+    const r = i * 6;
+    for (let x = range[r]; x <= range[r + 3]; x++)
+      for (let y = range[r + 1]; y <= range[r + 4]; y++)
+        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+          const k = key(x, y, z);
+          if (first.get(k) === -1) {
+            first.set(k, i);
+            missing--;
+          }
+        }
+  }
+  const sortKey = new Map(pairs.map((p) => {
+    const home = homeOf(p);
+    return [p, [first.get(key(home[0], home[1], home[2]))!, ...home, p]];
+  }));
+  pairs.sort((a, b) => {
+    const ka = sortKey.get(a)!, kb = sortKey.get(b)!;
+    for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k]) return ka[k] - kb[k];
+    return 0;
+  });
 }
 
 /** Axis-aligned bounds of every triangle, for `overlappingPairs`. */

@@ -1,6 +1,6 @@
 import type { MeshData } from '../../model/avatar.ts';
 import { boundaryLoops, halfEdgeCounts } from './adjacency.ts';
-import { overlappingPairs, triangleBoxes } from './box-grid.ts';
+import { overlappingPairs, overlappingPairsWith, sortInGridOrder, triangleBoxes } from './box-grid.ts';
 import { coincidentGroups } from './normals.ts';
 import { trianglesIntersect, trianglesOverlap2d } from './triangle-tests.ts';
 
@@ -135,33 +135,34 @@ function countSelfIntersections(positions: ArrayLike<number>, indices: ArrayLike
 /**
  * Calls `visit(i, j)` for every pair of triangles (ids into `indices` / 3) that cut through each other, in the
  * order `overlappingPairs` finds them; neighbours across an edge only touch and are not tested. `cellSize`
- * is the grid's (about twice the mean edge). `known(i, j)`, when it answers, replaces the pair's test.
+ * is the grid's (about twice the mean edge).
  */
-export function forEachSelfIntersection(
-  positions: ArrayLike<number>,
-  indices: ArrayLike<number>,
-  cellSize: number,
-  visit: (i: number, j: number) => void,
-  known?: (i: number, j: number) => boolean | undefined,
-): void {
-  const a = [0, 0, 0], b = [0, 0, 0];
+export function forEachSelfIntersection(positions: ArrayLike<number>, indices: ArrayLike<number>, cellSize: number, visit: (i: number, j: number) => void): void {
+  const cut = pairTest(positions, indices);
   overlappingPairs(triangleBoxes(positions, 3, indices), 3, cellSize, (i, j) => {
+    if (cut(i, j)) visit(i, j);
+  });
+}
+
+/** Do triangles i and j cut through each other? Neighbours across an edge only touch. */
+function pairTest(positions: ArrayLike<number>, indices: ArrayLike<number>): (i: number, j: number) => boolean {
+  const a = [0, 0, 0], b = [0, 0, 0];
+  return (i, j) => {
     for (let k = 0; k < 3; k++) {
       a[k] = 3 * indices[3 * i + k];
       b[k] = 3 * indices[3 * j + k];
     }
     let shared = 0;
     for (let k = 0; k < 3; k++) if (a[k] === b[0] || a[k] === b[1] || a[k] === b[2]) shared++;
-    if (shared >= 2) return; // neighbours across an edge only touch
-    if (known?.(i, j) ?? trianglesIntersect(positions, a, b, TOUCH_EPS)) visit(i, j);
-  });
+    return shared < 2 && trianglesIntersect(positions, a, b, TOUCH_EPS);
+  };
 }
 
 /**
  * `forEachSelfIntersection` for walks repeated over the same triangles while a few vertices move (folds
- * being relaxed): a pair whose six corners kept their exact coordinates since the last walk keeps its last
- * answer (the test reads nothing else), and with no corner moved the last walk's pairs are replayed.
- * Same pairs, same order as a fresh walk.
+ * being relaxed): only pairs with a triangle that moved since the last walk are tested, the others keep
+ * their last answer (the test reads nothing but the six corners' coordinates, compared bit for bit), and
+ * the pairs are put in the order a fresh walk finds them; with nothing moved the last pairs are replayed.
  */
 export class SelfIntersectionWalk {
   private positions = new Uint32Array(0);
@@ -172,7 +173,6 @@ export class SelfIntersectionWalk {
 
   run(positions: Float32Array, indices: Uint32Array, cellSize: number, visit: (i: number, j: number) => void): void {
     const count = indices.length / 3;
-    // Coordinates compared bit for bit (a -0 or a NaN is a change like any other).
     const bits = new Uint32Array(positions.buffer, positions.byteOffset, positions.length);
     const same = bits.length === this.positions.length && indices.length === this.indices.length && indices.every((v, k) => v === this.indices[k]);
     const moved = new Uint8Array(count);
@@ -184,27 +184,24 @@ export class SelfIntersectionWalk {
       }
       anyMoved ||= moved[t] === 1;
     }
-    if (!anyMoved && cellSize === this.cellSize) {
-      for (const p of this.pairs) visit(Math.floor(p / count), p % count);
-      return;
-    }
-    const last = new Set(this.pairs);
-    const pairs: number[] = [];
-    const known = same ? (i: number, j: number) => (moved[i] || moved[j] ? undefined : last.has(i * count + j)) : undefined;
-    forEachSelfIntersection(
-      positions,
-      indices,
-      cellSize,
-      (i, j) => {
-        pairs.push(i * count + j);
-        visit(i, j);
-      },
-      known,
-    );
+    let pairs: number[];
+    if (!same) {
+      pairs = [];
+      forEachSelfIntersection(positions, indices, cellSize, (i, j) => pairs.push(i * count + j));
+    } else if (anyMoved || cellSize !== this.cellSize) {
+      pairs = this.pairs.filter((p) => !moved[Math.floor(p / count)] && !moved[p % count]);
+      const boxes = triangleBoxes(positions, 3, indices);
+      const cut = pairTest(positions, indices);
+      overlappingPairsWith(boxes, 3, cellSize, moved, (i, j) => {
+        if (cut(i, j)) pairs.push(i * count + j);
+      });
+      sortInGridOrder(boxes, 3, cellSize, pairs);
+    } else pairs = this.pairs;
     this.positions = bits.slice();
     this.indices = indices.slice();
     this.cellSize = cellSize;
     this.pairs = pairs;
+    for (const p of pairs) visit(Math.floor(p / count), p % count);
   }
 }
 

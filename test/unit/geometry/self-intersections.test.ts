@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { overlappingPairs, triangleBoxes } from '../../../src/geometry/mesh/box-grid.ts';
+import { overlappingPairs, overlappingPairsWith, sortInGridOrder, triangleBoxes } from '../../../src/geometry/mesh/box-grid.ts';
 import { checkMesh, forEachSelfIntersection, SelfIntersectionWalk } from '../../../src/geometry/mesh/checks.ts';
 import { intersectingVertices } from '../../../src/geometry/fit/untangle.ts';
 
@@ -137,9 +137,10 @@ test('a repeated walk over moving vertices finds the same pairs in the same orde
       const from = Math.floor(rand() * (positions.length / 3 - 40));
       for (let v = step === 5 ? 0 : from; v < (step === 5 ? positions.length / 3 : from + 40); v++) for (let k = 0; k < 3; k++) positions[v * 3 + k] += (rand() - 0.5) * 0.3;
     }
-    const fresh = pairs((visit) => forEachSelfIntersection(positions, crumpled.indices, 1.5, visit));
+    const cell = step === 4 ? 1.1 : 1.5;
+    const fresh = pairs((visit) => forEachSelfIntersection(positions, crumpled.indices, cell, visit));
     assert.ok(fresh.length > 20);
-    assert.deepEqual(pairs((visit) => walk.run(positions, crumpled.indices, 1.5, visit)), fresh, `step ${step}`);
+    assert.deepEqual(pairs((visit) => walk.run(positions, crumpled.indices, cell, visit)), fresh, `step ${step}`);
   }
   // Other triangles: no answer carried over.
   const half = crumpled.indices.slice(0, crumpled.indices.length / 2);
@@ -180,6 +181,32 @@ test('overlappingPairs reports every overlapping pair of boxes once, in 2D and 3
       overlappingPairs(boxes, dims, cell, (i, j) => found.push(`${Math.min(i, j)},${Math.max(i, j)}`));
       assert.equal(new Set(found).size, found.length, `dims ${dims}, cell ${cell}: a pair reported twice`);
       assert.deepEqual(found.sort(), expected.sort(), `dims ${dims}, cell ${cell}`);
+    }
+  }
+});
+
+test('pairs with a selected box, and any pairs put in the grid order, match overlappingPairs', () => {
+  const rand = random(9);
+  for (const dims of [2, 3] as const) {
+    const count = 400;
+    const boxes = new Float64Array(count * 2 * dims);
+    for (let i = 0; i < count * dims; i++) {
+      const item = Math.floor(i / dims), d = i % dims, lo = rand() * 6 - 3;
+      boxes[item * 2 * dims + d] = lo;
+      boxes[item * 2 * dims + dims + d] = lo + rand() * (rand() < 0.1 ? 3 : 0.5);
+    }
+    const selected = Uint8Array.from({ length: count }, () => (rand() < 0.1 ? 1 : 0));
+    for (const cell of [0.2, 0.9]) {
+      const ordered: number[] = [];
+      overlappingPairs(boxes, dims, cell, (i, j) => ordered.push(i * count + j));
+      const withSelected: number[] = [];
+      overlappingPairsWith(boxes, dims, cell, selected, (i, j) => withSelected.push(i * count + j));
+      const expected = ordered.filter((p) => selected[Math.floor(p / count)] || selected[p % count]);
+      assert.deepEqual([...withSelected].sort((a, b) => a - b), [...expected].sort((a, b) => a - b), `dims ${dims}, cell ${cell}`);
+      const shuffled = ordered.filter(() => rand() < 0.3).sort(() => rand() - 0.5);
+      const kept = new Set(shuffled);
+      sortInGridOrder(boxes, dims, cell, shuffled);
+      assert.deepEqual(shuffled, ordered.filter((p) => kept.has(p)), `dims ${dims}, cell ${cell}`);
     }
   }
 });
