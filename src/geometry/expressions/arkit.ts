@@ -154,7 +154,7 @@ const MOST_CLOSING = 0.6;
  * the lowest point of the upper lip above the highest point of the lower lip, over the lip
  * surface near the inner contour (the lips bulge, so the contour alone can overstate the gap).
  */
-function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: number) => number {
+export function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: number) => number {
   const contour = frame.template.loops.lipsInner;
   const xs = contour.map((v) => dot(vertex(positions, v), frame.left));
   const lo = Math.min(...xs), hi = Math.max(...xs);
@@ -212,7 +212,7 @@ interface LipZone {
 }
 const lipZones = new WeakMap<ExpressionFrame, LipZone>();
 
-function lipZone(f: ExpressionFrame): LipZone {
+export function lipZone(f: ExpressionFrame): LipZone {
   let zone = lipZones.get(f);
   if (zone) return zone;
   const contour = f.template.loops.lipsInner.map((c) => vertex(f.fitted.head, c));
@@ -298,9 +298,10 @@ const browDown = sided((s) => (f, o) => {
   const e = f.eyeUnit;
   brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.35), 2.2 * e, along(f, -towards(s) * 0.15 * e, -0.35 * e, 0.05 * e), awayFromEyes(f));
 });
-const browOuterUp = sided((s) => (f, o) => brush(f, o, vertex(f.fitted.head, BROW_OUTER[s]), 2 * f.eyeUnit, along(f, 0, 0.4 * f.eyeUnit, 0), awayFromEyes(f)));
+// The outer part of the brow, not just its end: how visible an end is depends on the photo's brow.
+const browOuterUp = sided((s) => (f, o) => brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.75), 2.4 * f.eyeUnit, along(f, 0, 0.45 * f.eyeUnit, 0), awayFromEyes(f)));
 const cheekSquint = sided((s) => (f, o) => {
-  brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2 * f.eyeUnit, along(f, 0, 0.4 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
+  brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2.2 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
   eyelid(f, o, s, 'lower', 0.15);
 });
 const sneer = sided((s) => (f, o) => {
