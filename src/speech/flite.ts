@@ -48,6 +48,12 @@ export function fliteText(spoken: string): string {
 }
 
 const HAS_WORD = /[A-Za-z0-9]/;
+/**
+ * Voices whose F0 contour comes from flite's SPAM F0 model, which replaces the track after `f0_shift` was applied,
+ * so the feature does nothing: their pitch is changed by declaring the samples' rate `pitch` times higher
+ * (resampling then raises every frequency, formants too, by that factor; 0.8 to 1.2 keeps the voice natural).
+ */
+const RESAMPLED_PITCH_VOICES = new Set(['rms']);
 /** Sentences said in one flite run: fewer pay more instantiations, many more make flite slower per second of audio (rms, CPU: 1 a run 0.013, 8 0.011, 64 0.017 s/s). */
 const MAX_RUN_CHUNKS = 12;
 
@@ -128,10 +134,14 @@ export class FliteEngine {
   private synthesizeRun(voice: string, run: SpeechChunk[], isolated: (string[][] | undefined)[]): ChunkAudio[] | undefined {
     const units = run.flatMap((c) => c.units);
     const { prosody } = run[0];
-    const args = ['-voice', voice, '-psdur', '--setf', `duration_stretch=${1 / prosody.rate}`, '--setf', `f0_shift=${prosody.pitch}`];
+    // A voice without f0_shift says the text `pitch` times slower; played `pitch` times faster it is back to its length.
+    const speedup = RESAMPLED_PITCH_VOICES.has(voice) ? prosody.pitch : 1;
+    const f0Shift = prosody.pitch / speedup;
+    const args = ['-voice', voice, '-psdur', '--setf', `duration_stretch=${speedup / prosody.rate}`, '--setf', `f0_shift=${f0Shift}`];
     const { stdout, wav } = this.run(args, units.map((u) => fliteText(u.spoken)).join(' '), true);
-    const { samples, sampleRate } = readWav(wav!);
-    const raw = parsePsdur(stdout);
+    const { samples, sampleRate: fliteRate } = readWav(wav!);
+    const sampleRate = fliteRate * speedup;
+    const raw = parsePsdur(stdout).map((p) => ({ ...p, start: p.start / speedup, end: p.end / speedup }));
     const phones: TimedPhone[] = raw.map((p) => ({ viseme: arpabetViseme(p.phone), start: p.start, end: p.end }));
     const spoken = raw.map((p, k) => ({ phone: p.phone, k })).filter((p) => p.phone !== 'pau');
     const reference = isolated.every((g) => g !== undefined) ? isolated.flat() : undefined;

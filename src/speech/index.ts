@@ -8,6 +8,6 @@ export type { SynthesisResult } from './synthesis.ts';
 export type { EncodedAudio } from './encode.ts';
 export type { SpeechMark } from './marks.ts';
 export { MARKS_MIME_TYPE } from './marks.ts';
-export { OUTPUT_SAMPLE_RATE } from './render.ts';
+export { OUTPUT_SAMPLE_RATE, SENTENCE_PAUSE_MS } from './render.ts';
 export { CLOUD_VOICES, DEFAULT_VOICE, VOICES, resolveVoice, type VoiceInfo } from './voices.ts';
 export { WorkerCrashError } from './pool.ts';

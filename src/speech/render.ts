@@ -6,6 +6,13 @@ import { resample } from './resample.ts';
 /** Every voice's audio is delivered at this rate. */
 export const OUTPUT_SAMPLE_RATE = 16_000;
 
+/**
+ * Least silence between the speech of two consecutive sentences (unless the SSML puts a break there, which
+ * then sets the pause). flite pauses only 60 to 150 ms at a full stop, so sentences run into each other;
+ * read speech pauses about half a second to a second (measured effect in docs/SPEECH.md).
+ */
+export const SENTENCE_PAUSE_MS = 750;
+
 const TYPE_ORDER: Record<SpeechMark['type'], number> = { sentence: 0, ssml: 1, word: 2, viseme: 3 };
 
 /** The chunks an engine has to synthesize, in plan order. */
@@ -32,16 +39,27 @@ export function render(plan: Plan, audio: readonly ChunkAudio[], input: Uint8Arr
     lastViseme = value;
   };
 
+  // The audio of the previous spoken chunk and its sentence, while no break has come since.
+  let previous: { chunk: ChunkAudio; sentence: number } | undefined;
   for (const item of plan.items) {
+    const chunk = item.kind === 'speech' && item.units.length > 0 ? audio[next++] : undefined;
+    if (chunk && previous && item.kind === 'speech' && item.sentence >= 0 && previous.sentence >= 0 && item.sentence !== previous.sentence) {
+      const count = Math.round(((SENTENCE_PAUSE_MS - trailingSilenceMs(previous.chunk) - leadingSilenceMs(chunk)) / 1000) * OUTPUT_SAMPLE_RATE);
+      if (count > 0) {
+        viseme(now(), 'sil');
+        pieces.push(new Float32Array(count));
+        samples += count;
+      }
+    }
     const t0 = now();
     if (item.kind === 'break') {
+      previous = undefined;
       const count = Math.round((item.ms / 1000) * OUTPUT_SAMPLE_RATE);
       pieces.push(new Float32Array(count));
       samples += count;
       if (count > 0) viseme(t0, 'sil');
       continue;
     }
-    const chunk = item.units.length > 0 ? audio[next++] : undefined;
     // Units the engine said nothing for take the time where the previous one ended.
     const unitTimes: { start: number; end: number }[] = [];
     let cursor = 0;
@@ -63,6 +81,7 @@ export function render(plan: Plan, audio: readonly ChunkAudio[], input: Uint8Arr
       if (unit.word) marks.push({ time: Math.round(t0 + unitTimes[i].start), type: 'word', start: unit.start, end: unit.end, value: slice(unit.start, unit.end) });
     });
     if (!chunk) continue;
+    previous = { chunk, sentence: item.sentence };
     for (const phone of chunk.phones) viseme(t0 + phone.start, phone.viseme);
     const scaled = resample(chunk.samples, chunk.sampleRate, OUTPUT_SAMPLE_RATE);
     if (item.prosody.volume !== 1) for (let i = 0; i < scaled.length; i++) scaled[i] *= item.prosody.volume;
@@ -81,3 +100,16 @@ export function render(plan: Plan, audio: readonly ChunkAudio[], input: Uint8Arr
     .map(({ mark }) => mark);
   return { pcm, marks: ordered };
 }
+
+/** Silence at the start of a chunk's audio, before its first spoken phone (all of it when nothing is spoken). */
+function leadingSilenceMs(chunk: ChunkAudio): number {
+  return chunk.phones.find((p) => p.viseme !== 'sil')?.start ?? chunkMs(chunk);
+}
+
+/** Silence at the end of a chunk's audio, after its last spoken phone. */
+function trailingSilenceMs(chunk: ChunkAudio): number {
+  const spoken = chunk.phones.filter((p) => p.viseme !== 'sil');
+  return spoken.length > 0 ? Math.max(0, chunkMs(chunk) - spoken[spoken.length - 1].end) : chunkMs(chunk);
+}
+
+const chunkMs = (chunk: ChunkAudio) => (chunk.samples.length / chunk.sampleRate) * 1000;

@@ -118,3 +118,27 @@ export function parseMarks(data: Uint8Array): Mark[] {
   if (!text.endsWith('\n')) throw new Error('JSON lines must end with a newline');
   return text.trimEnd().split('\n').map((line) => JSON.parse(line) as Mark);
 }
+
+/**
+ * Median fundamental frequency (Hz) of the voiced 40 ms frames of speech at `sampleRate`: autocorrelation
+ * peak between 60 and 400 Hz, a frame counting as voiced when that peak holds half the frame's energy.
+ */
+export function medianF0(samples: Int16Array, sampleRate: number): number {
+  const frame = Math.round(0.04 * sampleRate);
+  const [minLag, maxLag] = [Math.floor(sampleRate / 400), Math.ceil(sampleRate / 60)];
+  const found: number[] = [];
+  for (let from = 0; from + frame + maxLag <= samples.length; from += frame / 2) {
+    let energy = 0;
+    for (let i = from; i < from + frame; i++) energy += samples[i] * samples[i];
+    if (energy === 0 || Math.sqrt(energy / frame) < 0.02 * 32768) continue;
+    let [best, bestLag] = [0, 0];
+    for (let lag = minLag; lag <= maxLag; lag++) {
+      let sum = 0;
+      for (let i = from; i < from + frame; i++) sum += samples[i] * samples[i + lag];
+      if (sum > best) [best, bestLag] = [sum, lag];
+    }
+    if (best > 0.5 * energy) found.push(sampleRate / bestLag);
+  }
+  found.sort((a, b) => a - b);
+  return found[Math.floor(found.length / 2)] ?? 0;
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createSpeechEngine, MAX_SPOKEN_CHARS, OUTPUT_SAMPLE_RATE, parseModes, SpeechError } from '../../../src/speech/index.ts';
-import { parseMarks, readMp3Frames, readOggVorbis, readPcm16, readRiffWav, rms, type Mark } from './audio-check.ts';
+import { createSpeechEngine, DEFAULT_VOICE, MAX_SPOKEN_CHARS, OUTPUT_SAMPLE_RATE, parseModes, SENTENCE_PAUSE_MS, SpeechError } from '../../../src/speech/index.ts';
+import { medianF0, parseMarks, readMp3Frames, readOggVorbis, readPcm16, readRiffWav, rms, type Mark } from './audio-check.ts';
 
 const engine = createSpeechEngine({ poolSize: 2 });
 after(() => engine.close());
@@ -66,7 +66,7 @@ function assertVisemesOnSpeech(wav: { samples: Int16Array }, marks: Mark[], voic
   assert.ok(inside, `${voice}: visemes within the audio`);
 }
 
-for (const voice of ['slt', 'espeak-en-US', 'Hans']) {
+for (const voice of [DEFAULT_VOICE, 'slt', 'espeak-en-US', 'Hans']) {
   test(`visemes fall on speech and sil on silences (${voice})`, async () => {
     const text = voice === 'Hans' ? 'Der Hund läuft schnell über die grüne Wiese. Dann schläft er.' : SENTENCE;
     const { wav, marks } = await wavAndMarks(text, { voice });
@@ -104,6 +104,44 @@ test('SSML breaks lengthen the audio by their time', async () => {
   const gain = paused.result.audio!.durationMs - plain.result.audio!.durationMs;
   assert.ok(gain >= 1300 && gain <= 2200, `a 1.5 s break added ${gain} ms`);
   assert.ok(strong.result.audio!.durationMs - plain.result.audio!.durationMs >= 1000);
+});
+
+/** Longest run of 10 ms frames below the silence level between two times (ms). */
+function longestSilenceMs(samples: Int16Array, fromMs: number, toMs: number): number {
+  const frame = RATE / 100;
+  let [run, longest] = [0, 0];
+  for (let at = Math.round((fromMs / 1000) * RATE); at + frame <= Math.round((toMs / 1000) * RATE); at += frame) {
+    run = rms(samples, at, at + frame) < 0.003 ? run + 10 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+test('consecutive sentences are parted by the sentence pause; an SSML break between them sets the pause instead', async () => {
+  const gap = async (text: string, type: 'text' | 'ssml') => {
+    const { wav, marks } = await wavAndMarks(text, { type });
+    const word = (value: string) => marks.find((m) => m.type === 'word' && m.value === value)!.time;
+    return longestSilenceMs(wav.samples, word('sheet'), word('Rice'));
+  };
+  const plain = await gap('Glue the sheet. Rice is often served.', 'text');
+  assert.ok(plain >= SENTENCE_PAUSE_MS - 40 && plain <= SENTENCE_PAUSE_MS + 150, `${plain} ms between the sentences`);
+  const ssml = await gap('<speak><s>Glue the sheet</s><s>Rice is often served.</s></speak>', 'ssml');
+  assert.ok(ssml >= SENTENCE_PAUSE_MS - 40, `${ssml} ms between <s> elements`);
+  const broken = await gap('<speak>Glue the sheet.<break time="200ms"/> Rice is often served.</speak>', 'ssml');
+  assert.ok(broken >= 150 && broken < SENTENCE_PAUSE_MS - 200, `${broken} ms with a 200 ms break`);
+});
+
+test('prosody pitch moves the default voice by its factor and keeps its length', async () => {
+  const say = async (pitch: string) => {
+    const text = `<speak><prosody pitch="${pitch}">${SENTENCE}</prosody></speak>`;
+    const { wav, marks } = await wavAndMarks(text, { type: 'ssml', voice: DEFAULT_VOICE });
+    assertVisemesOnSpeech(wav, marks, `${DEFAULT_VOICE} ${pitch}`);
+    return { f0: medianF0(wav.samples, RATE), ms: (wav.samples.length / RATE) * 1000 };
+  };
+  const [low, normal, high] = [await say('-20%'), await say('+0%'), await say('+20%')];
+  assert.ok(high.f0 / normal.f0 > 1.1 && high.f0 / normal.f0 < 1.3, `+20 %: ${normal.f0} -> ${high.f0} Hz`);
+  assert.ok(low.f0 / normal.f0 > 0.7 && low.f0 / normal.f0 < 0.9, `-20 %: ${normal.f0} -> ${low.f0} Hz`);
+  for (const other of [low, high]) assert.ok(Math.abs(other.ms - normal.ms) < 0.02 * normal.ms, `${other.ms} vs ${normal.ms} ms`);
 });
 
 test('<mark> comes back as an ssml mark at the time of the following word', async () => {
