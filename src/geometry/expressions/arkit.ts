@@ -20,7 +20,7 @@ export type ArkitName = (typeof ARKIT_NAMES)[number];
 const deg = Math.PI / 180;
 /** Full jaw opening of jawOpen; the rig keeps a clean mesh up to 20 degrees. */
 export const JAW_OPEN = 20 * deg;
-const EYE_YAW = 22 * deg, EYE_PITCH = 18 * deg;
+const EYE_YAW = 22 * deg, EYE_PITCH = 22 * deg;
 const TONGUE_OUT_JAW = 12 * deg;
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
 const JAW_SIDEWAYS = 0.2;
@@ -154,7 +154,7 @@ const MOST_CLOSING = 0.6;
  * the lowest point of the upper lip above the highest point of the lower lip, over the lip
  * surface near the inner contour (the lips bulge, so the contour alone can overstate the gap).
  */
-export function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: number) => number {
+function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: number) => number {
   const contour = frame.template.loops.lipsInner;
   const xs = contour.map((v) => dot(vertex(positions, v), frame.left));
   const lo = Math.min(...xs), hi = Math.max(...xs);
@@ -212,7 +212,7 @@ interface LipZone {
 }
 const lipZones = new WeakMap<ExpressionFrame, LipZone>();
 
-export function lipZone(f: ExpressionFrame): LipZone {
+function lipZone(f: ExpressionFrame): LipZone {
   let zone = lipZones.get(f);
   if (zone) return zone;
   const contour = f.template.loops.lipsInner.map((c) => vertex(f.fitted.head, c));
@@ -245,7 +245,7 @@ const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: ma
 
 const blink = sided((s) => (f, o) => eyelid(f, o, s, 'upper', 1));
 const squint = sided((s) => (f, o) => {
-  eyelid(f, o, s, 'lower', 0.35);
+  eyelid(f, o, s, 'lower', 0.45);
   eyelid(f, o, s, 'upper', 0.1);
 });
 const wide = sided((s) => (f, o) => eyelid(f, o, s, 'upper', -0.35));
@@ -254,7 +254,7 @@ const look = (dir: 'Down' | 'Up' | 'In' | 'Out') =>
   sided((s) => (f, o) => {
     if (dir === 'Down' || dir === 'Up') {
       eyeball(f, o, s, 0, dir === 'Up' ? EYE_PITCH : -EYE_PITCH);
-      eyelid(f, o, s, 'upper', dir === 'Up' ? -0.2 : 0.3);
+      eyelid(f, o, s, 'upper', dir === 'Up' ? -0.2 : 0.15);
     } else {
       // In turns towards the nose: for the left eye that is towards the subject's right.
       eyeball(f, o, s, (dir === 'Out' ? 1 : -1) * towards(s) * EYE_YAW, 0);
@@ -267,9 +267,9 @@ const smile = sided((s) => (f, o) => {
   // The cheek bunches up towards the eye.
   brush(f, o, between(f, MOUTH_CORNER[s], LOWER_LID_MIDDLE[s], 0.5), 2.4 * u, along(f, 0, 0.25 * u, 0.12 * u));
 });
-const frown = sided((s) => (f, o) => brush(f, o, corner(f, s), 2.6 * f.mouthUnit, along(f, towards(s) * 0.1 * f.mouthUnit, -0.45 * f.mouthUnit, 0)));
+const frown = sided((s) => (f, o) => brush(f, o, corner(f, s), 2.6 * f.mouthUnit, along(f, towards(s) * 0.1 * f.mouthUnit, -0.65 * f.mouthUnit, 0)));
 const dimple = sided((s) => (f, o) => brush(f, o, corner(f, s), 1.8 * f.mouthUnit, along(f, towards(s) * 0.15 * f.mouthUnit, 0, -0.3 * f.mouthUnit)));
-const stretch = sided((s) => (f, o) => brush(f, o, corner(f, s), 3 * f.mouthUnit, along(f, towards(s) * 0.5 * f.mouthUnit, -0.2 * f.mouthUnit, -0.15 * f.mouthUnit)));
+const stretch = sided((s) => (f, o) => brush(f, o, corner(f, s), 3 * f.mouthUnit, along(f, towards(s) * 0.85 * f.mouthUnit, -0.2 * f.mouthUnit, -0.15 * f.mouthUnit)));
 /**
  * Pressed lips meet on their side and flatten against each other: the outer part of each lip (its
  * red and the skin next to it) is pushed towards the lip line and a little back, the line itself
@@ -309,7 +309,7 @@ const sneer = sided((s) => (f, o) => {
   brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.7 * u, along(f, towards(s) * 0.05 * u, 0.45 * u, 0));
   brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.2 * u, 0), (v) => 1 - f.jaw[v]);
 });
-const mouthSide = (s: Side): Recipe => (f, o) => brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 3.8 * f.mouthUnit, along(f, towards(s) * 0.45 * f.mouthUnit, 0, 0));
+const mouthSide = (s: Side): Recipe => (f, o) => brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, along(f, towards(s) * 0.7 * f.mouthUnit, 0, 0));
 
 /** Everything a shape needs beyond the primitives is its recipe here. */
 const RECIPES: Record<ArkitName, Recipe> = {
