@@ -4,7 +4,7 @@
  * triangles around them no longer intersect. Unlike blending towards another shape, the surface stays
  * where it was, only locally smoothed. Copies of a vertex on a UV seam move together.
  */
-import { intersectingVertices, trianglesTouching } from '../fit/untangle.ts';
+import { intersectingVertices } from '../fit/untangle.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 import { weldMap } from '../mesh/checks.ts';
 
@@ -41,10 +41,39 @@ export function relaxTangles(positions: Float32Array, indices: Uint32Array, tria
         positions[v * 3 + 2] = z / nb.length;
       }
     }
-    for (let v = 0; v < n; v++) if (weld[v] !== v && region.has(weld[v])) positions.copyWithin(v * 3, weld[v] * 3, weld[v] * 3 + 3);
-    bad = intersectingVertices(positions, indices, trianglesTouching(indices, [...region], n));
+    // Seam copies take their welded vertex's place, and their triangles are checked with the region's.
+    const moved: number[] = [];
+    for (let v = 0; v < n; v++) {
+      if (!region.has(weld[v])) continue;
+      if (weld[v] !== v) positions.copyWithin(v * 3, weld[v] * 3, weld[v] * 3 + 3);
+      moved.push(v);
+    }
+    bad = intersectingVertices(positions, indices, trianglesNear(positions, indices, moved, triangles));
   }
   return bad.size;
+}
+
+/**
+ * Triangles (of `among`) that can cut the ones around `vertices`: those with a corner within the mesh's longest
+ * edge of their bounding box (a triangle meeting that box has all its corners that close to it).
+ */
+function trianglesNear(positions: Float32Array, indices: Uint32Array, vertices: readonly number[], among: Uint32Array): Uint32Array {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of vertices) {
+    for (let k = 0; k < 3; k++) {
+      lo[k] = Math.min(lo[k], positions[v * 3 + k]);
+      hi[k] = Math.max(hi[k], positions[v * 3 + k]);
+    }
+  }
+  let edge = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = indices[t + e] * 3, b = indices[t + ((e + 1) % 3)] * 3;
+      edge = Math.max(edge, Math.hypot(positions[a] - positions[b], positions[a + 1] - positions[b + 1], positions[a + 2] - positions[b + 2]));
+    }
+  }
+  const inside = (v: number) => [0, 1, 2].every((k) => positions[v * 3 + k] >= lo[k] - edge && positions[v * 3 + k] <= hi[k] + edge);
+  return among.filter((t) => inside(indices[t * 3]) || inside(indices[t * 3 + 1]) || inside(indices[t * 3 + 2]));
 }
 
 function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
