@@ -38,10 +38,13 @@ export async function runMeshPipeline(
   const scan = await loadScan(type, input.file);
   lap('read', 10);
   const tpl = template(input.template);
-  const found = await faceTheCamera(scan, tpl.meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3));
+  const canonical = tpl.meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3);
+  const found = await faceTheCamera(scan, canonical);
+  // hifimesh: the photo (eyes open) gives the lids and irises their shape and the eye region its colours.
+  const photo = scan.photo ? await analyseFace(scan.photo, canonical) : undefined;
   lap('face-analysis', 20);
 
-  const registration = registerScan(tpl, scan.geometry, found.points);
+  const registration = registerScan(tpl, scan.geometry, found.points, photo?.headLandmarks);
   const { fitted, head } = registration;
   const geometries = tpl.meshes.map((m, i): MeshData => {
     const positions = i === 0 ? head : fitted.parts[m.name];
@@ -52,9 +55,7 @@ export async function runMeshPipeline(
   const { morphs, animations } = featureShapes(tpl, { head, parts: fitted.parts }, input.features);
   lap('expressions', 45);
 
-  const eyes: EyeSource = scan.photo
-    ? { kind: 'photo', analysis: await analyseFace(scan.photo, tpl.meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3)) }
-    : { kind: 'render', image: found.render, landmarks: found.image };
+  const eyes: EyeSource = photo ? { kind: 'photo', analysis: photo } : { kind: 'render', image: found.render, landmarks: found.image };
   const textures = bakeMeshTextures(
     tpl,
     geometries[0],

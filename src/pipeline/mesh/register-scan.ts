@@ -10,6 +10,8 @@ import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../../
 import { untangle } from '../../geometry/fit/untangle.ts';
 import { fitToSurface, type ClosestPointFitOptions, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
 import { relaxTangles } from '../../geometry/register/relax-tangles.ts';
+import { alignPart, type TargetMesh } from '../../geometry/register/align-part.ts';
+import { applySimilarity } from '../../geometry/fit/fit-head.ts';
 import { angleWeightedNormals } from '../../geometry/spatial/pseudonormals.ts';
 import { TriangleBvh } from '../../geometry/spatial/triangle-bvh.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
@@ -28,11 +30,16 @@ export interface Registration {
   matched: number;
 }
 
-export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32Array): Registration {
+/**
+ * `openEyes` (hifimesh): the landmarks of a photo of the same face with the eyes open (any head frame); the
+ * fitted lids then take the photo's eyelid contours instead of the scan's closed lids, and the eyeballs sit
+ * behind the photo's irises.
+ */
+export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32Array, openEyes?: Float32Array): Registration {
   const template = tpl.meshes[0].geometry;
-  const found = Uint32Array.from({ length: FACE_POINTS }, (_, i) => i).filter((i) => Number.isFinite(lifted[i * 3]));
+  const found = trustedLandmarks(template.positions, lifted);
   // Inner lip landmarks, lifted by a ray that just misses the lip, land on the teeth: those vertices take closest points instead.
-  const margins = new Set([...freeVertices(tpl), ...tpl.source.loops.lipsInner]);
+  const margins = new Set([...freeVertices(tpl, false), ...tpl.source.loops.lipsInner]);
   const anchored = found.filter((i) => !margins.has(i));
   const sim = fitSimilarity(template.positions, lifted, found);
   const toAvatar = rigidInverse(sim);
@@ -42,16 +49,20 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
     uvs: scan.uvs,
     indices: scan.indices,
   };
-  const landmarks = completeLandmarks(tpl, toAvatar(lifted, true), sim.scale);
+  const landmarks = completeLandmarks(tpl, toAvatar(onlyFound(lifted, found), true), sim.scale);
+  const lids = openEyes ? openLids(tpl, landmarks, found, openEyes) : undefined;
   const scanBvh = TriangleBvh.build(moved.positions, moved.indices);
   // From the template under the similarity (free of folds, unlike a warp extrapolated from the face's
   // landmarks to the neck), pulled onto the scan with the face's landmark vertices held to the landmarks.
-  const head = scaled(template.positions, sim.scale);
-  const surface = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face };
-  const options = { free: freeVertices(tpl), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
-  fitToSurface(head, template.indices, surface, { ...options, ...COARSE });
+  const start = scaled(template.positions, sim.scale);
+  const head = start.slice();
+  const surface: TargetMesh = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face, positions: moved.positions, indices: moved.indices };
+  const options = lids
+    ? { free: freeVertices(tpl, true), anchors: { vertices: [...anchored, ...lids.vertices], targets: Float32Array.from([...gather(landmarks, anchored), ...lids.targets]), weight: ANCHOR_WEIGHT } }
+    : { free: freeVertices(tpl, false), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
+  fitToSurface(head, template.indices, surface, { ...options, ...COARSE, anchors: withEars(tpl, head, surface, options.anchors) });
   const coarse = head.slice();
-  const matched = fitDetail(head, coarse, template.indices, surface, options);
+  const matched = fitDetail(head, coarse, start, template.indices, surface, options);
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
@@ -64,6 +75,27 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
     { landmarks: withFace(landmarks, head) },
   );
   return { scan: moved, scanBvh, landmarks, fitted, head, matched };
+}
+
+/** A lifted landmark farther than this (cm, template scale) from the template's point under the face's similarity is off the face. */
+const MAX_LANDMARK_RESIDUAL = 1.5;
+
+/**
+ * The face landmarks that were lifted onto the face: a ray cast through parted lips lands deep in the mouth,
+ * one at the face's silhouette on the ear or the neck, centimetres from the face (the template's face differs
+ * from a person's by well under that). Judged against a similarity fitted without them.
+ */
+function trustedLandmarks(template: Float32Array, lifted: Float32Array): Uint32Array {
+  const all = Uint32Array.from({ length: FACE_POINTS }, (_, i) => i).filter((i) => Number.isFinite(lifted[i * 3]));
+  let found = all;
+  for (let pass = 0; pass < 2; pass++) {
+    const sim = fitSimilarity(template, lifted, found);
+    found = all.filter((i) => {
+      const p = applySimilarity(sim, template[i * 3], template[i * 3 + 1], template[i * 3 + 2]);
+      return Math.hypot(p[0] - lifted[i * 3], p[1] - lifted[i * 3 + 1], p[2] - lifted[i * 3 + 2]) <= MAX_LANDMARK_RESIDUAL * sim.scale;
+    });
+  }
+  return found;
 }
 
 /**
@@ -101,6 +133,49 @@ function completeLandmarks(tpl: TemplateView, lm: Float32Array, scale: number): 
   return lm;
 }
 
+/** Skin within this distance (cm, template) of an ear moves with it when the ear is aligned rigidly. */
+const EAR_PATCH = 2;
+const earPatches = new WeakMap<TemplateView, { ear: number[]; patch: number[] }[]>();
+
+/**
+ * The landmark anchors plus, for the coarse fit, each ear's vertices held where a rigid alignment of the
+ * ear (with the skin around it) onto the scan puts them: the smooth fit alone cannot slide an ear that
+ * starts more than about its own thickness from the scan's, and folds it into the skull (align-part.ts).
+ */
+function withEars(tpl: TemplateView, head: Float32Array, surface: TargetMesh, anchors: Anchors): Anchors {
+  const vertices = [...Array.from(anchors.vertices)];
+  const targets = [...anchors.targets];
+  for (const { ear, patch } of earParts(tpl)) {
+    const motion = alignPart(head, tpl.meshes[0].geometry.indices, patch, surface);
+    for (const v of ear) {
+      vertices.push(v);
+      targets.push(...applySimilarity(motion, head[v * 3], head[v * 3 + 1], head[v * 3 + 2]));
+    }
+  }
+  return { vertices, targets: Float32Array.from(targets), weight: anchors.weight };
+}
+
+function earParts(tpl: TemplateView): { ear: number[]; patch: number[] }[] {
+  let parts = earPatches.get(tpl);
+  if (parts) return parts;
+  const p = tpl.meshes[0].geometry.positions;
+  const { earLeft, earRight, skin } = tpl.source.regions;
+  const near = (ear: number[]) => skin.filter((v) => ear.some((e) => Math.hypot(p[v * 3] - p[e * 3], p[v * 3 + 1] - p[e * 3 + 1], p[v * 3 + 2] - p[e * 3 + 2]) < EAR_PATCH));
+  parts = [earLeft, earRight].map((ear) => ({ ear, patch: [...ear, ...near(ear)] }));
+  earPatches.set(tpl, parts);
+  return parts;
+}
+
+type Anchors = NonNullable<ClosestPointFitOptions['anchors']>;
+
+/** The face landmarks not in `found` set to NaN (missing); the irises kept. */
+function onlyFound(lifted: Float32Array, found: Uint32Array): Float32Array {
+  const out = lifted.slice();
+  out.fill(Number.NaN, 0, FACE_POINTS * 3);
+  for (const i of found) out.set(lifted.subarray(i * 3, i * 3 + 3), i * 3);
+  return out;
+}
+
 /** The closest-point fit's two stages: the head moves as a whole, then follows the surface in detail. */
 const COARSE = { stiffness: [8, 4, 2], maxDistance: 5, finalDistance: 1.5 };
 const DETAILED = { maxDistance: 1.5, finalDistance: 0.6 };
@@ -108,19 +183,28 @@ const DETAILED = { maxDistance: 1.5, finalDistance: 0.6 };
 const DETAIL_STIFFNESS = [[1, 0.6, 0.4], [1, 1, 1]];
 
 /**
- * The detailed fit from the coarse one (in `head`, modified in place). The coarse fit's rare folds are
- * smoothed out first; folds the detailed fit makes blend back towards it, and those left are smoothed out.
- * If some are still left, a stiffer detailed fit is tried, and last the coarse fit itself is kept (less
- * close to the surface, but valid matters more). Returns the vertices matched to the surface.
+ * The detailed fit from the coarse one (in `head`, modified in place). The coarse fit's folds (at the lids,
+ * the lips) are smoothed out first; folds the detailed fit makes blend back towards it, and those left are
+ * smoothed out. If some are still left, a stiffer detailed fit is tried; then, when the coarse fit itself
+ * kept folds that smoothing could not undo, they are blended back towards `start` (the template under the
+ * similarity, which has none) and the detailed fits tried again. Last the coarse fit is kept (less close to
+ * the surface, but valid matters more). Returns the vertices matched to the surface.
  */
-function fitDetail(head: Float32Array, coarse: Float32Array, indices: Uint32Array, surface: TargetSurface, options: ClosestPointFitOptions): number {
+function fitDetail(head: Float32Array, coarse: Float32Array, start: Float32Array, indices: Uint32Array, surface: TargetSurface, options: ClosestPointFitOptions): number {
   const all = allTriangles(indices);
-  relaxTangles(coarse, indices, all);
-  for (const stiffness of DETAIL_STIFFNESS) {
-    head.set(coarse);
-    const matched = fitToSurface(head, indices, surface, { ...options, ...DETAILED, stiffness });
-    // untangle reports 0 moved vertices when it found no fold: no second check needed then.
-    if (untangle(head, coarse, indices, all) === 0 || relaxTangles(head, indices, all) === 0) return matched;
+  const coarseFolds = relaxTangles(coarse, indices, all);
+  for (const retry of [false, true]) {
+    if (retry) {
+      if (coarseFolds === 0) break;
+      untangle(coarse, start, indices, all);
+      relaxTangles(coarse, indices, all);
+    }
+    for (const stiffness of DETAIL_STIFFNESS) {
+      head.set(coarse);
+      const matched = fitToSurface(head, indices, surface, { ...options, ...DETAILED, stiffness });
+      // untangle reports 0 moved vertices when it found no fold: no second check needed then.
+      if (untangle(head, coarse, indices, all) === 0 || relaxTangles(head, indices, all) === 0) return matched;
+    }
   }
   head.set(coarse);
   return 0;
@@ -131,19 +215,60 @@ function fitDetail(head: Float32Array, coarse: Float32Array, indices: Uint32Arra
  * landmarks (lifted by a ray that just misses the lid) and closest scan points are often on the eyeball.
  */
 const NEAR_LIDS = 0.25;
-const freeSets = new WeakMap<TemplateView, number[]>();
+/**
+ * With open lids from a photo, the lid contours are held to the photo's and the skin this far (cm) around
+ * them follows: the scan's closed lids lie where the open eye is, and skin pulled onto them would fold
+ * against a lid opened a few millimetres above.
+ */
+const NEAR_OPEN_LIDS = 0.8;
+const freeSets = new WeakMap<TemplateView, Map<boolean, number[]>>();
 
-function freeVertices(tpl: TemplateView): number[] {
-  let free = freeSets.get(tpl);
+function freeVertices(tpl: TemplateView, openLids: boolean): number[] {
+  const sets = freeSets.get(tpl) ?? new Map<boolean, number[]>();
+  freeSets.set(tpl, sets);
+  let free = sets.get(openLids);
   if (free) return free;
   const p = tpl.meshes[0].geometry.positions;
   const lids = [...tpl.source.loops.leftEye, ...tpl.source.loops.rightEye];
+  const reach = openLids ? NEAR_OPEN_LIDS : NEAR_LIDS;
+  const contour = new Set(lids);
   const nearLids = tpl.source.regions.face.filter(
-    (v) => lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < NEAR_LIDS),
+    (v) => !contour.has(v) && lids.some((l) => Math.hypot(p[v * 3] - p[l * 3], p[v * 3 + 1] - p[l * 3 + 1], p[v * 3 + 2] - p[l * 3 + 2]) < reach),
   );
-  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...lids, ...nearLids];
-  freeSets.set(tpl, free);
+  free = [...tpl.mouthInside, ...tpl.eyeSockets, ...(openLids ? [] : lids), ...nearLids];
+  sets.set(openLids, free);
   return free;
+}
+
+/** Landmarks around an eye (cm from its contour's centre, template) that place the photo's eye on the scan's. */
+const EYE_SURROUNDINGS = 2.5;
+
+/**
+ * The photo's eyelid contours (and irises) in the avatar's frame: per eye, the photo's landmarks are moved by
+ * the similarity that best lays the landmarks around that eye (eye corners, brow, cheek; not the lids,
+ * which are closed on the scan) onto the scan's lifted (`found`) ones. The irises in `landmarks` are replaced by the photo's.
+ */
+function openLids(tpl: TemplateView, landmarks: Float32Array, found: Uint32Array, photo: Float32Array): { vertices: number[]; targets: number[] } {
+  const p = tpl.meshes[0].geometry.positions;
+  const vertices: number[] = [];
+  const targets: number[] = [];
+  const near = new Set(freeVertices(tpl, false));
+  for (const loop of [tpl.source.loops.leftEye, tpl.source.loops.rightEye]) {
+    const centre = [0, 1, 2].map((k) => loop.reduce((s, v) => s + p[v * 3 + k], 0) / loop.length);
+    const byX = [...loop].sort((a, b) => p[a * 3] - p[b * 3]);
+    const corners = [byX[0], byX[byX.length - 1]];
+    const around = found.filter(
+      (i) => !near.has(i) && Math.hypot(p[i * 3] - centre[0], p[i * 3 + 1] - centre[1], p[i * 3 + 2] - centre[2]) < EYE_SURROUNDINGS,
+    );
+    const sim = fitSimilarity(photo, landmarks, Uint32Array.from([...corners, ...around]));
+    for (const v of loop) {
+      vertices.push(v);
+      targets.push(...applySimilarity(sim, photo[v * 3], photo[v * 3 + 1], photo[v * 3 + 2]));
+    }
+    const iris = centre[0] > 0 ? IRIS_PLUS_X : IRIS_MINUS_X;
+    for (let i = iris; i < iris + 5; i++) landmarks.set(applySimilarity(sim, photo[i * 3], photo[i * 3 + 1], photo[i * 3 + 2]), i * 3);
+  }
+  return { vertices, targets };
 }
 
 /** Landmarks are pulled this many times harder than closest points. */

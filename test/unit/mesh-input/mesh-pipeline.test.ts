@@ -1,20 +1,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { TemplateVersion } from '../../../src/model/avatar.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { runMeshPipeline, type MeshPipelineResult } from '../../../src/pipeline/mesh/mesh-pipeline.ts';
-import type { InputType } from '../../../src/pipeline/types.ts';
 import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
-import { decodeImage } from '../../../src/geometry/render/decode-texture.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
-import { checkMesh } from '../../../src/geometry/mesh/checks.ts';
-import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
 import { writeZip } from '../../../src/formats/zip-write.ts';
 import { avatarScan, decimate, moveRigid, random, shuffle, split, zipScan, type ScanMesh } from './scan-fixtures.ts';
-import { surfaceError } from './surface-error.ts';
+import { assertValidHead, faceError, run } from './run-mesh.ts';
 
 const photo = new Uint8Array(readFileSync('../shared/testdata/faces/p01-a.jpg'));
 let scan: { mesh: ScanMesh; texture: RgbaImage };
@@ -23,28 +17,6 @@ before(async () => {
   const avatar = await new PhotoPipeline(loadTemplateView).run({ inputType: 'photo', file: photo, template: '2.0', features: [] }, () => {});
   scan = await avatarScan(avatar.model);
 });
-
-async function run(file: Uint8Array, inputType: InputType, template: TemplateVersion, features: ('basic' | 'expressions' | 'visemes')[] = []) {
-  const progress: number[] = [];
-  const result = await runMeshPipeline({ inputType, file, template, features }, (p) => progress.push(p), loadTemplateView);
-  assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
-  return result;
-}
-
-/** Surface and texture error of the output's face against the input surface (moved rigidly into the avatar's frame). */
-async function faceError(result: MeshPipelineResult, template: TemplateVersion) {
-  const head = result.model.meshes[0].geometry;
-  const texture = await decodeImage(result.model.textures.find((t) => t.name === 'head_baseColor.png')!.data);
-  return surfaceError(head, texture, loadTemplateView(template).source.regions.face, result.registration.scan, result.scan.texture);
-}
-
-function assertValidHead(result: MeshPipelineResult) {
-  const head = result.model.meshes[0].geometry;
-  const loops = boundaryLoops(head.indices);
-  const neck = loops.reduce<number[]>((a, b) => (b.length > a.length ? b : a), []);
-  const r = checkMesh(head, { openBoundaries: [neck] });
-  assert.ok(r.closed && r.manifold && r.outwardFacing && r.selfIntersections === 0 && r.degenerateTriangles === 0, JSON.stringify(r));
-}
 
 test('a rotated, moved, re-ordered scan in metres becomes a complete avatar on its surface (2.0, all features)', { timeout: 300_000 }, async (t) => {
   const moved = moveRigid(shuffle(scan.mesh, random(7)), [0.4, 1, -0.3], 137, [12, -30, 4], 0.01);

@@ -144,3 +144,15 @@ export async function zipScan(mesh: ScanMesh, texture: RgbaImage, photo?: Uint8A
     ...(photo ? [{ name: 'photo.jpg', data: photo }] : []),
   ]);
 }
+
+/** The avatar with its eyes closed (the head's eyeBlink morphs applied fully), as a studio scan of a sitter with closed eyes. */
+export function closeEyes(model: AvatarModel): AvatarModel {
+  const meshes = model.meshes.map((m) => {
+    const blinks = m.morphs.filter((x) => x.name === 'eyeBlinkLeft' || x.name === 'eyeBlinkRight');
+    if (blinks.length === 0) return m;
+    const positions = m.geometry.positions.slice();
+    for (const b of blinks) for (let i = 0; i < positions.length; i++) positions[i] += b.deltas[i];
+    return { ...m, geometry: { ...m.geometry, positions } };
+  });
+  return { ...model, meshes };
+}
