@@ -25,7 +25,7 @@ export const HARVARD_SENTENCES = [
 /** Why recognition cannot run here, or undefined when pocketsphinx, its English model and sox are installed. */
 export function recognitionUnavailable(): string | undefined {
   for (const tool of ['pocketsphinx_continuous', 'sox']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (apt-get install pocketsphinx pocketsphinx-en-us sox)`;
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (apt-get install pocketsphinx pocketsphinx-en-us sox libsox-fmt-mp3)`;
   }
   if (spawnSync('test', ['-f', `${MODEL}/en-us.lm.bin`]).status !== 0) return 'pocketsphinx-en-us is not installed';
   return undefined;
