@@ -84,6 +84,25 @@ test('maxDistance and a wrong hint do not change the answer', () => {
   }
 });
 
+test('coherent queries that reuse the previous search get the same answers as a search from scratch', () => {
+  // A path through the bumpy head's vertices in index order (along its rings), ten points per edge, swinging
+  // from 20 % inside to 20 % outside: each query is a short step from the last, so most of them reuse the
+  // last search; each ring's end jumps, and some queries' maxDistance leaves nothing to find.
+  const mesh = bumpyHead();
+  const P = mesh.positions;
+  const bvh = TriangleBvh.build(P, mesh.indices);
+  const hit = emptyClosestPoint();
+  for (let k = 0; k < 10 * (P.length / 3 - 1); k++) {
+    const v = Math.floor(k / 10), t = (k % 10) / 10, f = 1 + 0.2 * Math.sin(k / 37);
+    const p = [0, 1, 2].map((d) => f * (P[3 * v + d] * (1 - t) + P[3 * v + 3 + d] * t));
+    const exact = bruteForceDistance(mesh, p[0], p[1], p[2]);
+    const maxDistance = k % 7 === 0 ? exact * 0.99 : Infinity;
+    const found = bvh.closestPoint(p[0], p[1], p[2], hit, maxDistance, hit.triangle);
+    assert.equal(found, exact <= maxDistance, `query ${k}`);
+    if (found) assert.ok(Math.abs(hit.distance - exact) < 1e-9, `query ${k}: ${hit.distance} vs ${exact}`);
+  }
+});
+
 test('inside and outside agree with the analytic superellipsoid, also right at edges and corners', () => {
   const bvh = TriangleBvh.build(head.positions, head.indices);
   const P = head.positions;
