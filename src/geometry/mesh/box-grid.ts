@@ -47,6 +47,13 @@ function gridBoxes(boxes: Float64Array, dims: 2 | 3, cellSize: number): GridBoxe
   return { count, box, range, inGrid, entries, key };
 }
 
+/** Calls `visit` with the key and coordinates of every cell box i covers (x, then y, then z ascending). */
+function forEachCell(g: GridBoxes, i: number, visit: (key: number | string, x: number, y: number, z: number) => void): void {
+  const r = i * 6;
+  for (let x = g.range[r]; x <= g.range[r + 3]; x++)
+    for (let y = g.range[r + 1]; y <= g.range[r + 4]; y++) for (let z = g.range[r + 2]; z <= g.range[r + 5]; z++) visit(g.key(x, y, z), x, y, z);
+}
+
 /** Do boxes i and j of a grid overlap? (min <= max in both: disjoint when one's minimum exceeds the other's maximum.) */
 function overlap(box: Float64Array, i: number, j: number): boolean {
   for (let d = 0; d < 3; d++) if (box[j * 6 + d] > box[i * 6 + 3 + d] || box[i * 6 + d] > box[j * 6 + 3 + d]) return false;
@@ -62,7 +69,8 @@ function overlap(box: Float64Array, i: number, j: number): boolean {
  * non-finite bound are in no cell.
  */
 export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: number, visit: (i: number, j: number) => void): void {
-  const { count, box, range, inGrid, entries, key } = gridBoxes(boxes, dims, cellSize);
+  const grid = gridBoxes(boxes, dims, cellSize);
+  const { count, box, range, inGrid, entries } = grid;
   // Cells get ids in the order boxes first enter them; entries are (cell id, box) in box order.
   const idOf = new Map<number | string, number>();
   const cellCoords: number[] = [];
@@ -70,20 +78,16 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
   let e = 0;
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
-    const r = i * 6;
-    for (let x = range[r]; x <= range[r + 3]; x++)
-      for (let y = range[r + 1]; y <= range[r + 4]; y++)
-        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
-          const k = key(x, y, z);
-          let id = idOf.get(k);
-          if (id === undefined) {
-            id = idOf.size;
-            idOf.set(k, id);
-            cellCoords.push(x, y, z);
-          }
-          entryCell[e] = id;
-          entryBox[e++] = i;
-        }
+    forEachCell(grid, i, (k, x, y, z) => {
+      let id = idOf.get(k);
+      if (id === undefined) {
+        id = idOf.size;
+        idOf.set(k, id);
+        cellCoords.push(x, y, z);
+      }
+      entryCell[e] = id;
+      entryBox[e++] = i;
+    });
   }
   // Each cell's boxes, contiguous and in box order (a stable counting sort by cell id), with copies of
   // their bounds and lower cells side by side for the pair loop.
@@ -122,35 +126,27 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
  * particular order): for a few boxes among many, without sorting all of them into the grid.
  */
 export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize: number, selected: Uint8Array, visit: (i: number, j: number) => void): void {
-  const { count, box, range, inGrid, key } = gridBoxes(boxes, dims, cellSize);
+  const grid = gridBoxes(boxes, dims, cellSize);
+  const { count, box, range, inGrid } = grid;
   const cells = new Map<number | string, number[]>();
   for (let s = 0; s < count; s++) {
     if (!selected[s] || !inGrid[s]) continue;
-    const r = s * 6;
-    for (let x = range[r]; x <= range[r + 3]; x++)
-      for (let y = range[r + 1]; y <= range[r + 4]; y++)
-        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
-          const k = key(x, y, z);
-          const list = cells.get(k);
-          if (list) list.push(s);
-          else cells.set(k, [s]);
-        }
+    forEachCell(grid, s, (k) => {
+      const list = cells.get(k);
+      if (list) list.push(s);
+      else cells.set(k, [s]);
+    });
   }
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
-    const r = i * 6;
-    for (let x = range[r]; x <= range[r + 3]; x++)
-      for (let y = range[r + 1]; y <= range[r + 4]; y++)
-        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
-          const list = cells.get(key(x, y, z));
-          if (!list) continue;
-          for (const s of list) {
-            // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
-            if (s === i || (selected[i] && s < i)) continue;
-            if (Math.max(range[i * 6], range[s * 6]) !== x || Math.max(range[i * 6 + 1], range[s * 6 + 1]) !== y || Math.max(range[i * 6 + 2], range[s * 6 + 2]) !== z) continue;
-            if (overlap(box, i, s)) visit(Math.min(i, s), Math.max(i, s));
-          }
-        }
+    forEachCell(grid, i, (k, x, y, z) => {
+      for (const s of cells.get(k) ?? []) {
+        // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
+        if (s === i || (selected[i] && s < i)) continue;
+        if (Math.max(range[i * 6], range[s * 6]) !== x || Math.max(range[i * 6 + 1], range[s * 6 + 1]) !== y || Math.max(range[i * 6 + 2], range[s * 6 + 2]) !== z) continue;
+        if (overlap(box, i, s)) visit(Math.min(i, s), Math.max(i, s));
+      }
+    });
   }
 }
 
@@ -160,11 +156,13 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
  * them (by the first such box, then x, y, z), then by i and j.
  */
 export function sortInGridOrder(boxes: Float64Array, dims: 2 | 3, cellSize: number, pairs: number[]): void {
-  const { count, range, inGrid, key } = gridBoxes(boxes, dims, cellSize);
+  const grid = gridBoxes(boxes, dims, cellSize);
+  const { count, range, inGrid, key } = grid;
   const homeOf = (p: number) => {
     const i = Math.floor(p / count), j = p % count;
     return [0, 1, 2].map((d) => Math.max(range[i * 6 + d], range[j * 6 + d]));
   };
+  // The first box to enter each pair's first shared cell.
   const first = new Map<number | string, number>();
   for (const p of pairs) {
     const [x, y, z] = homeOf(p);
@@ -173,16 +171,11 @@ export function sortInGridOrder(boxes: Float64Array, dims: 2 | 3, cellSize: numb
   let missing = first.size;
   for (let i = 0; i < count && missing > 0; i++) {
     if (!inGrid[i]) continue;
-    const r = i * 6;
-    for (let x = range[r]; x <= range[r + 3]; x++)
-      for (let y = range[r + 1]; y <= range[r + 4]; y++)
-        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
-          const k = key(x, y, z);
-          if (first.get(k) === -1) {
-            first.set(k, i);
-            missing--;
-          }
-        }
+    forEachCell(grid, i, (k) => {
+      if (first.get(k) !== -1) return;
+      first.set(k, i);
+      missing--;
+    });
   }
   const sortKey = new Map(pairs.map((p) => {
     const home = homeOf(p);
