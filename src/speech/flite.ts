@@ -48,6 +48,8 @@ export function fliteText(spoken: string): string {
 }
 
 const HAS_WORD = /[A-Za-z0-9]/;
+/** Least pause inside a flite run, where flite's phrasing breaks (at , ; : and between sentences). */
+export const CLAUSE_PAUSE_MS = 250;
 /**
  * Voices whose F0 contour comes from flite's SPAM F0 model, which replaces the track after `f0_shift` was applied,
  * so the feature does nothing: their pitch is changed by declaring the samples' rate `pitch` times higher
@@ -154,8 +156,39 @@ export class FliteEngine {
       : proportionalLabels(spoken.length, units.map((u) => u.spoken.length));
     const labels = new Array<number>(raw.length).fill(-1);
     spoken.forEach((p, i) => (labels[p.k] = unitLabels[i]));
-    return splitRun({ samples, sampleRate, phones, units: [] }, labels, run.map((c) => c.units.length));
+    return splitRun({ ...widenPauses(samples, sampleRate, phones), sampleRate, units: [] }, labels, run.map((c) => c.units.length));
   }
+}
+
+/**
+ * Lengthens each pause between two spoken phones to at least CLAUSE_PAUSE_MS by silence in its middle.
+ * flite pauses only 80 to 150 ms at a comma, semicolon or colon, too short to hear the phrase end.
+ */
+export function widenPauses(samples: Float32Array, sampleRate: number, phones: readonly TimedPhone[]): { samples: Float32Array; phones: TimedPhone[] } {
+  const pieces: Float32Array[] = [];
+  let [copied, shiftMs] = [0, 0];
+  const widened = phones.map((phone, k) => {
+    const moved = { ...phone, start: phone.start + shiftMs, end: phone.end + shiftMs };
+    const inner = k > 0 && k < phones.length - 1 && phone.viseme === 'sil';
+    const count = inner ? Math.round(((CLAUSE_PAUSE_MS - (phone.end - phone.start)) / 1000) * sampleRate) : 0;
+    if (count > 0) {
+      const middle = Math.min(samples.length, Math.round(((phone.start + phone.end) / 2000) * sampleRate));
+      pieces.push(samples.subarray(copied, middle), new Float32Array(count));
+      copied = middle;
+      shiftMs += (count / sampleRate) * 1000;
+      moved.end += (count / sampleRate) * 1000;
+    }
+    return moved;
+  });
+  if (pieces.length === 0) return { samples, phones: widened };
+  pieces.push(samples.subarray(copied));
+  const out = new Float32Array(pieces.reduce((n, piece) => n + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return { samples: out, phones: widened };
 }
 
 /** Chunks flite can say in one run: same prosody, the first ending its sentence with . ! or ? (so flite pauses there). */

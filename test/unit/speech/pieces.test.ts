@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { alignLabels } from '../../../src/speech/align.ts';
-import { fliteText, parsePsdur, splitRun } from '../../../src/speech/flite.ts';
+import { CLAUSE_PAUSE_MS, fliteText, parsePsdur, splitRun, widenPauses } from '../../../src/speech/flite.ts';
 import { resample } from '../../../src/speech/resample.ts';
 import { arpabetViseme, ipaViseme, VISEMES } from '../../../src/speech/visemes.ts';
 
@@ -60,3 +60,21 @@ test('flite runs of several sentences are cut in the middle of the pauses betwee
   // Without a pause between the sentences there is nowhere to cut.
   assert.equal(splitRun({ ...audio, phones: phones.map((p) => ({ ...p, viseme: p.viseme === 'sil' ? ('a' as const) : p.viseme })) }, [0, 0, 1, 1, 2, 2], [2, 1]), undefined);
 });
+
+test('flite pauses between spoken phones are widened to the clause pause in their middle; edge and long pauses are kept', () => {
+  const phone = (viseme: 'sil' | 't' | 'a', start: number, end: number) => ({ viseme, start, end });
+  const phones = [phone('sil', 0, 100), phone('t', 100, 200), phone('sil', 200, 300), phone('a', 300, 400), phone('sil', 400, 800), phone('t', 800, 900), phone('sil', 900, 1000)];
+  const samples = Float32Array.from({ length: 1000 * 16 }, (_, i) => (i % 16) + 1);
+  const widened = widenPauses(samples, 16000, phones);
+  const extra = CLAUSE_PAUSE_MS - 100;
+  assert.deepEqual(widened.phones.map((p) => [p.viseme, p.start, p.end]), [
+    ['sil', 0, 100], ['t', 100, 200], ['sil', 200, 300 + extra], ['a', 300 + extra, 400 + extra],
+    ['sil', 400 + extra, 800 + extra], ['t', 800 + extra, 900 + extra], ['sil', 900 + extra, 1000 + extra],
+  ]);
+  assert.equal(widened.samples.length, samples.length + extra * 16);
+  // The silence goes in at the middle of the pause (250 ms); the audio before and after it is unchanged.
+  assert.deepEqual(widened.samples.subarray(0, 250 * 16), samples.subarray(0, 250 * 16));
+  assert.ok(widened.samples.subarray(250 * 16, (250 + extra) * 16).every((x) => x === 0));
+  assert.deepEqual(widened.samples.subarray((250 + extra) * 16), samples.subarray(250 * 16));
+});
+
