@@ -67,7 +67,7 @@ export const motions = {
    * `lips.side` weights the closing towards one side (the two sides' weights sum to 1).
    */
   lipsTogether(frame: ExpressionFrame, out: Deltas, fraction: number, upperShare: number, lips: { side?: Side; clear?: number; most?: number } = {}): void {
-    const gap = lipGap(frame, frame.fitted.head);
+    const gap = neutralLipGap(frame);
     const clear = (lips.clear ?? LIPS_CLEAR) * frame.mouthUnit;
     const { side } = lips;
     const centre = dot(between(frame, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), frame.left);
@@ -83,8 +83,8 @@ export const motions = {
    */
   keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR): void {
     keepLipsOffTeeth(frame, out);
-    const moved = frame.fitted.head.map((x, i) => x + out.head[i]);
-    const before = lipGap(frame, frame.fitted.head), after = lipGap(frame, moved);
+    const moved = movedLips(frame, out.head);
+    const before = neutralLipGap(frame), after = lipGap(frame, moved);
     const clear = clearance * frame.mouthUnit;
     // Where the neutral lips are already closer (or, as read over the bulging lip surface, crossed),
     // the shape must not bring them closer still; it is not asked to part them.
@@ -114,38 +114,83 @@ const TEETH_CELL = 0.2;
  * the teeth show through a lip that closes a mouth photographed open.
  */
 function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
-  const teeth = fittedPositions(frame, 'teeth'), teethMoved = teeth.map((x, i) => x + out.teeth[i]);
   const u = frame.mouthUnit;
-  const cell = (p: Vec3) => [Math.floor(dot(p, frame.left) / (TEETH_CELL * u)), Math.floor(dot(p, frame.up) / (TEETH_CELL * u))];
-  const frontOf = (positions: ArrayLike<number>, spread: number) => {
-    const grid = new Map<string, number>();
-    for (let v = 0; v < positions.length / 3; v++) {
-      const q = vertex(positions, v);
-      const [i, j] = cell(q);
-      for (let di = -spread; di <= spread; di++) for (let dj = -spread; dj <= spread; dj++) {
-        const key = `${i + di},${j + dj}`;
-        grid.set(key, Math.max(grid.get(key) ?? -Infinity, dot(q, frame.forward)));
-      }
-    }
-    return (p: Vec3) => grid.get(cell(p).join(',')) ?? -Infinity;
-  };
   const { distance } = lipZone(frame);
   const p = frame.fitted.head, d = out.head;
-  let neutralFront: ((p: Vec3) => number) | undefined, movedFront: ((p: Vec3) => number) | undefined;
+  let neutral: TeethFronts | undefined, moved: TeethFront | undefined;
   for (let v = 0; v < p.length / 3; v++) {
     if (distance[v] >= 2 * u || frame.mouthBag[v] || (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0)) continue;
     // A lip over no teeth (above them, or across the gap of an open mouth) is free to move there;
     // where it lands on them, it lands in front of them (each teeth vertex standing for the cells
     // around it: they are sparse).
-    neutralFront ??= frontOf(teeth, 0);
-    movedFront ??= frontOf(teethMoved, 1);
+    neutral ??= teethFronts(frame);
+    moved ??= out.teeth.some((x) => x !== 0) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
     const q = vertex(p, v);
-    if (dot(q, frame.forward) < neutralFront(q)) continue;
+    if (dot(q, frame.forward) < neutral.exact(q)) continue;
     const m = add(q, vertex(d, v));
-    const behind = movedFront(m) + TEETH_CLEAR * u - dot(m, frame.forward);
+    const behind = moved(m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
   }
 }
+
+/** How far forward the neutral teeth reach at a place of the face plane: in its cell (`exact`), or in it and the cells around it (`spread`). */
+interface TeethFronts {
+  exact: TeethFront;
+  spread: TeethFront;
+}
+type TeethFront = (p: Vec3) => number;
+const teethFrontCache = new WeakMap<ExpressionFrame, TeethFronts>();
+
+function teethFronts(frame: ExpressionFrame): TeethFronts {
+  let fronts = teethFrontCache.get(frame);
+  if (!fronts) {
+    const teeth = fittedPositions(frame, 'teeth');
+    fronts = { exact: teethFront(frame, teeth, 0), spread: teethFront(frame, teeth, 1) };
+    teethFrontCache.set(frame, fronts);
+  }
+  return fronts;
+}
+
+/** The teeth's front over the face plane, each vertex standing for the cells up to `reach` around its own. */
+function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>, reach: number): TeethFront {
+  const size = TEETH_CELL * frame.mouthUnit;
+  // Cells are keyed by one number: the face is far fewer than 2^16 cells across.
+  const key = (p: Vec3) => Math.floor(dot(p, frame.left) / size) * 65536 + Math.floor(dot(p, frame.up) / size);
+  const grid = new Map<number, number>();
+  for (let v = 0; v < teeth.length / 3; v++) {
+    const q = vertex(teeth, v), k = key(q), z = dot(q, frame.forward);
+    for (let di = -reach; di <= reach; di++) {
+      for (let dj = -reach; dj <= reach; dj++) {
+        const c = k + di * 65536 + dj;
+        grid.set(c, Math.max(grid.get(c) ?? -Infinity, z));
+      }
+    }
+  }
+  return (p) => grid.get(key(p)) ?? -Infinity;
+}
+
+/**
+ * The head moved by `deltas` where the lip gap is read (the inner lip contour and the lip surface
+ * near it); every other vertex of the returned array is stale. One buffer per frame: the shapes
+ * read it one at a time, and copying the whole head for each cost more than the rest of the check.
+ */
+function movedLips(frame: ExpressionFrame, deltas: Float32Array): Float32Array {
+  let scratch = lipScratch.get(frame);
+  if (!scratch) lipScratch.set(frame, (scratch = new Float32Array(frame.fitted.head.length)));
+  const p = frame.fitted.head;
+  for (const v of [...frame.template.loops.lipsInner, ...lipZone(frame).surface]) {
+    for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
+  }
+  return scratch;
+}
+const lipScratch = new WeakMap<ExpressionFrame, Float32Array>();
+
+const vertexSum = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  const sum = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) sum[i] = a[i] + b[i];
+  return sum;
+};
+
 /** The most the lips close (in mouth units). */
 const MOST_CLOSING = 0.6;
 
@@ -175,6 +220,13 @@ function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: numbe
   return (x) => Math.min(contourTop(x) - contourBottom(x), gaps[Math.min(GAP_BINS - 1, Math.max(0, Math.floor((x - lo) / width)))]);
 }
 const GAP_BINS = 16;
+const neutralGaps = new WeakMap<ExpressionFrame, (x: number) => number>();
+/** The neutral face's lip gap, read once per frame. */
+function neutralLipGap(frame: ExpressionFrame): (x: number) => number {
+  let gap = neutralGaps.get(frame);
+  if (!gap) neutralGaps.set(frame, (gap = lipGap(frame, frame.fitted.head)));
+  return gap;
+}
 
 /**
  * Moves the lips vertically, `close` in total towards each other (negative: apart) at each place
@@ -299,7 +351,7 @@ const browDown = sided((s) => (f, o) => {
   brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.35), 2.2 * e, along(f, -towards(s) * 0.15 * e, -0.35 * e, 0.05 * e), awayFromEyes(f));
 });
 // The outer part of the brow, not just its end: how visible an end is depends on the photo's brow.
-const browOuterUp = sided((s) => (f, o) => brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.75), 2.4 * f.eyeUnit, along(f, 0, 0.45 * f.eyeUnit, 0), awayFromEyes(f)));
+const browOuterUp = sided((s) => (f, o) => brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.85), 2.4 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0), awayFromEyes(f)));
 const cheekSquint = sided((s) => (f, o) => {
   brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2.2 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
   eyelid(f, o, s, 'lower', 0.15);
