@@ -15,7 +15,7 @@ export interface VoiceInfo {
   engineVoice: string;
 }
 
-/** The flite voice pocketsphinx understands best (word error rate on Harvard sentences: rms 24 %, awb 31 %, slt 34 %, kal16 37 %). */
+/** The offline voice pocketsphinx understands best (word error rate on Harvard sentences: rms 21.7 %, awb 28.3 %, kal16 30.8 %, slt 32.9 %; docs/SPEECH.md). */
 export const DEFAULT_VOICE = 'rms';
 
 const FLITE_VOICES: VoiceInfo[] = [
