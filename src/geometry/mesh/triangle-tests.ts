@@ -32,10 +32,19 @@ export function segmentCrossesTriangle(pos: ArrayLike<number>, p: number, q: num
 /** Do two triangles (vertex offsets times 3 into `pos`) intersect other than by touching? */
 export function trianglesIntersect(pos: ArrayLike<number>, t1: ArrayLike<number>, t2: ArrayLike<number>, eps: number): boolean {
   for (let k = 0; k < 3; k++) {
-    if (segmentCrossesTriangle(pos, t1[k], t1[(k + 1) % 3], t2[0], t2[1], t2[2], eps)) return true;
-    if (segmentCrossesTriangle(pos, t2[k], t2[(k + 1) % 3], t1[0], t1[1], t1[2], eps)) return true;
+    if (edgeCrosses(pos, t1[k], t1[(k + 1) % 3], t2, eps)) return true;
+    if (edgeCrosses(pos, t2[k], t2[(k + 1) % 3], t1, eps)) return true;
   }
   return false;
+}
+
+/**
+ * `segmentCrossesTriangle` without the call when the segment starts at the triangle's first or second
+ * corner (neighbours sharing a vertex): its u then comes out exactly 0, or det / det (1 within an ulp),
+ * or NaN with t NaN, so the answer is no.
+ */
+function edgeCrosses(pos: ArrayLike<number>, p: number, q: number, t: ArrayLike<number>, eps: number): boolean {
+  return p !== t[0] && p !== t[1] && segmentCrossesTriangle(pos, p, q, t[0], t[1], t[2], eps);
 }
 
 /**
