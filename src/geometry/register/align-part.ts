@@ -9,7 +9,7 @@
  * closest-point fit folds it into the skull. Moved as one rigid piece, the ear keeps its shape while the
  * scan's ear, seen from the scan's side too, draws it into place.
  */
-import { applyMat3, fitSimilarity, type Similarity } from '../fit/similarity.ts';
+import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../fit/similarity.ts';
 import { applySimilarity } from '../fit/fit-head.ts';
 import { emptyClosestPoint, TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { angleWeightedNormals } from '../spatial/pseudonormals.ts';
@@ -29,13 +29,15 @@ export interface AlignPartOptions {
   margin?: number;
   /** At most this many target points are paired with the part per iteration (a fine scan is thinned). */
   maxTargetPoints?: number;
+  /** Iterations stop once a step moves no paired part point farther than this (mesh units). */
+  minStep?: number;
   /** Pairs whose normals meet at more than this angle's cosine below are dropped. */
   minNormalDot?: number;
   /** The share of pairs kept, nearest first. */
   keep?: number;
 }
 
-const DEFAULTS: Required<AlignPartOptions> = { iterations: 20, reach: 3, margin: 1, maxTargetPoints: 4000, minNormalDot: 0.5, keep: 0.9 };
+const DEFAULTS: Required<AlignPartOptions> = { iterations: 20, reach: 3, margin: 1, maxTargetPoints: 1500, minStep: 0.005, minNormalDot: 0.5, keep: 0.9 };
 
 /**
  * The rigid motion (a similarity of scale 1) that best moves the part (`vertices` of the mesh, with the
@@ -47,30 +49,42 @@ export function alignPart(positions: Float32Array, indices: Uint32Array, vertice
   for (const v of vertices) inPart[v] = 1;
   const partIndices = Uint32Array.from(triangleCorners(indices, inPart));
   const points = targetPointsNear(positions, vertices, target, o);
-  const moved = positions.slice();
+  // The part only moves rigidly: its index and normals are built once, in its own frame, and target points
+  // are taken there by the inverse motion.
+  const part = angleWeightedNormals(positions, partIndices);
+  const partBvh = TriangleBvh.build(positions, partIndices);
   let total: Similarity = { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] };
   const hit = emptyClosestPoint();
   for (let it = 0; it < o.iterations; it++) {
     const from: number[] = [];
     const to: number[] = [];
-    const part = angleWeightedNormals(moved, partIndices);
+    const r = total.rotation, rt = transposeMat3(r);
     for (const v of vertices) {
-      if (!target.bvh.closestPoint(moved[v * 3], moved[v * 3 + 1], moved[v * 3 + 2], hit, o.reach)) continue;
-      if (dot(target.faceNormals, hit.triangle, part.vertex, v) < o.minNormalDot * length(part.vertex, v)) continue;
-      from.push(moved[v * 3], moved[v * 3 + 1], moved[v * 3 + 2]);
+      const p = applySimilarity(total, positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]);
+      if (!target.bvh.closestPoint(p[0], p[1], p[2], hit, o.reach)) continue;
+      const n = applyMat3(r, part.vertex[v * 3], part.vertex[v * 3 + 1], part.vertex[v * 3 + 2]);
+      if (dot(target.faceNormals, hit.triangle, n, 0) < o.minNormalDot * Math.hypot(n[0], n[1], n[2])) continue;
+      from.push(p[0], p[1], p[2]);
       to.push(hit.x, hit.y, hit.z);
     }
-    const partBvh = TriangleBvh.build(moved, partIndices);
     for (let k = 0; k < points.positions.length; k += 3) {
-      if (!partBvh.closestPoint(points.positions[k], points.positions[k + 1], points.positions[k + 2], hit, o.reach)) continue;
-      if (dot(part.face, hit.triangle, points.normals, k / 3) < o.minNormalDot) continue;
-      from.push(hit.x, hit.y, hit.z);
+      const [x, y, z] = [0, 1, 2].map((d) => points.positions[k + d] - total.translation[d]);
+      const q = applyMat3(rt, x, y, z);
+      if (!partBvh.closestPoint(q[0], q[1], q[2], hit, o.reach)) continue;
+      const n = applyMat3(rt, points.normals[k], points.normals[k + 1], points.normals[k + 2]);
+      if (dot(part.face, hit.triangle, n, 0) < o.minNormalDot) continue;
+      from.push(...applySimilarity(total, hit.x, hit.y, hit.z));
       to.push(points.positions[k], points.positions[k + 1], points.positions[k + 2]);
     }
     if (from.length < 9) break;
     const step = rigidFit(from, to, o.keep);
-    for (const v of vertices) moved.set(applySimilarity(step, moved[v * 3], moved[v * 3 + 1], moved[v * 3 + 2]), v * 3);
     total = compose(step, total);
+    let largest = 0;
+    for (let k = 0; k < from.length; k += 3) {
+      const p = applySimilarity(step, from[k], from[k + 1], from[k + 2]);
+      largest = Math.max(largest, Math.hypot(p[0] - from[k], p[1] - from[k + 1], p[2] - from[k + 2]));
+    }
+    if (largest < o.minStep) break;
   }
   return total;
 }
@@ -125,4 +139,3 @@ function compose(a: Similarity, b: Similarity): Similarity {
 }
 
 const dot = (a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number) => a[i * 3] * b[j * 3] + a[i * 3 + 1] * b[j * 3 + 1] + a[i * 3 + 2] * b[j * 3 + 2];
-const length = (a: ArrayLike<number>, i: number) => Math.hypot(a[i * 3], a[i * 3 + 1], a[i * 3 + 2]);
