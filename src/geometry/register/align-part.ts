@@ -27,7 +27,7 @@ export interface AlignPartOptions {
   reach?: number;
   /** Target triangles within the part's bounding sphere grown by this much are paired with the part. */
   margin?: number;
-  /** At most this many target points are paired with the part per iteration (a fine scan is thinned). */
+  /** At most this many target points, and part vertices, are paired per iteration (a fine mesh is thinned). */
   maxTargetPoints?: number;
   /** Iterations stop once a step moves no paired part point farther than this (mesh units). */
   minStep?: number;
@@ -37,7 +37,7 @@ export interface AlignPartOptions {
   keep?: number;
 }
 
-const DEFAULTS: Required<AlignPartOptions> = { iterations: 20, reach: 3, margin: 1, maxTargetPoints: 1500, minStep: 0.005, minNormalDot: 0.5, keep: 0.9 };
+const DEFAULTS: Required<AlignPartOptions> = { iterations: 20, reach: 3, margin: 1, maxTargetPoints: 800, minStep: 0.005, minNormalDot: 0.5, keep: 0.9 };
 
 /**
  * The rigid motion (a similarity of scale 1) that best moves the part (`vertices` of the mesh, with the
@@ -49,6 +49,7 @@ export function alignPart(positions: Float32Array, indices: Uint32Array, vertice
   for (const v of vertices) inPart[v] = 1;
   const partIndices = Uint32Array.from(triangleCorners(indices, inPart));
   const points = targetPointsNear(positions, vertices, target, o);
+  const sampled = thin(vertices, o.maxTargetPoints);
   // The part only moves rigidly: its index and normals are built once, in its own frame, and target points
   // are taken there by the inverse motion.
   const part = angleWeightedNormals(positions, partIndices);
@@ -59,7 +60,7 @@ export function alignPart(positions: Float32Array, indices: Uint32Array, vertice
     const from: number[] = [];
     const to: number[] = [];
     const r = total.rotation, rt = transposeMat3(r);
-    for (const v of vertices) {
+    for (const v of sampled) {
       const p = applySimilarity(total, positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]);
       if (!target.bvh.closestPoint(p[0], p[1], p[2], hit, o.reach)) continue;
       const n = applyMat3(r, part.vertex[v * 3], part.vertex[v * 3 + 1], part.vertex[v * 3 + 2]);
@@ -105,8 +106,7 @@ function targetPointsNear(positions: Float32Array, vertices: readonly number[], 
   for (let t = 0; t < ix.length / 3; t++) {
     if (Math.hypot(centroid(t, 0) - c[0], centroid(t, 1) - c[1], centroid(t, 2) - c[2]) < radius) near.push(t);
   }
-  const stride = Math.max(1, Math.ceil(near.length / o.maxTargetPoints));
-  const chosen = near.filter((_, i) => i % stride === 0);
+  const chosen = thin(near, o.maxTargetPoints);
   const out = { positions: new Float32Array(chosen.length * 3), normals: new Float32Array(chosen.length * 3) };
   chosen.forEach((t, i) => {
     for (let k = 0; k < 3; k++) {
@@ -115,6 +115,12 @@ function targetPointsNear(positions: Float32Array, vertices: readonly number[], 
     }
   });
   return out;
+}
+
+/** Every k-th item, at most `most` of them. */
+function thin<T>(items: readonly T[], most: number): T[] {
+  const stride = Math.max(1, Math.ceil(items.length / most));
+  return items.filter((_, i) => i % stride === 0);
 }
 
 /** The rotation and translation moving `from` onto `to` (packed xyz pairs), over the nearest `keep` share of the pairs. */
