@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Figure } from './figure.ts';
-import { createPipeline, type PhotoPipelineResult } from '../src/pipeline/photo-pipeline.ts';
+import { createPipeline } from '../src/pipeline/index.ts';
+import type { PhotoPipelineResult } from '../src/pipeline/photo-pipeline.ts';
 import type { MeshPipelineResult } from '../src/pipeline/mesh/mesh-pipeline.ts';
 import type { PipelineInput } from '../src/pipeline/types.ts';
 import { avatarScan, decimate, moveRigid, split, zipScan } from '../test/unit/mesh-input/scan-fixtures.ts';

@@ -17,7 +17,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const round = (x: number) => Math.round(x * 10) / 10;
 
 async function measure(): Promise<Record<string, number>> {
-  const { createPipeline } = await import('../src/pipeline/photo-pipeline.ts');
+  const { createPipeline } = await import('../src/pipeline/index.ts');
   const { buildPackages } = await import('../src/formats/packages.ts');
   const pipeline = await createPipeline();
   const file = new Uint8Array(readFileSync(PHOTO));

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createPipeline } from '../src/pipeline/photo-pipeline.ts';
+import { createPipeline } from '../src/pipeline/index.ts';
 import { TestClient, tempDir } from '../test/helpers/service.ts';
 import { runCli, sharedKeys, startProcess, type ServiceProcess } from '../test/system/helpers/cluster.ts';
 import { freshDatabase } from '../test/system/helpers/postgres.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createPipeline } from '../src/pipeline/photo-pipeline.ts';
+import { createPipeline } from '../src/pipeline/index.ts';
 import { judgeShapes, observeShapes } from '../src/pipeline/quality/observe-shapes.ts';
 import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
 

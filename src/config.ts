@@ -67,7 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listPageSize: int(env, 'LIST_PAGE_SIZE', 20),
     prices,
     workers: int(env, 'WORKERS', 1),
-    pipelineModule: env.PIPELINE_MODULE ?? new URL('./pipeline/photo-pipeline.ts', import.meta.url).href,
+    pipelineModule: env.PIPELINE_MODULE ?? new URL('./pipeline/index.ts', import.meta.url).href,
     jobLease: int(env, 'JOB_LEASE', 30),
     rateLimit: int(env, 'RATE_LIMIT', 50),
     createSamples: (env.SAMPLES ?? '1') !== '0',

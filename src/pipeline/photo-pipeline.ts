@@ -2,19 +2,16 @@
  * The photo pipeline: face analysis -> fitting -> textures -> (expressions) -> assembly -> preview.
  * Implements the Pipeline contract the service's worker calls.
  */
-import sharp from 'sharp';
-import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Texture, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { featureShapes, stageClock, supportsMeta } from './stages.ts';
+import { assemble, encodeTextures, renderAndEncodePreview } from './output.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
-import { landmarkModel } from './face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
-import { loadTemplateView } from './template-source.ts';
 import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
-import { fitBones } from '../geometry/fit/fit-bones.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { sampleHairColour } from './hair.ts';
@@ -29,17 +26,11 @@ import {
   type Rgb,
 } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
-import { modelItems, previewCamera, PREVIEW_SIZE } from '../geometry/render/preview.ts';
-import { renderMeshes } from '../geometry/render/rasterize.ts';
-import type { LightRig } from '../geometry/render/lighting.ts';
-import { encodePreview } from '../geometry/render/encode-preview.ts';
-import { runMeshPipeline } from './mesh/mesh-pipeline.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
 const SKIN_SAMPLE_LANDMARKS = [50, 280, 101, 330, 151, 9, 108, 337, 199, 205, 425];
 const PART_TEXTURE_SIZE = 256;
-const PNG_OPTIONS = { compressionLevel: 4, adaptiveFiltering: false } as const;
 
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
@@ -172,71 +163,6 @@ function safeShape(template: Float32Array, fitted: FittedHead): Float32Array {
   return out;
 }
 
-export function assemble(
-  tpl: TemplateView,
-  geometries: MeshData[],
-  fitted: FittedHead,
-  images: Map<string, RgbaImage>,
-  morphs: Partial<Record<string, MorphTarget[]>> | undefined,
-): AvatarModel {
-  const materials: Material[] = [];
-  const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
-    const texture = `${m.name}_baseColor.png`;
-    materials.push({
-      name: m.name,
-      baseColorFactor: [1, 1, 1, 1],
-      baseColorTexture: images.has(texture) ? texture : undefined,
-      roughness: m.name in tpl.eyes ? 0.15 : m.name === 'teeth' ? 0.35 : 0.6,
-      metallic: 0,
-      alphaMode: 'OPAQUE',
-    });
-    return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: morphs?.[m.name] ?? [] };
-  });
-  return {
-    name: 'avatar',
-    template: tpl.version,
-    meshes,
-    bones: fitBones(tpl.bones, fitted),
-    materials,
-    textures: [],
-    animations: [],
-  };
-}
-
-export async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]> {
-  return Promise.all(
-    [...images].map(async ([name, img]) => {
-      const png = await sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } })
-        .removeAlpha()
-        .png(PNG_OPTIONS)
-        .toBuffer();
-      return { name, mimeType: 'image/png' as const, width: img.width, height: img.height, data: new Uint8Array(png.buffer, png.byteOffset, png.length) };
-    }),
-  );
-}
-
-/**
- * The preview's light: mostly ambient with a soft frontal key. The albedo is taken from a photo and already
- * carries that photo's shading; the studio rig's strong side light would shade the face a second time and
- * measurably hurts how much the render looks like the person (identity distance 0.53 -> 0.46 on six test photos).
- */
-export const PHOTO_TEXTURE_LIGHT: LightRig = {
-  ambient: 0.6,
-  lights: [{ direction: [-0.2, -0.3, -0.93], intensity: 0.45 }],
-  rim: 0.1,
-};
-
-export async function renderAndEncodePreview(model: AvatarModel, images: Map<string, RgbaImage>) {
-  const render = renderMeshes(modelItems(model, images), previewCamera(model), {
-    width: PREVIEW_SIZE,
-    height: PREVIEW_SIZE,
-    supersample: 2,
-    light: PHOTO_TEXTURE_LIGHT,
-  });
-  const [jpg, png] = await Promise.all([encodePreview(render, 'jpg'), encodePreview(render, 'png')]);
-  return { jpg, png };
-}
-
 function hex(c: Rgb): string {
   return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
 }
@@ -252,14 +178,5 @@ function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis,
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
     'hair-colour': t.hair ? hex(t.hair) : 'none',
-  };
-}
-
-/** The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower. */
-export async function createPipeline(): Promise<Pipeline> {
-  await landmarkModel();
-  const photo = new PhotoPipeline(loadTemplateView);
-  return {
-    run: (input, progress) => (input.inputType === 'photo' ? photo.run(input, progress) : runMeshPipeline(input, progress, loadTemplateView)),
   };
 }

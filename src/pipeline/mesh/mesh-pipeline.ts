@@ -13,7 +13,7 @@ import { featureShapes, stageClock, supportsMeta } from '../stages.ts';
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
-import { assemble, encodeTextures, renderAndEncodePreview } from '../photo-pipeline.ts';
+import { assemble, encodeTextures, renderAndEncodePreview } from '../output.ts';
 import { loadScan, type Scan } from './scan.ts';
 import { findScanLandmarks, type ScanLandmarks } from './scan-landmarks.ts';
 import { applyMat3, fitSimilarity, transposeMat3 } from '../../geometry/fit/similarity.ts';

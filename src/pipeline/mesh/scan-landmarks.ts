@@ -12,7 +12,7 @@ import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { detectFaces, type DetectedFace } from '../face/landmark-model.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';
-import { PHOTO_TEXTURE_LIGHT } from '../photo-pipeline.ts';
+import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
 
 /** Side of the square render the landmarks are detected on. */
 export const RENDER_SIZE = 640;

@@ -6,7 +6,8 @@
 import sharp from 'sharp';
 import type { PipelineInput, Feature } from '../types.ts';
 import { PipelineError } from '../errors.ts';
-import { PHOTO_TEXTURE_LIGHT, type PhotoPipeline, type PhotoPipelineResult } from '../photo-pipeline.ts';
+import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
+import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';

@@ -13,7 +13,7 @@ import { decodeBaseColorTextures } from '../../geometry/render/decode-texture.ts
 import { vertexNormals } from '../../geometry/mesh/normals.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
-import { PHOTO_TEXTURE_LIGHT } from '../photo-pipeline.ts';
+import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
 
 export const OBSERVE_SIZE = 768;
 const FOV = 20;

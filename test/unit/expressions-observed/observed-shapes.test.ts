@@ -7,7 +7,7 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createPipeline } from '../../../src/pipeline/photo-pipeline.ts';
+import { createPipeline } from '../../../src/pipeline/index.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import { expectationOf, judgeShapes, observeShapes, type ObservedAvatar, type ShapeVerdict } from '../../../src/pipeline/quality/observe-shapes.ts';
 

@@ -1,0 +1,18 @@
+/**
+ * The pipeline module the service's workers load (config PIPELINE_MODULE): photos go through the photo
+ * pipeline, head meshes through the mesh pipeline.
+ */
+import { landmarkModel } from './face/landmark-model.ts';
+import { runMeshPipeline } from './mesh/mesh-pipeline.ts';
+import { PhotoPipeline } from './photo-pipeline.ts';
+import { loadTemplateView } from './template-source.ts';
+import type { Pipeline } from './types.ts';
+
+/** The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower. */
+export async function createPipeline(): Promise<Pipeline> {
+  await landmarkModel();
+  const photo = new PhotoPipeline(loadTemplateView);
+  return {
+    run: (input, progress) => (input.inputType === 'photo' ? photo.run(input, progress) : runMeshPipeline(input, progress, loadTemplateView)),
+  };
+}

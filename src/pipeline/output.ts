@@ -1,0 +1,81 @@
+/**
+ * The last stages both inputs (photo and head mesh) share: the AvatarModel assembled from the fitted
+ * geometry, its textures encoded, and the preview rendered under the photo-texture light.
+ */
+import sharp from 'sharp';
+import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Texture } from '../model/avatar.ts';
+import type { TemplateView } from './template-view.ts';
+import type { FittedHead } from '../geometry/fit/fit-head.ts';
+import { fitBones } from '../geometry/fit/fit-bones.ts';
+import { modelItems, previewCamera, PREVIEW_SIZE } from '../geometry/render/preview.ts';
+import { renderMeshes } from '../geometry/render/rasterize.ts';
+import type { LightRig } from '../geometry/render/lighting.ts';
+import { encodePreview } from '../geometry/render/encode-preview.ts';
+import type { RgbaImage } from '../geometry/render/image.ts';
+
+const PNG_OPTIONS = { compressionLevel: 4, adaptiveFiltering: false } as const;
+
+export function assemble(
+  tpl: TemplateView,
+  geometries: MeshData[],
+  fitted: FittedHead,
+  images: Map<string, RgbaImage>,
+  morphs: Partial<Record<string, MorphTarget[]>> | undefined,
+): AvatarModel {
+  const materials: Material[] = [];
+  const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
+    const texture = `${m.name}_baseColor.png`;
+    materials.push({
+      name: m.name,
+      baseColorFactor: [1, 1, 1, 1],
+      baseColorTexture: images.has(texture) ? texture : undefined,
+      roughness: m.name in tpl.eyes ? 0.15 : m.name === 'teeth' ? 0.35 : 0.6,
+      metallic: 0,
+      alphaMode: 'OPAQUE',
+    });
+    return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: morphs?.[m.name] ?? [] };
+  });
+  return {
+    name: 'avatar',
+    template: tpl.version,
+    meshes,
+    bones: fitBones(tpl.bones, fitted),
+    materials,
+    textures: [],
+    animations: [],
+  };
+}
+
+export async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]> {
+  return Promise.all(
+    [...images].map(async ([name, img]) => {
+      const png = await sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } })
+        .removeAlpha()
+        .png(PNG_OPTIONS)
+        .toBuffer();
+      return { name, mimeType: 'image/png' as const, width: img.width, height: img.height, data: new Uint8Array(png.buffer, png.byteOffset, png.length) };
+    }),
+  );
+}
+
+/**
+ * The preview's light: mostly ambient with a soft frontal key. The albedo is taken from a photo and already
+ * carries that photo's shading; the studio rig's strong side light would shade the face a second time and
+ * measurably hurts how much the render looks like the person (identity distance 0.53 -> 0.46 on six test photos).
+ */
+export const PHOTO_TEXTURE_LIGHT: LightRig = {
+  ambient: 0.6,
+  lights: [{ direction: [-0.2, -0.3, -0.93], intensity: 0.45 }],
+  rim: 0.1,
+};
+
+export async function renderAndEncodePreview(model: AvatarModel, images: Map<string, RgbaImage>) {
+  const render = renderMeshes(modelItems(model, images), previewCamera(model), {
+    width: PREVIEW_SIZE,
+    height: PREVIEW_SIZE,
+    supersample: 2,
+    light: PHOTO_TEXTURE_LIGHT,
+  });
+  const [jpg, png] = await Promise.all([encodePreview(render, 'jpg'), encodePreview(render, 'png')]);
+  return { jpg, png };
+}
