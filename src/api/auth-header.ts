@@ -7,15 +7,15 @@ export interface AuthParams {
   digest: string;
 }
 
+// One `name = value` parameter after optional separators; a value is quoted or bare (up to a comma or space).
+const PARAM = /[ \t,]*([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"([^"]*)"|(?!")([^,\s]*))/y;
+const SEPARATORS_ONLY = /^[ \t,]*$/;
+
 /**
  * Parses `ServiceDigest name="value", ...` leniently, as real clients write it: parameters in any
  * order, quoted or bare values, spaces around `=` and after `,` optional, unknown names ignored.
  * Returns undefined when the header is not a usable ServiceDigest header.
  */
-// One `name = value` parameter after optional separators; a value is quoted or bare (up to a comma or space).
-const PARAM = /[ \t,]*([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"([^"]*)"|(?!")([^,\s]*))/y;
-const SEPARATORS_ONLY = /^[ \t,]*$/;
-
 export function parseAuthorization(header: string | undefined): AuthParams | undefined {
   if (!header) return undefined;
   const m = /^\s*ServiceDigest\s+/i.exec(header);
