@@ -84,3 +84,28 @@ export function orientedBoxDistance2(boxes: Float64Array, o: number, x: number, 
   }
   return d;
 }
+
+/**
+ * Offset of (x, y, z) from its nearest point of the box stored at boxes[o..], written to out[0..2];
+ * returns its squared length (the same as orientedBoxDistance2).
+ */
+export function orientedBoxOffset(boxes: Float64Array, o: number, x: number, y: number, z: number, out: Float64Array): number {
+  const dx = x - boxes[o], dy = y - boxes[o + 1], dz = z - boxes[o + 2];
+  let d = 0, ox = 0, oy = 0, oz = 0;
+  for (let a = 0; a < 3; a++) {
+    const ux = boxes[o + 3 + 3 * a], uy = boxes[o + 4 + 3 * a], uz = boxes[o + 5 + 3 * a];
+    const along = dx * ux + dy * uy + dz * uz;
+    const outside = Math.abs(along) - boxes[o + 12 + a];
+    if (outside > 0) {
+      d += outside * outside;
+      const signed = along > 0 ? outside : -outside;
+      ox += signed * ux;
+      oy += signed * uy;
+      oz += signed * uz;
+    }
+  }
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
+  return d;
+}
