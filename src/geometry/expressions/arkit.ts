@@ -20,7 +20,12 @@ export type ArkitName = (typeof ARKIT_NAMES)[number];
 const deg = Math.PI / 180;
 /** Full jaw opening of jawOpen; the rig keeps a clean mesh up to 20 degrees. */
 export const JAW_OPEN = 20 * deg;
-const EYE_YAW = 22 * deg, EYE_PITCH = 22 * deg;
+/**
+ * Eye turns at weight 1, within the eye's comfortable range (about 45 degrees sideways, 30 up and 50 down
+ * at its limits): the eye turns further down than up, and 22 degrees down left the iris moving less than
+ * the landmark detector's noise on lids that cover its top.
+ */
+const EYE_YAW = 22 * deg, EYE_UP = 22 * deg, EYE_DOWN = 30 * deg;
 const TONGUE_OUT_JAW = 12 * deg;
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
 const JAW_SIDEWAYS = 0.2;
@@ -41,11 +46,31 @@ const towards = (s: Side) => (s === 'left' ? 1 : -1);
 /** Motions shared by several shapes. */
 export const motions = {
   /** The jaw (with lower lip, chin, lower teeth and tongue) turned open about the fitted hinge. */
-  jaw(frame: ExpressionFrame, out: Deltas, angle: number): void {
+  jaw(frame: ExpressionFrame, out: Deltas, angle: number, skin = (v: number) => frame.jaw[v]): void {
     const lower = new Set(frame.template.lowerTeeth);
-    rotate(frame, out, 'head', frame.jawPivot, frame.left, angle, (v) => frame.jaw[v]);
+    rotate(frame, out, 'head', frame.jawPivot, frame.left, angle, skin);
     rotate(frame, out, 'teeth', frame.jawPivot, frame.left, angle, (v) => (lower.has(v) ? 1 : 0));
     rotate(frame, out, 'tongue', frame.jawPivot, frame.left, angle);
+  },
+  /**
+   * The jaw raised by the angle that lifts the lower lip's centre `share` of this face's rest gap
+   * between the lips. Across the mouth the lips go with it in proportion to the rest gap there (at
+   * the corners, where they already meet, they stay). A face photographed with its mouth open has its
+   * jaw down too: lips closed under a lowered jaw, the lower lip stretched up rather than lifted,
+   * still read as a parted mouth (to the landmark detector too).
+   */
+  jawUp(frame: ExpressionFrame, out: Deltas, share: number): void {
+    const lower = vertex(frame.fitted.head, LOWER_LIP.inner);
+    const gap = dot(sub(vertex(frame.fitted.head, UPPER_LIP.inner), lower), frame.up);
+    // The lower lip turns with the jaw by its jaw weight, at its distance ahead of the hinge.
+    const reach = dot(sub(lower, frame.jawPivot), frame.forward) * frame.jaw[LOWER_LIP.inner];
+    if (gap <= 0 || reach <= 0) return;
+    const { distance } = lipZone(frame), u = frame.mouthUnit, rest = neutralLipGap(frame);
+    const lips = (v: number) => Math.min(1, Math.max(0, rest(dot(vertex(frame.fitted.head, v), frame.left)) / gap));
+    motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), (v) => {
+      const away = smoothstep((distance[v] - u) / u);
+      return frame.jaw[v] * (away + (1 - away) * lips(v));
+    });
   },
   /** The jaw moved bodily (forward or sideways). */
   jawShift(frame: ExpressionFrame, out: Deltas, displacement: Vec3): void {
@@ -75,6 +100,41 @@ export const motions = {
     // A wide-open mouth closes only part of the way: the lips do not stretch down over the whole face.
     const most = (lips.most ?? MOST_CLOSING) * frame.mouthUnit;
     moveLips(frame, out, (x) => ({ close: Math.min(most, Math.max(0, gap(x) - Math.max(clear, (1 - fraction) * gap(x)))) * sideWeight(x), upperShare }));
+  },
+  /**
+   * Lips that meet (bilabials) meet all along: what the shape's motions (in `out`) leave of the gap
+   * along the inner contour closes, half by each lip, down to LIPS_PRESSED; where the lip surfaces
+   * near the contour then reach past the line where the lips meet, they flatten against it, as
+   * pressed lips do (as far as the neutral face's own lips already reach past it, at the corners, they may).
+   */
+  sealLips(frame: ExpressionFrame, out: Deltas): void {
+    const clear = LIPS_PRESSED * frame.mouthUnit;
+    const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
+    const height = (q: Vec3) => dot(q, frame.up);
+    const meeting = (positions: ArrayLike<number>) => {
+      const top = contourProfile(frame, upper, height, positions), bottom = contourProfile(frame, lower, height, positions);
+      return { gap: (x: number) => top(x) - bottom(x), line: (x: number) => (top(x) + bottom(x)) / 2 };
+    };
+    const before = meeting(movedLips(frame, out.head));
+    // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
+    const xs = frame.template.loops.lipsInner.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+    const lo = Math.min(...xs), hi = Math.max(...xs);
+    const corners = (x: number) => smoothstep(Math.min(x - lo, hi - x) / (0.8 * frame.mouthUnit));
+    moveLips(frame, out, (x) => ({ close: Math.max(0, before.gap(x) - clear) * corners(x), upperShare: 0.5 }), byContour);
+    const neutral = meeting(frame.fitted.head), after = meeting(movedLips(frame, out.head));
+    const { lowerness } = lipZone(frame);
+    // How far a vertex reaches past the line: up for the lower lip, down for the upper one.
+    const past = (q: Vec3, line: number, side: number) => (side === 1 ? 1 : -1) * (height(q) - line) + clear;
+    for (const v of lipZone(frame).surface) {
+      const side = lowerness[v];
+      if (side === 0.5) continue;
+      const q0 = vertex(frame.fitted.head, v), q = add(q0, vertex(out.head, v));
+      const x = dot(q, frame.left);
+      const excess = past(q, after.line(x), side) - Math.max(0, past(q0, neutral.line(dot(q0, frame.left)), side));
+      if (excess <= 0) continue;
+      const move = scale(frame.up, (side === 1 ? -1 : 1) * excess);
+      for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
+    }
   },
   /**
    * Where a shape (its deltas in `out`) brings the lips closer than `clear` (mouth units), or
@@ -233,7 +293,7 @@ function neutralLipGap(frame: ExpressionFrame): (x: number) => number {
  * across the mouth, the upper lip taking `upperShare` of it; the motion fades away from the lip
  * contour, over the skin around it and into the mouth behind it.
  */
-function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }): void {
+function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }, lowerness = byJaw): void {
   const { distance } = lipZone(frame);
   const radius = 2 * frame.mouthUnit;
   const p = frame.fitted.head;
@@ -242,14 +302,22 @@ function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { clos
     const { close, upperShare } = at(dot(vertex(p, v), frame.left));
     // Whole on the lips, fading out over the skin around them and into the mouth behind them.
     const a = close * (1 - smoothstep((distance[v] / radius - 0.3) / 0.7)) * lipFront(frame, v);
-    // Which lip a vertex is on: its jaw weight, sharpened. Towards the corners the jaw weight changes
-    // over a wide band (the rig stretches the corners rather than shearing them); as it is, the
-    // lips there would barely move and the mouth would stay open at its sides (sharper folds the skin).
-    const j = smoothstep(frame.jaw[v]);
+    const j = lowerness(frame, v);
     const move = scale(frame.up, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
     for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
   }
 }
+
+/** How much a vertex is on the lower lip (0 upper, 1 lower). */
+type Lowerness = (frame: ExpressionFrame, v: number) => number;
+/**
+ * Its jaw weight, sharpened. Towards the corners the jaw weight changes over a wide band (the rig
+ * stretches the corners rather than shearing them); as it is, the lips there would barely move and
+ * the mouth would stay open at its sides (sharper folds the skin).
+ */
+const byJaw: Lowerness = (f, v) => smoothstep(f.jaw[v]);
+/** Its nearest inner contour point's lip (both at the corners): near the corners it tells the lips apart where the jaw weight cannot. */
+const byContour: Lowerness = (f, v) => lipZone(f).lowerness[v];
 
 /**
  * Per fitted head, once: each vertex's distance to the inner lip contour and how much of a lip
@@ -261,30 +329,38 @@ interface LipZone {
   front: Float32Array;
   /** Lip surface vertices (not the bag) near the contour: where the gap between the lips is read. */
   surface: number[];
+  /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
+  lowerness: Float32Array;
 }
 const lipZones = new WeakMap<ExpressionFrame, LipZone>();
 
 function lipZone(f: ExpressionFrame): LipZone {
   let zone = lipZones.get(f);
   if (zone) return zone;
-  const contour = f.template.loops.lipsInner.map((c) => vertex(f.fitted.head, c));
+  const loop = f.template.loops.lipsInner;
+  const contour = loop.map((c) => vertex(f.fitted.head, c));
+  const { upper, lower } = upperAndLower(f, loop);
+  const upperInside = new Set(upper.slice(1, -1)), lowerInside = new Set(lower.slice(1, -1));
+  const contourLowerness = loop.map((c) => (upperInside.has(c) ? 0 : lowerInside.has(c) ? 1 : 0.5));
   const p = f.fitted.head;
   const n = p.length / 3;
-  const distance = new Float32Array(n), front = new Float32Array(n);
+  const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n);
   const surface: number[] = [];
   for (let v = 0; v < n; v++) {
     const q = vertex(p, v);
-    let nearest = Infinity, behind = 0;
-    for (const c of contour) {
+    let nearest = Infinity, behind = 0, which = 0;
+    for (let i = 0; i < contour.length; i++) {
+      const c = contour[i];
       const d = (c[0] - q[0]) ** 2 + (c[1] - q[1]) ** 2 + (c[2] - q[2]) ** 2;
-      if (d < nearest) [nearest, behind] = [d, dot(sub(c, q), f.forward)];
+      if (d < nearest) [nearest, behind, which] = [d, dot(sub(c, q), f.forward), i];
     }
     distance[v] = Math.sqrt(nearest);
+    lowerness[v] = contourLowerness[which];
     // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, surface };
+  zone = { distance, front, surface, lowerness };
   lipZones.set(f, zone);
   return zone;
 }
@@ -301,12 +377,12 @@ const squint = sided((s) => (f, o) => {
   eyelid(f, o, s, 'upper', 0.1);
 });
 const wide = sided((s) => (f, o) => eyelid(f, o, s, 'upper', -0.35));
-/** Looking down or up the upper lid follows the eye a little. */
+/** Looking down or up the upper lid follows the eye a little (more, and its lashes hide the iris's own motion). */
 const look = (dir: 'Down' | 'Up' | 'In' | 'Out') =>
   sided((s) => (f, o) => {
     if (dir === 'Down' || dir === 'Up') {
-      eyeball(f, o, s, 0, dir === 'Up' ? EYE_PITCH : -EYE_PITCH);
-      eyelid(f, o, s, 'upper', dir === 'Up' ? -0.2 : 0.15);
+      eyeball(f, o, s, 0, dir === 'Up' ? EYE_UP : -EYE_DOWN);
+      eyelid(f, o, s, 'upper', dir === 'Up' ? -0.2 : 0.08);
     } else {
       // In turns towards the nose: for the left eye that is towards the subject's right.
       eyeball(f, o, s, (dir === 'Out' ? 1 : -1) * towards(s) * EYE_YAW, 0);
@@ -319,9 +395,18 @@ const smile = sided((s) => (f, o) => {
   // The cheek bunches up towards the eye.
   brush(f, o, between(f, MOUTH_CORNER[s], LOWER_LID_MIDDLE[s], 0.5), 2.4 * u, along(f, 0, 0.25 * u, 0.12 * u));
 });
-const frown = sided((s) => (f, o) => brush(f, o, corner(f, s), 2.6 * f.mouthUnit, along(f, towards(s) * 0.1 * f.mouthUnit, -0.65 * f.mouthUnit, 0)));
+const frown = sided((s) => (f, o) => brush(f, o, corner(f, s), 2.6 * f.mouthUnit, along(f, towards(s) * 0.1 * f.mouthUnit, -0.85 * f.mouthUnit, 0)));
 const dimple = sided((s) => (f, o) => brush(f, o, corner(f, s), 1.8 * f.mouthUnit, along(f, towards(s) * 0.15 * f.mouthUnit, 0, -0.3 * f.mouthUnit)));
-const stretch = sided((s) => (f, o) => brush(f, o, corner(f, s), 3 * f.mouthUnit, along(f, towards(s) * 0.85 * f.mouthUnit, -0.2 * f.mouthUnit, -0.15 * f.mouthUnit)));
+/**
+ * The corner pulled straight out (and a little back), the lips' middle dragged a little after it:
+ * pulled down as well, or over a smaller reach, the corner thins into a tail the eye (and the
+ * landmark detector) reads as no wider a mouth.
+ */
+const stretch = sided((s) => (f, o) => {
+  const u = f.mouthUnit;
+  brush(f, o, corner(f, s), 4 * u, along(f, towards(s) * u, 0, -0.15 * u));
+  brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 3 * u, along(f, towards(s) * 0.3 * u, 0, 0));
+});
 /**
  * Pressed lips meet on their side and flatten against each other: the outer part of each lip (its
  * red and the skin next to it) is pushed towards the lip line and a little back, the line itself

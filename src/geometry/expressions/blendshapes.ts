@@ -53,6 +53,9 @@ export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry,
   return Object.fromEntries(meshNames().map((mesh) => [mesh, shapes.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
 }
 
+/** Share of the rest gap between the lips that a bilabial closes by raising the jaw. */
+const BILABIAL_JAW = 0.5;
+
 /** A viseme: its ARKit shapes summed with their weights, then the tongue's own motion. */
 function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkitOf: (name: ArkitName) => Deltas): Deltas {
   const out = zeroDeltas(frame);
@@ -63,7 +66,9 @@ function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkitOf: (name: Arkit
       for (let i = 0; i < target.length; i++) target[i] += source[i] * weight;
     }
   }
+  if (recipe.lipsMeet) motions.jawUp(frame, out, BILABIAL_JAW);
   tongueMotions(frame, out, recipe);
   motions.keepLipsApart(frame, out, recipe.lipsMeet ? LIPS_PRESSED : undefined);
+  if (recipe.lipsMeet) motions.sealLips(frame, out);
   return out;
 }

@@ -11,7 +11,10 @@ export interface VisemeRecipe {
   arkit: Partial<Record<ArkitName, number>>;
   tongueTip?: number;
   tongueBack?: number;
-  /** The lips meet (bilabials): they close down to LIPS_PRESSED rather than to the usual clearance. */
+  /**
+   * The lips meet (bilabials): they close down to LIPS_PRESSED rather than to the usual clearance,
+   * and the jaw rises to close half of the rest gap (the lower lip and jaw do most of the closing).
+   */
   lipsMeet?: boolean;
 }
 

@@ -23,6 +23,16 @@ const pipeline = createPipeline();
  */
 const KNOWN_FAILURES: Record<string, string> = {};
 
+/**
+ * Direction checks (`photo/shape`) the landmark detector cannot confirm although the mesh does the
+ * motion, with the measured reason (docs/EXPRESSIONS.md, Measured): reported as TODO while they fail.
+ */
+const UNSEEN: Record<string, string> = {
+  'p03-a/eyeLookOutRight': 'the iris starts near the outer corner, where the socket shows dark between eyeball and lids: its pixel centroid moves 0.035-0.039 at 22-30 degrees (bar 0.04)',
+  'p13-a/viseme_PP': 'lips in contact all along on the mesh, no teeth showing; the detector reads them 0.045 apart (bar 0.04), as it reads the neutral lips 0.04 further apart than the mesh has them',
+  'p13-a/polly_p': 'the same shape as viseme_PP',
+};
+
 /** Failures read from the mesh and the render's pixels: deterministic, so they fail the test. */
 const firm = (failure: string) => /pass through each other|changes the render|does nothing visible|on the mesh/.test(failure);
 
@@ -52,12 +62,14 @@ for (const photo of PHOTOS) {
         assert.ok(v, `${name} was not observed`);
         assert.deepEqual(v.failures.filter(firm), []);
       });
-      // The landmark detector moves its points by 0.02-0.03 eye distances between near-identical renders,
-      // as much as several shapes move them: the direction, side and mirror checks are measured and
-      // reported as TODO when they fail, and listed in docs/EXPRESSIONS.md.
+      // The direction, side and mirror checks, read by the landmark detector (which moves its points by
+      // 0.02-0.03 eye distances between near-identical renders): every shape must pass them but those the
+      // detector is known not to see on a photo (UNSEEN), which are reported as TODO while they fail.
       test(`${name}: moves as its name says`, (t) => {
         const soft = verdicts.get(name)?.failures.filter((f) => !firm(f)) ?? [];
-        if (soft.length) t.todo(soft.join('; '));
+        const unseen = UNSEEN[`${photo}/${name}`];
+        if (unseen && soft.length) t.todo(`${soft.join('; ')} (${unseen})`);
+        else assert.deepEqual(soft, []);
       });
     }
   });
