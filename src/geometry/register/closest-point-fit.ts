@@ -32,6 +32,19 @@ export interface ClosestPointFitOptions {
   minNormalDot?: number;
   /** Gauss-Seidel sweeps per round. */
   sweeps?: number;
+  /** The mesh's graph (fitGraph), when several fits share it. */
+  graph?: FitGraph;
+}
+
+/** Which vertex each one moves with (copies of a vertex split along a UV seam move as one) and the welded vertices' neighbours. */
+export interface FitGraph {
+  weld: Uint32Array;
+  neighbours: number[][];
+}
+
+export function fitGraph(positions: Float32Array, indices: Uint32Array): FitGraph {
+  const weld = weldMap(positions);
+  return { weld, neighbours: vertexNeighbours(positions.length / 3, Uint32Array.from(indices, (v) => weld[v])) };
 }
 
 const DEFAULTS = {
@@ -47,9 +60,7 @@ export function fitToSurface(positions: Float32Array, indices: Uint32Array, targ
   const o = { ...DEFAULTS, ...options };
   const n = positions.length / 3;
   // Copies of a vertex split along a UV seam move as one, or the seam would open.
-  const weld = weldMap(positions);
-  const welded = Uint32Array.from(indices, (v) => weld[v]);
-  const neighbours = vertexNeighbours(n, welded);
+  const { weld, neighbours } = o.graph ?? fitGraph(positions, indices);
   const free = new Uint8Array(n);
   for (const v of o.free ?? []) free[weld[v]] = 1;
   // Per welded vertex, 1 + the index of its anchor point (0: none).

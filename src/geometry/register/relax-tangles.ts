@@ -76,7 +76,8 @@ function trianglesNear(positions: Float32Array, indices: Uint32Array, vertices: 
   return among.filter((t) => inside(indices[t * 3]) || inside(indices[t * 3 + 1]) || inside(indices[t * 3 + 2]));
 }
 
-function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
+/** `seed` with `rings` rings of neighbours around it. */
+export function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
   const out = new Set(seed);
   let front = [...seed];
   for (let r = 0; r < rings; r++) {

@@ -7,9 +7,10 @@
 import type { MeshData } from '../../model/avatar.ts';
 import { fitHead, type FittedHead } from '../../geometry/fit/fit-head.ts';
 import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../../geometry/fit/similarity.ts';
-import { untangle } from '../../geometry/fit/untangle.ts';
-import { fitToSurface, type ClosestPointFitOptions, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
-import { relaxTangles } from '../../geometry/register/relax-tangles.ts';
+import { intersectingVertices, trianglesTouching, untangle } from '../../geometry/fit/untangle.ts';
+import { fitGraph, fitToSurface, type ClosestPointFitOptions, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
+import { grow, relaxTangles } from '../../geometry/register/relax-tangles.ts';
+import { vertexNeighbours } from '../../geometry/mesh/adjacency.ts';
 import { alignPart, type TargetMesh } from '../../geometry/register/align-part.ts';
 import { applySimilarity } from '../../geometry/fit/fit-head.ts';
 import { angleWeightedNormals } from '../../geometry/spatial/pseudonormals.ts';
@@ -57,9 +58,10 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
   const start = scaled(template.positions, sim.scale);
   const head = start.slice();
   const surface: TargetMesh = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face, positions: moved.positions, indices: moved.indices };
+  const graph = fitGraph(start, template.indices);
   const options = lids
-    ? { free: freeVertices(tpl, true), anchors: { vertices: [...anchored, ...lids.vertices], targets: Float32Array.from([...gather(landmarks, anchored), ...lids.targets]), weight: ANCHOR_WEIGHT } }
-    : { free: freeVertices(tpl, false), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
+    ? { graph, free: freeVertices(tpl, true), anchors: { vertices: [...anchored, ...lids.vertices], targets: Float32Array.from([...gather(landmarks, anchored), ...lids.targets]), weight: ANCHOR_WEIGHT } }
+    : { graph, free: freeVertices(tpl, false), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
   fitToSurface(head, template.indices, surface, { ...options, ...COARSE, anchors: withEars(tpl, head, surface, options.anchors) });
   const coarse = head.slice();
   const matched = fitDetail(head, coarse, start, template.indices, surface, options);
@@ -178,34 +180,53 @@ function onlyFound(lifted: Float32Array, found: Uint32Array): Float32Array {
 
 /** The closest-point fit's two stages: the head moves as a whole, then follows the surface in detail. */
 const COARSE = { stiffness: [8, 4, 2], maxDistance: 5, finalDistance: 1.5 };
-const DETAILED = { maxDistance: 1.5, finalDistance: 0.6 };
-/** Stiffness of the detailed fit, tried in turn until the result has no folds. */
-const DETAIL_STIFFNESS = [[1, 0.6, 0.4], [1, 1, 1]];
+/** The detailed stage: one closest-point round per level, each with its stiffness and reach (cm). */
+const DETAIL_LEVELS = [
+  { stiffness: 2, reach: 1.5 },
+  { stiffness: 0.8, reach: 0.8 },
+  { stiffness: 0.4, reach: 0.6 },
+];
+/** A level's folds are repaired among the triangles this many rings of neighbours around them (the whole head is checked once at the end). */
+const FOLD_RINGS = 8;
 
 /**
  * The detailed fit from the coarse one (in `head`, modified in place). The coarse fit's folds (at the lids,
- * the lips) are smoothed out first; folds the detailed fit makes blend back towards it, and those left are
- * smoothed out. If some are still left, a stiffer detailed fit is tried; then, when the coarse fit itself
- * kept folds that smoothing could not undo, they are blended back towards `start` (the template under the
- * similarity, which has none) and the detailed fits tried again. Last the coarse fit is kept (less close to
- * the surface, but valid matters more). Returns the vertices matched to the surface.
+ * the lips) are smoothed out first, and those smoothing cannot undo are blended back towards `start` (the
+ * template under the similarity, which has none). Each level then starts from the last fold-free result;
+ * its folds (at creases: the lips, the mouth corners, where the ears meet the head) are blended back
+ * towards that result and smoothed out. Blending towards the coarse fit in one step took whole regions
+ * back to it: p12-a's lower lip (no landmarks there: rays through the parted lips) 4-5 mm off the scan.
+ * A level that keeps folds ends the fit at the previous one. If the repairs made a fold outside the
+ * triangles they checked, the result is blended back towards the coarse fit; last the coarse fit is kept.
+ * Returns the vertices matched to the surface by the last level kept (0: the coarse fit is kept).
  */
 function fitDetail(head: Float32Array, coarse: Float32Array, start: Float32Array, indices: Uint32Array, surface: TargetSurface, options: ClosestPointFitOptions): number {
   const all = allTriangles(indices);
-  const coarseFolds = relaxTangles(coarse, indices, all);
-  for (const retry of [false, true]) {
-    if (retry) {
-      if (coarseFolds === 0) break;
-      untangle(coarse, start, indices, all);
-      relaxTangles(coarse, indices, all);
-    }
-    for (const stiffness of DETAIL_STIFFNESS) {
-      head.set(coarse);
-      const matched = fitToSurface(head, indices, surface, { ...options, ...DETAILED, stiffness });
-      // untangle reports 0 moved vertices when it found no fold: no second check needed then.
-      if (untangle(head, coarse, indices, all) === 0 || relaxTangles(head, indices, all) === 0) return matched;
-    }
+  const n = head.length / 3;
+  const neighbours = vertexNeighbours(n, indices);
+  /** The triangles around the folds of `positions` (none: no fold). */
+  const aroundFolds = (positions: Float32Array) => {
+    const folds = intersectingVertices(positions, indices, all);
+    return folds.size === 0 ? undefined : trianglesTouching(indices, [...grow(folds, neighbours, FOLD_RINGS)], n);
+  };
+  const coarseFolds = aroundFolds(coarse);
+  if (coarseFolds && relaxTangles(coarse, indices, coarseFolds) > 0) {
+    untangle(coarse, start, indices, coarseFolds);
+    relaxTangles(coarse, indices, coarseFolds);
   }
+  head.set(coarse);
+  const kept = coarse.slice();
+  let matched = 0;
+  for (const { stiffness, reach } of DETAIL_LEVELS) {
+    const m = fitToSurface(head, indices, surface, { ...options, stiffness: [stiffness], maxDistance: reach, finalDistance: reach });
+    const near = aroundFolds(head);
+    // untangle reports 0 moved vertices when it found no fold: no second check needed then.
+    if (near && untangle(head, kept, indices, near) > 0 && relaxTangles(head, indices, near) > 0) break;
+    kept.set(head);
+    matched = m;
+  }
+  head.set(kept);
+  if (untangle(head, coarse, indices, all) === 0 || relaxTangles(head, indices, all) === 0) return matched;
   head.set(coarse);
   return 0;
 }

@@ -1,8 +1,9 @@
 /**
  * Registration on the scans that used to fold: the avatars of p04-a, p11-a and p12-a saved Z-up in metres
  * (their ears sit 1.5-2.5 cm from where the template's land under the face's similarity, so the smooth fit
- * alone folded them into the skull and the pipeline fell back to the stiff fit); and a hifimesh scan with
- * the eyes closed whose output must have the photo's open lids.
+ * alone folded them into the skull and the pipeline fell back to the stiff fit; p12-a smiles with parted lips,
+ * its lower lip has no landmarks and the fold repair used to take it back to the coarse fit, 4-5 mm off); and
+ * a hifimesh scan with the eyes closed whose output must have the photo's open lids.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,21 +18,16 @@ const photoAvatar = (photo: Uint8Array, features: 'expressions'[] = []) =>
   new PhotoPipeline(loadTemplateView).run({ inputType: 'photo', file: photo, template: '2.0', features }, () => {});
 
 for (const id of ['p04-a', 'p11-a', 'p12-a']) {
-  test(`${id}'s avatar as a scan: the detailed fit converges without folds (no fall-back to the stiff fit)`, { timeout: 300_000 }, async (t) => {
+  test(`${id}'s avatar as a scan: the detailed fit converges without folds (no fall-back to the coarse fit) and lies on the scan`, { timeout: 300_000 }, async (t) => {
     const { mesh, texture } = await avatarScan((await photoAvatar(faces(id))).model);
     const result = await run(await zipScan(moveRigid(mesh, [1, 0, 0], 90, [0, 0, 0], 0.01), texture), 'lofimesh_texture', '2.0');
     assertValidHead(result);
-    // The stiff fallback reports no matched vertex.
+    // The fall-back to the coarse fit reports no matched vertex.
     assert.ok(result.registration.matched > 10_000, `${result.registration.matched} vertices matched`);
     const e = await faceError(result, '2.0');
     t.diagnostic(`${id}: face mean ${e.meanMm.toFixed(3)} mm, p95 ${e.p95Mm.toFixed(3)} mm, texture error ${e.textureError.toFixed(1)}/255`);
-    const goal = () => {
-      assert.ok(e.meanMm <= 1, `mean ${e.meanMm} mm`);
-      assert.ok(e.p95Mm <= 3, `p95 ${e.p95Mm} mm`);
-    };
-    // p12-a smiles with parted lips: the fitted lips stay several millimetres off the scan's (docs/PIPELINE.md).
-    if (id === 'p12-a') await t.test('face surface error goal', { todo: 'lips of a wide smile not followed' }, goal);
-    else goal();
+    assert.ok(e.meanMm <= 1, `mean ${e.meanMm} mm`);
+    assert.ok(e.p95Mm <= 3, `p95 ${e.p95Mm} mm`);
   });
 }
 
