@@ -86,13 +86,13 @@ export function transferTexture(target: TransferTarget, scan: TransferScan, maxD
   const rgba = new Uint8Array(size * size * 4);
   const source = new Uint8Array(size * size);
   const colour = new Float32Array(3);
-  /** Marks a texel covered; false when it is done already or takes a fixed colour. */
-  const start = (texel: number, a: Float32Array): boolean => {
+  /** Marks a texel covered; false when it is done already or takes a fixed colour (its shares from a[shares] on). */
+  const start = (texel: number, a: Float32Array, shares: number): boolean => {
     if (source[texel] !== TexelSource.none) return false;
     source[texel] = TexelSource.fill;
     rgba[texel * 4 + 3] = 255;
     for (let k = 0; k < fixed.length; k++) {
-      if (a[5 + k] > FIXED_SHARE) {
+      if (a[shares + k] > FIXED_SHARE) {
         rgba.set(fixed[k].colour, texel * 4);
         source[texel] = TexelSource.fixed;
         return false;
@@ -107,13 +107,17 @@ export function transferTexture(target: TransferTarget, scan: TransferScan, maxD
     rgba[texel * 4 + 2] = colour[2];
     source[texel] = TexelSource.scan;
   };
-  rasterizeUv(corners.uvs, direct, size, corners.attrs, stride, (texel, a) => {
-    if (start(texel, a)) paint(texel, a[3], a[4]);
+  // Most texels are interpolated: without the positions, which only the queried ones need.
+  const short = stride - 3;
+  const scanSide = new Float32Array((corners.attrs.length / stride) * short);
+  for (let v = 0, i = 0; i < scanSide.length; v += stride, i += short) scanSide.set(corners.attrs.subarray(v + 3, v + stride), i);
+  rasterizeUv(corners.uvs, direct, size, scanSide, short, (texel, a) => {
+    if (start(texel, a, 2)) paint(texel, a[0], a[1]);
   });
   rasterizeUv(corners.uvs, queried, size, corners.attrs, stride, (texel, a) => {
-    if (start(texel, a) && scanUv(a[0], a[1], a[2], hit.triangle)) paint(texel, uv[0], uv[1]);
+    if (start(texel, a, 5) && scanUv(a[0], a[1], a[2], hit.triangle)) paint(texel, uv[0], uv[1]);
   });
-  rasterizeUv(target.uvs, rest, size, attrs, stride, start);
+  rasterizeUv(corners.uvs, rest, size, scanSide, short, (texel, a) => start(texel, a, 2));
   pushPullFill(rgba, source, size);
   const covered = new Uint8Array(source.length);
   for (let i = 0; i < source.length; i++) covered[i] = source[i] === TexelSource.none ? 0 : 1;
