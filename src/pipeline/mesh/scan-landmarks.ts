@@ -91,12 +91,19 @@ function dropAlpha(img: RgbaImage): RgbImage {
   return { width: img.width, height: img.height, data };
 }
 
+/** The scan's texture with alpha, kept for a second search on the same scan (turned to face the camera). */
+const withAlphaOf = new WeakMap<RgbImage, RgbaImage>();
+
 function withAlpha(img: RgbImage): RgbaImage {
+  const kept = withAlphaOf.get(img);
+  if (kept) return kept;
   const rgba = new Uint8Array(img.width * img.height * 4).fill(255);
   for (let i = 0, j = 0; j < img.data.length; i += 4, j += 3) {
     rgba[i] = img.data[j];
     rgba[i + 1] = img.data[j + 1];
     rgba[i + 2] = img.data[j + 2];
   }
-  return { width: img.width, height: img.height, rgba };
+  const out = { width: img.width, height: img.height, rgba };
+  withAlphaOf.set(img, out);
+  return out;
 }
