@@ -7,12 +7,13 @@ export function mortonOrder(points: ArrayLike<number>): Uint32Array {
   const count = points.length / 3;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = 0; i < points.length; i += 3) {
-    x0 = Math.min(x0, points[i]);
-    y0 = Math.min(y0, points[i + 1]);
-    z0 = Math.min(z0, points[i + 2]);
-    x1 = Math.max(x1, points[i]);
-    y1 = Math.max(y1, points[i + 1]);
-    z1 = Math.max(z1, points[i + 2]);
+    const x = points[i], y = points[i + 1], z = points[i + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
   }
   // 10 bits an axis: a 1024³ grid over the points.
   const scale = 1024 / (Math.max(x1 - x0, y1 - y0, z1 - z0) || 1);
@@ -24,7 +25,8 @@ export function mortonOrder(points: ArrayLike<number>): Uint32Array {
       (spread10(cell(points[3 * i + 2] - z0)) << 2);
   }
   // Least-significant-digit radix sort of the 30-bit codes, 10 bits a pass; stable, so ties keep the given order.
-  let order = new Uint32Array(count).map((_, i) => i);
+  let order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
   let nextCodes = new Uint32Array(count), nextOrder = new Uint32Array(count);
   const start = new Uint32Array(1025);
   for (let shift = 0; shift < 30; shift += 10) {
