@@ -28,7 +28,7 @@ const KNOWN_FAILURES: Record<string, string> = {};
  * motion, with the measured reason (docs/EXPRESSIONS.md, Measured): reported as TODO while they fail.
  */
 const UNSEEN: Record<string, string> = {
-  'p03-a/eyeLookOutRight': 'the iris starts near the outer corner, where the socket shows dark between eyeball and lids: its pixel centroid moves 0.035-0.039 at 22-30 degrees (bar 0.04)',
+  'p03-a/eyeLookOutRight': "the detector's neutral eye contour, inside which the iris is found, ends short of this opening's outer corner: the turned iris leaves it, and what stays inside moves 0.035-0.039 at 22-30 degrees (bar 0.04)",
   'p13-a/viseme_PP': 'lips in contact all along on the mesh, no teeth showing; the detector reads them 0.045 apart (bar 0.04), as it reads the neutral lips 0.04 further apart than the mesh has them',
   'p13-a/polly_p': 'the same shape as viseme_PP',
 };
