@@ -5,7 +5,7 @@ import { FliteEngine } from '../src/speech/flite.ts';
 import { createSpeechEngine, DEFAULT_VOICE, MAX_SPOKEN_CHARS, parseModes, resolveVoice, type SpeechEngine } from '../src/speech/index.ts';
 import { planPlainText } from '../src/speech/plan.ts';
 import { synthesizeJob } from '../src/speech/synthesis.ts';
-import { HARVARD_SENTENCES, harvardWordErrorRate, recognitionUnavailable } from '../test/unit/speech/recognize.ts';
+import { HARVARD_SENTENCES, harvardSentenceWordErrorRate, harvardWordErrorRate, recognitionUnavailable } from '../test/unit/speech/recognize.ts';
 
 const RUNS = 5;
 const PARAGRAPH = HARVARD_SENTENCES.slice(0, 10).join(' ');
@@ -25,7 +25,7 @@ async function audioMs(engine: SpeechEngine, text: string, voice?: string): Prom
  * Real-time factor (synthesis time / audio length) of the default voice through the whole library (worker
  * process, alignment of word marks, visemes, marks, encoding) beside flite's own synthesis of the same text,
  * in wall-clock and CPU time; the time of a one-sentence request beside a one-word request; the word error
- * rate of the default voice beside the female flite voice slt.
+ * rate of the default voice beside the female flite voice slt, per sentence (the goal's protocol) and as one text.
  */
 export default async function (): Promise<Figure[]> {
   const engine = createSpeechEngine({ poolSize: 1 });
@@ -78,11 +78,18 @@ export default async function (): Promise<Figure[]> {
       figures.push({ key: `speech.wer_skipped (${unavailable})`, value: 0, unit: '' });
     } else {
       const wav = (v: string) => (text: string) => engine.synthesize({ text, voice: v }, parseModes('wav')).then((r) => r.audio!.data);
-      const slt = await harvardWordErrorRate(wav('slt'));
-      const rms = await harvardWordErrorRate(wav(DEFAULT_VOICE));
+      const percent = (wer: { wer: number }) => round(wer.wer * 100, 1);
+      // The goal's figure: each sentence its own request and utterance, the standard ASR protocol.
+      const slt = await harvardSentenceWordErrorRate(wav('slt'));
+      const rms = await harvardSentenceWordErrorRate(wav(DEFAULT_VOICE));
+      // The 30 sentences as one text and one recording, as a client would send a paragraph.
+      const sltText = await harvardWordErrorRate(wav('slt'));
+      const rmsText = await harvardWordErrorRate(wav(DEFAULT_VOICE));
       figures.push(
-        { key: 'speech.wer_harvard_slt', value: round(slt.wer * 100, 1), unit: '%' },
-        { key: 'speech.wer_harvard_default_voice', value: round(rms.wer * 100, 1), unit: '%', baseline: 'speech.wer_harvard_slt', goal: '<= 15 %' },
+        { key: 'speech.wer_harvard_per_sentence_slt', value: percent(slt), unit: '%' },
+        { key: 'speech.wer_harvard_per_sentence_default_voice', value: percent(rms), unit: '%', baseline: 'speech.wer_harvard_per_sentence_slt', goal: '<= 15 %' },
+        { key: 'speech.wer_harvard_slt', value: percent(sltText), unit: '%' },
+        { key: 'speech.wer_harvard_default_voice', value: percent(rmsText), unit: '%', baseline: 'speech.wer_harvard_slt' },
       );
     }
     return figures;

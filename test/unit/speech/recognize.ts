@@ -1,6 +1,6 @@
 /** Offline speech recognition with Debian's pocketsphinx (for the system test and the bench; not a unit test). */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,7 +24,7 @@ export const HARVARD_SENTENCES = [
 
 /** Why recognition cannot run here, or undefined when pocketsphinx, its English model and sox are installed. */
 export function recognitionUnavailable(): string | undefined {
-  for (const tool of ['pocketsphinx_continuous', 'sox']) {
+  for (const tool of ['pocketsphinx_continuous', 'pocketsphinx_batch', 'sox']) {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (apt-get install pocketsphinx pocketsphinx-en-us sox libsox-fmt-mp3)`;
   }
   if (spawnSync('test', ['-f', `${MODEL}/en-us.lm.bin`]).status !== 0) return 'pocketsphinx-en-us is not installed';
@@ -52,6 +52,45 @@ export async function recognize(audio: Uint8Array, extension: string, grammar?: 
     if (grammar) writeFileSync(join(dir, 'g.jsgf'), grammar);
     const { stdout } = await run('pocketsphinx_continuous', ['-infile', wav, '-hmm', `${MODEL}/en-us`, '-dict', `${MODEL}/cmudict-en-us.dict`, ...language, '-logfn', '/dev/null']);
     return stdout.trim().split('\n').join(' ').trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Transcribes each audio as one utterance with pocketsphinx_batch and the open language model, the way ASR test
+ * sets are decoded: the cepstral mean is that of the whole utterance (`-cmn batch`, which the en-us model's
+ * feat.params asks for), where pocketsphinx_continuous starts every file from a fixed initial mean and adapts it
+ * along the stream.
+ */
+export async function recognizeUtterances(audios: { data: Uint8Array; extension: string }[]): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'speech-asr-'));
+  try {
+    const ids = audios.map((_, i) => `u${String(i).padStart(4, '0')}`);
+    await mapLimited(audios.map((audio, i) => ({ audio, id: ids[i] })), 2, async ({ audio, id }) => {
+      const input = join(dir, `${id}.in.${audio.extension}`);
+      writeFileSync(input, audio.data);
+      await run('sox', [input, '-t', 'raw', '-e', 'signed', '-b', '16', '-c', '1', '-r', '16000', join(dir, `${id}.raw`)]);
+    });
+    writeFileSync(join(dir, 'ctl'), `${ids.join('\n')}\n`);
+    const hyp = join(dir, 'hyp');
+    await run('pocketsphinx_batch', [
+      ...['-ctl', join(dir, 'ctl'), '-cepdir', dir, '-cepext', '.raw', '-adcin', 'yes', '-hyp', hyp],
+      ...['-hmm', `${MODEL}/en-us`, '-dict', `${MODEL}/cmudict-en-us.dict`, '-lm', `${MODEL}/en-us.lm.bin`, '-logfn', '/dev/null'],
+    ]);
+    // One line per utterance: "words (id score)".
+    const byId = new Map(
+      readFileSync(hyp, 'utf8')
+        .split('\n')
+        .map((line) => /^(.*?)\s*\((\S+) -?\d+\)$/.exec(line.trim()))
+        .filter((m) => m !== null)
+        .map((m) => [m[2], m[1]]),
+    );
+    return ids.map((id) => {
+      const text = byId.get(id);
+      if (text === undefined) throw new Error(`pocketsphinx_batch gave no hypothesis for ${id}`);
+      return text;
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -85,10 +124,32 @@ export async function mapLimited<T, R>(items: T[], parallel: number, task: (item
   return results;
 }
 
+export interface WordErrorRate {
+  wer: number;
+  errors: number;
+  words: number;
+}
+
 /** Open-vocabulary word error rate of WAV audio of the Harvard sentences spoken as one text (pauses between sentences as a voice makes them). */
-export async function harvardWordErrorRate(speakWav: (text: string) => Promise<Uint8Array>): Promise<{ wer: number; errors: number; words: number }> {
+export async function harvardWordErrorRate(speakWav: (text: string) => Promise<Uint8Array>): Promise<WordErrorRate> {
   const text = HARVARD_SENTENCES.join(' ');
   const reference = normalizeWords(text);
   const errors = wordErrors(reference, normalizeWords(await recognize(await speakWav(text), 'wav')));
   return { wer: errors / reference.length, errors, words: reference.length };
+}
+
+/**
+ * Open-vocabulary word error rate of the Harvard sentences the standard way: one synthesis request per sentence,
+ * each decoded as its own utterance (`recognizeUtterances`), edits summed over all words.
+ */
+export async function harvardSentenceWordErrorRate(speakWav: (text: string) => Promise<Uint8Array>): Promise<WordErrorRate> {
+  const audios = await mapLimited(HARVARD_SENTENCES, 2, async (s) => ({ data: await speakWav(s), extension: 'wav' }));
+  const heard = await recognizeUtterances(audios);
+  let [errors, words] = [0, 0];
+  HARVARD_SENTENCES.forEach((s, i) => {
+    const reference = normalizeWords(s);
+    errors += wordErrors(reference, normalizeWords(heard[i]));
+    words += reference.length;
+  });
+  return { wer: errors / words, errors, words };
 }
