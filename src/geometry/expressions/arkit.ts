@@ -69,7 +69,7 @@ export const motions = {
     const lips = (v: number) => Math.min(1, Math.max(0, rest(dot(vertex(frame.fitted.head, v), frame.left)) / gap));
     motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), (v) => {
       const away = smoothstep((distance[v] - u) / u);
-      return frame.jaw[v] * (away + (1 - away) * lips(v));
+      return frame.jaw[v] * (away === 1 ? 1 : away + (1 - away) * lips(v));
     });
   },
   /** The jaw moved bodily (forward or sideways). */
