@@ -1,6 +1,6 @@
 import { Region, TRIANGLE_STRIDE, closestOnTriangle } from './closest-on-triangle.ts';
 import { RECORD, buildHierarchy, type Hierarchy } from './bvh-build.ts';
-import { BOUND_STRIDE, Frontier } from './frontier.ts';
+import { Frontier, LINEAR_STRIDE } from './frontier.ts';
 import { ORIENTED_BOX_STRIDE, orientedBoxDistance2, orientedBoxOffset } from './oriented-box.ts';
 import { pseudonormals, type Pseudonormals } from './pseudonormals.ts';
 
@@ -41,6 +41,10 @@ export class TriangleBvh {
   /** The earlier searches' frontier (see frontier.ts), usable while queries stay within `reach` of its anchor. */
   private readonly frontier = new Frontier(FRONTIER_CAPACITY);
   private reach = -1;
+  /** The previous query point. */
+  private lastX = 0;
+  private lastY = 0;
+  private lastZ = 0;
   /** REACH_EDGES mean triangle edges, the fixed part of `reach`. */
   private readonly reachPad: number;
   /** The best triangle so far (slot, squared distance, weights of b and c, Region), shared with search(). */
@@ -91,8 +95,8 @@ export class TriangleBvh {
    * false when there is none that near. `hint`, a triangle likely to be close (e.g. the answer for the
    * previous point of a coherent sequence), only speeds the search up, as does querying points in a
    * coherent order (a query near the last ones starts from their frontier instead of the root: on the
-   * deformation bench, in Morton order, 3 % of the queries search from the root and the others test about
-   * 3 triangles besides the hint); answers never depend on either.
+   * deformation bench, in Morton order, 4 % of the queries search from the root and the others test about
+   * 2 triangles besides the hint); answers never depend on either.
    */
   closestPoint(x: number, y: number, z: number, out: ClosestPoint, maxDistance = Infinity, hint = -1): boolean {
     const { triangles, scratch, frontier } = this;
@@ -108,18 +112,26 @@ export class TriangleBvh {
     }
     const dx = x - frontier.anchorX, dy = y - frontier.anchorY, dz = z - frontier.anchorZ;
     const step = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (!frontier.usable || frontier.size > FRONTIER_REFRESH || !(step <= this.reach)) {
+    const jx = x - this.lastX, jy = y - this.lastY, jz = z - this.lastZ;
+    const jump = jx * jx + jy * jy + jz * jz;
+    this.lastX = x;
+    this.lastY = y;
+    this.lastZ = z;
+    if (frontier.overflow || frontier.size > FRONTIER_REFRESH || !(step <= this.reach)) {
       frontier.reset(x, y, z);
       this.best = best; this.bestSlot = bestSlot; this.bestV = bestV; this.bestW = bestW; this.bestRegion = bestRegion;
       const { rootBox, rootRef, rootCount } = this.tree;
-      this.search(rootRef, rootCount, -1, boxDistance2(rootBox, 0, x, y, z), x, y, z);
+      // A frontier is worth recording when the queries come close together; after a jump, the next one may jump too.
+      const record = jump <= this.reach * this.reach;
+      this.search(rootRef, rootCount, -1, boxDistance2(rootBox, 0, x, y, z), x, y, z, record);
+      if (!record) frontier.overflow = true;
       this.reach = REACH_DISTANCE * Math.sqrt(this.best) + this.reachPad;
       return this.answer(this.bestSlot, this.best, this.bestV, this.bestW, this.bestRegion, x, y, z, out);
     }
     const { slot: itemSlot, bound } = frontier;
     for (let i = 0, n = frontier.size; i < n; i++) {
-      const b = BOUND_STRIDE * i;
-      if (bound[b] + bound[b + 1] * dx + bound[b + 2] * dy + bound[b + 3] * dz - bound[b + 4] * step > bestDist) continue;
+      const b = LINEAR_STRIDE * i;
+      if (bound[b] + bound[b + 1] * dx + bound[b + 2] * dy + bound[b + 3] * dz > bestDist) continue;
       const slot = itemSlot[i];
       if (slot >= 0) {
         if (slot === hintSlot) continue;
@@ -127,7 +139,8 @@ export class TriangleBvh {
         if (d2 < best || (d2 === best && bestSlot < 0)) {
           best = d2; bestDist = Math.sqrt(d2); bestSlot = slot; bestV = scratch[0]; bestW = scratch[1]; bestRegion = scratch[2];
         }
-        this.linearizeTriangle(i, slot, x, y, z);
+        this.triangleOffset(slot, x, y, z);
+        frontier.setLinear(i, scratch[0], scratch[1], scratch[2], x, y, z);
         continue;
       }
       const entry = frontier.entry[i];
@@ -139,18 +152,40 @@ export class TriangleBvh {
       // The subtree may hold a nearer triangle: search it, its children and triangles taking its place.
       frontier.retire(i);
       this.best = best; this.bestSlot = bestSlot; this.bestV = bestV; this.bestW = bestW; this.bestRegion = bestRegion;
-      this.search(frontier.ref[i], frontier.count[i], entry, d2, x, y, z);
+      this.search(frontier.ref[i], frontier.count[i], entry, d2, x, y, z, true);
       best = this.best; bestDist = Math.sqrt(best); bestSlot = this.bestSlot; bestV = this.bestV; bestW = this.bestW; bestRegion = this.bestRegion;
+    }
+    if (frontier.looseMin - step <= bestDist) {
+      const { looseLower } = frontier;
+      frontier.looseMin = Infinity;
+      // Downwards, so that the item moved into a removed one's place has been seen already (or is new).
+      for (let i = frontier.looseSize - 1; i >= 0; i--) {
+        const lower = looseLower[i];
+        if (lower - step > bestDist) {
+          if (lower < frontier.looseMin) frontier.looseMin = lower;
+          continue;
+        }
+        const ref = frontier.looseRef[i], count = frontier.looseCount[i], entry = frontier.looseEntry[i];
+        frontier.removeLoose(i);
+        const d2 = this.subtreeOffset(entry, x, y, z);
+        if (d2 > best) {
+          frontier.addLinearSubtree(ref, count, entry, scratch[0], scratch[1], scratch[2], x, y, z);
+          continue;
+        }
+        this.best = best; this.bestSlot = bestSlot; this.bestV = bestV; this.bestW = bestW; this.bestRegion = bestRegion;
+        this.search(ref, count, entry, d2, x, y, z, true);
+        best = this.best; bestDist = Math.sqrt(best); bestSlot = this.bestSlot; bestV = this.bestV; bestW = this.bestW; bestRegion = this.bestRegion;
+      }
     }
     return this.answer(bestSlot, best, bestV, bestW, bestRegion, x, y, z, out);
   }
 
   /**
    * Searches the subtree (ref, count) of child entry `entry` (-1: the root), `distance2` from the query, for
-   * triangles nearer than this.best, updating it; adds the triangles tested and the subtrees ruled out to
-   * the frontier.
+   * triangles nearer than this.best, updating it; with `record`, adds the triangles tested and the subtrees
+   * ruled out to the frontier.
    */
-  private search(ref0: number, count0: number, entry0: number, distance2: number, x: number, y: number, z: number): void {
+  private search(ref0: number, count0: number, entry0: number, distance2: number, x: number, y: number, z: number, record: boolean): void {
     const { triangles, scratch, stackRef, stackCount, stackEntry, stackDist, frontier } = this;
     const { boxes, refs, childOriented, oriented } = this.tree;
     let best = this.best, bestSlot = this.bestSlot, bestV = this.bestV, bestW = this.bestW, bestRegion = this.bestRegion;
@@ -163,7 +198,7 @@ export class TriangleBvh {
       top--;
       let ref = stackRef[top], count = stackCount[top], entry = stackEntry[top];
       if (stackDist[top] > best) {
-        frontier.addSubtree(ref, count, entry, Math.sqrt(stackDist[top]), x, y, z);
+        if (record) frontier.addLooseSubtree(ref, count, entry, Math.sqrt(stackDist[top]), x, y, z);
         continue;
       }
       // Descend towards the nearer child without a trip through the stack; the farther one waits there.
@@ -174,8 +209,9 @@ export class TriangleBvh {
             if (d2 < best || (d2 === best && bestSlot < 0)) {
               best = d2; bestSlot = slot; bestV = scratch[0]; bestW = scratch[1]; bestRegion = scratch[2];
             }
-            const i = frontier.addTriangle(slot);
-            if (i >= 0) this.linearizeTriangle(i, slot, x, y, z);
+            if (!record) continue;
+            this.triangleOffset(slot, x, y, z);
+            frontier.addTriangle(slot, scratch[0], scratch[1], scratch[2], x, y, z);
           }
           break;
         }
@@ -191,9 +227,9 @@ export class TriangleBvh {
           stackCount[top] = refs[o + 15 - near];
           stackEntry[top] = 2 * ref + 1 - near;
           stackDist[top++] = farDist;
-        } else frontier.addSubtree(refs[o + 13 - near], refs[o + 15 - near], 2 * ref + 1 - near, Math.sqrt(farDist), x, y, z);
+        } else if (record) frontier.addLooseSubtree(refs[o + 13 - near], refs[o + 15 - near], 2 * ref + 1 - near, Math.sqrt(farDist), x, y, z);
         if (nearDist > best) {
-          frontier.addSubtree(refs[o + 12 + near], refs[o + 14 + near], 2 * ref + near, Math.sqrt(nearDist), x, y, z);
+          if (record) frontier.addLooseSubtree(refs[o + 12 + near], refs[o + 14 + near], 2 * ref + near, Math.sqrt(nearDist), x, y, z);
           break;
         }
         entry = 2 * ref + near;
@@ -204,18 +240,14 @@ export class TriangleBvh {
     this.best = best; this.bestSlot = bestSlot; this.bestV = bestV; this.bestW = bestW; this.bestRegion = bestRegion;
   }
 
-  /** Gives frontier item i the linear bound of triangle `slot`, whose closest point to (x, y, z) closestOnTriangle left in scratch. */
-  private linearizeTriangle(i: number, slot: number, x: number, y: number, z: number): void {
+  /** Replaces the weights closestOnTriangle left in scratch by the offset of (x, y, z) from that closest point of triangle `slot`. */
+  private triangleOffset(slot: number, x: number, y: number, z: number): void {
     const { triangles, scratch } = this;
     const o = slot * TRIANGLE_STRIDE;
     const v = scratch[0], w = scratch[1], u = 1 - v - w;
-    this.frontier.setLinear(
-      i,
-      x - (u * triangles[o] + v * triangles[o + 3] + w * triangles[o + 6]),
-      y - (u * triangles[o + 1] + v * triangles[o + 4] + w * triangles[o + 7]),
-      z - (u * triangles[o + 2] + v * triangles[o + 5] + w * triangles[o + 8]),
-      x, y, z,
-    );
+    scratch[0] = x - (u * triangles[o] + v * triangles[o + 3] + w * triangles[o + 6]);
+    scratch[1] = y - (u * triangles[o + 1] + v * triangles[o + 4] + w * triangles[o + 7]);
+    scratch[2] = z - (u * triangles[o + 2] + v * triangles[o + 5] + w * triangles[o + 8]);
   }
 
   /**
