@@ -8,7 +8,7 @@ import type { MeshData } from '../../model/avatar.ts';
 import { fitHead, type FittedHead } from '../../geometry/fit/fit-head.ts';
 import { applyMat3, fitSimilarity, transposeMat3, type Similarity } from '../../geometry/fit/similarity.ts';
 import { intersectingVertices, trianglesTouching, untangle } from '../../geometry/fit/untangle.ts';
-import { fitGraph, fitToSurface, type ClosestPointFitOptions, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
+import { fitGraph, fitToSurface, type ClosestPointFitOptions, type FitGraph, type TargetSurface } from '../../geometry/register/closest-point-fit.ts';
 import { grow, relaxTangles } from '../../geometry/register/relax-tangles.ts';
 import { vertexNeighbours } from '../../geometry/mesh/adjacency.ts';
 import { alignPart, type TargetMesh } from '../../geometry/register/align-part.ts';
@@ -58,13 +58,13 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
   const start = scaled(template.positions, sim.scale);
   const head = start.slice();
   const surface: TargetMesh = { bvh: scanBvh, faceNormals: angleWeightedNormals(moved.positions, moved.indices).face, positions: moved.positions, indices: moved.indices };
-  const graph = fitGraph(start, template.indices);
+  const { graph, neighbours } = templateGraph(tpl);
   const options = lids
     ? { graph, free: freeVertices(tpl, true), anchors: { vertices: [...anchored, ...lids.vertices], targets: Float32Array.from([...gather(landmarks, anchored), ...lids.targets]), weight: ANCHOR_WEIGHT } }
     : { graph, free: freeVertices(tpl, false), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
   fitToSurface(head, template.indices, surface, { ...options, ...COARSE, anchors: withEars(tpl, head, surface, options.anchors) });
   const coarse = head.slice();
-  const matched = fitDetail(head, coarse, start, template.indices, surface, options);
+  const matched = fitDetail(head, coarse, start, template.indices, neighbours, surface, options);
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
@@ -138,6 +138,18 @@ function completeLandmarks(tpl: TemplateView, lm: Float32Array, scale: number): 
 /** Skin within this distance (cm, template) of an ear moves with it when the ear is aligned rigidly. */
 const EAR_PATCH = 2;
 const earPatches = new WeakMap<TemplateView, { ear: number[]; patch: number[] }[]>();
+const graphs = new WeakMap<TemplateView, { graph: FitGraph; neighbours: number[][] }>();
+
+/** The head's graph for the closest-point fit (seam copies welded) and its plain neighbours (for growing fold regions), once per template. */
+function templateGraph(tpl: TemplateView): { graph: FitGraph; neighbours: number[][] } {
+  let g = graphs.get(tpl);
+  if (!g) {
+    const { positions, indices } = tpl.meshes[0].geometry;
+    g = { graph: fitGraph(positions, indices), neighbours: vertexNeighbours(positions.length / 3, indices) };
+    graphs.set(tpl, g);
+  }
+  return g;
+}
 
 /**
  * The landmark anchors plus, for the coarse fit, each ear's vertices held where a rigid alignment of the
@@ -200,10 +212,17 @@ const FOLD_RINGS = 8;
  * triangles they checked, the result is blended back towards the coarse fit; last the coarse fit is kept.
  * Returns the vertices matched to the surface by the last level kept (0: the coarse fit is kept).
  */
-function fitDetail(head: Float32Array, coarse: Float32Array, start: Float32Array, indices: Uint32Array, surface: TargetSurface, options: ClosestPointFitOptions): number {
+function fitDetail(
+  head: Float32Array,
+  coarse: Float32Array,
+  start: Float32Array,
+  indices: Uint32Array,
+  neighbours: number[][],
+  surface: TargetSurface,
+  options: ClosestPointFitOptions,
+): number {
   const all = allTriangles(indices);
   const n = head.length / 3;
-  const neighbours = vertexNeighbours(n, indices);
   /** The triangles around the folds of `positions` (none: no fold). */
   const aroundFolds = (positions: Float32Array) => {
     const folds = intersectingVertices(positions, indices, all);
