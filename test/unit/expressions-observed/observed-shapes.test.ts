@@ -16,23 +16,6 @@ const PHOTOS = ['p03-a', 'p06-a', 'p13-a'];
 const NAMES = blendshapeNames(['expressions', 'visemes']);
 const pipeline = createPipeline();
 
-/**
- * Shapes whose mesh-level checks fail on some of these photos today (docs/EXPRESSIONS.md, Measured),
- * each with its measured reason: run and reported as TODO rather than hidden, until their recipes
- * are fixed. None at present.
- */
-const KNOWN_FAILURES: Record<string, string> = {};
-
-/**
- * Direction checks (`photo/shape`) the landmark detector cannot confirm although the mesh does the
- * motion, with the measured reason (docs/EXPRESSIONS.md, Measured): reported as TODO while they fail.
- */
-const UNSEEN: Record<string, string> = {
-  'p03-a/eyeLookOutRight': "the detector's neutral eye contour, inside which the iris is found, ends short of this opening's outer corner: the turned iris leaves it, and what stays inside moves 0.035-0.039 at 22-30 degrees (bar 0.04)",
-  'p13-a/viseme_PP': 'lips in contact all along on the mesh, no teeth showing; the detector reads them 0.045 apart (bar 0.04), as it reads the neutral lips 0.04 further apart than the mesh has them',
-  'p13-a/polly_p': 'the same shape as viseme_PP',
-};
-
 /** Failures read from the mesh and the render's pixels: deterministic, so they fail the test. */
 const firm = (failure: string) => /pass through each other|changes the render|does nothing visible|on the mesh/.test(failure);
 
@@ -57,19 +40,15 @@ for (const photo of PHOTOS) {
     });
 
     for (const name of NAMES) {
-      test(`${name}: visible, and no lips or lids through each other`, { todo: KNOWN_FAILURES[name] }, () => {
+      test(`${name}: visible, and no lips or lids through each other`, () => {
         const v = verdicts.get(name);
         assert.ok(v, `${name} was not observed`);
         assert.deepEqual(v.failures.filter(firm), []);
       });
       // The direction, side and mirror checks, read by the landmark detector (which moves its points by
-      // 0.02-0.03 eye distances between near-identical renders): every shape must pass them but those the
-      // detector is known not to see on a photo (UNSEEN), which are reported as TODO while they fail.
-      test(`${name}: moves as its name says`, (t) => {
-        const soft = verdicts.get(name)?.failures.filter((f) => !firm(f)) ?? [];
-        const unseen = UNSEEN[`${photo}/${name}`];
-        if (unseen && soft.length) t.todo(`${soft.join('; ')} (${unseen})`);
-        else assert.deepEqual(soft, []);
+      // 0.02-0.03 eye distances between near-identical renders; its bars sit above that).
+      test(`${name}: moves as its name says`, () => {
+        assert.deepEqual(verdicts.get(name)?.failures.filter((f) => !firm(f)), []);
       });
     }
   });
