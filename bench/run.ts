@@ -10,7 +10,7 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
 const dir = new URL('./', import.meta.url);
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !['run.ts', 'figure.ts', 'timing.ts', 'hello-server.ts'].includes(f)).sort();
+const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !['run.ts', 'figure.ts', 'timing.ts'].includes(f)).sort();
 
 const figures: (Figure & { bench: string })[] = [];
 let peakRss = process.memoryUsage().rss;

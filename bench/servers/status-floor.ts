@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import crypto from 'node:crypto';
-import { parseAuthorization } from '../src/api/auth-header.ts';
-import { digestSigner } from '../src/protocol/digest.ts';
+import { parseAuthorization } from '../../src/api/auth-header.ts';
+import { digestSigner } from '../../src/protocol/digest.ts';
 
 /**
  * The floor of the service bench: the least a fastify app must do to answer an authenticated status
