@@ -109,8 +109,8 @@ export class Avatars {
   }
 
   async status(account: Account, key: string) {
-    const { avatar, result } = await this.find(account, key, 'read');
-    return avatarObject(avatar, await this.repo.getMeta(avatar.key), result);
+    const { avatar, result, meta } = await this.find(account, key, 'read', true);
+    return avatarObject(avatar, meta ?? [], result);
   }
 
   async remove(account: Account, key: string, now = Date.now()) {
@@ -256,19 +256,21 @@ export class Avatars {
    * Resolves an avatar or result key for an account. Samples can be read by everyone but changed by
    * no one; another account's avatar is reported as not in this account.
    */
-  private async find(account: Account, key: string, access: 'read' | 'write'): Promise<{ avatar: Avatar; result?: Result }> {
+  /** The avatar (and its result for a `key@child`) the account may reach; with `withMeta`, the avatar's meta read with it. */
+  private async find(account: Account, key: string, access: 'read' | 'write', withMeta = false): Promise<{ avatar: Avatar; result?: Result; meta?: MetaEntry[] }> {
     const [avatarKey, childKey, extra] = key.split('@');
     if (!avatarKey || !isKey(avatarKey) || extra !== undefined || (childKey !== undefined && !isKey(childKey))) throw errors.invalidKey();
-    const avatar = await this.repo.getAvatar(avatarKey);
+    const found: { avatar?: Avatar; meta?: MetaEntry[] } = (withMeta ? await this.repo.getAvatarWithMeta(avatarKey) : { avatar: await this.repo.getAvatar(avatarKey) }) ?? {};
+    const { avatar, meta } = found;
     if (!avatar) throw errors.avatarNotFound();
     if (avatar.accountId !== account.id) {
       if (!avatar.isSample) throw errors.notInAccount();
       if (access === 'write') throw errors.forbidden('sample avatars cannot be changed');
     }
-    if (childKey === undefined) return { avatar };
+    if (childKey === undefined) return { avatar, meta };
     const result = await this.repo.getResult(avatarKey, childKey);
     if (!result) throw errors.avatarNotFound();
-    return { avatar, result };
+    return { avatar, result, meta };
   }
 }
 

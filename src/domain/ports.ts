@@ -161,6 +161,8 @@ export interface Repo {
   /** Atomically: take the price from live batches (or throw notEnoughPoints), insert the avatar, queue its job. */
   createAvatar(n: NewAvatar, now: number): Promise<void>;
   getAvatar(key: string): Promise<Avatar | undefined>;
+  /** The avatar and its meta (as getMeta orders it) in one read, for status polls. */
+  getAvatarWithMeta(key: string): Promise<{ avatar: Avatar; meta: MetaEntry[] } | undefined>;
   /** Move an avatar's status; on `error` with `refund`, give its points back exactly once. */
   setAvatarProgress(key: string, patch: { status?: AvatarStatus; percent?: number; errorCode?: number; createdBy?: string }, now: number, refund?: boolean): Promise<void>;
   deleteAvatar(key: string, now: number): Promise<void>;

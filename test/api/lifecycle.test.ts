@@ -212,7 +212,7 @@ describe('unexpected failures', () => {
   it('answer 500 / 99999 with a request id and no stack trace', async () => {
     const s = await startTestService({ workers: 0 });
     try {
-      s.repo.getAvatar = async () => {
+      s.repo.getAvatarWithMeta = async () => {
         throw new Error('disk on fire at /secret/path');
       };
       const r = await s.client.get(`/v2/avatar/${'a'.repeat(32)}/status`);

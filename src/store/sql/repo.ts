@@ -158,6 +158,19 @@ export class SqlRepo implements Repo {
     return row && toAvatar(row);
   }
 
+  async getAvatarWithMeta(key: string) {
+    // One statement, so one read transaction: on SQLite each statement outside a transaction takes and
+    // releases the file's locks, about half the cost of reading the row (docs/PERFORMANCE.md, Status polls).
+    const entries = this.db.dialect === 'sqlite'
+      ? 'SELECT json_group_array(json_array(name, value, defined)) FROM (SELECT name, value, defined FROM meta WHERE avatar_key = a.key ORDER BY name)'
+      : "SELECT coalesce(json_agg(json_build_array(name, value, defined) ORDER BY name), '[]'::json) FROM meta WHERE avatar_key = a.key";
+    const row = await this.db.get(`SELECT ${AVATAR_COLUMNS}, (${entries}) AS meta FROM avatars a WHERE a.key = ?`, [key]);
+    if (!row) return undefined;
+    // SQLite hands the JSON over as text, PostgreSQL's driver as parsed arrays.
+    const meta = (typeof row.meta === 'string' ? JSON.parse(row.meta) : row.meta) as [string, string, string | null][];
+    return { avatar: toAvatar(row), meta: meta.map(([name, value, defined]) => toMetaEntry(name, value, defined)) };
+  }
+
   async setAvatarProgress(
     key: string,
     patch: { status?: AvatarStatus; percent?: number; errorCode?: number; createdBy?: string },
@@ -256,7 +269,7 @@ export class SqlRepo implements Repo {
 
   async getMeta(key: string): Promise<MetaEntry[]> {
     const rows = await this.db.all<Row>('SELECT name, value, defined FROM meta WHERE avatar_key = ? ORDER BY name', [key]);
-    return rows.map((r) => (r.defined == null ? { name: String(r.name), value: String(r.value) } : { name: String(r.name), value: String(r.value), defined: String(r.defined) }));
+    return rows.map((r) => toMetaEntry(r.name, r.value, r.defined));
   }
 
   async setMeta(key: string, entries: MetaEntry[], now: number) {
@@ -488,6 +501,11 @@ function toAvatar(r: Row): Avatar {
     inputType: String(r.input_type), createdBy: String(r.created_by), percent: Number(r.percent), status: String(r.status) as AvatarStatus,
     createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), charged: Number(r.charged),
   };
+}
+
+/** Client entries have no `defined`; the pipeline's carry it. */
+function toMetaEntry(name: unknown, value: unknown, defined: unknown): MetaEntry {
+  return defined == null ? { name: String(name), value: String(value) } : { name: String(name), value: String(value), defined: String(defined) };
 }
 
 function withPosition(r: Row) {

@@ -1,0 +1,22 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { secretBox } from '../../../src/store/secret-box.ts';
+import { migrate } from '../../../src/store/sql/migrations.ts';
+import { SqlRepo } from '../../../src/store/sql/repo.ts';
+import { openSqlite } from '../../../src/store/sql/sqlite-executor.ts';
+import { checkAvatarWithMeta } from '../../helpers/avatar-with-meta.ts';
+
+test('SQLite: the avatar and its meta in one read answer what the two reads answer', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'avatar-meta-'));
+  const db = openSqlite(path.join(dir, 'service.db'));
+  try {
+    await migrate(db);
+    await checkAvatarWithMeta(new SqlRepo(db, secretBox(crypto.randomBytes(32))));
+  } finally {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
