@@ -249,7 +249,8 @@ export class Avatars {
   }
 
   private async objects(avatars: Avatar[]) {
-    return Promise.all(avatars.map(async (a) => avatarObject(a, await this.repo.getMeta(a.key))));
+    const meta = await this.repo.getMetaOf(avatars.map((a) => a.key));
+    return avatars.map((a) => avatarObject(a, meta.get(a.key)!));
   }
 
   /**

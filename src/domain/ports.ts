@@ -173,6 +173,8 @@ export interface Repo {
 
   // meta
   getMeta(key: string): Promise<MetaEntry[]>;
+  /** getMeta of many avatars at once, keyed by avatar key (an avatar without meta: an empty list). */
+  getMetaOf(keys: string[]): Promise<Map<string, MetaEntry[]>>;
   /** Replaces entries of the same names in one transaction. */
   setMeta(key: string, entries: MetaEntry[], now: number): Promise<void>;
   unsetMeta(key: string, name: string, now: number): Promise<boolean>;

@@ -72,6 +72,9 @@ describe('list: cursors, updates, samples', () => {
     const upd = (await follow(start.update)).body;
     assert.deepEqual(upd.models.map((m: { key: string }) => m.key).sort(), [added, changed].sort());
     assert.deepEqual(upd.deleted, [removed]);
+    const meta = (await c.get(`/v2/avatar/${changed}/status`)).body.meta;
+    assert.ok(meta.some((m: { name: string; value: string }) => m.name === 'x' && m.value === 'y'));
+    assert.deepEqual(upd.models.find((m: { key: string }) => m.key === changed).meta, meta, 'a listed avatar carries the meta its status shows');
     const again = (await follow(upd.update)).body;
     assert.deepEqual(again.models, []);
   });

@@ -272,6 +272,20 @@ export class SqlRepo implements Repo {
     return rows.map((r) => toMetaEntry(r.name, r.value, r.defined));
   }
 
+  async getMetaOf(keys: string[]) {
+    const out = new Map<string, MetaEntry[]>(keys.map((k) => [k, []]));
+    // One statement per 500 avatars rather than one per avatar (list pages, updates).
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const rows = await this.db.all<Row>(
+        `SELECT avatar_key, name, value, defined FROM meta WHERE avatar_key IN (${chunk.map(() => '?').join(', ')}) ORDER BY avatar_key, name`,
+        chunk,
+      );
+      for (const r of rows) out.get(String(r.avatar_key))!.push(toMetaEntry(r.name, r.value, r.defined));
+    }
+    return out;
+  }
+
   async setMeta(key: string, entries: MetaEntry[], now: number) {
     await this.db.tx(async (q) => {
       for (const e of entries) {

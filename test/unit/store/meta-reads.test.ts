@@ -7,14 +7,14 @@ import { secretBox } from '../../../src/store/secret-box.ts';
 import { migrate } from '../../../src/store/sql/migrations.ts';
 import { SqlRepo } from '../../../src/store/sql/repo.ts';
 import { openSqlite } from '../../../src/store/sql/sqlite-executor.ts';
-import { checkAvatarWithMeta } from '../../helpers/avatar-with-meta.ts';
+import { checkMetaReads } from '../../helpers/meta-reads.ts';
 
-test('SQLite: the avatar and its meta in one read answer what the two reads answer', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'avatar-meta-'));
+test('SQLite: the meta reads of status polls and list pages answer what getAvatar and getMeta answer', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meta-reads-'));
   const db = openSqlite(path.join(dir, 'service.db'));
   try {
     await migrate(db);
-    await checkAvatarWithMeta(new SqlRepo(db, secretBox(crypto.randomBytes(32))));
+    await checkMetaReads(new SqlRepo(db, secretBox(crypto.randomBytes(32))));
   } finally {
     await db.close();
     fs.rmSync(dir, { recursive: true, force: true });
