@@ -255,9 +255,9 @@ export class Avatars {
 
   /**
    * Resolves an avatar or result key for an account. Samples can be read by everyone but changed by
-   * no one; another account's avatar is reported as not in this account.
+   * no one; another account's avatar is reported as not in this account. With `withMeta`, the avatar's
+   * meta comes in the same read.
    */
-  /** The avatar (and its result for a `key@child`) the account may reach; with `withMeta`, the avatar's meta read with it. */
   private async find(account: Account, key: string, access: 'read' | 'write', withMeta = false): Promise<{ avatar: Avatar; result?: Result; meta?: MetaEntry[] }> {
     const [avatarKey, childKey, extra] = key.split('@');
     if (!avatarKey || !isKey(avatarKey) || extra !== undefined || (childKey !== undefined && !isKey(childKey))) throw errors.invalidKey();

@@ -162,7 +162,7 @@ export class SqlRepo implements Repo {
     // One statement, so one read transaction: on SQLite each statement outside a transaction takes and
     // releases the file's locks, about half the cost of reading the row (docs/PERFORMANCE.md, Status polls).
     const entries = this.db.dialect === 'sqlite'
-      ? 'SELECT json_group_array(json_array(name, value, defined)) FROM (SELECT name, value, defined FROM meta WHERE avatar_key = a.key ORDER BY name)'
+      ? 'SELECT json_group_array(json_array(name, value, defined) ORDER BY name) FROM meta WHERE avatar_key = a.key'
       : "SELECT coalesce(json_agg(json_build_array(name, value, defined) ORDER BY name), '[]'::json) FROM meta WHERE avatar_key = a.key";
     const row = await this.db.get(`SELECT ${AVATAR_COLUMNS}, (${entries}) AS meta FROM avatars a WHERE a.key = ?`, [key]);
     if (!row) return undefined;
