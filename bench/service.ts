@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { authorizationHeader } from '../src/protocol/digest.ts';
-import { exited, freePort, readCredentials, startServerProcess } from '../test/helpers/process.ts';
+import { answering, exited, freePort, readCredentials, startServerProcess } from '../test/helpers/process.ts';
 import { jpeg, scriptedPipeline, tempDir, TestClient } from '../test/helpers/service.ts';
 import type { Figure } from './figure.ts';
 
@@ -51,16 +51,8 @@ async function benchServer(file: string, env: NodeJS.ProcessEnv): Promise<{ chil
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', new URL(file, import.meta.url).pathname], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  for (const end = Date.now() + 30_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`${file} exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      return { child, url };
-    } catch {
-      if (Date.now() > end) throw new Error(`${file} did not start`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await answering(child, url, 30_000, () => file);
+  return { child, url };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

@@ -26,14 +26,19 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<{ chil
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+  await answering(child, `${url}/v2/openapi.json`, 60_000, () => out);
+  return { child, url, output: () => out };
+}
+
+/** Waits until `url` answers HTTP (any status); throws with `output()` if the process exits first or the time runs out. */
+export async function answering(child: ChildProcess, url: string, timeoutMs: number, output: () => string = () => '') {
+  for (const end = Date.now() + timeoutMs; ; ) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output()}`);
     try {
-      await fetch(`${url}/v2/openapi.json`);
-      return { child, url, output: () => out };
+      await fetch(url);
+      return;
     } catch {
-      if (Date.now() > end) throw new Error(`server did not start: ${out}`);
+      if (Date.now() > end) throw new Error(`server did not start: ${output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -268,8 +268,7 @@ export class SqlRepo implements Repo {
   // ---- meta
 
   async getMeta(key: string): Promise<MetaEntry[]> {
-    const rows = await this.db.all<Row>('SELECT name, value, defined FROM meta WHERE avatar_key = ? ORDER BY name', [key]);
-    return rows.map((r) => toMetaEntry(r.name, r.value, r.defined));
+    return (await this.getMetaOf([key])).get(key)!;
   }
 
   async getMetaOf(keys: string[]) {
