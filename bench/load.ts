@@ -19,7 +19,7 @@ export default async function (): Promise<Figure[]> {
   try {
     const creds = readCredentials(dataDir);
     const c = new TestClient(server.url, creds.key, creds.secret);
-    const photo = new Uint8Array(fs.readFileSync(new URL('../../shared/testdata/faces/p03-a.jpg', import.meta.url)));
+    const photo = new Uint8Array(fs.readFileSync(new URL('../test/fixtures/faces/p03-a.jpg', import.meta.url)));
     const first = (await c.upload('/v2/avatar/new/photo/maya/2.0', photo)).body.key as string;
     const started = Date.now();
     const keys = [first];

@@ -7,7 +7,7 @@ import type { Figure } from './figure.ts';
 
 /** Avatars per measured round; each round starts after every worker has made one avatar (warm). */
 const AVATARS = Number(process.env.BENCH_SCALE_AVATARS ?? 6);
-const photo = new Uint8Array(fs.readFileSync(new URL('../../shared/testdata/faces/p01-a.jpg', import.meta.url)));
+const photo = new Uint8Array(fs.readFileSync(new URL('../test/fixtures/faces/p01-a.jpg', import.meta.url)));
 
 /** Makes n avatars at once; returns who made them (`created_by`) and the rate in avatars per minute. */
 async function round(client: TestClient, n: number): Promise<{ perMin: number; makers: string[] }> {

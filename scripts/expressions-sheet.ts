@@ -9,7 +9,7 @@ import { createPipeline } from '../src/pipeline/index.ts';
 import { judgeShapes, observeShapes } from '../src/pipeline/quality/observe-shapes.ts';
 import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
 
-const FACES = path.resolve(import.meta.dirname, '../../shared/testdata/faces');
+const FACES = path.resolve(import.meta.dirname, '../test/fixtures/faces');
 const photo = process.argv[2] ?? 'p03-a';
 const pipeline = await createPipeline();
 const result = await pipeline.run(

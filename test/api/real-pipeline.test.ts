@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startTestService, TestClient } from '../helpers/service.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
-const faces = new URL('../../../shared/testdata/faces/', import.meta.url);
+const faces = new URL('../fixtures/faces/', import.meta.url);
 
 /** The service with the real pipeline: sample avatars at first start, and a photo through to every package. */
 describe('service with the real pipeline', () => {

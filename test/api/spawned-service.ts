@@ -25,5 +25,5 @@ export async function spawnService(env: Record<string, string> = {}, pipelineMs 
 
 export type SpawnedService = Awaited<ReturnType<typeof spawnService>>;
 
-/** A face photo of the shared test data (tests may read it; the product never does). */
-export const testPhoto = () => fs.readFile(new URL('../../../shared/testdata/faces/p01-a.jpg', import.meta.url));
+/** A face photo of the test fixtures (tests may read it; the product never does). */
+export const testPhoto = () => fs.readFile(new URL('../fixtures/faces/p01-a.jpg', import.meta.url));

@@ -126,7 +126,7 @@ for (const [platform, file] of cases) {
 
 test('packages made from a test photo open in Blender and assimp', { skip: noBlender || noAssimp }, async () => {
   const { createPipeline } = await import('../../src/pipeline/index.ts');
-  const photo = readFileSync(new URL('../../../shared/testdata/faces/p01-a.jpg', import.meta.url));
+  const photo = readFileSync(new URL('../fixtures/faces/p01-a.jpg', import.meta.url));
   const { model } = await (await createPipeline()).run({ inputType: 'photo', file: photo, template: '2.0', features: ['basic', 'expressions', 'visemes'] }, () => {});
   const neutral = readFileSync(new URL('../../assets/templates/2.0/neutral.obj', import.meta.url));
   const folders = await unpack(model, 'photo', neutral);

@@ -10,7 +10,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const skip = fs.existsSync(CHROMIUM) ? false : `portal browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`;
 if (skip) console.log(`# ${skip}`);
 
-const photo = new URL('../../../shared/testdata/faces/p01-a.jpg', import.meta.url).pathname;
+const photo = new URL('../fixtures/faces/p01-a.jpg', import.meta.url).pathname;
 const docs = new URL('../../docs/', import.meta.url).pathname;
 
 interface Frame {

@@ -310,7 +310,7 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       const account = JSON.parse(await runCli('admin', ['create-account', '--name', 'real', '--points', '100', '--json'], env)) as { key: string; secret: string };
       procs.push(await startProcess({ ...env, ROLE: 'api' }), await startProcess({ ...env, ROLE: 'worker' }));
       const c = new TestClient(procs[0]!.url, account.key, account.secret);
-      const faces = new URL('../../../shared/testdata/faces/', import.meta.url);
+      const faces = new URL('../fixtures/faces/', import.meta.url);
       const keys = await Promise.all(['p01-a.jpg', 'p02-a.jpg'].map(async (f) => (await c.upload('/v2/avatar/new/photo/maya,unity/2.0', new Uint8Array(fs.readFileSync(new URL(f, faces))))).body.key as string));
       for (const key of keys) {
         assert.equal((await c.waitFor(key, 300_000)).status, 'done');

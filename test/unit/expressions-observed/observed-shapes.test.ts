@@ -11,7 +11,7 @@ import { createPipeline } from '../../../src/pipeline/index.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import { expectationOf, judgeShapes, observeShapes, type ObservedAvatar, type ShapeVerdict } from '../../../src/pipeline/quality/observe-shapes.ts';
 
-const FACES = path.resolve(import.meta.dirname, '../../../../shared/testdata/faces');
+const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
 const PHOTOS = ['p03-a', 'p06-a', 'p13-a'];
 const NAMES = blendshapeNames(['expressions', 'visemes']);
 const pipeline = createPipeline();

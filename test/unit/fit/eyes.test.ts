@@ -12,7 +12,7 @@ import { analyseFace } from '../../../src/pipeline/face/analyse.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { TemplateView } from '../../../src/pipeline/template-view.ts';
 
-const faces = new URL('../../../../shared/testdata/faces/', import.meta.url);
+const faces = new URL('../../fixtures/faces/', import.meta.url);
 const EYES = [['eyeLeft', 468], ['eyeRight', 473]] as const;
 
 const source = (tpl: TemplateView): FitSource => ({

@@ -1,6 +1,5 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
@@ -9,8 +8,9 @@ import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { writeZip } from '../../../src/formats/zip-write.ts';
 import { avatarScan, decimate, moveRigid, random, shuffle, split, zipScan, type ScanMesh } from './scan-fixtures.ts';
 import { assertValidHead, faceError, run } from './run-mesh.ts';
+import { readFace } from '../../fixtures/faces.ts';
 
-const photo = new Uint8Array(readFileSync('../shared/testdata/faces/p01-a.jpg'));
+const photo = readFace('p01-a.jpg');
 let scan: { mesh: ScanMesh; texture: RgbaImage };
 
 before(async () => {

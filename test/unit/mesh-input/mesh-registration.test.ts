@@ -7,13 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { avatarScan, closeEyes, moveRigid, zipScan } from './scan-fixtures.ts';
 import { assertValidHead, faceError, run } from './run-mesh.ts';
+import { readFace } from '../../fixtures/faces.ts';
 
-const faces = (id: string) => new Uint8Array(readFileSync(`../shared/testdata/faces/${id}.jpg`));
+const faces = (id: string) => readFace(`${id}.jpg`);
 const photoAvatar = (photo: Uint8Array, features: 'expressions'[] = []) =>
   new PhotoPipeline(loadTemplateView).run({ inputType: 'photo', file: photo, template: '2.0', features }, () => {});
 

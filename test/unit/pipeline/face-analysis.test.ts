@@ -9,7 +9,7 @@ import type { InputType } from '../../../src/pipeline/types.ts';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 
-const faces = new URL('../../../../shared/testdata/faces/', import.meta.url);
+const faces = new URL('../../fixtures/faces/', import.meta.url);
 const photo = (name: string) => new Uint8Array(readFileSync(new URL(name, faces)));
 const pipeline = new PhotoPipeline(loadTemplateView);
 const run = (file: Uint8Array, inputType: InputType = 'photo') =>

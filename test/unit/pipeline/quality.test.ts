@@ -10,7 +10,7 @@ import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { evaluatePhotos, GOALS, type QualityReport } from '../../../src/pipeline/quality/evaluate.ts';
 
-const dir = new URL('../../../../shared/testdata/faces/', import.meta.url);
+const dir = new URL('../../fixtures/faces/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as { photos: { file: string; person: string }[] };
 
 let report: QualityReport;
