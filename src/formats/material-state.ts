@@ -1,4 +1,4 @@
-import type { AvatarModel } from '../model/avatar.ts';
+import type { AvatarModel, Material } from '../model/avatar.ts';
 
 /** Material description shared by `material_state.json` (maya package) and the Unity JSON model. */
 export interface MaterialState {
@@ -8,7 +8,7 @@ export interface MaterialState {
     color: [number, number, number, number];
     roughness: number;
     metallic: number;
-    alpha_mode: 'OPAQUE' | 'BLEND';
+    alpha_mode: Material['alphaMode'];
     /** Texture file names inside the package, by slot. */
     textures: { baseColor?: string; normal?: string };
     /** Meshes drawn with this material. */

@@ -66,11 +66,23 @@ export interface Material {
   name: string;
   /** Linear RGBA multiplier. */
   baseColorFactor: [number, number, number, number];
+  /** sRGB colour; where alphaMode is MASK or BLEND its alpha channel is the coverage (hair cards, lashes). */
   baseColorTexture?: string;
+  /** Tangent-space normal map, OpenGL convention (green towards +v), as glTF defines it. */
   normalTexture?: string;
+  /** Ambient occlusion in the red channel (linear). */
+  occlusionTexture?: string;
+  /** Roughness in green, metallic in blue (linear), as glTF packs them; may be the occlusion texture's image. */
+  metallicRoughnessTexture?: string;
+  /** Multiplies the metallicRoughnessTexture's green channel, or stands alone without it. */
   roughness: number;
   metallic: number;
-  alphaMode: 'OPAQUE' | 'BLEND';
+  /** MASK draws texels whose alpha reaches alphaCutoff; BLEND blends by alpha over what is behind. */
+  alphaMode: 'OPAQUE' | 'MASK' | 'BLEND';
+  /** For MASK, default 0.5. */
+  alphaCutoff?: number;
+  /** Drawn from both sides (cards and shells without a back); default false. */
+  doubleSided?: boolean;
 }
 
 export interface BoneTrack {

@@ -46,13 +46,12 @@ export function assemble(
   };
 }
 
-export async function encodeTextures(images: Map<string, RgbaImage>): Promise<Texture[]> {
+/** PNG-encodes every image; those named in `withAlpha` (coverage of MASK and BLEND materials) keep their alpha channel. */
+export async function encodeTextures(images: Map<string, RgbaImage>, withAlpha: ReadonlySet<string> = new Set()): Promise<Texture[]> {
   return Promise.all(
     [...images].map(async ([name, img]) => {
-      const png = await sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } })
-        .removeAlpha()
-        .png(PNG_OPTIONS)
-        .toBuffer();
+      const image = sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } });
+      const png = await (withAlpha.has(name) ? image : image.removeAlpha()).png(PNG_OPTIONS).toBuffer();
       return { name, mimeType: 'image/png' as const, width: img.width, height: img.height, data: new Uint8Array(png.buffer, png.byteOffset, png.length) };
     }),
   );
