@@ -47,7 +47,16 @@ export const failure = {
 export const responses = {
   ok: envelope(),
   key: envelope({ key: str }, ['key']),
-  status: envelope(avatarObject.properties, [...avatarObject.required]),
+  status: {
+    type: 'object',
+    description: 'The avatar (or result). One the pipeline refused or failed (status "error") answers HTTP 200 too, with stt "NOK", msg and every field of the avatar',
+    required: ['stt', ...avatarObject.required],
+    properties: {
+      stt: { type: 'string', enum: ['OK', 'NOK'] },
+      msg: { type: 'string', description: 'only when status is "error": the 100xx code of the failure, a space, and a text (docs/API.md)' },
+      ...avatarObject.properties,
+    },
+  },
   link: envelope({ ttl: int, location: str }, ['ttl', 'location']),
   meta: envelope({ meta: { type: 'array', items: metaEntry }, models: { type: 'array', items: metaEntry } }, ['meta']),
   profile: envelope(

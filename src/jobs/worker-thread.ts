@@ -59,7 +59,7 @@ const runner = startRunner({
   leaseMs: config.jobLease * 1000,
   maxAttempts: 3,
   idleMs: 250,
-  handle: (job, signal) => handleJob(job, { repo: store.repo, files: store.files, pipeline: watched(job, signal, store.repo), worker, minFreeBytes: config.minFreeBytes / 2 }),
+  handle: (job, signal) => handleJob(job, { repo: store.repo, files: store.files, pipeline: watched(job, signal, store.repo), worker, minFreeBytes: config.minFreeBytes / 2, log }),
   giveUp: (job) => failJob(job, { repo: store.repo }),
   log,
   observe: report,
