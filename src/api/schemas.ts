@@ -24,7 +24,7 @@ export const avatarObject = {
     optional_features: str,
     created_by: str,
     percent: { type: 'integer', minimum: 0, maximum: 100 },
-    type: str,
+    type: { type: 'string', description: 'the input type; of a result key, blendshapes or vertexdeform' },
     created_at: str,
     updated_at: str,
     status: { type: 'string', enum: ['pending', 'processing', 'error', 'done'] },
