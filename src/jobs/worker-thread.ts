@@ -7,9 +7,12 @@ import { openStore } from '../runtime/open-store.ts';
 import type { Pipeline } from '../pipeline/types.ts';
 import { failJob, handleJob } from './handlers.ts';
 import { JobStopped, startRunner } from './runner.ts';
+import { lowerOwnPriority } from '../util/thread-priority.ts';
 
 /** A job worker in its own thread, so that pipeline work never blocks the HTTP event loop. */
 const { config, keys, worker } = workerData as { config: Config; keys: { master: string; links: string; lists: string }; worker: string };
+// First, so that the pipeline and every thread it starts run behind the HTTP API when the cores are busy.
+lowerOwnPriority(config.workerNice);
 const log = pino({ name: worker, level: config.logLevel });
 const store = await openStore(config, {
   master: Buffer.from(keys.master, 'base64'),
