@@ -26,7 +26,7 @@ export const PipelineCodes = {
   storageFull: 10090,
 } as const;
 
-export type PipelineCode = (typeof PipelineCodes)[keyof typeof PipelineCodes];
+type PipelineCode = (typeof PipelineCodes)[keyof typeof PipelineCodes];
 
 /**
  * What a code tells the client, after the code, in the `msg` of a failed avatar's status: the same
