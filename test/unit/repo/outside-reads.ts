@@ -359,11 +359,18 @@ export function scanMarkdown(doc: string, file: string, root: string, options: S
       const resolved = path.resolve(base, m[1]!);
       if (!isInside(base, resolved) && !lineText.includes(`](${m[1]}`)) add('doc-path', m[1]!, resolved);
     }
-    for (const m of lineText.matchAll(ABSOLUTE)) {
-      const resolved = path.resolve(m[1]!);
-      if (!isInside(base, resolved) && !isSystem(resolved) && exists(resolved)) add('absolute', m[1]!, resolved);
-    }
+    out.push(...absolutePlaces(lineText, file, i + 1, base, exists));
   });
+  return out;
+}
+
+/** Absolute paths in a line of text that name an existing place outside the repository and the system. */
+function absolutePlaces(lineText: string, file: string, line: number, base: string, exists: (p: string) => boolean): Finding[] {
+  const out: Finding[] = [];
+  for (const m of lineText.matchAll(ABSOLUTE)) {
+    const resolved = path.resolve(m[1]!);
+    if (!isInside(base, resolved) && !isSystem(resolved) && exists(resolved)) out.push({ file, line, form: 'absolute', text: m[1]!, resolved });
+  }
   return out;
 }
 
@@ -371,14 +378,7 @@ export function scanMarkdown(doc: string, file: string, root: string, options: S
 export function scanText(body: string, file: string, root: string, options: ScanOptions = {}): Finding[] {
   const exists = options.exists ?? ((p: string) => fs.existsSync(p));
   const base = path.resolve(root);
-  const out: Finding[] = [];
-  body.split('\n').forEach((lineText, i) => {
-    for (const m of lineText.matchAll(ABSOLUTE)) {
-      const resolved = path.resolve(m[1]!);
-      if (!isInside(base, resolved) && !isSystem(resolved) && exists(resolved)) out.push({ file, line: i + 1, form: 'absolute', text: m[1]!, resolved });
-    }
-  });
-  return out;
+  return body.split('\n').flatMap((lineText, i) => absolutePlaces(lineText, file, i + 1, base, exists));
 }
 
 const BINARY = /\.(jpe?g|png|gif|webp|bin|zip|rar|glb|fbx|wasm|ico)$/i;
