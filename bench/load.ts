@@ -5,11 +5,14 @@ import { exited, readCredentials, startServerProcess } from '../test/helpers/pro
 import { tempDir, TestClient } from '../test/helpers/service.ts';
 import type { Figure } from './figure.ts';
 
+/** The longest the polls run while the avatars are made (they stop sooner when the last one is made). */
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const CLIENTS = 200;
 const AVATARS = 20;
 
 interface Polls {
+  /** How long the polls ran. */
+  seconds: number;
   requests: number;
   errors: number;
   /** Latencies of every poll (autocannon's histogram), ms. */
@@ -23,22 +26,25 @@ interface Polls {
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
 const ms = (x: number) => Math.round(x * 10) / 10;
 
-/**
- * CLIENTS connections poll for SECONDS, each one in turn the status of one of `keys` and the first
- * page of the list, every poll as soon as the previous one is answered.
- */
+/** Nonces are single-use: one counter for every phase of the run. */
 let nonces = 0;
 
-async function poll(url: string, creds: { key: string; secret: string }, keys: string[]): Promise<Polls> {
+/**
+ * CLIENTS connections poll for `seconds`, or until `until` settles, each one in turn the status of one
+ * of `keys` and the first page of the list, every poll as soon as the previous one is answered.
+ */
+async function poll(url: string, creds: { key: string; secret: string }, keys: string[], seconds: number, until?: Promise<unknown>): Promise<Polls> {
   let n = 0;
   const sign = (path: string) => ({ authorization: authorizationHeader(creds.key, creds.secret, path, 'sha256', `load-${process.pid}-${nonces++}`) });
   // autocannon calls a request's onResponse and then emits the client's 'response' with the latency, in one go.
   let answered: 'status' | 'list' = 'status';
   const status: number[] = [];
-  const result = await autocannon({
+  const started = performance.now();
+  // Without a callback autocannon answers a promise that is also the run's tracker, with stop().
+  const polls = autocannon({
     url,
     connections: CLIENTS,
-    duration: SECONDS,
+    duration: seconds,
     setupClient: (client: { on(event: 'response', f: (code: number, bytes: number, latencyMs: number) => void): void }) =>
       client.on('response', (_code, _bytes, latencyMs) => answered === 'status' && status.push(latencyMs)),
     requests: [
@@ -54,9 +60,12 @@ async function poll(url: string, creds: { key: string; secret: string }, keys: s
         onResponse: () => (answered = 'list'),
       },
     ],
-  } as autocannon.Options);
+  } as autocannon.Options) as Promise<autocannon.Result> & { stop(): void };
+  void until?.then(() => polls.stop());
+  const result = await polls;
   status.sort((a, b) => a - b);
   return {
+    seconds: (performance.now() - started) / 1000,
     requests: result.requests.total,
     errors: result.errors + result.non2xx + result.timeouts,
     p50: result.latency.p50,
@@ -66,11 +75,24 @@ async function poll(url: string, creds: { key: string; secret: string }, keys: s
   };
 }
 
+/** The final status of each of `keys`, once every one is done or failed; one status read at a time, twice a second. */
+async function allMade(client: TestClient, keys: string[]): Promise<string[]> {
+  const finals = new Map<string, string>();
+  for (;;) {
+    for (const key of keys.filter((k) => !finals.has(k))) {
+      const { status } = (await client.get(`/v2/avatar/${key}/status`)).body as { status: string };
+      if (status === 'done' || status === 'error') finals.set(key, status);
+    }
+    if (finals.size === keys.length) return keys.map((k) => finals.get(k)!);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 /**
- * The load test of issues 10 and 17: 200 concurrent clients poll status and list for a minute while
- * 20 avatars are made by the real pipeline in the same process, then the same polls of the same
- * avatars once they are all made. The status p99 during generation is the goal, beside the p99 of the
- * same polls with nothing being made.
+ * The load test of issues 10 and 17: 200 concurrent clients poll status and list while 20 avatars are
+ * made by the real pipeline in the same process (at most SECONDS: the polls stop when the last avatar
+ * is made), then the same polls of the same avatars, for as long, once they are all made. The status
+ * p99 during generation is the goal, beside the p99 of the same polls with nothing being made.
  */
 export default async function (): Promise<Figure[]> {
   const dataDir = tempDir('avatar-load-');
@@ -84,11 +106,11 @@ export default async function (): Promise<Figure[]> {
     const started = Date.now();
     const keys: string[] = [];
     for (let i = 0; i < AVATARS; i++) keys.push((await c.upload('/v2/avatar/new/photo/maya,unity/2.0/expressions', photo)).body.key);
-    const busy = await poll(server.url, creds, keys);
-    const madeDuringPolls = (await Promise.all(keys.map(async (k) => (await c.get(`/v2/avatar/${k}/status`)).body.status))).filter((s) => s === 'done').length;
-    const finals = await Promise.all(keys.map((k) => c.waitFor(k, 600_000)));
+    const made = allMade(c, keys);
+    const busy = await poll(server.url, creds, keys, SECONDS, made);
+    const finals = await made;
     const generatedSeconds = (Date.now() - started) / 1000;
-    const idle = await poll(server.url, creds, keys);
+    const idle = await poll(server.url, creds, keys, busy.seconds);
     return [
       { key: 'load_requests', value: busy.requests, unit: 'requests', baseline: 'load_idle_requests' },
       { key: 'load_idle_requests', value: idle.requests, unit: 'requests' },
@@ -99,8 +121,8 @@ export default async function (): Promise<Figure[]> {
       { key: 'load_idle_status_p50_ms', value: ms(idle.statusP50), unit: 'ms' },
       { key: 'load_p99_ms', value: busy.p99, unit: 'ms', baseline: 'load_idle_p99_ms' },
       { key: 'load_idle_p99_ms', value: idle.p99, unit: 'ms' },
-      { key: 'load_avatars_done_during_polls', value: madeDuringPolls, unit: `of ${AVATARS}`, goal: `< ${AVATARS} (generation lasts the polls)` },
-      { key: 'load_avatars_done', value: finals.filter((f) => f.status === 'done').length, unit: `of ${AVATARS}` },
+      { key: 'load_seconds', value: Math.round(busy.seconds), unit: 's a phase' },
+      { key: 'load_avatars_done', value: finals.filter((f) => f === 'done').length, unit: `of ${AVATARS}` },
       { key: 'load_avatars_seconds', value: Math.round(generatedSeconds), unit: 's' },
     ];
   } finally {
