@@ -3,7 +3,7 @@ import type { AnimationClip, AvatarMesh, AvatarModel, Material, MorphTrack, Vec3
 import { packGlb } from './glb-container.ts';
 import { appendSparseTargets } from './gltf-morphs.ts';
 import { meshNodeName } from './naming.ts';
-import { computeTangents } from './tangents.ts';
+import { computeTangents } from '../geometry/mesh/tangents.ts';
 import { boneWorldMatrices, invertAffine } from './transform.ts';
 
 /** glTF lengths are metres; the avatar document's are centimetres. Converted in the data, no scale node. */
@@ -65,7 +65,8 @@ class GlbBuilder {
       .setIndices(this.accessor('SCALAR', g.indices))
       .setMaterial(material);
     if (material.getNormalTexture()) {
-      primitive.setAttribute('TANGENT', this.accessor('VEC4', computeTangents(g.positions, g.normals, uvs, g.indices)));
+      // From the document's v-up UVs: the bitangent then points to the normal map's green (see computeTangents).
+      primitive.setAttribute('TANGENT', this.accessor('VEC4', computeTangents(g.positions, g.normals, g.uvs, g.indices)));
     }
     // Mesh and node share the name: importers name the object after either.
     const gltfMesh = this.doc.createMesh(meshNodeName(mesh)).addPrimitive(primitive);

@@ -55,6 +55,21 @@ test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, 
   assert.deepEqual(animations.map((a) => a.name), ['idle', 'talk']);
 });
 
+test("the GLB's tangent frame puts the normal map's green towards +v: up the front of the head", async () => {
+  const { scene } = await loadGlbWithThree(glb);
+  const head = collect(scene, (o): o is SkinnedMesh => o.name === 'head_mesh')[0];
+  const { normal, tangent } = head.geometry.attributes;
+  // The vertex facing +z most squarely: there u runs along +x and v (up in the texture) along +y.
+  let front = 0;
+  for (let v = 0; v < normal.count; v++) if (normal.getZ(v) > normal.getZ(front)) front = v;
+  const [nx, ny, nz] = [normal.getX(front), normal.getY(front), normal.getZ(front)];
+  const [tx, ty, tz, w] = [tangent.getX(front), tangent.getY(front), tangent.getZ(front), tangent.getW(front)];
+  assert.ok(tx > 0.99, `tangent along +x: ${tx}`);
+  // three (and glTF) rebuild the bitangent as w * cross(normal, tangent).
+  const by = w * (nz * tx - nx * tz);
+  assert.ok(by > 0.99, `bitangent along +y: ${by} (ty ${ty})`);
+});
+
 test('morph tracks are sampled linearly and clamped at the ends', () => {
   const track = { morph: 'm', times: Float32Array.of(0, 1), weights: Float32Array.of(0, 0.5) };
   assert.equal(sampleTrack(track, 0.5), 0.25);
