@@ -22,7 +22,10 @@ test('maya: FBX, its textures, material state and the template neutral mesh', as
   model.textures.forEach((t) => assert.ok(Buffer.from(files[t.name]).equals(t.data)));
   assert.deepEqual(files[PACKAGE_FILES.templateNeutral], neutral);
   const state = JSON.parse(text(files[PACKAGE_FILES.materialState]));
-  assert.deepEqual(state.materials[0].textures, { baseColor: 'head_baseColor.png', normal: 'head_normal.png' });
+  assert.deepEqual(state.materials[0].textures, {
+    baseColor: 'head_baseColor.png', normal: 'head_normal.png',
+    occlusion: 'head_occlusionRoughnessMetallic.png', metallicRoughness: 'head_occlusionRoughnessMetallic.png',
+  });
 });
 
 test('webviewer: FBX, rig JSON with viseme mapping, a valid GLB and all textures', async () => {
