@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
-import type { AvatarModel } from '../model/avatar.ts';
+import type { AvatarModel, Texture } from '../model/avatar.ts';
 import type { Platform } from '../pipeline/types.ts';
+import { channelMapTextures } from './fbx/channel-maps.ts';
 import { writeFbx } from './fbx/write.ts';
 import { writeGlb } from './gltf.ts';
 import { materialState } from './material-state.ts';
@@ -27,22 +28,27 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.strin
  * avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
  */
 export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: { templateNeutralObj: Uint8Array }): Promise<Map<Platform, Uint8Array>> {
-  const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data, crc: crc32(t.data) }));
+  const entry = (t: Texture): ZipEntry => ({ name: t.name, data: t.data, crc: crc32(t.data) });
+  const textures = model.textures.map(entry);
   const f = PACKAGE_FILES;
+  // The FBX's grey maps encode on sharp's threads while the FBX is written.
+  const withFbx = platforms.some((p) => p === 'maya' || p === 'webviewer');
+  const maps = withFbx ? channelMapTextures(model).then((t) => t.map(entry)) : Promise.resolve([]);
+  maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
   let fbx: Uint8Array | undefined;
-  const fbxEntry = (): ZipEntry => ({ name: f.fbx, data: (fbx ??= writeFbx(model)) });
+  const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: (fbx ??= writeFbx(model)) }, ...(await maps)];
   const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {
       case 'maya':
         return writeZip([
-          fbxEntry(),
+          ...(await fbxEntries()),
           ...textures,
           { name: f.materialState, data: json(materialState(model)) },
           { name: f.templateNeutral, data: extras.templateNeutralObj },
         ]);
       case 'webviewer':
         return writeZip([
-          fbxEntry(),
+          ...(await fbxEntries()),
           { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
           { name: f.glb, data: await writeGlb(model) },
           ...textures,

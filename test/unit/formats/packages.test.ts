@@ -14,10 +14,12 @@ const model = buildTestAvatar();
 const neutral = writeObj(model.meshes[0].geometry, { name: 'template' });
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 const textureNames = model.textures.map((t) => t.name);
+/** The grey map the FBX takes roughness from (its own file: the model packs roughness into a channel). */
+const fbxMaps = ['skin_roughness.png'];
 
 test('maya: FBX, its textures, material state and the template neutral mesh', async () => {
   const files = unzipSync(await buildPackage(model, 'maya', { templateNeutralObj: neutral }));
-  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...textureNames, PACKAGE_FILES.materialState, PACKAGE_FILES.templateNeutral].sort());
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...fbxMaps, ...textureNames, PACKAGE_FILES.materialState, PACKAGE_FILES.templateNeutral].sort());
   assert.equal(readFbx(files[PACKAGE_FILES.fbx]).version, 7400);
   model.textures.forEach((t) => assert.ok(Buffer.from(files[t.name]).equals(t.data)));
   assert.deepEqual(files[PACKAGE_FILES.templateNeutral], neutral);
@@ -30,7 +32,7 @@ test('maya: FBX, its textures, material state and the template neutral mesh', as
 
 test('webviewer: FBX, rig JSON with viseme mapping, a valid GLB and all textures', async () => {
   const files = unzipSync(await buildPackage(model, 'webviewer', { templateNeutralObj: neutral }));
-  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, PACKAGE_FILES.rig, PACKAGE_FILES.glb, ...textureNames].sort());
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...fbxMaps, PACKAGE_FILES.rig, PACKAGE_FILES.glb, ...textureNames].sort());
   const rig = JSON.parse(text(files[PACKAGE_FILES.rig])) as RigJson;
   assert.deepEqual(rig.blendshapes.map((b) => b.name), NAMED_MORPHS);
   assert.deepEqual(rig.blendshapes[0], { name: 'jawOpen', meshes: ['head'], range: [0, 1] });
