@@ -2,6 +2,7 @@ import type { AvatarModel, Vec3 } from '../../model/avatar.ts';
 import type { Camera } from './camera.ts';
 import type { RgbaImage } from './image.ts';
 import type { LightRig } from './lighting.ts';
+import { computeTangents } from '../mesh/tangents.ts';
 import { renderMeshes, type RenderItem, type RenderMode } from './rasterize.ts';
 
 export const PREVIEW_SIZE = 1024;
@@ -33,14 +34,33 @@ export function renderPreview(
   });
 }
 
-/** The model's meshes (rest pose) with their materials as render items. */
+/**
+ * The model's meshes (rest pose) with their materials as render items: base colour and coverage,
+ * alpha mode, sides, normal map (with tangents), occlusion and roughness. `textures` holds the
+ * decoded images by texture name.
+ */
 export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, RgbaImage>): RenderItem[] {
-  return model.meshes.map((mesh) => {
+  return model.meshes.map((mesh): RenderItem => {
     const material = model.materials.find((m) => m.name === mesh.material);
     if (!material) return { geometry: mesh.geometry };
+    const image = (name: string | undefined) => (name === undefined ? undefined : textures.get(name));
     const [r, g, b, a] = material.baseColorFactor;
-    const texture = material.baseColorTexture ? textures.get(material.baseColorTexture) : undefined;
-    return { geometry: mesh.geometry, texture, color: [r, g, b], opacity: material.alphaMode === 'BLEND' ? a : 1 };
+    const normalMap = image(material.normalTexture);
+    const { positions, normals, uvs, indices } = mesh.geometry;
+    return {
+      geometry: mesh.geometry,
+      texture: image(material.baseColorTexture),
+      color: [r, g, b],
+      opacity: a,
+      alphaMode: material.alphaMode,
+      alphaCutoff: material.alphaCutoff,
+      doubleSided: material.doubleSided,
+      normalMap,
+      tangents: normalMap && computeTangents(positions, normals, uvs, indices),
+      occlusion: image(material.occlusionTexture),
+      roughnessMap: image(material.metallicRoughnessTexture),
+      roughness: material.roughness,
+    };
   });
 }
 
