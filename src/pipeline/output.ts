@@ -5,9 +5,10 @@
 import sharp from 'sharp';
 import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Texture } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
+import type { PipelineResult } from './types.ts';
 import type { FittedHead } from '../geometry/fit/fit-head.ts';
 import { fitBones } from '../geometry/fit/fit-bones.ts';
-import { modelItems, previewCamera, PREVIEW_SIZE } from '../geometry/render/preview.ts';
+import { modelItems, previewCamera, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
 import { encodePreview } from '../geometry/render/encode-preview.ts';
@@ -72,13 +73,24 @@ export const PHOTO_TEXTURE_LIGHT: LightRig = {
   specular: 0.25,
 };
 
-export async function renderAndEncodePreview(model: AvatarModel, images: Map<string, RgbaImage>) {
-  const render = renderMeshes(modelItems(model, images), previewCamera(model), {
-    width: PREVIEW_SIZE,
-    height: PREVIEW_SIZE,
-    supersample: 2,
-    light: PHOTO_TEXTURE_LIGHT,
-  });
-  const [jpg, png] = await Promise.all([encodePreview(render, 'jpg'), encodePreview(render, 'png')]);
-  return { jpg, png };
+/** Size of the views in the packages: a thumbnail an asset browser shows, a quarter of the preview's pixels. */
+export const PACKAGE_VIEW_SIZE = 512;
+
+/**
+ * The API's preview (the front view, JPEG and PNG) and the packages' views (PNG, transparent). Each
+ * render is encoded on sharp's threads while the next one is drawn; the front package view is the
+ * preview scaled down.
+ */
+export async function renderAndEncodePreviews(model: AvatarModel, images: Map<string, RgbaImage>): Promise<Pick<PipelineResult, 'preview' | 'views'>> {
+  const items = modelItems(model, images);
+  const render = (view: PreviewView, size: number) =>
+    renderMeshes(items, previewCamera(model, view), { width: size, height: size, supersample: 2, light: PHOTO_TEXTURE_LIGHT });
+  const front = render('front', PREVIEW_SIZE);
+  const encoded = [encodePreview(front, 'jpg'), encodePreview(front, 'png'), encodePreview(front, 'png', { size: PACKAGE_VIEW_SIZE })];
+  // Awaited below; this only keeps an early failure from counting as unhandled while the others render.
+  for (const e of encoded) e.catch(() => undefined);
+  const side = encodePreview(render('side', PACKAGE_VIEW_SIZE), 'png');
+  const threeQuarter = encodePreview(render('threeQuarter', PACKAGE_VIEW_SIZE), 'png');
+  const [jpg, png, frontView] = await Promise.all(encoded);
+  return { preview: { jpg, png }, views: { front: frontView, side: await side, threeQuarter: await threeQuarter } };
 }

@@ -13,6 +13,7 @@ import type { AvatarModel, Material } from '../../src/model/avatar.ts';
 import { channelMaps } from '../../src/formats/fbx/channel-maps.ts';
 import { buildPackages, PACKAGE_FILES } from '../../src/formats/packages.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../fixtures/avatar.ts';
+import { testViews } from '../fixtures/views.ts';
 
 /**
  * The packages in the real tools: Blender (Debian `blender`, installed with
@@ -31,7 +32,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** Each package unpacked into its own folder, as a user would. */
 async function unpack(model: AvatarModel, name: string, templateNeutralObj: Uint8Array): Promise<Map<string, string>> {
   const folders = new Map<string, string>();
-  for (const [platform, zip] of await buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj })) {
+  for (const [platform, zip] of await buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj, views: testViews() })) {
     const folder = join(dir, name, platform);
     for (const [file, data] of Object.entries(unzipSync(zip))) {
       mkdirSync(dirname(join(folder, file)), { recursive: true });
