@@ -73,6 +73,8 @@ const CSTRIDE = 12;
 const MODE_CODE: Record<RenderMode, number> = { textured: 0, grey: 1, 'uv-checker': 2 };
 const ALPHA_CODE: Record<AlphaMode, number> = { OPAQUE: 0, MASK: 1, BLEND: 2 };
 const DEFAULT_GREY = 0.45;
+/** Cells of the light tables per unit of a normal's coordinate, a hair under half the grid so that 1 (and rounding above it) stays in the last cell. */
+const CELLS_PER_UNIT = (DIFFUSE_GRID - 1e-3) / 2;
 /** The passes: everything opaque (BLEND items' fully covered texels too), then BLEND's partial coverage. */
 const OPAQUE_PASS = 0, BLEND_PASS = 1;
 
@@ -508,9 +510,9 @@ class Raster {
         }
         // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
         const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
-        // The normal's cell in the light tables (x and y from -1..1 to 0..DIFFUSE_GRID - 1).
-        const ix = Math.min(DIFFUSE_GRID - 1, ((nx * inv + 1) * (DIFFUSE_GRID / 2)) | 0);
-        const iy = Math.min(DIFFUSE_GRID - 1, ((ny * inv + 1) * (DIFFUSE_GRID / 2)) | 0);
+        // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
+        const ix = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
+        const iy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
         const away = nz * inv > 0;
         // Occlusion, like roughness and normals, is linear data: no sRGB decoding.
         const light = (occ === null ? ambient : ambient * ((occ.words[texelIndex(occ, u, v)] & 255) / 255)) +
