@@ -22,8 +22,10 @@ export const MIN_ROUGHNESS = 0.12;
 export interface LightTables {
   /** Diffuse light (lights and rim, not the ambient) per cell: the front half, then the back half. */
   diffuse: Float32Array;
-  /** The highlight table of each roughness level, made when first asked for. */
+  /** The highlight table of a roughness level, made when first asked for. */
   highlight(level: number): Float32Array;
+  /** Every level's highlight table (for items with a roughness map), by level. */
+  highlights(): Float32Array[];
 }
 
 const cache = new WeakMap<LightRig, LightTables>();
@@ -81,7 +83,8 @@ function makeTables(rig: LightRig): LightTables {
   }
   const levels: Float32Array[] = [];
   const highlight = (level: number): Float32Array => (levels[level] ??= highlightTable(lights, rig.specular ?? 1, level));
-  return { diffuse, highlight };
+  const highlights = (): Float32Array[] => Array.from({ length: ROUGHNESS_LEVELS }, (_, level) => highlight(level));
+  return { diffuse, highlight, highlights };
 }
 
 /**

@@ -25,14 +25,14 @@ const PREVIEW_DEPTH_BREADTHS = 1.75;
 export const PREVIEW_VIEWS = { front: 0, threeQuarter: 45, side: 90 } as const;
 export type PreviewView = keyof typeof PREVIEW_VIEWS;
 
-/** Renders the model as the service's preview: transparent background, seen from slightly above, from the front unless told. */
+/** Renders the model as the service's preview: transparent background, front view from slightly above. */
 export function renderPreview(
   model: AvatarModel,
   textures: ReadonlyMap<string, RgbaImage>,
-  opts: { size?: number; mode?: RenderMode; light?: LightRig; view?: PreviewView } = {},
+  opts: { size?: number; mode?: RenderMode; light?: LightRig } = {},
 ): RgbaImage {
   const size = opts.size ?? PREVIEW_SIZE;
-  return renderMeshes(modelItems(model, textures), previewCamera(model, opts.view), {
+  return renderMeshes(modelItems(model, textures), previewCamera(model), {
     width: size,
     height: size,
     supersample: 2,

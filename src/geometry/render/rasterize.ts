@@ -73,6 +73,10 @@ const CSTRIDE = 12;
 const MODE_CODE: Record<RenderMode, number> = { textured: 0, grey: 1, 'uv-checker': 2 };
 const ALPHA_CODE: Record<AlphaMode, number> = { OPAQUE: 0, MASK: 1, BLEND: 2 };
 const DEFAULT_GREY = 0.45;
+/** A map's byte 0..255 to -1..1 (normal maps). */
+const UNIT_PER_BYTE = 2 / 255;
+/** Texels of an item without that map. */
+const EMPTY = new Int32Array(0);
 /** Cells of the light tables per unit of a normal's coordinate, a hair under half the grid so that 1 (and rounding above it) stays in the last cell. */
 const CELLS_PER_UNIT = (DIFFUSE_GRID - 1e-3) / 2;
 /** The passes: everything opaque (BLEND items' fully covered texels too), then BLEND's partial coverage. */
@@ -209,6 +213,10 @@ interface Prepared {
   /** Whether the item has a highlight, and its roughness (the factor of the roughness map). */
   specular: boolean;
   roughness: number;
+  /** Highlight level by the roughness map's green byte (the factor applied). */
+  levelOf: Uint8Array;
+  /** Ambient light by the occlusion map's red byte. */
+  ambientOf: Float32Array;
   /** Camera-space depth of a triangle's centroid, for sorting. */
   depthOf(t: number): number;
 }
@@ -275,6 +283,8 @@ class Raster {
       doubleSided: item.doubleSided ?? false,
       specular,
       roughness: item.roughness ?? 1,
+      levelOf: Uint8Array.from({ length: 256 }, (_, g) => roughnessLevel((item.roughness ?? 1) * (g / 255))),
+      ambientOf: Float32Array.from({ length: 256 }, (_, r) => this.ambient * (r / 255)),
       depthOf: (t) => (cam[indices[t] * CSTRIDE + 2] + cam[indices[t + 1] * CSTRIDE + 2] + cam[indices[t + 2] * CSTRIDE + 2]) / 3,
     };
   }
@@ -419,13 +429,18 @@ class Raster {
 
     const color = this.color, depth = this.depth, width = this.width;
     const tex = item.texture, nmap = item.normalMap, occ = item.occlusion, rmap = item.roughnessMap;
+    // The maps' sizes and texels, hoisted: the inner loop reads them nearest-texel, inline.
+    const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
+    const ow = occ?.width ?? 0, oh = occ?.height ?? 0, oWords = occ?.words ?? EMPTY;
+    const rw = rmap?.width ?? 0, rh = rmap?.height ?? 0, rWords = rmap?.words ?? EMPTY;
     const [cr, cg, cb] = item.color;
     const mode = this.mode, opacity = item.opacity, alphaMode = item.alphaMode, cutoff = item.cutoff;
     const blendPass = this.pass === BLEND_PASS;
-    const specular = item.specular, roughness = item.roughness, tables = this.tables;
-    const diffuse = tables.diffuse, ambient = this.ambient;
-    // Without a roughness map one highlight table serves the whole item (with one the slot is not read).
-    const highlights = specular && rmap === null ? tables.highlight(roughnessLevel(roughness)) : diffuse;
+    const specular = item.specular;
+    const diffuse = this.tables.diffuse, ambient = this.ambient, ambientOf = item.ambientOf, levelOf = item.levelOf;
+    // Without a roughness map one highlight table serves the whole item, with one a table per level (else unread).
+    const highlights = specular && rmap === null ? this.tables.highlight(roughnessLevel(item.roughness)) : diffuse;
+    const levels = specular && rmap !== null ? this.tables.highlights() : [];
     // Back faces of double-sided items are lit as seen from the viewer's side.
     const facing = back ? -1 : 1;
     const ids = this.ids, id = this.id;
@@ -498,8 +513,11 @@ class Raster {
         // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
         let nx = nxq, ny = nyq, nz = nzq;
         if (nmap !== null) {
-          const m = nmap.words[texelIndex(nmap, u, v)];
-          const mx = (m & 255) / 127.5 - 1, my = ((m >> 8) & 255) / 127.5 - 1, mz = ((m >> 16) & 255) / 127.5 - 1;
+          let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
+          mxi = mxi < 0 ? 0 : mxi >= nw ? nw - 1 : mxi;
+          myi = myi < 0 ? 0 : myi >= nh ? nh - 1 : myi;
+          const m = nWords[myi * nw + mxi];
+          const mx = (m & 255) * UNIT_PER_BYTE - 1, my = ((m >> 8) & 255) * UNIT_PER_BYTE - 1, mz = ((m >> 16) & 255) * UNIT_PER_BYTE - 1;
           // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
           // times q squared: s brings it to their scale.
           const bs = handed * my * s;
@@ -511,16 +529,27 @@ class Raster {
         // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
         const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
         // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
-        const ix = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
-        const iy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
+        const cx = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
+        const cy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
         const away = nz * inv > 0;
-        // Occlusion, like roughness and normals, is linear data: no sRGB decoding.
-        const light = (occ === null ? ambient : ambient * ((occ.words[texelIndex(occ, u, v)] & 255) / 255)) +
-          diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + iy * DIFFUSE_GRID + ix];
+        let light = diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + cy * DIFFUSE_GRID + cx];
+        if (occ === null) light += ambient;
+        else {
+          let ox = (u * ow) | 0, oy = ((1 - v) * oh) | 0;
+          ox = ox < 0 ? 0 : ox >= ow ? ow - 1 : ox;
+          oy = oy < 0 ? 0 : oy >= oh ? oh - 1 : oy;
+          light += ambientOf[oWords[oy * ow + ox] & 255];
+        }
         let highlight = 0;
         if (specular && !away) {
-          const table = rmap === null ? highlights : tables.highlight(roughnessLevel(roughness * (((rmap.words[texelIndex(rmap, u, v)] >> 8) & 255) / 255)));
-          highlight = table[(iy >> 1) * SPECULAR_GRID + (ix >> 1)];
+          let table = highlights;
+          if (rmap !== null) {
+            let rx = (u * rw) | 0, ry = ((1 - v) * rh) | 0;
+            rx = rx < 0 ? 0 : rx >= rw ? rw - 1 : rx;
+            ry = ry < 0 ? 0 : ry >= rh ? rh - 1 : ry;
+            table = levels[levelOf[(rWords[ry * rw + rx] >> 8) & 255]];
+          }
+          highlight = table[(cy >> 1) * SPECULAR_GRID + (cx >> 1)];
         }
 
         // Math.min rather than a branch: with textured noise a branch would mispredict often.
@@ -588,14 +617,6 @@ function bilinear(a: number, b: number, c: number, d: number, fx: number, fy: nu
   const top = (a << 8) + (b - a) * fx;
   const bottom = (c << 8) + (d - c) * fx;
   return ((top << 8) + (bottom - top) * fy + 32768) >> 16;
-}
-
-/** The texel nearest to (u, v), v up, clamped at the edges: the maps are read without filtering (the 2x2 supersampling averages them). */
-function texelIndex(t: Texels, u: number, v: number): number {
-  let x = (u * t.width) | 0, y = ((1 - v) * t.height) | 0;
-  x = x < 0 ? 0 : x >= t.width ? t.width - 1 : x;
-  y = y < 0 ? 0 : y >= t.height ? t.height - 1 : y;
-  return y * t.width + x;
 }
 
 /** The texture as one 32-bit word per texel (copied only when its bytes are not 4-aligned); signed, so loads stay small integers. */
