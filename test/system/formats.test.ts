@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
@@ -28,6 +28,13 @@ for (const why of [noBlender, noAssimp]) if (why) console.log(`# ${why}`);
 
 const dir = mkdtempSync(join(tmpdir(), 'formats-system-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of a file in a folder of its own. */
+function alone(file: string): string {
+  const folder = mkdtempSync(join(dir, 'alone-'));
+  copyFileSync(file, join(folder, basename(file)));
+  return join(folder, basename(file));
+}
 
 /** Each package unpacked into its own folder, as a user would. */
 async function unpack(model: AvatarModel, name: string, templateNeutralObj: Uint8Array): Promise<Map<string, string>> {
@@ -84,7 +91,7 @@ for m in bpy.data.materials:
     inputs['Occlusion'] = source(settings.inputs['Occlusion']) if settings else None
     out['materials'][m.name] = {'blend': m.blend_method, 'threshold': round(m.alpha_threshold, 4), 'backface_culling': m.use_backface_culling,
         'inputs': {k: v for k, v in inputs.items() if v}}
-out['images'] = sorted(set(base(i.name) for i in bpy.data.images))
+out['images'] = sorted(set((base(i.name), i.size[0], i.has_data) for i in bpy.data.images))
 print('REPORT ' + json.dumps(out))
 `;
 
@@ -101,7 +108,8 @@ interface BlenderReport {
   bones: string[];
   materials: Record<string, BlenderMaterial>;
   actions: string[];
-  images: string[];
+  /** Image name (without Blender's copy suffix), width, and whether its pixels were read. */
+  images: [string, number, boolean][];
 }
 
 async function importInBlender(file: string): Promise<BlenderReport> {
@@ -158,7 +166,10 @@ function assertBlenderMatches(report: BlenderReport, model: AvatarModel, file: s
     assert.deepEqual({ ...got, threshold: Math.round(got.threshold * 1000) / 1000 }, expectedInBlender(model, m, format), `${format} material ${m.name}`);
   }
   const maps = format === 'fbx' ? channelMaps(model).map((m) => m.name) : [];
-  assert.deepEqual(report.images, [...model.textures.map((t) => t.name), ...maps].sort());
+  const widths = new Map(model.textures.map((t) => [t.name, t.width]));
+  const source = (map: string) => channelMaps(model).find((c) => c.name === map)!.source;
+  const expected = [...model.textures.map((t) => t.name), ...maps].sort().map((name) => [name, widths.get(name) ?? widths.get(source(name)), true]);
+  assert.deepEqual(report.images, expected);
   for (const clip of model.animations) assert.ok(report.actions.some((a) => a.includes(clip.name)), `${clip.name} in ${report.actions}`);
 }
 
@@ -228,7 +239,9 @@ const cases = [['maya', PACKAGE_FILES.fbx], ['webviewer', PACKAGE_FILES.fbx], ['
 
 for (const [platform, file] of cases) {
   test(`Blender imports the ${platform} ${file} with meshes, armature, shape keys, every map and alpha of the materials, and images`, { skip: noBlender }, async () => {
-    const report = await importInBlender(join((await fixturePackages).get(platform)!, file));
+    // The GLB on its own, as dropped into a viewer: its textures can only come from inside it.
+    const path = join((await fixturePackages).get(platform)!, file);
+    const report = await importInBlender(file === PACKAGE_FILES.glb ? alone(path) : path);
     assertBlenderMatches(report, fixture, file);
     assert.deepEqual(report.meshes.head_mesh.shape_keys, ['Basis', ...NAMED_MORPHS]);
     // Centimetres in the FBX and metres in the GLB both become 18 cm in Blender.
@@ -249,7 +262,7 @@ test('packages made from a test photo open in Blender and assimp', { skip: noBle
   const folders = await unpack(model, 'photo', neutral);
   for (const [platform, file] of cases) {
     const path = join(folders.get(platform)!, file);
-    assertBlenderMatches(await importInBlender(path), model, file);
+    assertBlenderMatches(await importInBlender(file === PACKAGE_FILES.glb ? alone(path) : path), model, file);
     await assertAssimpReads(path, model);
     await assertAssimpMaterials(path, model);
   }
