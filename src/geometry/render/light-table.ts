@@ -83,7 +83,8 @@ function makeTables(rig: LightRig): LightTables {
   }
   const levels: Float32Array[] = [];
   const highlight = (level: number): Float32Array => (levels[level] ??= highlightTable(lights, rig.specular ?? 1, level));
-  const highlights = (): Float32Array[] => Array.from({ length: ROUGHNESS_LEVELS }, (_, level) => highlight(level));
+  let all: Float32Array[] | undefined;
+  const highlights = (): Float32Array[] => (all ??= Array.from({ length: ROUGHNESS_LEVELS }, (_, level) => highlight(level)));
   return { diffuse, highlight, highlights };
 }
 

@@ -77,6 +77,8 @@ const DEFAULT_GREY = 0.45;
 const UNIT_PER_BYTE = 2 / 255;
 /** Texels of an item without that map. */
 const EMPTY = new Int32Array(0);
+/** The highlight table of an item that reads none. */
+const EMPTY_TABLE = new Float32Array(0);
 /** Cells of the light tables per unit of a normal's coordinate, a hair under half the grid so that 1 (and rounding above it) stays in the last cell. */
 const CELLS_PER_UNIT = (DIFFUSE_GRID - 1e-3) / 2;
 /** The passes: everything opaque (BLEND items' fully covered texels too), then BLEND's partial coverage. */
@@ -210,10 +212,12 @@ interface Prepared {
   /** Alpha (0..255) a MASK texel needs to be drawn. */
   cutoff: number;
   doubleSided: boolean;
-  /** Whether the item has a highlight, and its roughness (the factor of the roughness map). */
+  /** Whether the item has a highlight. */
   specular: boolean;
-  roughness: number;
-  /** Highlight level by the roughness map's green byte (the factor applied). */
+  /** Without a roughness map, the highlight table of the item's roughness. */
+  highlights: Float32Array;
+  /** With one, every level's table, and the level by the map's green byte (the roughness factor applied). */
+  levels: Float32Array[];
   levelOf: Uint8Array;
   /** Ambient light by the occlusion map's red byte. */
   ambientOf: Float32Array;
@@ -270,20 +274,23 @@ class Raster {
     const [r, g, b] = item.color ?? [1, 1, 1];
     const base = this.mode === 1 ? DEFAULT_GREY : 1;
     const specular = textured && item.roughness !== undefined;
+    const roughness = item.roughness ?? 1;
+    const roughnessMap = specular ? map(item.roughnessMap) : null;
     return {
       cam, vb, indices, firstId,
       texture: map(item.texture),
       normalMap,
       occlusion: map(item.occlusion),
-      roughnessMap: specular ? map(item.roughnessMap) : null,
+      roughnessMap,
       color: [r * base, g * base, b * base],
       opacity: Math.max(0, Math.min(1, item.opacity ?? 1)),
       alphaMode: ALPHA_CODE[alphaModeOf(item)],
       cutoff: Math.round(255 * (item.alphaCutoff ?? DEFAULT_ALPHA_CUTOFF)),
       doubleSided: item.doubleSided ?? false,
       specular,
-      roughness: item.roughness ?? 1,
-      levelOf: Uint8Array.from({ length: 256 }, (_, g) => roughnessLevel((item.roughness ?? 1) * (g / 255))),
+      highlights: specular && !roughnessMap ? this.tables.highlight(roughnessLevel(roughness)) : EMPTY_TABLE,
+      levels: specular && roughnessMap ? this.tables.highlights() : [],
+      levelOf: Uint8Array.from({ length: 256 }, (_, g) => roughnessLevel(roughness * (g / 255))),
       ambientOf: Float32Array.from({ length: 256 }, (_, r) => this.ambient * (r / 255)),
       depthOf: (t) => (cam[indices[t] * CSTRIDE + 2] + cam[indices[t + 1] * CSTRIDE + 2] + cam[indices[t + 2] * CSTRIDE + 2]) / 3,
     };
@@ -436,11 +443,8 @@ class Raster {
     const [cr, cg, cb] = item.color;
     const mode = this.mode, opacity = item.opacity, alphaMode = item.alphaMode, cutoff = item.cutoff;
     const blendPass = this.pass === BLEND_PASS;
-    const specular = item.specular;
+    const specular = item.specular, highlights = item.highlights, levels = item.levels;
     const diffuse = this.tables.diffuse, ambient = this.ambient, ambientOf = item.ambientOf, levelOf = item.levelOf;
-    // Without a roughness map one highlight table serves the whole item, with one a table per level (else unread).
-    const highlights = specular && rmap === null ? this.tables.highlight(roughnessLevel(item.roughness)) : diffuse;
-    const levels = specular && rmap !== null ? this.tables.highlights() : [];
     // Back faces of double-sided items are lit as seen from the viewer's side.
     const facing = back ? -1 : 1;
     const ids = this.ids, id = this.id;
