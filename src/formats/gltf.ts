@@ -168,6 +168,6 @@ export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   const data = resources[GLB_BUFFER];
   if (!buffer || !data) throw new Error('glTF buffer missing');
   const bin = appendSparseTargets(json, data, model.meshes.map((mesh) => ({ nodeName: meshNodeName(mesh), mesh })), METRES_PER_CM);
-  buffer.byteLength = bin.length;
+  buffer.byteLength = bin.reduce((sum, piece) => sum + piece.length, 0);
   return packGlb(json, bin);
 }
