@@ -21,6 +21,8 @@ export interface Config {
   prices: Record<string, number>;
   /** Job worker threads in this process (0: API only). */
   workers: number;
+  /** Nice value (0-19) of the job worker threads, so that the HTTP API runs ahead of the pipeline (Linux). */
+  workerNice: number;
   /** Module that exports `createPipeline()`; replaced only by the service tests. */
   pipelineModule: string;
   /** Seconds a worker holds a job before another may take it over. */
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listPageSize: int(env, 'LIST_PAGE_SIZE', 20),
     prices,
     workers: int(env, 'WORKERS', 1),
+    workerNice: nice(env),
     pipelineModule: env.PIPELINE_MODULE ?? new URL('./pipeline/index.ts', import.meta.url).href,
     jobLease: int(env, 'JOB_LEASE', 30),
     rateLimit: int(env, 'RATE_LIMIT', 50),
@@ -79,6 +82,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: s3(env),
     shutdownGrace: int(env, 'SHUTDOWN_GRACE', 25),
   };
+}
+
+function nice(env: NodeJS.ProcessEnv): number {
+  const n = int(env, 'WORKER_NICE', 10);
+  if (!Number.isInteger(n) || n > 19) throw new Error(`WORKER_NICE must be a whole number from 0 to 19, got "${env.WORKER_NICE}"`);
+  return n;
 }
 
 function role(raw: string | undefined): Role {

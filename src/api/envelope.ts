@@ -58,3 +58,5 @@ export function registerEnvelope(app: FastifyInstance) {
 }
 
 export const ok = <T extends object>(body: T) => ({ stt: 'OK' as const, ...body });
+/** A failure answered with its own HTTP status and the body's other fields kept (a failed avatar's status). */
+export const failedWith = <T extends object>(e: ServiceError, body: T) => ({ stt: 'NOK' as const, msg: e.msg, ...body });

@@ -33,7 +33,10 @@ export function collectOpenApi(app: FastifyInstance) {
         responses: Object.fromEntries(
           Object.entries(response).map(([status, body]) => [
             status.toUpperCase(),
-            { description: status === '200' ? 'success' : 'failure: `msg` starts with the error code (docs/API.md)', content: { 'application/json': { schema: body } } },
+            {
+              description: (body as { description?: string }).description ?? (status === '200' ? 'success' : 'failure: `msg` starts with the error code (docs/API.md)'),
+              content: { 'application/json': { schema: body } },
+            },
           ]),
         ),
       };

@@ -24,7 +24,7 @@ export const avatarObject = {
     optional_features: str,
     created_by: str,
     percent: { type: 'integer', minimum: 0, maximum: 100 },
-    type: str,
+    type: { type: 'string', description: 'the input type; of a result key, blendshapes or vertexdeform' },
     created_at: str,
     updated_at: str,
     status: { type: 'string', enum: ['pending', 'processing', 'error', 'done'] },
@@ -47,7 +47,16 @@ export const failure = {
 export const responses = {
   ok: envelope(),
   key: envelope({ key: str }, ['key']),
-  status: envelope(avatarObject.properties, [...avatarObject.required]),
+  status: {
+    type: 'object',
+    description: 'The avatar (or result). One the pipeline refused or failed (status "error") answers HTTP 200 too, with stt "NOK", msg and every field of the avatar',
+    required: ['stt', ...avatarObject.required],
+    properties: {
+      stt: { type: 'string', enum: ['OK', 'NOK'] },
+      msg: { type: 'string', description: 'only when status is "error": the 100xx code of the failure, a space, and a text (docs/API.md)' },
+      ...avatarObject.properties,
+    },
+  },
   link: envelope({ ttl: int, location: str }, ['ttl', 'location']),
   meta: envelope({ meta: { type: 'array', items: metaEntry }, models: { type: 'array', items: metaEntry } }, ['meta']),
   profile: envelope(

@@ -109,7 +109,8 @@ function timeoutMs(flags: Flags): number | undefined {
   return seconds * 1000;
 }
 
-const statusLine = (a: Avatar) => `${a.key}\t${a.status}\t${a.percent}%${a.status === 'error' ? `\terror ${a.error_code}` : ''}`;
+/** A failed avatar's status carries `msg` (code and text); a listed one only its code. */
+const statusLine = (a: Avatar & { msg?: string }) => `${a.key}\t${a.status}\t${a.percent}%${a.status === 'error' ? `\t${a.msg ?? `error ${a.error_code}`}` : ''}`;
 const statusExit = (a: Avatar) => (a.status === 'done' ? EXIT.ok : a.status === 'error' ? EXIT.error : EXIT.processing);
 
 interface Context {

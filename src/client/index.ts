@@ -5,7 +5,7 @@
 import { AvatarApiError, AvatarWaitTimeout, errorFromResponse, pipelineError } from './errors.ts';
 import { defaultSigner, type DigestMethod, type Signer } from './sign.ts';
 import type {
-  Avatar, CreateOptions, DownloadType, Link, ListPage, ListUpdate, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
+  Avatar, AvatarStatusBody, CreateOptions, DownloadType, Link, ListPage, ListUpdate, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
   TtsOptions, VertexOptions, WaitOptions,
 } from './types.ts';
 import { decodeVertices, encodeVertices } from './vertices.ts';
@@ -68,8 +68,11 @@ export class AvatarClient {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** Signs the path as called (prefix included, no host, no query) and returns the parsed OK body. */
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: { data: BodyInit; type?: string }): Promise<Ok<T>> {
+  /**
+   * Signs the path as called (prefix included, no host, no query) and returns the parsed OK body, or a
+   * NOK body of HTTP 200 that `answers` accepts as an answer rather than a failure.
+   */
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: { data: BodyInit; type?: string }, answers?: (nok: object) => boolean): Promise<Ok<T>> {
     const uri = this.prefix + path;
     const headers: Record<string, string> = { authorization: await this.sign(uri), accept: 'application/json' };
     if (body?.type) headers['content-type'] = body.type;
@@ -82,7 +85,7 @@ export class AvatarClient {
     } catch {
       throw new AvatarApiError(-1, `response is not JSON: ${text.slice(0, 200)}`, response.status);
     }
-    if (parsed.stt !== 'OK') throw errorFromResponse(response.status, text);
+    if (parsed.stt !== 'OK' && !(response.status === 200 && answers?.(parsed))) throw errorFromResponse(response.status, text);
     return parsed as Ok<T>;
   }
 
@@ -110,8 +113,9 @@ export class AvatarClient {
     return (await this.call<{ key: string }>('POST', path, { data: form })).key;
   }
 
-  status(key: string): Promise<Ok<Avatar>> {
-    return this.call<Avatar>('GET', `/v2/avatar/${segment(key)}/status`);
+  /** The avatar or result; one that failed is returned too (`status` "error", `stt` "NOK", `msg`), not thrown. */
+  status(key: string): Promise<AvatarStatusBody> {
+    return this.call<Avatar>('GET', `/v2/avatar/${segment(key)}/status`, undefined, (nok) => (nok as Partial<Avatar>).status === 'error');
   }
 
   /**

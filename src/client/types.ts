@@ -35,12 +35,19 @@ export interface Avatar {
   optional_features: string;
   created_by: string;
   percent: number;
+  /** The input type the avatar was made from; of a result key, `blendshapes` or `vertexdeform`. */
   type: string;
   created_at: string;
   updated_at: string;
   status: AvatarStatus;
   meta: MetaEntry[];
 }
+
+/**
+ * The status body: the avatar (or result) with `stt`. One the pipeline refused or failed (`status` "error")
+ * comes with `stt` "NOK" and `msg` ("10001 ..."), still HTTP 200, every field kept.
+ */
+export type AvatarStatusBody = Avatar & ({ stt: 'OK' } | { stt: 'NOK'; msg: string });
 
 export interface ListPage {
   total_list_size: number;

@@ -41,7 +41,8 @@ function avatarObject(a: Avatar, meta: MetaEntry[], result?: Result) {
     optional_features: a.features.join(','),
     created_by: result ? result.createdBy : a.createdBy,
     percent: result ? result.percent : a.percent,
-    type: a.inputType,
+    // A result key reports what it is, not what its avatar was made from.
+    type: result ? result.kind : a.inputType,
     created_at: formatTime(result ? result.createdAt : a.createdAt),
     updated_at: formatTime(result ? result.updatedAt : a.updatedAt),
     status: result ? result.status : a.status,
@@ -162,7 +163,7 @@ export class Avatars {
     const { avatar, result } = await this.find(account, key, 'read');
     if (result) {
       if (type !== undefined) parsePlatform(type);
-      if (result.status !== 'done') throw errors.assetNotReady();
+      ready(result);
       const path = resultPath(avatar.key, result.childKey, result.kind);
       const fileName = result.kind === 'blendshapes' ? `${avatar.key}_blendshapes.zip` : `${avatar.key}_deformed.bin`;
       const contentType = result.kind === 'blendshapes' ? 'application/zip' : 'application/service-vertex';
@@ -170,7 +171,7 @@ export class Avatars {
     }
     const platform = type === undefined ? (avatar.platforms[0] as Platform) : parsePlatform(type);
     if (!avatar.platforms.includes(platform)) throw errors.assetType(`${platform} (this avatar was made for ${avatar.platforms.join(', ')})`);
-    if (avatar.status !== 'done') throw errors.assetNotReady();
+    ready(avatar);
     return this.link(packagePath(avatar.key, platform), `${avatar.key}_${platform}.zip`, 'application/zip', baseUrl);
   }
 
@@ -178,7 +179,7 @@ export class Avatars {
     const type = filetype ?? 'jpg';
     if (type !== 'jpg' && type !== 'png') throw errors.assetType(`preview ${type} (jpg or png)`);
     const { avatar } = await this.find(account, key, 'read');
-    if (avatar.status !== 'done') throw errors.assetNotReady();
+    ready(avatar);
     return this.link(previewPath(avatar.key, type), `${avatar.key}_preview.${type}`, type === 'jpg' ? 'image/jpeg' : 'image/png', baseUrl);
   }
 
@@ -273,6 +274,12 @@ export class Avatars {
     if (!result) throw errors.avatarNotFound();
     return { avatar, result, meta };
   }
+}
+
+/** The files of an avatar or result exist once it is done: not yet while it is pending or processing, never after an error. */
+function ready(made: Pick<Avatar, 'status' | 'errorCode'>) {
+  if (made.status === 'error') throw errors.assetNeverMade(`processing failed with ${made.errorCode}, so nothing was made`);
+  if (made.status !== 'done') throw errors.assetNotReady();
 }
 
 function parsePlatform(p: string): Platform {

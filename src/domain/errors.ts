@@ -1,3 +1,5 @@
+import { pipelineCodeText } from '../pipeline/errors.ts';
+
 /**
  * An error the client sees: `msg` is the five-digit code followed by a text, with the HTTP status
  * the spec's error tables give for that code. Every code this service emits is listed in docs/API.md.
@@ -35,6 +37,9 @@ export const errors = {
   avatarNotFound: () => notFound(10400, 'avatar not found'),
   notInAccount: () => notFound(10501, 'avatar key not found in the account'),
   routeNotFound: (method: string, url: string) => notFound(40410, `unknown resource: ${method} ${url}`),
+  assetNeverMade: (what: string) => notFound(40451, `the specified asset does not exist: ${what}`),
+  // 200: the status of an avatar or result the pipeline refused or failed (its body keeps the avatar's fields)
+  pipelineFailed: (code: number) => new ServiceError(code, 200, pipelineCodeText(code)),
   // 400
   invalidKey: () => bad(41111, 'invalid key'),
   validation: (what: string) => bad(10001, `field validation errors: ${what}`),

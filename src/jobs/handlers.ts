@@ -23,6 +23,7 @@ export interface JobContext {
   worker: string;
   /** Free bytes the outputs of a job must leave on the file store (half the uploads' headroom). */
   minFreeBytes: number;
+  log: { info(obj: object, msg: string): void };
 }
 
 /** Writes a job's files only if they all fit with the headroom left, so that a full disk fails one job cleanly. */
@@ -114,6 +115,8 @@ export async function handleJob(job: Job, c: JobContext) {
     await (job.kind === 'avatar' ? avatarJob(job, c) : resultJob(job, c));
   } catch (e) {
     if (!(e instanceof PipelineError)) throw e;
+    // The client's msg says what the code means; the particulars of this input are kept here.
+    c.log.info({ job: job.id, avatar: job.avatarKey, child: job.childKey, code: e.code, reason: e.message }, 'job refused by the pipeline');
     await failJob(job, c, e.code);
   }
 }

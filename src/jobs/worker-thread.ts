@@ -7,9 +7,12 @@ import { openStore } from '../runtime/open-store.ts';
 import type { Pipeline } from '../pipeline/types.ts';
 import { failJob, handleJob } from './handlers.ts';
 import { JobStopped, startRunner } from './runner.ts';
+import { lowerOwnPriority } from '../util/thread-priority.ts';
 
 /** A job worker in its own thread, so that pipeline work never blocks the HTTP event loop. */
 const { config, keys, worker } = workerData as { config: Config; keys: { master: string; links: string; lists: string }; worker: string };
+// First, so that the pipeline and every thread it starts run behind the HTTP API when the cores are busy.
+lowerOwnPriority(config.workerNice);
 const log = pino({ name: worker, level: config.logLevel });
 const store = await openStore(config, {
   master: Buffer.from(keys.master, 'base64'),
@@ -59,7 +62,7 @@ const runner = startRunner({
   leaseMs: config.jobLease * 1000,
   maxAttempts: 3,
   idleMs: 250,
-  handle: (job, signal) => handleJob(job, { repo: store.repo, files: store.files, pipeline: watched(job, signal, store.repo), worker, minFreeBytes: config.minFreeBytes / 2 }),
+  handle: (job, signal) => handleJob(job, { repo: store.repo, files: store.files, pipeline: watched(job, signal, store.repo), worker, minFreeBytes: config.minFreeBytes / 2, log }),
   giveUp: (job) => failJob(job, { repo: store.repo }),
   log,
   observe: report,

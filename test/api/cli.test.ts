@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
+import { jpeg } from '../helpers/service.ts';
 import { spawnService, testPhoto, type SpawnedService } from './spawned-service.ts';
 
 const bin = new URL('../../bin/avatar.mjs', import.meta.url).pathname;
@@ -112,6 +113,23 @@ describe('avatar command line against the running service', () => {
     const done = await avatar(['status', key, '--json']);
     assert.equal(done.code, 0);
     assert.equal(done.json.status, 'done');
+  });
+
+  it('new --wait stops on a refused photo with its code and text; status prints them and exits 1', async () => {
+    const refused = path.join(work, 'no-face.jpg');
+    await fs.writeFile(refused, await jpeg(17, 20)); // the scripted pipeline finds no face in a photo 17 px wide
+    const r = await avatar(['new', refused, '--wait', '--timeout', '60', '--json']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.json.error.code, 10001);
+    assert.match(r.json.error.text, /^error in pipeline: no face/);
+    assert.match(r.stderr, /10001 error in pipeline: no face/);
+    const bad = /([0-9a-f]{32}) error \d+%/.exec(r.stderr)![1]!; // the progress lines name the key
+    const st = await avatar(['status', bad]);
+    assert.equal(st.code, 1);
+    assert.match(st.stdout, new RegExp(`^${bad}\\terror\\t\\d+%\\t10001 error in pipeline: no face`));
+    const json = await avatar(['status', bad, '--json']);
+    assert.equal(json.json.stt, 'NOK');
+    assert.equal(json.json.error_code, 10001);
   });
 
   it('list prints every avatar', async () => {

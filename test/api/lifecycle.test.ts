@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { after, before, describe, it } from 'node:test';
 import { jpeg, startTestService, TestClient } from '../helpers/service.ts';
@@ -127,6 +129,7 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
     assert.match(bs.body.key, new RegExp(`^${key}@[0-9a-f]{32}$`));
     const st = await s.client.waitFor(bs.body.key);
     assert.equal(st.status, 'done', JSON.stringify(st));
+    assert.equal(st.type, 'blendshapes', 'a result key reports what it is');
     const dl = await s.client.get(`/v2/avatar/${bs.body.key}/download`);
     const zip = unzipSync(new Uint8Array(await (await fetch(dl.body.location)).arrayBuffer()));
     assert.ok('neutral.obj' in zip);
@@ -134,7 +137,10 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
     const verts = new Float32Array([0, 22, 9, 1, 2, 3]);
     const vd = await s.client.call('POST', `/v2/avatar/${key}/execute/vertexdeform`, { body: new Uint8Array(verts.buffer), type: 'application/service-vertex' });
     assert.equal(vd.status, 200, JSON.stringify(vd.body));
-    assert.equal((await s.client.waitFor(vd.body.key)).status, 'done');
+    const vst = await s.client.waitFor(vd.body.key);
+    assert.equal(vst.status, 'done');
+    assert.equal(vst.type, 'vertexdeform');
+    assert.equal((await s.client.get(`/v2/avatar/${key}/status`)).body.type, 'photo', 'the avatar keeps its input type');
     for (const type of ['', '/maya']) {
       const link = await s.client.get(`/v2/avatar/${vd.body.key}/download${type}`);
       const out = new Uint8Array(await (await fetch(link.body.location)).arrayBuffer());
@@ -175,12 +181,41 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
     const before = (await s.client.get('/v2/profile')).body.points;
     const bad = (await s.client.upload('/v2/avatar/new/photo/maya/2.0', await jpeg(17, 20))).body.key;
     assert.equal((await s.repo.getAvatar(bad))!.charged, 10);
-    const st = await s.client.waitFor(bad);
-    assert.equal(st.status, 'error');
-    assert.equal(st.error_code, 10001);
+    await s.client.waitFor(bad);
+    const st = await s.client.get(`/v2/avatar/${bad}/status`);
+    assert.equal(st.status, 200);
+    assert.equal(st.body.stt, 'NOK');
+    assert.match(st.body.msg, /^10001 error in pipeline: no face/);
+    assert.equal(st.body.status, 'error');
+    assert.equal(st.body.error_code, 10001);
     assert.equal((await s.client.get('/v2/profile')).body.points, before);
-    assert.equal(codeOf((await s.client.get(`/v2/avatar/${bad}/download/maya`)).body), 23544);
-    assert.equal(codeOf((await s.client.get(`/v2/avatar/${bad}/preview`)).body), 23544);
+    const list = (await s.client.get('/v2/avatar/list')).body;
+    assert.equal(list.stt, 'OK', 'the list is a success that holds failed avatars');
+    assert.equal(list.models.find((m: { key: string }) => m.key === bad).status, 'error');
+    for (const uri of [`/v2/avatar/${bad}/download/maya`, `/v2/avatar/${bad}/preview`]) {
+      const r = await s.client.get(uri);
+      assert.equal(r.status, 404, uri);
+      assert.equal(codeOf(r.body), 40451, 'the asset will never exist');
+    }
+  });
+
+  it('reports a result that failed with its type, a NOK status, and 40451 for its download', { timeout: 60_000 }, async () => {
+    const k = (await s.client.upload('/v2/avatar/new/photo/maya/2.0/expressions', photo)).body.key;
+    await s.client.waitFor(k);
+    // A model that no longer decodes: the blendshape job fails unexpectedly three times and is given up.
+    fs.writeFileSync(path.join(s.dataDir, 'files', 'avatars', k, 'model.bin'), 'not a model');
+    const child = (await s.client.get(`/v2/avatar/${k}/execute/blendshapes`)).body.key;
+    await s.client.waitFor(child, 30_000);
+    const st = await s.client.get(`/v2/avatar/${child}/status`);
+    assert.equal(st.status, 200);
+    assert.equal(st.body.stt, 'NOK');
+    assert.match(st.body.msg, /^10000 error in pipeline/);
+    assert.equal(st.body.key, child);
+    assert.equal(st.body.type, 'blendshapes');
+    assert.equal(st.body.error_code, 10000);
+    const d = await s.client.get(`/v2/avatar/${child}/download`);
+    assert.equal(d.status, 404);
+    assert.equal(codeOf(d.body), 40451);
   });
 
   it('hides other accounts avatars (404 / 10501) and refuses malformed keys (41111)', async () => {

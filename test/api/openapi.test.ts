@@ -47,4 +47,14 @@ describe('OpenAPI document', () => {
       }
     }
   });
+
+  it('documents the status of a failed avatar: HTTP 200, stt NOK with msg, every Avatar field', async () => {
+    const doc = (await (await fetch(`${s.url}/v2/openapi.json`)).json()) as any;
+    const ok = doc.paths['/v2/avatar/{key}/status'].get.responses['200'];
+    const schema = ok.content['application/json'].schema;
+    assert.deepEqual(schema.properties.stt.enum, ['OK', 'NOK']);
+    assert.match(schema.properties.msg.description, /100xx/);
+    assert.match(ok.description, /NOK/);
+    for (const field of ['key', 'status', 'error_code', 'percent', 'type', 'meta']) assert.ok(schema.required.includes(field), field);
+  });
 });

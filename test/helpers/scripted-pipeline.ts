@@ -5,8 +5,10 @@ import { buildTestAvatar } from '../fixtures/avatar.ts';
 
 /**
  * A test double of the pipeline for the service's own tests (the layer above the pipeline): it
- * reads the photo's real size with sharp, fails with 10001 for photos 17 px wide (to test refunds),
- * takes SCRIPTED_PIPELINE_MS per avatar, and returns the synthetic fixture avatar.
+ * reads the photo's real size with sharp, fails with 10001 for photos 17 px wide (to test refunds)
+ * and, for photos 1 px high, with the code their width gives (10000: an unexpected error instead,
+ * which the service retries), takes SCRIPTED_PIPELINE_MS per avatar, and returns the synthetic
+ * fixture avatar.
  */
 export function createPipeline(): Pipeline {
   const delay = Number(process.env.SCRIPTED_PIPELINE_MS ?? 50);
@@ -14,6 +16,8 @@ export function createPipeline(): Pipeline {
     async run(input: PipelineInput, progress: ProgressFn) {
       const meta = await sharp(input.file).metadata();
       if (meta.width === 17) throw new PipelineError(10001, 'no face found');
+      if (meta.height === 1 && meta.width === 10000) throw new Error('scripted unexpected failure');
+      if (meta.height === 1) throw new PipelineError(meta.width!, 'scripted refusal');
       for (let step = 1; step <= 4; step++) {
         await new Promise((r) => setTimeout(r, delay / 4));
         progress(step * 25, `step ${step}`);

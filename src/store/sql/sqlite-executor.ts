@@ -1,10 +1,19 @@
 import Database from 'better-sqlite3';
 import type { Executor, Param, Sql } from './executor.ts';
 
+/** Resolves from the event loop's check phase, when the microtasks queued so far have all run. */
+const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * SQLite through better-sqlite3. Its calls are synchronous, so a transaction that awaits between
  * statements must keep every other caller of this connection out until it ends: a promise chain
  * serialises transactions and plain statements wait behind an open one.
+ *
+ * A transaction starts from a macrotask: its awaits then take turns with nothing else of this thread,
+ * and its statements run back to back. Started from within other async work (a job thread's pipeline
+ * reporting progress), each of its awaits would let that work run on while this connection holds the
+ * write lock, and the other threads' connections (the API's, which writes every request's nonce) would
+ * wait for it, their whole event loop blocked: hundreds of milliseconds on a busy machine.
  */
 export function openSqlite(file: string): Executor {
   const db = new Database(file);
@@ -61,7 +70,7 @@ export function openSqlite(file: string): Executor {
   return {
     ...outside,
     tx<T>(fn: (q: Sql) => Promise<T>): Promise<T> {
-      const run = tail.catch(() => undefined).then(async () => {
+      const run = tail.catch(() => undefined).then(nextMacrotask).then(async () => {
         open = true;
         db.exec('BEGIN IMMEDIATE');
         try {

@@ -124,6 +124,24 @@ test('waitFor throws the pipeline error, and times out with the last status', as
   await assert.rejects(client.waitFor('slow', { pollMs: 5, timeoutMs: 40 }), (e: AvatarWaitTimeout) => e instanceof AvatarWaitTimeout && e.last.percent === 10);
 });
 
+test('a failed avatar: status returns the NOK body of HTTP 200, waitFor throws its code and text', async () => {
+  const failed = { stt: 'NOK', msg: '10003 error in pipeline: the head is turned or tilted too far', ...avatar('bad', 'error', 20, { error_code: 10003 }) };
+  const service = fakeService({
+    'GET /v2/avatar/bad/status': () => Response.json(failed),
+    'GET /v2/profile': () => Response.json({ stt: 'NOK', msg: '99999 internal error' }),
+  });
+  const client = new AvatarClient({ baseUrl: 'http://svc.test', key: 'K', secret: 'S', fetch: service.fetch });
+  const st = await client.status('bad');
+  assert.equal(st.stt, 'NOK');
+  assert.equal(st.status, 'error');
+  assert.equal(st.stt === 'NOK' && st.msg, failed.msg);
+  await assert.rejects(
+    client.waitFor('bad'),
+    (e: AvatarApiError) => e.code === 10003 && e.text === 'error in pipeline: the head is turned or tilted too far' && e.httpStatus === 200,
+  );
+  await assert.rejects(client.profile(), (e: AvatarApiError) => e.code === 99999, 'a NOK body is a failure everywhere else');
+});
+
 test('meta, delete, execute and tts use the spec paths, escaping path segments', async () => {
   const service = fakeService({
     'GET /v2/avatar/a@b/meta/get': () => ({ meta: [{ name: 'n', value: 'v' }] }),

@@ -6,7 +6,7 @@ import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { writeZip } from '../../../src/formats/zip-write.ts';
-import { avatarScan, decimate, moveRigid, random, shuffle, split, zipScan, type ScanMesh } from './scan-fixtures.ts';
+import { avatarScan, decimate, moveRigid, random, shuffle, sphere, split, zipScan, type ScanMesh } from './scan-fixtures.ts';
 import { assertValidHead, faceError, run } from './run-mesh.ts';
 import { readFace } from '../../fixtures/faces.ts';
 
@@ -84,24 +84,3 @@ test('refusals: an archive without its texture (10010), a textured mesh without 
   const ball = sphere(10);
   await assert.rejects(run(await zipScan(ball, scan.texture), 'lofimesh_texture', '1.6'), (e: unknown) => e instanceof PipelineError && e.code === PipelineCodes.meshNoFace);
 });
-
-/** A UV sphere of radius `r` cm with a neck-like hole at the bottom. */
-function sphere(r: number): ScanMesh {
-  const rows = 40, cols = 60;
-  const positions: number[] = [], uvs: number[] = [], indices: number[] = [];
-  for (let i = 0; i <= rows - 2; i++) {
-    const phi = (Math.PI * (i + 1)) / rows;
-    for (let j = 0; j <= cols; j++) {
-      const th = (2 * Math.PI * j) / cols;
-      positions.push(r * Math.sin(phi) * Math.sin(th), r * Math.cos(phi), r * Math.sin(phi) * Math.cos(th));
-      uvs.push(j / cols, 1 - i / rows);
-    }
-  }
-  for (let i = 0; i < rows - 2; i++) {
-    for (let j = 0; j < cols; j++) {
-      const a = i * (cols + 1) + j, b = a + cols + 1;
-      indices.push(a, b, a + 1, a + 1, b, b + 1);
-    }
-  }
-  return { positions: Float32Array.from(positions), uvs: Float32Array.from(uvs), indices: Uint32Array.from(indices) };
-}

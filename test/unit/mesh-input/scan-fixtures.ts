@@ -156,3 +156,24 @@ export function closeEyes(model: AvatarModel): AvatarModel {
   });
   return { ...model, meshes };
 }
+
+/** A UV sphere of radius `r` cm with a neck-like hole at the bottom: a textured mesh without a face. */
+export function sphere(r: number): ScanMesh {
+  const rows = 40, cols = 60;
+  const positions: number[] = [], uvs: number[] = [], indices: number[] = [];
+  for (let i = 0; i <= rows - 2; i++) {
+    const phi = (Math.PI * (i + 1)) / rows;
+    for (let j = 0; j <= cols; j++) {
+      const th = (2 * Math.PI * j) / cols;
+      positions.push(r * Math.sin(phi) * Math.sin(th), r * Math.cos(phi), r * Math.sin(phi) * Math.cos(th));
+      uvs.push(j / cols, 1 - i / rows);
+    }
+  }
+  for (let i = 0; i < rows - 2; i++) {
+    for (let j = 0; j < cols; j++) {
+      const a = i * (cols + 1) + j, b = a + cols + 1;
+      indices.push(a, b, a + 1, a + 1, b, b + 1);
+    }
+  }
+  return { positions: Float32Array.from(positions), uvs: Float32Array.from(uvs), indices: Uint32Array.from(indices) };
+}
