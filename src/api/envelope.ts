@@ -49,6 +49,7 @@ export function registerEnvelope(app: FastifyInstance) {
     } else if (e.httpStatus >= 500) {
       request.log.error({ err: error }, 'service failure');
     }
+    if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
     return reply.code(e.httpStatus).type('application/json; charset=utf-8').send({ stt: 'NOK', msg: e.msg });
   });
   app.setNotFoundHandler((request, reply) => {
