@@ -57,9 +57,9 @@ export function unreachable(origin: string, cause: Error): AvatarApiError {
   return new AvatarApiError(-1, `cannot reach the service at ${origin} (${cause.message}); check that it is running and that the address is right`, 0);
 }
 
-/** The pipeline failed: the status endpoint answered 200 with status `error` (spec: 100xx, 40010, 40011). */
-export function pipelineError(avatar: Avatar & { msg?: string }): AvatarApiError {
-  return new AvatarApiError(avatar.error_code, avatar.msg ? (parseMsg(avatar.msg)?.text ?? avatar.msg) : `processing of ${avatar.key} failed`, 200);
+/** The pipeline failed: the status endpoint answered 200 with status `error` (spec: 100xx, 40010, 40011), its `msg` saying why. */
+export function pipelineError(avatar: Avatar): AvatarApiError {
+  return new AvatarApiError(avatar.error_code, avatar.msg ? (parseMsg(avatar.msg)?.text ?? avatar.msg) : `${avatar.key} could not be made`, 200);
 }
 
 export class AvatarWaitTimeout extends Error {

@@ -6,7 +6,7 @@ import { AvatarApiError, AvatarWaitTimeout, errorFromResponse, pipelineError, un
 import { defaultSigner, type DigestMethod, type Signer } from './sign.ts';
 import type {
   Avatar, CreateOptions, DownloadType, Link, ListPage, ListUpdate, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
-  TtsOptions, VertexOptions, WaitOptions,
+  TtsOptions, VertexOptions, VoiceList, WaitOptions,
 } from './types.ts';
 import { decodeVertices, encodeVertices } from './vertices.ts';
 import { importNodeOnly } from './node-only.ts';
@@ -15,7 +15,7 @@ import { segment, underV2 } from './uris.ts';
 import type * as NodeSave from './node/save.ts';
 
 export * from './types.ts';
-export { AvatarApiError, AvatarWaitTimeout, parseMsg } from './errors.ts';
+export { AvatarApiError, AvatarWaitTimeout, parseMsg, pipelineError } from './errors.ts';
 export { defaultSigner, nodeSigner, webCryptoSigner, webCryptoDigest, type DigestMethod, type Signer } from './sign.ts';
 export { encodeVertices, decodeVertices } from './vertices.ts';
 export { objPositions, replaceObjPositions } from './obj-vertices.ts';
@@ -68,8 +68,11 @@ export class AvatarClient {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** Signs the path as called (prefix included, no host, no query) and returns the parsed OK body. */
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: { data: BodyInit; type?: string }): Promise<Ok<T>> {
+  /**
+   * Signs the path as called (prefix included, no host, no query) and returns the parsed OK body, or a
+   * 200 body that `accept` takes although its `stt` is not OK.
+   */
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: { data: BodyInit; type?: string }, accept?: (parsed: object) => boolean): Promise<Ok<T>> {
     const uri = this.prefix + path;
     const headers: Record<string, string> = { authorization: await this.sign(uri), accept: 'application/json' };
     if (body?.type) headers['content-type'] = body.type;
@@ -82,7 +85,7 @@ export class AvatarClient {
     } catch {
       throw errorFromResponse(response.status, text, response.headers);
     }
-    if (parsed.stt !== 'OK') throw errorFromResponse(response.status, text, response.headers);
+    if (parsed.stt !== 'OK' && !(response.status === 200 && accept?.(parsed))) throw errorFromResponse(response.status, text, response.headers);
     return parsed as Ok<T>;
   }
 
@@ -110,8 +113,9 @@ export class AvatarClient {
     return (await this.call<{ key: string }>('POST', path, { data: form })).key;
   }
 
+  /** The status; a failed avatar or result is returned too (status `error`, its `error_code` and `msg`), whatever `stt` says. */
   status(key: string): Promise<Ok<Avatar>> {
-    return this.call<Avatar>('GET', `/v2/avatar/${segment(key)}/status`);
+    return this.call<Avatar>('GET', `/v2/avatar/${segment(key)}/status`, undefined, (body) => (body as Partial<Avatar>).status === 'error');
   }
 
   /**
@@ -258,6 +262,11 @@ export class AvatarClient {
     const resultKey = await this.executeVertexDeform(key, positions, options);
     await this.waitFor(resultKey, options);
     return this.vertexDeformResult(resultKey, options);
+  }
+
+  /** The voices `tts` accepts, its default, and the cloud voice names it maps to them. */
+  voices(): Promise<Ok<VoiceList>> {
+    return this.call<VoiceList>('GET', '/v2/speech/voices');
   }
 
   /** Text to speech: links to the audio and/or the visemes file. */
