@@ -20,7 +20,8 @@ export function show(el, ...children) {
   return el;
 }
 
-const sentence = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}${/[.!?)]$/.test(s) ? '' : '.'}` : '');
+export const capital = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}` : '');
+const sentence = (s) => (s ? `${capital(s)}${/[.!?)]$/.test(s) ? '' : '.'}` : '');
 
 /**
  * The service's texts say what happened, then after a semicolon what to do: shown as two lines, the code

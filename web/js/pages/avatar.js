@@ -27,7 +27,7 @@ export async function avatarPage(main, key) {
   main.append(header);
 
   if (a.status === 'pending' || a.status === 'processing') {
-    const watch = watchProgress(a.key, reload);
+    const watch = watchProgress(a.key, reload, a);
     header.append(watch.el, status);
     return watch.stop;
   }
@@ -53,14 +53,14 @@ export async function avatarPage(main, key) {
       : '',
     status);
 
+  const viewerSection = h('section', { class: 'card viewer' }, h('h3', {}, '3D viewer'));
+  main.append(viewerSection);
   const shapes = blendshapeSection(a, fail);
   if (shapes) {
     main.append(shapes.el);
     stops.push(shapes.stop);
   }
   main.append(metaSection(a, fail));
-  const viewerSection = h('section', { class: 'card viewer' }, h('h3', {}, '3D viewer'));
-  main.append(viewerSection);
   if (!a.platforms.includes('webviewer')) {
     viewerSection.append(h('p', { id: 'viewer-state' }, 'This avatar was made without the webviewer package, which the 3D viewer shows. ',
       a.is_sample ? '' : h('a', { href: newAvatarLink({ input: a.type, platforms: [...a.platforms, 'webviewer'], template: a.template_version, features: featuresOf(a) }) }, 'Make a new avatar with Web viewer ticked'),

@@ -1,10 +1,10 @@
 import { api, seg } from '../api.js';
-import { h } from '../dom.js';
+import { capital, h } from '../dom.js';
 import { pollWithBackoff } from '../poll.js';
 
 const making = (a) => a.status === 'pending' || a.status === 'processing';
 /** What happened to a failed avatar, in short: the part of its `msg` before what to do. */
-const shortReason = (a) => (/^\d{5} ([^;]*)/.exec(a.msg ?? '')?.[1] ?? 'it could not be made');
+const shortReason = (a) => capital(/^\d{5} ([^;]*)/.exec(a.msg ?? '')?.[1] ?? 'it could not be made');
 
 /**
  * The account's avatars, newest first, then the samples every account sees; previews of finished ones, the
