@@ -231,10 +231,14 @@ const LIST_COLUMNS: [string, (a: Avatar) => string][] = [
   ['NOTE', (a) => (a.status === 'error' ? `error ${a.error_code}` : a.is_sample ? 'sample' : '')],
 ];
 
-export function listTable(avatars: Avatar[]): string {
-  const rows = [LIST_COLUMNS.map(([title]) => title), ...avatars.map((a) => LIST_COLUMNS.map(([, cell]) => cell(a)))];
-  const widths = LIST_COLUMNS.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+/** Rows as text columns two spaces apart, each as wide as its widest cell (the last one unpadded). */
+function columns(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+export function listTable(avatars: Avatar[]): string {
+  return columns([LIST_COLUMNS.map(([title]) => title), ...avatars.map((a) => LIST_COLUMNS.map(([, cell]) => cell(a)))]);
 }
 
 const list: CommandSpec = {
@@ -435,13 +439,10 @@ const voices: CommandSpec = {
     const language = str(ctx.flags, 'language')?.toLowerCase();
     const matches = (tag: string) => !language || tag.toLowerCase() === language || tag.toLowerCase().startsWith(`${language}-`);
     const cloud = bool(ctx.flags, 'cloud');
-    const rows = cloud
-      ? list.cloud_names.filter((v) => matches(v.language)).map((v) => [v.name, v.language, v.gender, `speaks with ${v.voice}`])
-      : list.voices.filter((v) => matches(v.language)).map((v) => [v.name, v.language, v.gender, v.name === list.default_voice ? '(default)' : '']);
-    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-    const text = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd()).join('\n');
-    ctx.out(cloud ? list.cloud_names.filter((v) => matches(v.language)) : list.voices.filter((v) => matches(v.language)), text || `no voice for language "${language}"`);
-    return rows.length ? EXIT.ok : EXIT.error;
+    const found = (cloud ? list.cloud_names : list.voices).filter((v) => matches(v.language));
+    const note = (v: (typeof found)[number]) => ('voice' in v ? `speaks with ${v.voice}` : v.name === list.default_voice ? '(default)' : '');
+    ctx.out(found, found.length ? columns(found.map((v) => [v.name, v.language, v.gender, note(v)])) : `no voice for language "${language}"`);
+    return found.length ? EXIT.ok : EXIT.error;
   },
 };
 
