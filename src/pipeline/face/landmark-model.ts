@@ -3,8 +3,8 @@
  * backend, loaded once per process from the files inside node_modules (never from the network).
  */
 import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readGraphModel } from './graph-model-files.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -39,24 +39,6 @@ const modelDir = path.join(humanDist, '..', 'models');
 const wasmDistDir = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
 
 const MODEL_SCHEME = 'model-file://';
-
-/** Reads a tfjs graph model (json + weight shards) from disk into memory artifacts. */
-async function loadArtifacts(url: string): Promise<unknown> {
-  const file = path.join(modelDir, path.basename(url.slice(MODEL_SCHEME.length)));
-  const json = JSON.parse(await readFile(file, 'utf8')) as {
-    modelTopology: unknown;
-    weightsManifest: { paths: string[]; weights: unknown[] }[];
-  };
-  const shards = await Promise.all(
-    json.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(path.join(modelDir, p))),
-  );
-  const all = Buffer.concat(shards);
-  return {
-    modelTopology: json.modelTopology,
-    weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
-    weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
-  };
-}
 
 let loading: Promise<HumanLike> | undefined;
 
@@ -98,7 +80,7 @@ export function landmarkModel(): Promise<HumanLike> {
     });
     human.tf.io.registerLoadRouter((url) =>
       typeof url === 'string' && url.startsWith(MODEL_SCHEME)
-        ? { load: async () => loadArtifacts(url) }
+        ? { load: async () => readGraphModel(path.join(modelDir, path.basename(url.slice(MODEL_SCHEME.length)))) }
         : null,
     );
     // The wasm runtime installs process-wide handlers that rethrow every uncaught error (with its whole
