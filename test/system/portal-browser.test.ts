@@ -321,7 +321,7 @@ describe('portal in a browser', { skip }, () => {
  * tab costs a few requests a minute, not a flood.
  */
 describe('portal polling a pending avatar', { skip }, () => {
-  it('backs off: each pause longer than the one before, up to 10 s', async () => {
+  it('backs off on its page (each pause longer than the one before, up to 10 s) and in the gallery (from the list ttl)', async () => {
     const s = await startTestService({ workers: 0 });
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     try {
@@ -339,6 +339,18 @@ describe('portal polling a pending avatar', { skip }, () => {
       assert.ok(polls.length >= 6 && polls.length <= 9, `${polls.length} requests`);
       pauses.slice(1).forEach((p, i) => assert.ok(p >= pauses[i]! - 150, `pause ${i + 2} (${p} ms) shorter than the one before (${pauses[i]} ms)`));
       assert.ok(Math.max(...pauses) <= 10_500, `longest pause ${Math.max(...pauses)} ms`);
+
+      // The gallery follows it through the list's update URI, first after the list's ttl (3 s), then less often.
+      const updates: number[] = [];
+      const start = Date.now();
+      page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/portal/api/avatars/list/update/') && updates.push(Date.now() - start)));
+      await page.goto(`${s.url}/#/gallery`);
+      await page.waitForSelector(`#gallery .tile[data-key="${key}"][data-status=pending]`);
+      await page.waitForTimeout(20_000);
+      console.log(`# the gallery with a pending avatar: ${updates.length} update requests in 20 s, at ${updates.map((t) => (t / 1000).toFixed(1)).join(', ')} s`);
+      // 3, then 4.5 and 6.75 s later: at about 3, 7.5 and 14.3 s.
+      assert.ok(updates.length >= 2 && updates.length <= 4, `${updates.length} update requests`);
+      assert.ok(updates[0]! >= 2500, `the first update after the ttl, not at ${updates[0]} ms`);
     } finally {
       await browser.close();
       await s.stop();
