@@ -59,3 +59,7 @@ export function registerEnvelope(app: FastifyInstance) {
 }
 
 export const ok = <T extends object>(body: T) => ({ stt: 'OK' as const, ...body });
+
+/** An avatar or result in `error` carries its code and text (what happened; what to do) as `msg`. */
+export const withFailure = <A extends { status: string; error_code: number }>(a: A): A & { msg?: string } =>
+  a.status === 'error' ? { ...a, msg: errors.pipelineFailed(a.error_code).msg } : a;

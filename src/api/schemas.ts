@@ -53,7 +53,10 @@ export const failure = {
 export const responses = {
   ok: envelope(),
   key: envelope({ key: str }, ['key']),
-  status: envelope(avatarObject.properties, [...avatarObject.required]),
+  status: envelope(
+    { ...avatarObject.properties, msg: { type: 'string', description: 'status error only: the 100xx code, what happened and what to do' } },
+    [...avatarObject.required],
+  ),
   link: envelope({ ttl: int, location: str }, ['ttl', 'location']),
   meta: envelope({ meta: { type: 'array', items: metaEntry }, models: { type: 'array', items: metaEntry } }, ['meta']),
   profile: envelope(

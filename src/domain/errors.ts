@@ -1,3 +1,5 @@
+import { pipelineCodeText } from '../pipeline/errors.ts';
+
 /**
  * An error the client sees: `msg` is the five-digit code followed by a text, with the HTTP status
  * the spec's error tables give for that code. Every code this service emits is listed in docs/API.md.
@@ -48,6 +50,8 @@ export const errors = {
   avatarNotFound: () => notFound(10400, 'avatar not found; it was deleted, or the key is mistyped'),
   notInAccount: () => notFound(10501, 'avatar key not found in the account; use the key of the account that made it'),
   routeNotFound: (method: string, url: string) => notFound(40410, `unknown resource: ${method} ${url}; GET /v2/openapi.json lists every endpoint`),
+  // 200: what the status of an avatar or result the pipeline refused or failed says about its 100xx code
+  pipelineFailed: (code: number) => new ServiceError(code, 200, pipelineCodeText(code)),
   // 400
   invalidKey: () => bad(41111, 'invalid key; use a key that New, List or Execute returned'),
   validation: (what: string) => bad(10001, `field validation errors: ${what}`),

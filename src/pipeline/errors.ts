@@ -51,6 +51,6 @@ export const PIPELINE_FAILURES: Readonly<Record<PipelineCode, string>> = {
 };
 
 /** The text of any pipeline code; a code this version does not know (from a newer worker) still reads as a failure. */
-export function pipelineFailureText(code: number): string {
+export function pipelineCodeText(code: number): string {
   return PIPELINE_FAILURES[code as PipelineCode] ?? `the pipeline failed with code ${code}; upload it again, and if it fails again tell the service's administrator`;
 }

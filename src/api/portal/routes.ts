@@ -2,8 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AVATAR_FEATURES, INPUT_TYPES, NEW_AVATAR_DEFAULTS, PLATFORMS, TEMPLATES } from '../../domain/catalog.ts';
 import { errors } from '../../domain/errors.ts';
-import { pipelineFailureText } from '../../pipeline/errors.ts';
-import { ok } from '../envelope.ts';
+import { ok, withFailure } from '../envelope.ts';
 import { baseUrl } from '../routes/avatars.ts';
 import { voicesBody } from '../routes/speech.ts';
 import type { Services } from '../services.ts';
@@ -32,10 +31,6 @@ async function uploadedFile(request: FastifyRequest, maxBytes: number): Promise<
 }
 
 const secure = (request: FastifyRequest) => request.protocol === 'https';
-
-/** A failed avatar or result carries its reason and what to do, as a `msg` of its 100xx code. */
-const withReason = <A extends { status: string; error_code: number }>(a: A): A & { msg?: string } =>
-  a.status === 'error' ? { ...a, msg: `${a.error_code} ${pipelineFailureText(a.error_code)}` } : a;
 
 /**
  * The JSON endpoints the portal's pages call. Everything after sign-in is the same domain call as
@@ -99,14 +94,14 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
     const list = async (request: FastifyRequest) => {
       const p = request.params as P;
       const page = await avatars.list(account(request), p.type, p.code);
-      return ok({ ...page, models: page.models.map(withReason) });
+      return ok({ ...page, models: page.models.map(withFailure) });
     };
     signedIn.get(`${PREFIX}/avatars`, list);
     signedIn.get(`${PREFIX}/avatars/list/:type/:code`, list);
     // Status, with the reason of a failure and the platforms the avatar was made for (what it offers for download).
     signedIn.get(`${PREFIX}/avatars/:key`, async (request) => {
       const [status, platforms] = await Promise.all([avatars.status(account(request), key(request)), avatars.platforms(account(request), key(request))]);
-      return ok({ ...withReason(status), platforms });
+      return ok({ ...withFailure(status), platforms });
     });
     signedIn.get(`${PREFIX}/avatars/:key/download/:type`, async (request) =>
       ok(await avatars.downloadLink(account(request), key(request), (request.params as P).type, baseUrl(request, s))),

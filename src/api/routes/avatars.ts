@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TEMPLATES, has } from '../../domain/catalog.ts';
 import { errors } from '../../domain/errors.ts';
-import { ok } from '../envelope.ts';
+import { ok, withFailure } from '../envelope.ts';
 import { responses, route } from '../schemas.ts';
 import type { Services } from '../services.ts';
 
@@ -54,7 +54,7 @@ export async function avatarRoutes(app: FastifyInstance, s: Services) {
   app.post('/v2/avatar/new/:a/:b/:c/:d', { schema: { ...newSchema, params: { type: 'object' } } }, create);
 
   app.get('/v2/avatar/:key/status', { schema: route('Status of an avatar or of an on-demand result', 'avatars', responses.status, ['key']) }, async (request) =>
-    ok(await s.avatars.status(request.account, (request.params as P).key!)),
+    ok(withFailure(await s.avatars.status(request.account, (request.params as P).key!))),
   );
 
   app.get('/v2/avatar/:key/delete', { schema: route('Delete an avatar with its results and files', 'avatars', responses.ok, ['key']) }, async (request) => {
