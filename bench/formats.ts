@@ -5,6 +5,8 @@ import { buildPackage, buildPackages } from '../src/formats/packages.ts';
 import { writeZip } from '../src/formats/zip-write.ts';
 import { writeObj } from '../src/formats/obj-write.ts';
 import { buildTestAvatar } from '../test/fixtures/avatar.ts';
+import { testViews } from '../test/fixtures/views.ts';
+import { PACKAGE_VIEW_SIZE } from '../src/pipeline/output.ts';
 
 const RUNS = 5;
 
@@ -18,7 +20,8 @@ const measure = (fn: () => unknown) => measureRuns(fn, RUNS);
 export default async function (): Promise<Figure[]> {
   const model = buildTestAvatar({ rings: 100, segments: 120, extraMorphs: 62, textureSize: 2048, textureNoise: true });
   const neutral = writeObj(model.meshes[0].geometry, { name: 'template' });
-  const extras = { templateNeutralObj: neutral };
+  // Views the size the pipeline renders them.
+  const extras = { templateNeutralObj: neutral, views: testViews(PACKAGE_VIEW_SIZE) };
   const raw = model.meshes.flatMap((m) => [m.geometry.positions, m.geometry.normals, m.geometry.uvs, m.geometry.indices, ...m.morphs.map((t) => t.deltas)]);
   const baselineEntries = [
     ...model.textures.map((t) => ({ name: t.name, data: t.data })),

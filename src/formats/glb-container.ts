@@ -8,11 +8,13 @@ const BIN_CHUNK = 0x004e4942;
 
 const padded = (length: number): number => (length + 3) & ~3;
 
-export function packGlb(json: object, bin: Uint8Array): Uint8Array {
+/** The GLB of glTF JSON and its binary buffer, given as pieces to be joined in order. */
+export function packGlb(json: object, bin: readonly Uint8Array[]): Uint8Array {
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = padded(text.length);
-  const binLength = padded(bin.length);
-  const total = 12 + 8 + jsonLength + (bin.length > 0 ? 8 + binLength : 0);
+  const binBytes = bin.reduce((sum, piece) => sum + piece.length, 0);
+  const binLength = padded(binBytes);
+  const total = 12 + 8 + jsonLength + (binBytes > 0 ? 8 + binLength : 0);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
@@ -22,11 +24,15 @@ export function packGlb(json: object, bin: Uint8Array): Uint8Array {
   view.setUint32(16, JSON_CHUNK, true);
   out.set(text, 20);
   out.fill(0x20, 20 + text.length, 20 + jsonLength);
-  if (bin.length > 0) {
+  if (binBytes > 0) {
     const at = 20 + jsonLength;
     view.setUint32(at, binLength, true);
     view.setUint32(at + 4, BIN_CHUNK, true);
-    out.set(bin, at + 8);
+    let offset = at + 8;
+    for (const piece of bin) {
+      out.set(piece, offset);
+      offset += piece.length;
+    }
   }
   return out;
 }

@@ -12,12 +12,13 @@ interface GltfJson {
 
 /**
  * Adds each mesh's morph targets to written glTF JSON as sparse POSITION accessors (only the
- * vertices a blendshape moves), appending their data to the binary buffer; returns the new buffer.
+ * vertices a blendshape moves), appending their data to the binary buffer; returns the new buffer
+ * as its pieces in order (the GLB container copies them once, into the file).
  * Done here rather than through gltf-transform, which finds the non-zero elements one property
  * lookup at a time: for 65 blendshapes of a 12k-vertex head that was most of the GLB's time.
  * `scale` converts the deltas' units (cm to m).
  */
-export function appendSparseTargets(json: GltfJson, bin: Uint8Array, meshes: { nodeName: string; mesh: AvatarMesh }[], scale: number): Uint8Array {
+export function appendSparseTargets(json: GltfJson, bin: Uint8Array, meshes: { nodeName: string; mesh: AvatarMesh }[], scale: number): Uint8Array[] {
   const chunks: Uint8Array[] = [bin];
   let length = bin.length;
   const accessors = (json.accessors ??= []);
@@ -63,5 +64,5 @@ export function appendSparseTargets(json: GltfJson, bin: Uint8Array, meshes: { n
   }
   const pad = (4 - (length % 4)) % 4;
   if (pad) chunks.push(new Uint8Array(pad));
-  return Buffer.concat(chunks);
+  return chunks;
 }

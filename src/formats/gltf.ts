@@ -1,13 +1,15 @@
 import { Document, Format, NodeIO, type Accessor, type Buffer as GltfBuffer, type Material as GltfMaterial, type Node, type Texture as GltfTexture } from '@gltf-transform/core';
-import type { AnimationClip, AvatarMesh, AvatarModel, Material, MorphTrack, Vec3 } from '../model/avatar.ts';
+import { DEFAULT_ALPHA_CUTOFF, type AnimationClip, type AvatarMesh, type AvatarModel, type Material, type MorphTrack, type Vec3 } from '../model/avatar.ts';
 import { packGlb } from './glb-container.ts';
 import { appendSparseTargets } from './gltf-morphs.ts';
 import { meshNodeName } from './naming.ts';
-import { computeTangents } from './tangents.ts';
+import { computeTangents } from '../geometry/mesh/tangents.ts';
 import { boneWorldMatrices, invertAffine } from './transform.ts';
 
 /** glTF lengths are metres; the avatar document's are centimetres. Converted in the data, no scale node. */
 export const METRES_PER_CM = 0.01;
+/** The resource name gltf-transform gives the binary chunk of a GLB it writes as JSON. */
+const GLB_BUFFER = '@glb.bin';
 
 function scaled(a: Float32Array): Float32Array {
   const out = new Float32Array(a.length);
@@ -36,18 +38,29 @@ class GlbBuilder {
     return this.doc.createAccessor().setType(type).setArray(array).setBuffer(this.buffer);
   }
 
+  /** Embedded images (the GLB stands alone), named after the package's texture files. */
   textures(model: AvatarModel): Map<string, GltfTexture> {
-    return new Map(model.textures.map((t) => [t.name, this.doc.createTexture(t.name).setImage(t.data).setMimeType(t.mimeType).setURI(t.name)]));
+    return new Map(model.textures.map((t) => [t.name, this.doc.createTexture(t.name).setImage(t.data).setMimeType(t.mimeType)]));
   }
 
   material(m: Material, textures: Map<string, GltfTexture>): GltfMaterial {
+    const texture = (name: string | undefined): GltfTexture | null => {
+      if (name === undefined) return null;
+      const found = textures.get(name);
+      if (!found) throw new Error(`material ${m.name} uses unknown texture ${name}`);
+      return found;
+    };
     const out = this.doc.createMaterial(m.name)
       .setBaseColorFactor(m.baseColorFactor)
       .setRoughnessFactor(m.roughness)
       .setMetallicFactor(m.metallic)
-      .setAlphaMode(m.alphaMode);
-    if (m.baseColorTexture) out.setBaseColorTexture(textures.get(m.baseColorTexture) ?? null);
-    if (m.normalTexture) out.setNormalTexture(textures.get(m.normalTexture) ?? null);
+      .setAlphaMode(m.alphaMode)
+      .setDoubleSided(m.doubleSided ?? false)
+      .setBaseColorTexture(texture(m.baseColorTexture))
+      .setNormalTexture(texture(m.normalTexture))
+      .setOcclusionTexture(texture(m.occlusionTexture))
+      .setMetallicRoughnessTexture(texture(m.metallicRoughnessTexture));
+    if (m.alphaMode === 'MASK') out.setAlphaCutoff(m.alphaCutoff ?? DEFAULT_ALPHA_CUTOFF);
     return out;
   }
 
@@ -65,7 +78,8 @@ class GlbBuilder {
       .setIndices(this.accessor('SCALAR', g.indices))
       .setMaterial(material);
     if (material.getNormalTexture()) {
-      primitive.setAttribute('TANGENT', this.accessor('VEC4', computeTangents(g.positions, g.normals, uvs, g.indices)));
+      // From the document's v-up UVs: the bitangent then points to the normal map's green (see computeTangents).
+      primitive.setAttribute('TANGENT', this.accessor('VEC4', computeTangents(g.positions, g.normals, g.uvs, g.indices)));
     }
     // Mesh and node share the name: importers name the object after either.
     const gltfMesh = this.doc.createMesh(meshNodeName(mesh)).addPrimitive(primitive);
@@ -120,7 +134,7 @@ function jointsForGltf(mesh: AvatarMesh): Uint16Array {
 
 /**
  * The avatar as a binary glTF (GLB) in metres: skin, named morph targets, PBR materials and clips.
- * Textures are referenced by their file names, relative to the GLB, not embedded.
+ * Self-contained: the textures are embedded, so the file alone shows the textured head.
  */
 export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   const b = new GlbBuilder();
@@ -147,13 +161,13 @@ export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   for (const root of joints.filter((_, k) => model.bones[k].parent < 0)) scene.addChild(root);
   for (const n of meshNodes) scene.addChild(n);
   b.doc.getRoot().setDefaultScene(scene);
-  // Written as glTF JSON and packed here, so that images keep their relative URIs (the package
-  // carries the texture files beside the GLB, as for the FBX) instead of being embedded twice.
-  const { json, resources } = await new NodeIO().writeJSON(b.doc, { format: Format.GLTF });
+  // Written as GLB JSON and its one binary buffer (images included), packed here after the sparse
+  // morph targets are appended to that buffer.
+  const { json, resources } = await new NodeIO().writeJSON(b.doc, { format: Format.GLB });
   const [buffer] = json.buffers ?? [];
-  if (!buffer?.uri) throw new Error('glTF buffer missing');
-  const bin = appendSparseTargets(json, resources[buffer.uri], model.meshes.map((mesh) => ({ nodeName: meshNodeName(mesh), mesh })), METRES_PER_CM);
-  delete buffer.uri;
-  buffer.byteLength = bin.length;
+  const data = resources[GLB_BUFFER];
+  if (!buffer || !data) throw new Error('glTF buffer missing');
+  const bin = appendSparseTargets(json, data, model.meshes.map((mesh) => ({ nodeName: meshNodeName(mesh), mesh })), METRES_PER_CM);
+  buffer.byteLength = bin.reduce((sum, piece) => sum + piece.length, 0);
   return packGlb(json, bin);
 }

@@ -1,6 +1,8 @@
 import { crc32 } from 'node:zlib';
-import type { AvatarModel } from '../model/avatar.ts';
+import type { AvatarModel, Texture } from '../model/avatar.ts';
 import type { Platform } from '../pipeline/types.ts';
+import type { PreviewView } from '../geometry/render/preview.ts';
+import { channelMapTextures } from './fbx/channel-maps.ts';
 import { writeFbx } from './fbx/write.ts';
 import { writeGlb } from './gltf.ts';
 import { materialState } from './material-state.ts';
@@ -17,38 +19,55 @@ export const PACKAGE_FILES = {
   rig: 'avatar_rig.json',
   materialState: 'material_state.json',
   templateNeutral: 'template_neutral.obj',
+  /** Renders of the avatar beside the model in every package (PNG, transparent). */
+  views: { front: 'preview_front.png', threeQuarter: 'preview_three_quarter.png', side: 'preview_side.png' } satisfies Record<PreviewView, string>,
 } as const;
+
+/** What the packages carry besides the model: the template's neutral head (maya) and the views' PNGs (all). */
+export interface PackageExtras {
+  templateNeutralObj: Uint8Array;
+  views: Record<PreviewView, Uint8Array>;
+}
 
 const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 1));
 
 /**
  * Download packages as zip bytes, one per platform asked for; the FBX is written once when both
  * `maya` and `webviewer` are asked for. Pure: writing them atomically and building them once per
- * avatar is the caller's job. `templateNeutralObj` is the template's neutral head (maya only).
+ * avatar is the caller's job.
  */
-export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: { templateNeutralObj: Uint8Array }): Promise<Map<Platform, Uint8Array>> {
-  const textures: ZipEntry[] = model.textures.map((t) => ({ name: t.name, data: t.data, crc: crc32(t.data) }));
+export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Promise<Map<Platform, Uint8Array>> {
+  const entry = (t: Texture): ZipEntry => ({ name: t.name, data: t.data, crc: crc32(t.data) });
   const f = PACKAGE_FILES;
+  // The images every package carries: the views and the textures.
+  const images: ZipEntry[] = [
+    ...Object.entries(f.views).map(([view, name]) => ({ name, data: extras.views[view as PreviewView] })),
+    ...model.textures.map(entry),
+  ];
+  // The FBX's grey maps encode on sharp's threads while the FBX is written.
+  const withFbx = platforms.some((p) => p === 'maya' || p === 'webviewer');
+  const maps = withFbx ? channelMapTextures(model).then((t) => t.map(entry)) : Promise.resolve([]);
+  maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
   let fbx: Uint8Array | undefined;
-  const fbxEntry = (): ZipEntry => ({ name: f.fbx, data: (fbx ??= writeFbx(model)) });
+  const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: (fbx ??= writeFbx(model)) }, ...(await maps)];
   const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {
       case 'maya':
         return writeZip([
-          fbxEntry(),
-          ...textures,
+          ...(await fbxEntries()),
+          ...images,
           { name: f.materialState, data: json(materialState(model)) },
           { name: f.templateNeutral, data: extras.templateNeutralObj },
         ]);
       case 'webviewer':
         return writeZip([
-          fbxEntry(),
+          ...(await fbxEntries()),
           { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
           { name: f.glb, data: await writeGlb(model) },
-          ...textures,
+          ...images,
         ]);
       case 'unity':
-        return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...textures]);
+        return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...images]);
     }
   };
   const out = new Map<Platform, Uint8Array>();
@@ -57,7 +76,7 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
 }
 
 /** The download package of one platform (see buildPackages). */
-export async function buildPackage(model: AvatarModel, platform: Platform, extras: { templateNeutralObj: Uint8Array }): Promise<Uint8Array> {
+export async function buildPackage(model: AvatarModel, platform: Platform, extras: PackageExtras): Promise<Uint8Array> {
   return (await buildPackages(model, [platform], extras)).get(platform)!;
 }
 

@@ -75,7 +75,7 @@ async function avatarJob(job: Job, c: JobContext) {
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms as Platform[], { templateNeutralObj: neutral })) {
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms as Platform[], { templateNeutralObj: neutral, views: result.views })) {
     outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);

@@ -79,11 +79,14 @@ export interface Material {
   metallic: number;
   /** MASK draws texels whose alpha reaches alphaCutoff; BLEND blends by alpha over what is behind. */
   alphaMode: 'OPAQUE' | 'MASK' | 'BLEND';
-  /** For MASK, default 0.5. */
+  /** For MASK, default DEFAULT_ALPHA_CUTOFF. */
   alphaCutoff?: number;
   /** Drawn from both sides (cards and shells without a back); default false. */
   doubleSided?: boolean;
 }
+
+/** The alpha cutoff of a MASK material that gives none (glTF's default). */
+export const DEFAULT_ALPHA_CUTOFF = 0.5;
 
 export interface BoneTrack {
   bone: number;

@@ -6,7 +6,7 @@ import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts'
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { featureShapes, stageClock, supportsMeta } from './stages.ts';
-import { assemble, encodeTextures, renderAndEncodePreview } from './output.ts';
+import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
@@ -92,7 +92,7 @@ export class PhotoPipeline implements Pipeline {
     model.animations = animations;
     lap('assembly', 65);
 
-    const preview = await renderAndEncodePreview(model, textures.images);
+    const { preview, views } = await renderAndEncodePreviews(model, textures.images);
     const encoded = await encoding;
     model.textures = encoded;
     lap('preview', 95);
@@ -100,6 +100,7 @@ export class PhotoPipeline implements Pipeline {
     return {
       model,
       preview,
+      views,
       meta: pipelineMeta(input, model, analysis, textures),
       deformation: {
         template: head.geometry.positions,

@@ -1,4 +1,5 @@
 import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { PreviewView } from '../geometry/render/preview.ts';
 
 export type Feature = 'basic' | 'expressions' | 'visemes';
 export type Platform = 'maya' | 'webviewer' | 'unity';
@@ -17,8 +18,10 @@ export type ProgressFn = (percent: number, stage: string) => void;
 
 export interface PipelineResult {
   model: AvatarModel;
-  /** 1024x1024 front renders. */
+  /** 1024x1024 front renders: the API's preview. */
   preview: { jpg: Uint8Array; png: Uint8Array };
+  /** PNG renders (transparent, PACKAGE_VIEW_SIZE square) of each view, which every package carries beside the model. */
+  views: Record<PreviewView, Uint8Array>;
   /** Pipeline-generated meta entries (stored with `defined`). */
   meta: Record<string, string>;
   /**

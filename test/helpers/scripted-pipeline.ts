@@ -22,9 +22,11 @@ export function createPipeline(): Pipeline {
       const head = model.meshes[0]!.geometry;
       const avatar = head.positions.map((v, i) => (i % 3 === 0 ? v * 1.1 : v));
       const image = sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 200, g: 150, b: 120, alpha: 1 } } });
+      const png = new Uint8Array(await image.clone().png().toBuffer());
       return {
         model,
-        preview: { jpg: new Uint8Array(await image.clone().jpeg().toBuffer()), png: new Uint8Array(await image.clone().png().toBuffer()) },
+        preview: { jpg: new Uint8Array(await image.clone().jpeg().toBuffer()), png },
+        views: { front: png, side: png, threeQuarter: png },
         meta: { template: input.template, 'supports-deformation': '1' },
         deformation: { template: head.positions, avatar, indices: head.indices },
       };

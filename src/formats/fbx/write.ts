@@ -6,34 +6,35 @@ import { encodeFbx } from './encode.ts';
 import { meshGeometry } from './geometry.ts';
 import { modelNode } from './model-node.ts';
 import { definitions, preamble } from './header.ts';
-import { materialNode, textureNode, videoNode } from './material.ts';
+import { channelMaps, type ChannelMap } from './channel-maps.ts';
+import { materialNode, textureNode, textureSlots, videoNode } from './material.ts';
 import { node } from './node.ts';
 import { FbxScene, SCENE_ROOT } from './scene.ts';
 import { addBindPose, addSkeleton, addSkin } from './skeleton.ts';
 
-/** FBX material properties the avatar's texture slots feed. */
-const TEXTURE_SLOTS = [['baseColorTexture', 'DiffuseColor'], ['normalTexture', 'NormalMap']] as const;
-
 /**
  * The avatar as binary FBX 7.4: centimetres, Y up, face along +Z. Textures are referenced by
- * their file name, relative to the FBX, not embedded.
+ * their file name, relative to the FBX, not embedded: the model's, and the grey roughness and
+ * metallic maps split from its packed ones (channelMaps; the packages carry them).
  */
 export function writeFbx(model: AvatarModel): Uint8Array {
   const scene = new FbxScene();
   const boneIds = addSkeleton(scene, model);
 
-  const textureIds = new Map(model.textures.map((t) => {
-    const texture = scene.add('Texture', t.name, '', textureNode(t));
-    const video = scene.add('Video', t.name, 'Clip', videoNode(t));
+  const maps = channelMaps(model);
+  const textureIds = new Map([...model.textures.map((t) => t.name), ...maps.map((m) => m.name)].map((name) => {
+    const texture = scene.add('Texture', name, '', textureNode(name));
+    const video = scene.add('Video', name, 'Clip', videoNode(name));
     scene.connect(video, texture);
-    return [t.name, texture] as const;
+    return [name, texture] as const;
   }));
   const materialIds = new Map(model.materials.map((m) => {
     const id = scene.add('Material', m.name, '', materialNode(m));
-    for (const [slot, property] of TEXTURE_SLOTS) {
-      const texture = m[slot];
-      const textureId = texture === undefined ? undefined : textureIds.get(texture);
-      if (textureId !== undefined) scene.connectProperty(textureId, id, property);
+    const mapOf = (slot: ChannelMap['slot']) => maps.find((map) => map.material === m.name && map.slot === slot)?.name;
+    for (const [texture, property] of textureSlots(m, { roughness: mapOf('roughness'), metallic: mapOf('metallic') })) {
+      const textureId = textureIds.get(texture);
+      if (textureId === undefined) throw new Error(`material ${m.name} uses unknown texture ${texture}`);
+      scene.connectProperty(textureId, id, property);
     }
     return [m.name, id] as const;
   }));

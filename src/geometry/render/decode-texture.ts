@@ -8,10 +8,9 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbaImage> {
   return { width: info.width, height: info.height, rgba: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
-/** The base colour textures the model's materials use, decoded, by texture name. */
-export async function decodeBaseColorTextures(model: AvatarModel): Promise<Map<string, RgbaImage>> {
-  const used = new Set(model.materials.flatMap((m) => (m.baseColorTexture ? [m.baseColorTexture] : [])));
-  const out = new Map<string, RgbaImage>();
-  for (const tex of model.textures) if (used.has(tex.name)) out.set(tex.name, await decodeImage(tex.data));
-  return out;
+/** Every texture the model's materials use (base colour and maps), decoded, by texture name. */
+export async function decodeMaterialTextures(model: AvatarModel): Promise<Map<string, RgbaImage>> {
+  const used = new Set(model.materials.flatMap((m) => [m.baseColorTexture, m.normalTexture, m.occlusionTexture, m.metallicRoughnessTexture]));
+  const decoded = await Promise.all(model.textures.filter((t) => used.has(t.name)).map(async (t) => [t.name, await decodeImage(t.data)] as const));
+  return new Map(decoded);
 }

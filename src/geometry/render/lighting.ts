@@ -5,11 +5,13 @@ import type { Vec3 } from '../../model/avatar.ts';
  * surface towards the light in camera space (x right, y down, z forward: -z is towards the viewer).
  */
 export interface LightRig {
-  /** Added to every lit pixel, linear. */
+  /** Added to every lit pixel, linear; scaled by the occlusion map where there is one. */
   ambient: number;
   lights: { direction: Vec3; intensity: number }[];
   /** Strength of the silhouette rim, which separates the shape from the background. */
   rim: number;
+  /** Scales the lights' highlights (default 1). */
+  specular?: number;
 }
 
 /** Key from the upper left front, a weaker fill from the right, a soft rim. */
@@ -21,13 +23,3 @@ export const studioLight: LightRig = {
   ],
   rim: 0.25,
 };
-
-/** The rig with unit directions, flattened for the inner loop: dx, dy, dz, intensity per light. */
-export function packLights(rig: LightRig): Float64Array {
-  const out = new Float64Array(rig.lights.length * 4);
-  rig.lights.forEach((l, i) => {
-    const len = Math.hypot(l.direction[0], l.direction[1], l.direction[2]);
-    out.set([l.direction[0] / len, l.direction[1] / len, l.direction[2] / len, l.intensity], i * 4);
-  });
-  return out;
-}

@@ -2,6 +2,7 @@ import type { AvatarModel, Vec3 } from '../../model/avatar.ts';
 import type { Camera } from './camera.ts';
 import type { RgbaImage } from './image.ts';
 import type { LightRig } from './lighting.ts';
+import { computeTangents } from '../mesh/tangents.ts';
 import { renderMeshes, type RenderItem, type RenderMode } from './rasterize.ts';
 
 export const PREVIEW_SIZE = 1024;
@@ -16,6 +17,13 @@ const PREVIEW_MARGIN = 1.1;
  * about 1.5 breadths from crown to chin, so this shows the face and the upper neck, as a portrait does.
  */
 const PREVIEW_DEPTH_BREADTHS = 1.75;
+
+/**
+ * The views of the avatar rendered into every package, by the camera's turn around the head in
+ * degrees, towards the subject's left; the service's preview is the front one.
+ */
+export const PREVIEW_VIEWS = { front: 0, threeQuarter: 45, side: 90 } as const;
+export type PreviewView = keyof typeof PREVIEW_VIEWS;
 
 /** Renders the model as the service's preview: transparent background, front view from slightly above. */
 export function renderPreview(
@@ -33,19 +41,41 @@ export function renderPreview(
   });
 }
 
-/** The model's meshes (rest pose) with their materials as render items. */
+/**
+ * The model's meshes (rest pose) with their materials as render items: base colour and coverage,
+ * alpha mode, sides, normal map (with tangents), occlusion and roughness. `textures` holds the
+ * decoded images by texture name.
+ */
 export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, RgbaImage>): RenderItem[] {
-  return model.meshes.map((mesh) => {
+  return model.meshes.map((mesh): RenderItem => {
     const material = model.materials.find((m) => m.name === mesh.material);
     if (!material) return { geometry: mesh.geometry };
+    const image = (name: string | undefined) => (name === undefined ? undefined : textures.get(name));
     const [r, g, b, a] = material.baseColorFactor;
-    const texture = material.baseColorTexture ? textures.get(material.baseColorTexture) : undefined;
-    return { geometry: mesh.geometry, texture, color: [r, g, b], opacity: material.alphaMode === 'BLEND' ? a : 1 };
+    const normalMap = image(material.normalTexture);
+    const { positions, normals, uvs, indices } = mesh.geometry;
+    return {
+      geometry: mesh.geometry,
+      texture: image(material.baseColorTexture),
+      color: [r, g, b],
+      opacity: a,
+      alphaMode: material.alphaMode,
+      alphaCutoff: material.alphaCutoff,
+      doubleSided: material.doubleSided,
+      normalMap,
+      tangents: normalMap && computeTangents(positions, normals, uvs, indices),
+      occlusion: image(material.occlusionTexture),
+      roughnessMap: image(material.metallicRoughnessTexture),
+      roughness: material.roughness,
+    };
   });
 }
 
-/** A camera in front of the model (+z) and slightly above it that frames the head and upper neck in a square image. */
-export function previewCamera(model: AvatarModel): Camera {
+/**
+ * A camera slightly above the model that frames the head and upper neck in a square image: in
+ * front of it (+z) for the front view, turned around the head towards the subject's left (+x) for the others.
+ */
+export function previewCamera(model: AvatarModel, view: PreviewView = 'front'): Camera {
   const lo: Vec3 = [Infinity, Infinity, Infinity];
   const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (const mesh of model.meshes) {
@@ -60,10 +90,19 @@ export function previewCamera(model: AvatarModel): Camera {
   if (!(lo[0] <= hi[0])) throw new RangeError('renderPreview: the model has no vertices');
   lo[1] = Math.max(lo[1], hi[1] - PREVIEW_DEPTH_BREADTHS * (hi[0] - lo[0]));
   const target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
-  const half = (Math.max(hi[0] - lo[0], hi[1] - lo[1]) / 2) * PREVIEW_MARGIN;
+  // The bounding box as the turned camera sees it: its width across the view and its depth along it.
+  const turn = (PREVIEW_VIEWS[view] * Math.PI) / 180;
+  const [sin, cos] = [Math.abs(Math.sin(turn)), Math.abs(Math.cos(turn))];
+  const across = cos * (hi[0] - lo[0]) + sin * (hi[2] - lo[2]);
+  const along = sin * (hi[0] - lo[0]) + cos * (hi[2] - lo[2]);
+  const half = (Math.max(across, hi[1] - lo[1]) / 2) * PREVIEW_MARGIN;
   // Distance from the front of the bounding box at which the half extent fills half the field of view.
-  const distance = half / Math.tan((PREVIEW_FOV * Math.PI) / 360) + (hi[2] - lo[2]) / 2;
+  const distance = half / Math.tan((PREVIEW_FOV * Math.PI) / 360) + along / 2;
   const el = (PREVIEW_ELEVATION_DEG * Math.PI) / 180;
-  const eye: Vec3 = [target[0], target[1] + distance * Math.sin(el), target[2] + distance * Math.cos(el)];
+  const eye: Vec3 = [
+    target[0] + distance * Math.cos(el) * Math.sin(turn),
+    target[1] + distance * Math.sin(el),
+    target[2] + distance * Math.cos(el) * Math.cos(turn),
+  ];
   return { type: 'perspective', fovY: PREVIEW_FOV, eye, target, up: [0, 1, 0] };
 }

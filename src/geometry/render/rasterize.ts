@@ -1,7 +1,9 @@
-import type { MeshData } from '../../model/avatar.ts';
+import { DEFAULT_ALPHA_CUTOFF, type MeshData } from '../../model/avatar.ts';
 import { cameraFrame, type Camera, type CameraFrame } from './camera.ts';
 import type { RgbaImage } from './image.ts';
-import { packLights, studioLight, type LightRig } from './lighting.ts';
+import { computeTangents } from '../mesh/tangents.ts';
+import { DIFFUSE_GRID, lightTables, roughnessLevel, SPECULAR_GRID, type LightTables } from './light-table.ts';
+import { studioLight, type LightRig } from './lighting.ts';
 import { LINEAR_STEPS, linearToSrgb, srgbToLinear } from './srgb.ts';
 
 /**
@@ -11,19 +13,40 @@ import { LINEAR_STEPS, linearToSrgb, srgbToLinear } from './srgb.ts';
  */
 export type RenderMode = 'textured' | 'grey' | 'uv-checker';
 
+/** How an item uses the alpha of its texture (times its opacity): glTF's alpha modes. */
+export type AlphaMode = 'OPAQUE' | 'MASK' | 'BLEND';
+
 export interface RenderItem {
   /** Normals may be empty: the item is then shaded flat. */
   geometry: Pick<MeshData, 'positions' | 'normals' | 'uvs' | 'indices'>;
-  /** Decoded sRGB base colour texture, sampled bilinearly with v up; texels with alpha below half are cut out. */
+  /** Decoded sRGB base colour texture, sampled bilinearly with v up; its alpha is the coverage. */
   texture?: RgbaImage;
   /** Linear multiplier of the base colour (the texture, or white without one). */
   color?: [number, number, number];
-  /** Below 1 the item is blended over what is behind it: drawn after the opaque items, not writing depth. */
+  /** Multiplies the coverage. */
   opacity?: number;
-  /** Draw back faces too (open meshes); they are lit as seen from the viewer's side. */
+  /**
+   * OPAQUE ignores the coverage; MASK draws where it reaches alphaCutoff; BLEND blends by it over
+   * what is behind (its fully covered texels are drawn with the opaque items, the rest after them,
+   * triangles back to front). Default: BLEND when opacity is below 1, else OPAQUE.
+   */
+  alphaMode?: AlphaMode;
+  /** For MASK; default DEFAULT_ALPHA_CUTOFF. */
+  alphaCutoff?: number;
+  /** Draw back faces too (open meshes, cards); they are lit as seen from the viewer's side. */
   doubleSided?: boolean;
   /** Shade with face normals instead of the vertex normals. */
   flat?: boolean;
+  /** Tangent-space normal map, OpenGL convention (green towards +v), in `textured` mode. */
+  normalMap?: RgbaImage;
+  /** Per-vertex tangents for the normal map (xyz and handedness w, see computeTangents); computed when absent. */
+  tangents?: Float32Array;
+  /** Ambient occlusion in the red channel: scales the ambient light, in `textured` mode. */
+  occlusion?: RgbaImage;
+  /** Roughness in the green channel (glTF's metallic-roughness packing), times `roughness`. */
+  roughnessMap?: RgbaImage;
+  /** Gives the item a specular highlight of this roughness (0 mirror-like, 1 matt) in `textured` mode; none without it. */
+  roughness?: number;
 }
 
 export interface RenderOptions {
@@ -41,14 +64,25 @@ export interface RenderOptions {
 
 /**
  * Per vertex in screen space: x, y, depth key (screen-linear, smaller is nearer), q (1/z or 1), u, v,
- * light on the front side, light on the back side. Lighting per vertex (Gouraud) costs a fraction of
- * per-pixel lighting, and at the vertex density of a head (a triangle covers a few pixels) looks the same.
+ * normal xyz and tangent xyzw in camera space. Light is computed per pixel from the interpolated
+ * normal (perturbed by the normal map), so that maps and narrow highlights show.
  */
-const STRIDE = 8;
-/** Per vertex in camera space for clipping: x, y, z, u, v, normal xyz. */
-const CSTRIDE = 8;
+const STRIDE = 13;
+/** Per vertex in camera space for clipping: x, y, z, u, v, normal xyz, tangent xyzw. */
+const CSTRIDE = 12;
 const MODE_CODE: Record<RenderMode, number> = { textured: 0, grey: 1, 'uv-checker': 2 };
+const ALPHA_CODE: Record<AlphaMode, number> = { OPAQUE: 0, MASK: 1, BLEND: 2 };
 const DEFAULT_GREY = 0.45;
+/** A map's byte 0..255 to -1..1 (normal maps). */
+const UNIT_PER_BYTE = 2 / 255;
+/** Texels of an item without that map. */
+const EMPTY = new Int32Array(0);
+/** The highlight table of an item that reads none. */
+const EMPTY_TABLE = new Float32Array(0);
+/** Cells of the light tables per unit of a normal's coordinate, a hair under half the grid so that 1 (and rounding above it) stays in the last cell. */
+const CELLS_PER_UNIT = (DIFFUSE_GRID - 1e-3) / 2;
+/** The passes: everything opaque (BLEND items' fully covered texels too), then BLEND's partial coverage. */
+const OPAQUE_PASS = 0, BLEND_PASS = 1;
 
 /** Renders meshes into an RGBA image (straight alpha). Pure: no I/O. */
 export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOptions): RgbaImage {
@@ -61,7 +95,7 @@ export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOp
 
 /**
  * Which triangle is seen at each pixel, and how far (no supersampling): the nearest triangle's id
- * (translucent items count as opaque, textures and their cut-outs are ignored), counted over the items in
+ * (every item counts as opaque, textures and their cut-outs are ignored), counted over the items in
  * order (item 0's triangles first), -1 where none, and its camera-space depth (Infinity where none).
  */
 export function renderTriangleIds(
@@ -70,7 +104,8 @@ export function renderTriangleIds(
   size: { width: number; height: number; near?: number },
 ): { ids: Int32Array; depth: Float32Array } {
   const ids = new Int32Array(size.width * size.height).fill(-1);
-  const raster = rasterize(items.map((item) => ({ ...item, opacity: 1 })), camera, { ...size, supersample: 1, mode: 'grey' }, ids);
+  const opaque = items.map((item): RenderItem => ({ geometry: item.geometry, flat: item.flat, doubleSided: item.doubleSided }));
+  const raster = rasterize(opaque, camera, { ...size, supersample: 1, mode: 'grey' }, ids);
   return { ids, depth: raster.cameraDepth() };
 }
 
@@ -84,12 +119,20 @@ export function firstTriangleIds(items: RenderItem[]): number[] {
   });
 }
 
+const alphaModeOf = (item: RenderItem): AlphaMode => item.alphaMode ?? ((item.opacity ?? 1) < 1 ? 'BLEND' : 'OPAQUE');
+
 function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids: Int32Array | null): Raster {
   const ss = opts.supersample ?? 1;
   const raster = new Raster(opts.width * ss, opts.height * ss, scaledFrame(cameraFrame(camera, opts.width, opts.height), ss), opts, ids);
   const starts = firstTriangleIds(items);
-  items.forEach((item, i) => (item.opacity ?? 1) >= 1 && raster.draw(item, starts[i]));
-  items.forEach((item, i) => (item.opacity ?? 1) < 1 && raster.draw(item, starts[i]));
+  const prepared = items.map((item, i) => raster.prepare(item, starts[i]));
+  for (const p of prepared) raster.drawAll(p, OPAQUE_PASS);
+  // Partial coverage back to front, triangle by triangle across all blended items.
+  const blended = prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND);
+  const order: { p: Prepared; t: number; depth: number }[] = [];
+  for (const p of blended) for (let t = 0; t < p.indices.length; t += 3) order.push({ p, t, depth: p.depthOf(t) });
+  order.sort((a, b) => b.depth - a.depth);
+  for (const { p, t } of order) raster.drawTriangle(p, t, BLEND_PASS);
   return raster;
 }
 
@@ -146,24 +189,52 @@ function buffers(pixels: number, keepColor: boolean): { color: Uint8Array; depth
   return keepColor ? { color: new Uint8Array(pixels * 4), depth: scratch.depth } : scratch;
 }
 
+/** A texture as the inner loop reads it: one 32-bit word per texel, and its size. */
+interface Texels {
+  words: Int32Array;
+  width: number;
+  height: number;
+}
+
+/** An item ready to draw: its vertices in camera and screen space and what its pixels need. */
+interface Prepared {
+  cam: Float32Array;
+  vb: Float32Array;
+  indices: ArrayLike<number>;
+  firstId: number;
+  texture: Texels | null;
+  normalMap: Texels | null;
+  occlusion: Texels | null;
+  roughnessMap: Texels | null;
+  color: [number, number, number];
+  opacity: number;
+  alphaMode: number;
+  /** Alpha (0..255) a MASK texel needs to be drawn. */
+  cutoff: number;
+  doubleSided: boolean;
+  /** Whether the item has a highlight. */
+  specular: boolean;
+  /** Without a roughness map, the highlight table of the item's roughness. */
+  highlights: Float32Array;
+  /** With one, every level's table, and the level by the map's green byte (the roughness factor applied). */
+  levels: Float32Array[];
+  levelOf: Uint8Array;
+  /** Ambient light by the occlusion map's red byte. */
+  ambientOf: Float32Array;
+  /** Camera-space depth of a triangle's centroid, for sorting. */
+  depthOf(t: number): number;
+}
+
 class Raster {
   readonly color: Uint8Array;
   private readonly depth: Float32Array;
-  private readonly lights: Float64Array;
+  private readonly tables: LightTables;
   private readonly ambient: number;
-  private readonly rim: number;
   private readonly mode: number;
   private readonly near: number;
-  // State of the item being drawn, read by triangle().
-  private tex: Int32Array | null = null;
-  private tw = 0;
-  private th = 0;
-  private cr = 1;
-  private cg = 1;
-  private cb = 1;
-  private opacity = 1;
-  private cutout = false;
-  private doubleSided = false;
+  // The item and pass being drawn, read by triangle().
+  private item!: Prepared;
+  private pass = OPAQUE_PASS;
   /** Id of the triangle being drawn, written to `ids` when there are ids to write. */
   private id = 0;
 
@@ -179,9 +250,8 @@ class Raster {
     new Uint32Array(this.color.buffer, this.color.byteOffset, width * height).fill(packRgba(bg[0], bg[1], bg[2], bg[3]));
     this.depth.fill(Infinity);
     const rig = opts.light ?? studioLight;
-    this.lights = packLights(rig);
+    this.tables = lightTables(rig);
     this.ambient = rig.ambient;
-    this.rim = rig.rim;
     this.mode = MODE_CODE[opts.mode ?? 'textured'];
     this.near = opts.near ?? 0.1;
   }
@@ -192,40 +262,66 @@ class Raster {
     return this.depth.map((k) => (k === Infinity ? Infinity : perspective ? -1 / k : k));
   }
 
-  /** Draws an item whose first triangle has the id `firstId`. */
-  draw(item: RenderItem, firstId: number): void {
-    const textured = this.mode === 0 && item.texture !== undefined;
-    this.tex = textured ? texels(item.texture!) : null;
-    this.tw = textured ? item.texture!.width : 0;
-    this.th = textured ? item.texture!.height : 0;
-    const [r, g, b] = item.color ?? [1, 1, 1];
-    const base = this.mode === 1 ? DEFAULT_GREY : 1;
-    [this.cr, this.cg, this.cb] = [r * base, g * base, b * base];
-    this.cutout = textured && hasTransparency(item.texture!);
-    this.opacity = Math.max(0, Math.min(1, item.opacity ?? 1));
-    this.doubleSided = item.doubleSided ?? false;
-
-    const { cam, indices } = this.cameraSpace(item);
+  /** Transforms and projects an item whose first triangle has the id `firstId`. */
+  prepare(item: RenderItem, firstId: number): Prepared {
+    const textured = this.mode === 0;
+    const map = (image: RgbaImage | undefined): Texels | null => (textured && image ? texels(image) : null);
+    const normalMap = map(item.normalMap);
+    const { cam, indices } = this.cameraSpace(item, normalMap !== null);
     const count = cam.length / CSTRIDE;
     const vb = new Float32Array(count * STRIDE);
     for (let i = 0; i < count; i++) this.project(cam, i * CSTRIDE, vb, i * STRIDE);
-    const near = this.near;
-    for (let t = 0; t < indices.length; t += 3) {
-      this.id = firstId + t / 3;
-      const a = indices[t], b = indices[t + 1], c2 = indices[t + 2];
-      const za = cam[a * CSTRIDE + 2], zb = cam[b * CSTRIDE + 2], zc = cam[c2 * CSTRIDE + 2];
-      if (za >= near && zb >= near && zc >= near) this.triangle(vb, a * STRIDE, b * STRIDE, c2 * STRIDE);
-      else if (za >= near || zb >= near || zc >= near) this.clipped(cam, a, b, c2);
-    }
+    const [r, g, b] = item.color ?? [1, 1, 1];
+    const base = this.mode === 1 ? DEFAULT_GREY : 1;
+    const specular = textured && item.roughness !== undefined;
+    const roughness = item.roughness ?? 1;
+    const roughnessMap = specular ? map(item.roughnessMap) : null;
+    return {
+      cam, vb, indices, firstId,
+      texture: map(item.texture),
+      normalMap,
+      occlusion: map(item.occlusion),
+      roughnessMap,
+      color: [r * base, g * base, b * base],
+      opacity: Math.max(0, Math.min(1, item.opacity ?? 1)),
+      alphaMode: ALPHA_CODE[alphaModeOf(item)],
+      cutoff: Math.round(255 * (item.alphaCutoff ?? DEFAULT_ALPHA_CUTOFF)),
+      doubleSided: item.doubleSided ?? false,
+      specular,
+      highlights: specular && !roughnessMap ? this.tables.highlight(roughnessLevel(roughness)) : EMPTY_TABLE,
+      levels: specular && roughnessMap ? this.tables.highlights() : [],
+      levelOf: Uint8Array.from({ length: 256 }, (_, g) => roughnessLevel(roughness * (g / 255))),
+      ambientOf: Float32Array.from({ length: 256 }, (_, r) => this.ambient * (r / 255)),
+      depthOf: (t) => (cam[indices[t] * CSTRIDE + 2] + cam[indices[t + 1] * CSTRIDE + 2] + cam[indices[t + 2] * CSTRIDE + 2]) / 3,
+    };
   }
 
-  /** Vertices in camera space with their uv and normal; flat items get three own vertices per triangle. */
-  private cameraSpace(item: RenderItem): { cam: Float32Array; indices: ArrayLike<number> } {
+  /** Draws every triangle of a prepared item in one pass. */
+  drawAll(p: Prepared, pass: number): void {
+    for (let t = 0; t < p.indices.length; t += 3) this.drawTriangle(p, t, pass);
+  }
+
+  /** Draws the triangle starting at index `t` of a prepared item, clipped at the near plane. */
+  drawTriangle(p: Prepared, t: number, pass: number): void {
+    this.item = p;
+    this.pass = pass;
+    this.id = p.firstId + t / 3;
+    const { cam, vb, indices } = p;
+    const near = this.near;
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    const za = cam[a * CSTRIDE + 2], zb = cam[b * CSTRIDE + 2], zc = cam[c * CSTRIDE + 2];
+    if (za >= near && zb >= near && zc >= near) this.triangle(vb, a * STRIDE, b * STRIDE, c * STRIDE);
+    else if (za >= near || zb >= near || zc >= near) this.clipped(cam, a, b, c);
+  }
+
+  /** Vertices in camera space with their uv, normal and tangent; flat items get three own vertices per triangle. */
+  private cameraSpace(item: RenderItem, withTangents: boolean): { cam: Float32Array; indices: ArrayLike<number> } {
     const { positions: p, normals: nrm, uvs, indices } = item.geometry;
     const { R, t } = this.frame;
     const n = p.length / 3;
     const hasUv = uvs.length >= n * 2;
     const flat = item.flat === true || nrm.length < n * 3;
+    const tangents = withTangents && !flat && hasUv ? (item.tangents ?? computeTangents(p as Float32Array, nrm as Float32Array, uvs as Float32Array, indices as Uint32Array)) : null;
     const cam = new Float32Array(n * CSTRIDE);
     for (let i = 0; i < n; i++) {
       const x = p[i * 3], y = p[i * 3 + 1], z = p[i * 3 + 2];
@@ -241,6 +337,13 @@ class Raster {
         cam[o + 6] = R[3] * nx + R[4] * ny + R[5] * nz;
         cam[o + 7] = R[6] * nx + R[7] * ny + R[8] * nz;
       }
+      if (tangents) {
+        const tx = tangents[i * 4], ty = tangents[i * 4 + 1], tz = tangents[i * 4 + 2];
+        cam[o + 8] = R[0] * tx + R[1] * ty + R[2] * tz;
+        cam[o + 9] = R[3] * tx + R[4] * ty + R[5] * tz;
+        cam[o + 10] = R[6] * tx + R[7] * ty + R[8] * tz;
+        cam[o + 11] = tangents[i * 4 + 3];
+      }
     }
     return flat ? facetted(cam, indices) : { cam, indices };
   }
@@ -254,25 +357,7 @@ class Raster {
     // 1/z is linear in screen space under perspective, z itself under orthographic projection.
     vb[o + 2] = f.perspective ? -q : z;
     vb[o + 3] = q;
-    vb[o + 4] = cam[c + 3];
-    vb[o + 5] = cam[c + 4];
-    vb[o + 6] = this.light(cam[c + 5], cam[c + 6], cam[c + 7]);
-    vb[o + 7] = this.light(-cam[c + 5], -cam[c + 6], -cam[c + 7]);
-  }
-
-  /** Light reaching a surface with normal n (camera space). */
-  private light(nx: number, ny: number, nz: number): number {
-    const len = Math.hypot(nx, ny, nz);
-    if (len > 0) { nx /= len; ny /= len; nz /= len; }
-    const lights = this.lights;
-    let light = this.ambient;
-    for (let l = 0; l < lights.length; l += 4) {
-      const d = nx * lights[l] + ny * lights[l + 1] + nz * lights[l + 2];
-      if (d > 0) light += d * lights[l + 3];
-    }
-    // The viewer looks along +z: a normal with nz near 0 is on the silhouette.
-    const edge = 1 - (nz < 0 ? -nz : 0);
-    return light + this.rim * edge * edge * edge;
+    for (let k = 3; k < CSTRIDE; k++) vb[o + k + 1] = cam[c + k];
   }
 
   /** Clips a triangle crossing the near plane (Sutherland-Hodgman on one plane) and draws the rest. */
@@ -295,10 +380,11 @@ class Raster {
   }
 
   private triangle(vb: Float32Array, a: number, b: number, c: number): void {
+    const item = this.item;
     let area = (vb[b] - vb[a]) * (vb[c + 1] - vb[a + 1]) - (vb[c] - vb[a]) * (vb[b + 1] - vb[a + 1]);
     // Counter-clockwise from outside turns clockwise in the y-down image: front faces have area < 0.
     const back = area > 0;
-    if (area === 0 || !(area === area) || (back && !this.doubleSided)) return;
+    if (area === 0 || !(area === area) || (back && !item.doubleSided)) return;
     if (!back) {
       const s = b; b = c; c = s;
       area = -area;
@@ -325,25 +411,42 @@ class Raster {
     let r0 = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1);
     let r1 = (x0 - x2) * (py - y2) - (y0 - y2) * (px - x2);
     let r2 = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0);
-    // Screen-linear quantities: the depth key, q, and u, v, light times q (divided by q per pixel,
-    // which makes them perspective-correct). Each is stepped along x by its plane's slope.
+    // Screen-linear quantities: the depth key, q, and every attribute times q (divided by q per
+    // pixel where its size matters, which makes it perspective-correct). Each is stepped along x by its plane's slope.
     const k0 = vb[a + 2] * ia, k1 = vb[b + 2] * ia, k2 = vb[c + 2] * ia;
-    const q0 = vb[a + 3], q1 = vb[b + 3], q2 = vb[c + 3];
-    const side = back ? 7 : 6;
-    const Q0 = q0 * ia, Q1 = q1 * ia, Q2 = q2 * ia;
+    const Q0 = vb[a + 3] * ia, Q1 = vb[b + 3] * ia, Q2 = vb[c + 3] * ia;
     const u0 = vb[a + 4] * Q0, u1 = vb[b + 4] * Q1, u2 = vb[c + 4] * Q2;
     const v0 = vb[a + 5] * Q0, v1 = vb[b + 5] * Q1, v2 = vb[c + 5] * Q2;
-    const l0 = vb[a + side] * Q0, l1 = vb[b + side] * Q1, l2 = vb[c + side] * Q2;
+    const nx0 = vb[a + 6] * Q0, nx1 = vb[b + 6] * Q1, nx2 = vb[c + 6] * Q2;
+    const ny0 = vb[a + 7] * Q0, ny1 = vb[b + 7] * Q1, ny2 = vb[c + 7] * Q2;
+    const nz0 = vb[a + 8] * Q0, nz1 = vb[b + 8] * Q1, nz2 = vb[c + 8] * Q2;
+    // Tangents are only read with a normal map: taken from the edge functions there, not stepped.
+    const tx0 = vb[a + 9] * Q0, tx1 = vb[b + 9] * Q1, tx2 = vb[c + 9] * Q2;
+    const ty0 = vb[a + 10] * Q0, ty1 = vb[b + 10] * Q1, ty2 = vb[c + 10] * Q2;
+    const tz0 = vb[a + 11] * Q0, tz1 = vb[b + 11] * Q1, tz2 = vb[c + 11] * Q2;
+    // Handedness is one per triangle on any sane UV layout: the first corner's.
+    const handed = vb[a + 12] < 0 ? -1 : 1;
     const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
     const qdx = w0dx * Q0 + w1dx * Q1 + w2dx * Q2;
     const udx = w0dx * u0 + w1dx * u1 + w2dx * u2;
     const vdx = w0dx * v0 + w1dx * v1 + w2dx * v2;
-    const ldx = w0dx * l0 + w1dx * l1 + w2dx * l2;
+    const nxdx = w0dx * nx0 + w1dx * nx1 + w2dx * nx2;
+    const nydx = w0dx * ny0 + w1dx * ny1 + w2dx * ny2;
+    const nzdx = w0dx * nz0 + w1dx * nz1 + w2dx * nz2;
 
     const color = this.color, depth = this.depth, width = this.width;
-    const tex = this.tex, tw = this.tw, th = this.th, cutout = this.cutout;
-    const cr = this.cr, cg = this.cg, cb = this.cb;
-    const mode = this.mode, opacity = this.opacity, blend = opacity < 1;
+    const tex = item.texture, nmap = item.normalMap, occ = item.occlusion, rmap = item.roughnessMap;
+    // The maps' sizes and texels, hoisted: the inner loop reads them nearest-texel, inline.
+    const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
+    const ow = occ?.width ?? 0, oh = occ?.height ?? 0, oWords = occ?.words ?? EMPTY;
+    const rw = rmap?.width ?? 0, rh = rmap?.height ?? 0, rWords = rmap?.words ?? EMPTY;
+    const [cr, cg, cb] = item.color;
+    const mode = this.mode, opacity = item.opacity, alphaMode = item.alphaMode, cutoff = item.cutoff;
+    const blendPass = this.pass === BLEND_PASS;
+    const specular = item.specular, highlights = item.highlights, levels = item.levels;
+    const diffuse = this.tables.diffuse, ambient = this.ambient, ambientOf = item.ambientOf, levelOf = item.levelOf;
+    // Back faces of double-sided items are lit as seen from the viewer's side.
+    const facing = back ? -1 : 1;
     const ids = this.ids, id = this.id;
     const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
 
@@ -359,12 +462,14 @@ class Raster {
       let qs = w0 * Q0 + w1 * Q1 + w2 * Q2;
       let uq = w0 * u0 + w1 * u1 + w2 * u2;
       let vq = w0 * v0 + w1 * v1 + w2 * v2;
-      let lq = w0 * l0 + w1 * l1 + w2 * l2;
+      let nxq = w0 * nx0 + w1 * nx1 + w2 * nx2;
+      let nyq = w0 * ny0 + w1 * ny1 + w2 * ny2;
+      let nzq = w0 * nz0 + w1 * nz1 + w2 * nz2;
       const row = y * width;
       for (
         let x = from;
         x <= to;
-        x++, w0 += w0dx, w1 += w1dx, w2 += w2dx, key += kdx, qs += qdx, uq += udx, vq += vdx, lq += ldx
+        x++, w0 += w0dx, w1 += w1dx, w2 += w2dx, key += kdx, qs += qdx, uq += udx, vq += vdx, nxq += nxdx, nyq += nydx, nzq += nzdx
       ) {
         if (w0 < 0 || w1 < 0 || w2 < 0) continue;
         if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
@@ -374,8 +479,11 @@ class Raster {
         const u = uq * s, v = vq * s;
 
         let ar: number, ag: number, ab: number;
+        // Coverage 0..255 (the texture's alpha, or full).
+        let alpha = 255;
         if (tex !== null) {
           // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
+          const tw = tex.width, th = tex.height, words = tex.words;
           let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
           tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
           ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
@@ -384,8 +492,8 @@ class Raster {
           const i00 = iy * tw + ix;
           const i01 = iy < th - 1 ? i00 + tw : i00;
           const dx = ix < tw - 1 ? 1 : 0;
-          const t00 = tex[i00], t10 = tex[i00 + dx], t01 = tex[i01], t11 = tex[i01 + dx];
-          if (cutout && bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy) < 128) continue;
+          const t00 = words[i00], t10 = words[i00 + dx], t01 = words[i01], t11 = words[i01 + dx];
+          if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
           ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
           ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
           ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
@@ -398,17 +506,65 @@ class Raster {
         } else {
           ar = cr; ag = cg; ab = cb;
         }
+        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
+        if (alphaMode === 1) {
+          if (alpha * opacity < cutoff) continue;
+        } else if (alphaMode === 2) {
+          // Full coverage belongs to the opaque pass, the rest to the blended one.
+          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
+        }
 
-        const light = lq * s;
+        // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
+        let nx = nxq, ny = nyq, nz = nzq;
+        if (nmap !== null) {
+          let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
+          mxi = mxi < 0 ? 0 : mxi >= nw ? nw - 1 : mxi;
+          myi = myi < 0 ? 0 : myi >= nh ? nh - 1 : myi;
+          const m = nWords[myi * nw + mxi];
+          const mx = (m & 255) * UNIT_PER_BYTE - 1, my = ((m >> 8) & 255) * UNIT_PER_BYTE - 1, mz = ((m >> 16) & 255) * UNIT_PER_BYTE - 1;
+          // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
+          // times q squared: s brings it to their scale.
+          const bs = handed * my * s;
+          const txq = w0 * tx0 + w1 * tx1 + w2 * tx2, tyq = w0 * ty0 + w1 * ty1 + w2 * ty2, tzq = w0 * tz0 + w1 * tz1 + w2 * tz2;
+          nx = txq * mx + nxq * mz + (nyq * tzq - nzq * tyq) * bs;
+          ny = tyq * mx + nyq * mz + (nzq * txq - nxq * tzq) * bs;
+          nz = tzq * mx + nzq * mz + (nxq * tyq - nyq * txq) * bs;
+        }
+        // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
+        const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
+        // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
+        const cx = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
+        const cy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
+        const away = nz * inv > 0;
+        let light = diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + cy * DIFFUSE_GRID + cx];
+        if (occ === null) light += ambient;
+        else {
+          let ox = (u * ow) | 0, oy = ((1 - v) * oh) | 0;
+          ox = ox < 0 ? 0 : ox >= ow ? ow - 1 : ox;
+          oy = oy < 0 ? 0 : oy >= oh ? oh - 1 : oy;
+          light += ambientOf[oWords[oy * ow + ox] & 255];
+        }
+        let highlight = 0;
+        if (specular && !away) {
+          let table = highlights;
+          if (rmap !== null) {
+            let rx = (u * rw) | 0, ry = ((1 - v) * rh) | 0;
+            rx = rx < 0 ? 0 : rx >= rw ? rw - 1 : rx;
+            ry = ry < 0 ? 0 : ry >= rh ? rh - 1 : ry;
+            table = levels[levelOf[(rWords[ry * rw + rx] >> 8) & 255]];
+          }
+          highlight = table[(cy >> 1) * SPECULAR_GRID + (cx >> 1)];
+        }
+
         // Math.min rather than a branch: with textured noise a branch would mispredict often.
-        const lr = Math.min(top, (ar * light * top + 0.5) | 0);
-        const lg = Math.min(top, (ag * light * top + 0.5) | 0);
-        const lb = Math.min(top, (ab * light * top + 0.5) | 0);
+        const lr = Math.min(top, ((ar * light + highlight) * top + 0.5) | 0);
+        const lg = Math.min(top, ((ag * light + highlight) * top + 0.5) | 0);
+        const lb = Math.min(top, ((ab * light + highlight) * top + 0.5) | 0);
         const o = pi * 4;
-        if (blend) {
+        if (blendPass) {
           const da = color[o + 3] / 255;
-          const oa = opacity + da * (1 - opacity);
-          const keep = (da * (1 - opacity)) / oa, put = opacity / oa;
+          const oa = coverage + da * (1 - coverage);
+          const keep = (da * (1 - coverage)) / oa, put = coverage / oa;
           color[o] = toSrgb[lr] * put + color[o] * keep + 0.5;
           color[o + 1] = toSrgb[lg] * put + color[o + 1] * keep + 0.5;
           color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
@@ -468,21 +624,8 @@ function bilinear(a: number, b: number, c: number, d: number, fx: number, fy: nu
 }
 
 /** The texture as one 32-bit word per texel (copied only when its bytes are not 4-aligned); signed, so loads stay small integers. */
-function texels(texture: RgbaImage): Int32Array {
+function texels(texture: RgbaImage): Texels {
   const b = texture.rgba;
   const aligned = b.byteOffset % 4 === 0 ? b : b.slice();
-  return new Int32Array(aligned.buffer, aligned.byteOffset, texture.width * texture.height);
-}
-
-const transparencyOf = new WeakMap<Uint8Array, boolean>();
-
-/** Whether any texel is less than half opaque (then the texture cuts out); cached per pixel buffer. */
-function hasTransparency(texture: RgbaImage): boolean {
-  let known = transparencyOf.get(texture.rgba);
-  if (known === undefined) {
-    known = false;
-    for (let i = 3; i < texture.rgba.length && !known; i += 4) known = texture.rgba[i] < 128;
-    transparencyOf.set(texture.rgba, known);
-  }
-  return known;
+  return { words: new Int32Array(aligned.buffer, aligned.byteOffset, texture.width * texture.height), width: texture.width, height: texture.height };
 }

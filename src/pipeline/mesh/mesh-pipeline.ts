@@ -13,7 +13,7 @@ import { featureShapes, stageClock, supportsMeta } from '../stages.ts';
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
-import { assemble, encodeTextures, renderAndEncodePreview } from '../output.ts';
+import { assemble, encodeTextures, renderAndEncodePreviews } from '../output.ts';
 import { loadScan, type Scan } from './scan.ts';
 import { findScanLandmarks, type ScanLandmarks } from './scan-landmarks.ts';
 import { applyMat3, fitSimilarity, transposeMat3 } from '../../geometry/fit/similarity.ts';
@@ -69,7 +69,7 @@ export async function runMeshPipeline(
   model.animations = animations;
   lap('assembly', 65);
 
-  const [encoded, preview] = await Promise.all([encodeTextures(textures.images), renderAndEncodePreview(model, textures.images)]);
+  const [encoded, { preview, views }] = await Promise.all([encodeTextures(textures.images), renderAndEncodePreviews(model, textures.images)]);
   model.textures = encoded;
   lap('preview', 95);
 
@@ -84,6 +84,7 @@ export async function runMeshPipeline(
   return {
     model,
     preview,
+    views,
     meta,
     deformation: { template: tpl.meshes[0].geometry.positions, avatar: head, indices: tpl.meshes[0].geometry.indices },
     registration,

@@ -13,7 +13,7 @@ import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
-import { decodeBaseColorTextures } from '../../geometry/render/decode-texture.ts';
+import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
 import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../geometry/mesh/adjacency.ts';
@@ -74,7 +74,7 @@ async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
 /** Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like the preview). */
 export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promise<RgbImage> {
   const { width, height } = result.analysis.image;
-  const textures = await decodeBaseColorTextures(result.model);
+  const textures = await decodeMaterialTextures(result.model);
   const img = renderMeshes(modelItems(result.model, textures), photoRenderCamera(result.camera, width, height), {
     width,
     height,

@@ -9,7 +9,8 @@ import { cameraFrame, projectPoint, type Camera } from '../../geometry/render/ca
 import type { RgbaImage } from '../../geometry/render/image.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
-import { decodeBaseColorTextures } from '../../geometry/render/decode-texture.ts';
+import type { LightRig } from '../../geometry/render/lighting.ts';
+import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
 import { vertexNormals } from '../../geometry/mesh/normals.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
@@ -20,6 +21,11 @@ const FOV = 20;
 /** Free space around the face landmarks, as a fraction of their half extent. */
 const MARGIN = 1.25;
 const BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
+/**
+ * The preview's light without its highlights: they are not the shape, and a catchlight on the eye
+ * moves the detector's eye contour by more than its noise (eyeBlinkRight read 0.05 short on p03-a).
+ */
+const OBSERVE_LIGHT: LightRig = { ...PHOTO_TEXTURE_LIGHT, specular: 0 };
 
 /** Landmark indices (canonical face mesh), per side of the subject. */
 const SIDES = {
@@ -106,7 +112,7 @@ export interface ObservedAvatar {
 
 /** Observes the given shapes (default: every blendshape of the model) against the neutral avatar. */
 export async function observeShapes(model: AvatarModel, names?: readonly string[]): Promise<ObservedAvatar> {
-  const textures = await decodeBaseColorTextures(model);
+  const textures = await decodeMaterialTextures(model);
   const head = model.meshes.find((m) => m.name === 'head');
   if (!head) throw new RangeError('observeShapes: the model has no head mesh');
   const camera = faceCamera(head.geometry.positions);
@@ -115,7 +121,7 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
     height: OBSERVE_SIZE,
     supersample: 2,
     background: BACKGROUND,
-    light: PHOTO_TEXTURE_LIGHT,
+    light: OBSERVE_LIGHT,
   });
   const neutralRender = render(null);
   const neutralPoints = await landmarksOf(neutralRender);

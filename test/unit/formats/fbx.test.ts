@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import sharp from 'sharp';
 import type { Bone, Mesh, MeshPhongMaterial, SkinnedMesh } from 'three';
 import { encodeFbx } from '../../../src/formats/fbx/encode.ts';
 import { findChild, findChildren, int32, node, type FbxNode } from '../../../src/formats/fbx/node.ts';
 import { readFbx } from '../../../src/formats/fbx/read.ts';
 import { writeFbx } from '../../../src/formats/fbx/write.ts';
+import { channelMaps, channelMapTextures } from '../../../src/formats/fbx/channel-maps.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { collect, restPoseError, loadFbxWithThree } from './three-loaders.ts';
 
@@ -67,7 +69,7 @@ test('skeleton, clusters, blendshape channels, textures and clips are all presen
   assert.equal(ofClass('NodeAttribute', 'LimbNode').length, BONE_NAMES.length);
   assert.deepEqual(ofClass('Deformer', 'BlendShapeChannel').map(shortName), NAMED_MORPHS);
   assert.deepEqual(ofClass('Geometry', 'Shape').map(shortName), NAMED_MORPHS);
-  assert.deepEqual(objects.filter((o) => o.name === 'Texture').map((t) => value(t, 'RelativeFilename')), model.textures.map((t) => t.name));
+  assert.deepEqual(objects.filter((o) => o.name === 'Texture').map((t) => value(t, 'RelativeFilename')), [...model.textures.map((t) => t.name), 'skin_roughness.png']);
   assert.deepEqual(objects.filter((o) => o.name === 'AnimationStack').map(shortName), ['idle', 'talk']);
   const pose = objects.find((o) => o.name === 'Pose')!;
   assert.equal(findChildren(pose, 'PoseNode').length, BONE_NAMES.length + model.meshes.length);
@@ -89,6 +91,46 @@ test('skeleton, clusters, blendshape channels, textures and clips are all presen
   for (const c of top('Connections').children) assert.ok(ids.has(c.props[1]) && ids.has(c.props[2]), `connection ${c.props.join(' ')}`);
 });
 
+/** The texture file feeding each property of a material, from the OP connections. */
+function materialSlots(material: string): Record<string, string> {
+  const id = objects.find((o) => o.name === 'Material' && shortName(o) === material)!.props[0];
+  const textures = new Map(objects.filter((o) => o.name === 'Texture').map((t) => [t.props[0], value(t, 'RelativeFilename') as string]));
+  const links = top('Connections').children.filter((c) => c.props[0] === 'OP' && c.props[2] === id);
+  return Object.fromEntries(links.map((c) => [c.props[3] as string, textures.get(c.props[1])!]));
+}
+
+const materialProperty = (material: string, name: string): unknown => {
+  const m = objects.find((o) => o.name === 'Material' && shortName(o) === material)!;
+  return findChildren(findChild(m, 'Properties70')!, 'P').find((p) => p.props[0] === name)?.props[4];
+};
+
+test('material slots as Blender wires them: colour, coverage, normal map, roughness; Shininess carries the roughness back', () => {
+  assert.deepEqual(materialSlots('skin'), { DiffuseColor: 'head_baseColor.png', NormalMap: 'head_normal.png', ShininessExponent: 'skin_roughness.png' });
+  // Hair and lashes: the base colour's alpha is the coverage, connected as transparency too.
+  assert.deepEqual(materialSlots('hair'), { DiffuseColor: 'hair_baseColor.png', TransparentColor: 'hair_baseColor.png' });
+  assert.deepEqual(materialSlots('eyelashes'), { DiffuseColor: 'eyelashes_baseColor.png', TransparentColor: 'eyelashes_baseColor.png' });
+  assert.deepEqual(materialSlots('eye'), {});
+  // Blender reads roughness back as 1 - sqrt(Shininess) / 10.
+  for (const m of model.materials) assert.ok(Math.abs(1 - Math.sqrt(materialProperty(m.name, 'Shininess') as number) / 10 - m.roughness) < 1e-9, m.name);
+});
+
+test('a metallic material gets a metallic map; roughness and metallic maps are the packed channels times their factors', async () => {
+  const metal = { ...model, materials: model.materials.map((m) => (m.name === 'skin' ? { ...m, roughness: 0.5, metallic: 0.5 } : m)) };
+  assert.deepEqual(channelMaps(metal).map((m) => [m.name, m.channel, m.factor]), [['skin_roughness.png', 'green', 0.5], ['skin_metallic.png', 'blue', 0.5]]);
+  const fbx = readFbx(writeFbx(metal));
+  const textures = fbx.nodes.find((n) => n.name === 'Objects')!.children.filter((o) => o.name === 'Texture').map((t) => value(t, 'RelativeFilename'));
+  assert.ok(textures.includes('skin_metallic.png'));
+  const [roughness, metallic] = await channelMapTextures(metal);
+  const packed = await sharp(model.textures.find((t) => t.name === 'head_occlusionRoughnessMetallic.png')!.data).raw().toBuffer({ resolveWithObject: true });
+  assert.equal((await sharp(roughness.data).metadata()).channels, 1);
+  const grey = await sharp(roughness.data).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  assert.deepEqual([grey.info.width, grey.info.height], [packed.info.width, packed.info.height]);
+  for (let i = 0; i < grey.data.length; i += 97) assert.ok(Math.abs(grey.data[i] - packed.data[i * 3 + 1] * 0.5) <= 1, `texel ${i}`);
+  assert.equal((await sharp(metallic.data).stats()).channels[0].max, 0);
+  // A derived map never replaces a texture of the model.
+  assert.throws(() => channelMaps({ ...metal, textures: [...metal.textures, { ...metal.textures[0], name: 'skin_roughness.png' }] }), /would replace/);
+});
+
 test("three's FBXLoader reads meshes, skin, morph names, textures and clips", async () => {
   const scene = await loadFbxWithThree(bytes);
   const meshes = collect(scene, (o): o is SkinnedMesh => (o as Mesh).isMesh === true);
@@ -103,6 +145,9 @@ test("three's FBXLoader reads meshes, skin, morph names, textures and clips", as
   const skin = meshes[0].material as MeshPhongMaterial;
   assert.equal(skin.map?.name, 'head_baseColor.png');
   assert.equal(skin.normalMap?.name, 'head_normal.png');
+  // Transparency connected: three reads it as an alpha map and blends (its FBX path reads the map's green, not its alpha: use the GLB).
+  const hair = meshes[3].material as MeshPhongMaterial;
+  assert.deepEqual([hair.map?.name, hair.alphaMap?.name, hair.transparent], ['hair_baseColor.png', 'hair_baseColor.png', true]);
   assert.deepEqual(new Set(collect(scene, (o): o is Bone => (o as Bone).isBone === true).map((b) => b.name)), new Set(BONE_NAMES));
   assert.deepEqual(scene.animations.map((a) => a.name), ['idle', 'talk']);
   assert.ok(scene.animations[1].tracks.some((t) => t.name === 'head_mesh.morphTargetInfluences[2]'));

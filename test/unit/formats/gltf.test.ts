@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Bone, Mesh, MeshStandardMaterial, SkinnedMesh } from 'three';
+import { DoubleSide, FrontSide, type Bone, type Mesh, type MeshStandardMaterial, type SkinnedMesh } from 'three';
 import { validateBytes } from 'gltf-validator';
 import { sampleTrack, writeGlb } from '../../../src/formats/gltf.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
@@ -9,21 +9,15 @@ import { collect, restPoseError, loadGlbWithThree } from './three-loaders.ts';
 const model = buildTestAvatar();
 const glb = await writeGlb(model);
 
-/** The package's texture files, which the GLB references by relative URI. */
-const packageFiles = (uri: string): Promise<Uint8Array> => {
-  const texture = model.textures.find((t) => t.name === uri);
-  return texture ? Promise.resolve(texture.data) : Promise.reject(new Error(`no file ${uri}`));
-};
-
-test('gltf-validator reports no error and no warning, the textures read from beside the GLB', async () => {
-  const report = await validateBytes(glb, { maxIssues: 50, externalResourceFunction: packageFiles });
+test('gltf-validator reports no error and no warning on the GLB alone: its textures are embedded', async () => {
+  const report = await validateBytes(glb, { maxIssues: 50, externalResourceFunction: (uri) => Promise.reject(new Error(`the GLB asked for ${uri}`)) });
   const bad = report.issues.messages.filter((m) => m.severity <= 1);
   assert.deepEqual(bad, []);
   assert.equal(report.issues.numErrors, 0);
   assert.equal(report.issues.numWarnings, 0);
-  // Without the texture files the images cannot be read: they are referenced, not embedded.
-  const alone = await validateBytes(glb, { externalResourceFunction: (uri) => Promise.reject(new Error(uri)) });
-  assert.ok(alone.issues.numErrors > 0);
+  // Every texture is read from the GLB itself, as the PNG it is.
+  assert.deepEqual(report.info.resources.filter((r) => r.pointer.startsWith('/images/')).map((r) => [r.storage, r.mimeType, r.image?.width]),
+    model.textures.map((t) => ['buffer-view', 'image/png', t.width]));
 });
 
 test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, bones and clips", async () => {
@@ -51,8 +45,33 @@ test("three's GLTFLoader reads skinned meshes in metres, morph names, textures, 
   const skin = meshes[0].material as MeshStandardMaterial;
   assert.equal(skin.map?.name, 'head_baseColor.png');
   assert.equal(skin.normalMap?.name, 'head_normal.png');
+  assert.equal(skin.aoMap?.name, 'head_occlusionRoughnessMetallic.png');
+  assert.equal(skin.roughnessMap?.name, 'head_occlusionRoughnessMetallic.png');
+  assert.equal(skin.metalnessMap?.name, 'head_occlusionRoughnessMetallic.png');
+  assert.deepEqual([skin.transparent, skin.alphaTest, skin.side], [false, 0, FrontSide]);
+  // Hair blends and lashes cut out at their cutoff; both are drawn from both sides.
+  const hair = meshes[3].material as MeshStandardMaterial;
+  assert.equal(hair.map?.name, 'hair_baseColor.png');
+  assert.deepEqual([hair.transparent, hair.depthWrite, hair.alphaTest, hair.side], [true, false, 0, DoubleSide]);
+  const lashes = meshes[4].material as MeshStandardMaterial;
+  assert.deepEqual([lashes.transparent, lashes.alphaTest, lashes.side], [false, 0.4, DoubleSide]);
   assert.deepEqual(collect(scene, (o): o is Bone => (o as Bone).isBone === true).map((b) => b.name), BONE_NAMES);
   assert.deepEqual(animations.map((a) => a.name), ['idle', 'talk']);
+});
+
+test("the GLB's tangent frame puts the normal map's green towards +v: up the front of the head", async () => {
+  const { scene } = await loadGlbWithThree(glb);
+  const head = collect(scene, (o): o is SkinnedMesh => o.name === 'head_mesh')[0];
+  const { normal, tangent } = head.geometry.attributes;
+  // The vertex facing +z most squarely: there u runs along +x and v (up in the texture) along +y.
+  let front = 0;
+  for (let v = 0; v < normal.count; v++) if (normal.getZ(v) > normal.getZ(front)) front = v;
+  const [nx, ny, nz] = [normal.getX(front), normal.getY(front), normal.getZ(front)];
+  const [tx, ty, tz, w] = [tangent.getX(front), tangent.getY(front), tangent.getZ(front), tangent.getW(front)];
+  assert.ok(tx > 0.99, `tangent along +x: ${tx}`);
+  // three (and glTF) rebuild the bitangent as w * cross(normal, tangent).
+  const by = w * (nz * tx - nx * tz);
+  assert.ok(by > 0.99, `bitangent along +y: ${by} (ty ${ty})`);
 });
 
 test('morph tracks are sampled linearly and clamped at the ends', () => {

@@ -8,44 +8,62 @@ import type { RigJson } from '../../../src/formats/rig-json.ts';
 import { writeObj } from '../../../src/formats/obj-write.ts';
 import { writeZip } from '../../../src/formats/zip-write.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
+import { testViews } from '../../fixtures/views.ts';
 import { validateUnityModel } from './unity-schema.ts';
 
 const model = buildTestAvatar();
 const neutral = writeObj(model.meshes[0].geometry, { name: 'template' });
+const views = testViews();
+const extras = { templateNeutralObj: neutral, views };
+/** The views every package carries beside the model. */
+const viewNames = Object.values(PACKAGE_FILES.views);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 const textureNames = model.textures.map((t) => t.name);
+/** The grey map the FBX takes roughness from (its own file: the model packs roughness into a channel). */
+const fbxMaps = ['skin_roughness.png'];
 
 test('maya: FBX, its textures, material state and the template neutral mesh', async () => {
-  const files = unzipSync(await buildPackage(model, 'maya', { templateNeutralObj: neutral }));
-  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...textureNames, PACKAGE_FILES.materialState, PACKAGE_FILES.templateNeutral].sort());
+  const files = unzipSync(await buildPackage(model, 'maya', extras));
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...fbxMaps, ...viewNames, ...textureNames, PACKAGE_FILES.materialState, PACKAGE_FILES.templateNeutral].sort());
   assert.equal(readFbx(files[PACKAGE_FILES.fbx]).version, 7400);
   model.textures.forEach((t) => assert.ok(Buffer.from(files[t.name]).equals(t.data)));
   assert.deepEqual(files[PACKAGE_FILES.templateNeutral], neutral);
   const state = JSON.parse(text(files[PACKAGE_FILES.materialState]));
-  assert.deepEqual(state.materials[0].textures, { baseColor: 'head_baseColor.png', normal: 'head_normal.png' });
+  assert.deepEqual(state.materials[0].textures, {
+    baseColor: 'head_baseColor.png', normal: 'head_normal.png',
+    occlusion: 'head_occlusionRoughnessMetallic.png', metallicRoughness: 'head_occlusionRoughnessMetallic.png',
+  });
 });
 
 test('webviewer: FBX, rig JSON with viseme mapping, a valid GLB and all textures', async () => {
-  const files = unzipSync(await buildPackage(model, 'webviewer', { templateNeutralObj: neutral }));
-  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, PACKAGE_FILES.rig, PACKAGE_FILES.glb, ...textureNames].sort());
+  const files = unzipSync(await buildPackage(model, 'webviewer', extras));
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.fbx, ...fbxMaps, PACKAGE_FILES.rig, PACKAGE_FILES.glb, ...viewNames, ...textureNames].sort());
   const rig = JSON.parse(text(files[PACKAGE_FILES.rig])) as RigJson;
   assert.deepEqual(rig.blendshapes.map((b) => b.name), NAMED_MORPHS);
   assert.deepEqual(rig.blendshapes[0], { name: 'jawOpen', meshes: ['head'], range: [0, 1] });
   assert.deepEqual(rig.visemes, { a: 'viseme_aa', '@': 'viseme_aa' });
   assert.equal(rig.bones.length, model.bones.length);
-  const report = await validateBytes(files[PACKAGE_FILES.glb], { externalResourceFunction: async (uri) => files[uri] });
+  // The GLB stands alone (its textures embedded); the loose PNGs are the FBX's.
+  const report = await validateBytes(files[PACKAGE_FILES.glb], { externalResourceFunction: (uri) => Promise.reject(new Error(uri)) });
   assert.equal(report.issues.numErrors + report.issues.numWarnings, 0);
 });
 
 test('unity: the JSON model (schema-valid) and all textures', async () => {
-  const files = unzipSync(await buildPackage(model, 'unity', { templateNeutralObj: neutral }));
-  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.unityJson, ...textureNames].sort());
+  const files = unzipSync(await buildPackage(model, 'unity', extras));
+  assert.deepEqual(Object.keys(files).sort(), [PACKAGE_FILES.unityJson, ...viewNames, ...textureNames].sort());
   assert.ok(validateUnityModel(JSON.parse(text(files[PACKAGE_FILES.unityJson]))), JSON.stringify(validateUnityModel.errors));
 });
 
+test('every package carries the front, three-quarter and side views as given', async () => {
+  for (const [platform, zip] of await buildPackages(model, ['maya', 'webviewer', 'unity'], extras)) {
+    const files = unzipSync(zip);
+    for (const [view, name] of Object.entries(PACKAGE_FILES.views)) assert.ok(Buffer.from(files[name]).equals(views[view as keyof typeof views]), `${platform} ${view}`);
+  }
+});
+
 test('packages are byte-identical when built twice (they are cached per avatar)', async () => {
-  const a = await buildPackage(model, 'webviewer', { templateNeutralObj: neutral });
-  const b = await buildPackage(model, 'webviewer', { templateNeutralObj: neutral });
+  const a = await buildPackage(model, 'webviewer', extras);
+  const b = await buildPackage(model, 'webviewer', extras);
   assert.deepEqual(a, b);
 });
 
@@ -78,11 +96,11 @@ test('OBJ writer: 1-based faces, with normals as v/vt/vn and without as v/vt', (
 });
 
 test('buildPackages makes each asked platform, sharing one FBX between maya and webviewer', async () => {
-  const all = await buildPackages(model, ['maya', 'webviewer', 'unity'], { templateNeutralObj: neutral });
+  const all = await buildPackages(model, ['maya', 'webviewer', 'unity'], extras);
   assert.deepEqual([...all.keys()], ['maya', 'webviewer', 'unity']);
   const fbx = [unzipSync(all.get('maya')!)[PACKAGE_FILES.fbx], unzipSync(all.get('webviewer')!)[PACKAGE_FILES.fbx]];
   assert.ok(Buffer.from(fbx[0]).equals(fbx[1]));
-  assert.ok(Buffer.from(all.get('unity')!).equals(await buildPackage(model, 'unity', { templateNeutralObj: neutral })));
+  assert.ok(Buffer.from(all.get('unity')!).equals(await buildPackage(model, 'unity', extras)));
 });
 
 test('zip writer: deflated and stored entries read back by fflate; duplicate names refused', () => {

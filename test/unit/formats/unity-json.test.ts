@@ -14,6 +14,33 @@ test('the Unity JSON validates against its schema, and the schema rejects a brok
   assert.equal(validateUnityModel(JSON.parse(JSON.stringify(noFaces))), false);
 });
 
+test('the material state carries every map, the alpha mode with its cutoff and the double-sided flag', () => {
+  const byName = new Map(json.material_state.materials.map((m) => [m.name, m]));
+  assert.deepEqual(byName.get('skin'), {
+    name: 'skin', color: [1, 1, 1, 1], roughness: 1, metallic: 0, alpha_mode: 'OPAQUE', double_sided: false,
+    textures: {
+      baseColor: 'head_baseColor.png', normal: 'head_normal.png',
+      occlusion: 'head_occlusionRoughnessMetallic.png', metallicRoughness: 'head_occlusionRoughnessMetallic.png',
+    },
+    meshes: ['head'],
+  });
+  assert.deepEqual(byName.get('hair'), {
+    name: 'hair', color: [1, 1, 1, 1], roughness: 0.5, metallic: 0, alpha_mode: 'BLEND', double_sided: true,
+    textures: { baseColor: 'hair_baseColor.png' }, meshes: ['hair'],
+  });
+  const lashes = byName.get('eyelashes')!;
+  assert.deepEqual([lashes.alpha_mode, lashes.alpha_cutoff, lashes.double_sided], ['MASK', 0.4, true]);
+  // A MASK material without a cutoff gets glTF's 0.5.
+  const plain = buildUnityModel({ ...model, materials: model.materials.map((m) => ({ ...m, alphaCutoff: undefined })) });
+  assert.equal(plain.material_state.materials.find((m) => m.name === 'eyelashes')!.alpha_cutoff, 0.5);
+  // The schema wants the cutoff exactly on MASK materials.
+  const state = (edit: (m: UnityModel['material_state']['materials'][number]) => object) =>
+    JSON.parse(JSON.stringify({ ...json, material_state: { materials: json.material_state.materials.map(edit) } }));
+  assert.equal(validateUnityModel(state((m) => ({ ...m, alpha_cutoff: undefined }))), false);
+  assert.equal(validateUnityModel(state((m) => ({ ...m, alpha_cutoff: 0.5 }))), false);
+  assert.equal(validateUnityModel(state((m) => ({ ...m, double_sided: undefined }))), false);
+});
+
 test('arrays have consistent lengths and refer to existing bones and vertices', () => {
   assert.equal(json.version, 2);
   assert.equal(json.unitsPerMeter, 100);
@@ -34,10 +61,12 @@ test('root_node holds the bone hierarchy and one node per mesh; constraints foll
   const names: string[] = [];
   const walk = (n: UnityNode): void => { names.push(n.name); n.children.forEach(walk); };
   walk(unity.root_node);
-  assert.deepEqual(names, ['fixture', 'root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight', 'head_mesh', 'eyeLeft_mesh', 'eyeRight_mesh']);
+  assert.deepEqual(names, ['fixture', 'root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight', 'head_mesh', 'eyeLeft_mesh', 'eyeRight_mesh', 'hair_mesh', 'eyelashes_mesh']);
   assert.deepEqual(unity.constraints.filter((c) => c.type === 'parent'), [
     { type: 'parent', node: 'eyeLeft_mesh', target: 'eyeLeft' },
     { type: 'parent', node: 'eyeRight_mesh', target: 'eyeRight' },
+    { type: 'parent', node: 'hair_mesh', target: 'head' },
+    { type: 'parent', node: 'eyelashes_mesh', target: 'head' },
   ]);
   // The eye bones sit under a neck tilted by 8° and a head tilted back by 8°: at rest they aim along +Z.
   const aim = unity.constraints.find((c) => c.type === 'aim' && c.bone === 'eyeLeft');

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { PhotoPipeline, type PhotoPipelineResult } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { headMeshReport } from '../../../src/pipeline/quality/evaluate.ts';
+import { PACKAGE_VIEW_SIZE } from '../../../src/pipeline/output.ts';
 import { projectPoints } from '../../../src/geometry/texture/photo-camera.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 
@@ -116,4 +117,37 @@ test('the preview is a 1024x1024 JPEG and a transparent PNG', async () => {
   assert.equal(png.hasAlpha, true);
   const { data } = await sharp(result.preview.png).raw().toBuffer({ resolveWithObject: true });
   assert.equal(data[3], 0, 'the corner is transparent');
+});
+
+test('the package views: front, three-quarter and side, transparent PNGs of the whole head', async () => {
+  const pixels = async (png: Uint8Array) => {
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    assert.deepEqual([info.width, info.height, info.channels], [PACKAGE_VIEW_SIZE, PACKAGE_VIEW_SIZE, 4]);
+    assert.equal(data[3], 0, 'the corner is transparent');
+    return data;
+  };
+  /** Covered share of the image, and the covered extent of the row at 45 % of its height (through the eyes). */
+  const coverage = async (png: Uint8Array) => {
+    const data = await pixels(png);
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 128) n++;
+    const row = Math.round(PACKAGE_VIEW_SIZE * 0.45);
+    let first = -1, last = -1;
+    for (let x = 0; x < PACKAGE_VIEW_SIZE; x++) if (data[(row * PACKAGE_VIEW_SIZE + x) * 4 + 3] > 128) { if (first < 0) first = x; last = x; }
+    return { share: n / (PACKAGE_VIEW_SIZE * PACKAGE_VIEW_SIZE), width: last - first };
+  };
+  const [front, threeQuarter, side] = await Promise.all([result.views.front, result.views.threeQuarter, result.views.side].map(coverage));
+  // The front view is the preview scaled to the views' size.
+  const preview = await coverage(await sharp(result.preview.png).resize(PACKAGE_VIEW_SIZE).png().toBuffer());
+  assert.ok(Math.abs(front.share - preview.share) < 0.002, JSON.stringify({ front, preview }));
+  // Every view shows the head large in its frame and whole: nothing covered at the top, left or right
+  // edge (the bottom edge may cut the neck, as a portrait does).
+  const last = PACKAGE_VIEW_SIZE - 1;
+  for (const png of Object.values(result.views)) {
+    const data = await pixels(png);
+    for (let k = 0; k < PACKAGE_VIEW_SIZE; k++) assert.equal(data[k * 4 + 3] + data[k * PACKAGE_VIEW_SIZE * 4 + 3] + data[(k * PACKAGE_VIEW_SIZE + last) * 4 + 3], 0);
+  }
+  for (const v of [front, threeQuarter, side]) assert.ok(v.share > 0.25 && v.share < 0.8, JSON.stringify(v));
+  // Turned, the head shows its depth: a profile from the nose to the back of the head is wider than the face.
+  assert.ok(side.width > front.width * 1.05, JSON.stringify({ front, threeQuarter, side }));
 });

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { AvatarModel, MeshData } from '../../../src/model/avatar.ts';
-import { decodeBaseColorTextures } from '../../../src/geometry/render/decode-texture.ts';
+import { decodeMaterialTextures } from '../../../src/geometry/render/decode-texture.ts';
 import { encodePreview, PREVIEW_BACKGROUND } from '../../../src/geometry/render/encode-preview.ts';
-import { renderPreview } from '../../../src/geometry/render/preview.ts';
+import { modelItems, renderPreview } from '../../../src/geometry/render/preview.ts';
+import { buildTestAvatar } from '../../fixtures/avatar.ts';
 import { uvSphere } from './shapes.ts';
 
 /** A "head": a sphere 20 cm across, centred 160 cm up, with a red texture; and a black-blended "visor". */
@@ -31,7 +32,7 @@ async function sphereModel(): Promise<AvatarModel> {
 
 test('the preview frames the model in the middle of a transparent 1024x1024 image', async () => {
   const model = await sphereModel();
-  const textures = await decodeBaseColorTextures(model);
+  const textures = await decodeMaterialTextures(model);
   assert.deepEqual([...textures.keys()], ['skin.png']);
   const img = renderPreview(model, textures);
   assert.equal(img.width, 1024);
@@ -52,7 +53,7 @@ test('the preview frames the model in the middle of a transparent 1024x1024 imag
 
 test('previews encode as a JPEG on a solid background and as a PNG with transparency', async () => {
   const model = await sphereModel();
-  const img = renderPreview(model, await decodeBaseColorTextures(model), { size: 256 });
+  const img = renderPreview(model, await decodeMaterialTextures(model), { size: 256 });
   const jpg = await encodePreview(img, 'jpg');
   const png = await encodePreview(img, 'png');
   assert.deepEqual([jpg[0], jpg[1]], [0xff, 0xd8]);
@@ -64,4 +65,26 @@ test('previews encode as a JPEG on a solid background and as a PNG with transpar
   assert.equal(p.info.channels, 4);
   assert.equal(p.data[3], 0);
   assert.equal(p.data[(128 * 256 + 128) * 4 + 3], 255);
+});
+
+test('render items carry the whole material: coverage, alpha mode and cutoff, sides, normal map with tangents, occlusion, roughness', async () => {
+  const model = buildTestAvatar();
+  const textures = await decodeMaterialTextures(model);
+  assert.deepEqual([...textures.keys()].sort(), model.textures.map((t) => t.name).sort());
+  const [head, , , hair, lashes] = modelItems(model, textures);
+  const orm = textures.get('head_occlusionRoughnessMetallic.png');
+  assert.equal(head.normalMap, textures.get('head_normal.png'));
+  assert.equal(head.tangents?.length, (model.meshes[0].geometry.positions.length / 3) * 4);
+  assert.deepEqual([head.occlusion, head.roughnessMap, head.roughness, head.alphaMode, head.doubleSided], [orm, orm, 1, 'OPAQUE', undefined]);
+  assert.deepEqual([hair.texture, hair.alphaMode, hair.doubleSided, hair.roughness], [textures.get('hair_baseColor.png'), 'BLEND', true, 0.5]);
+  assert.deepEqual([lashes.alphaMode, lashes.alphaCutoff, lashes.doubleSided], ['MASK', 0.4, true]);
+  // The hair cards show in front of the head: strand colour between the strands' gaps, blended at their soft edges.
+  const img = renderPreview(model, textures, { size: 256 });
+  let strand = 0, mixed = 0;
+  for (let i = 0; i < img.rgba.length; i += 4) {
+    const [r, g, b] = img.rgba.subarray(i, i + 3);
+    if (img.rgba[i + 3] === 255 && r < 110 && g < 80 && b < 60) strand++;
+    else if (img.rgba[i + 3] === 255 && r < 160 && r > 110) mixed++;
+  }
+  assert.ok(strand > 500 && mixed > 500, `${strand} strand pixels, ${mixed} mixed`);
 });

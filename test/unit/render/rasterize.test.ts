@@ -191,11 +191,62 @@ test('uv-checker mode shows the layout: the u tint grows to the right on a front
   assert.notDeepEqual(pixel(img, 27, 27), pixel(img, 33, 27), 'neighbouring cells differ');
 });
 
-test('a texture with transparent texels cuts the surface out', () => {
-  const texture = { width: 2, height: 1, rgba: Uint8Array.from([255, 255, 255, 255, 255, 255, 255, 0]) };
-  const img = renderMeshes([{ geometry: quad(10, 0), texture }], front(90, 10), { width: 100, height: 100 });
-  assert.equal(pixel(img, 30, 50)[3], 255);
-  assert.equal(pixel(img, 70, 50)[3], 0);
+/** An image of one row, each texel given as [r, g, b, a]. */
+const row = (...texels: number[][]): RgbaImage => ({ width: texels.length, height: 1, rgba: Uint8Array.from(texels.flat()) });
+
+test('MASK cuts the surface out where the coverage is below the cutoff; OPAQUE ignores the alpha', () => {
+  // Alpha rises across the square in steps of 32: 0, 32, ..., 224 (eight texels of 12.5 px).
+  const texture = row(...Array.from({ length: 8 }, (_, k) => [255, 255, 255, 32 * k]));
+  const drawnColumns = (item: Partial<RenderItem>) => {
+    const img = renderMeshes([{ geometry: quad(10, 0), texture, ...item }], front(90, 10), { width: 100, height: 100 });
+    let n = 0;
+    for (let x = 25; x < 75; x++) if (pixel(img, x, 50)[3] === 255) n++;
+    return n;
+  };
+  // Texel centres are where the texture holds its value: with bilinear filtering, a cutoff of 100/255
+  // falls between the texels of 96 and 128, an eighth of a texel short of the latter's centre.
+  assert.equal(drawnColumns({ alphaMode: 'MASK', alphaCutoff: 100 / 255 }), Math.round(50 - 50 * (3.5 + 4 / 32) / 8));
+  assert.equal(drawnColumns({ alphaMode: 'MASK', alphaCutoff: 0.8 }), 50 - Math.ceil(50 * (6.5 + 12 / 32) / 8));
+  // glTF's default cutoff is 0.5; the opacity multiplies the coverage.
+  assert.equal(drawnColumns({ alphaMode: 'MASK' }), drawnColumns({ alphaMode: 'MASK', alphaCutoff: 0.5 }));
+  assert.equal(drawnColumns({ alphaMode: 'MASK', opacity: 0.5, alphaCutoff: 0.25 }), drawnColumns({ alphaMode: 'MASK', alphaCutoff: 0.5 }));
+  assert.equal(drawnColumns({ alphaMode: 'OPAQUE' }), 50);
+  assert.equal(drawnColumns({}), 50, 'opaque by default');
+});
+
+test('BLEND cards composite back to front whatever their order and from both sides', () => {
+  const red = { geometry: quad(4, 1), color: [1, 0, 0] as [number, number, number], opacity: 0.5, doubleSided: true };
+  const blue = { geometry: quad(4, -1), color: [0, 0, 1] as [number, number, number], opacity: 0.5, doubleSided: true };
+  const light = { ambient: 1, lights: [], rim: 0 };
+  const behind: Camera = { type: 'perspective', fovY: 60, eye: [0, 0, -10], target: [0, 0, 0], up: [0, 1, 0] };
+  for (const items of [[red, blue], [blue, red]]) {
+    // Seen from +z red is in front: red over (blue over nothing), coverage 0.75. The colour of the
+    // straight-alpha result is the coverage-weighted mix: red 0.5 and blue 0.25 of the 0.75.
+    const fromFront = pixel(renderMeshes(items, front(60, 10), { width: 64, height: 64, light }), 32, 32);
+    const expected = [255 * (0.5 / 0.75), 0, 255 * (0.25 / 0.75), 255 * 0.75];
+    fromFront.forEach((c, k) => assert.ok(Math.abs(c - expected[k]) <= 2, `front ${fromFront}, expected ${expected}`));
+    // From behind the blue card is the nearer one.
+    const fromBehind = pixel(renderMeshes(items, behind, { width: 64, height: 64, light }), 32, 32);
+    assert.ok(fromBehind[2] > fromBehind[0], `behind ${fromBehind}`);
+    assert.equal(fromBehind[3], fromFront[3]);
+  }
+});
+
+test("a BLEND texture's fully covered texels hide what is behind them; its partial ones blend over the opaque surface", () => {
+  // Left half fully covered green, right half half covered green.
+  const card = { geometry: quad(8, 1), texture: row([0, 255, 0, 255], [0, 255, 0, 128]), alphaMode: 'BLEND' as const };
+  const wall = { geometry: quad(20, -1), color: [1, 0, 0] as [number, number, number] };
+  const light = { ambient: 1, lights: [], rim: 0 };
+  for (const items of [[card, wall], [wall, card]]) {
+    const img = renderMeshes(items, front(60, 10), { width: 64, height: 64, light });
+    const [r1, g1] = pixel(img, 12, 32), [r2, g2] = pixel(img, 52, 32);
+    assert.ok(g1 === 255 && r1 === 0, `full coverage: ${pixel(img, 12, 32)}`);
+    assert.ok(g2 > 100 && r2 > 100, `half coverage: ${pixel(img, 52, 32)}`);
+  }
+  // A BLEND card behind an opaque one does not show through it.
+  const front_ = { geometry: quad(8, 2), color: [0, 0, 1] as [number, number, number] };
+  const hidden = renderMeshes([front_, card], front(60, 10), { width: 64, height: 64, light });
+  assert.deepEqual(pixel(hidden, 52, 32), [0, 0, 255, 255]);
 });
 
 test('a translucent item blends over what is behind it', () => {
@@ -209,4 +260,71 @@ test('a translucent item blends over what is behind it', () => {
   const alone = renderMeshes([{ geometry: quad(4, 1), color: [1, 0, 0], opacity: 0.5 }], front(60, 10), { width: 64, height: 64 });
   assert.equal(pixel(alone, 32, 32)[3], 128);
   assert.ok(pixel(alone, 32, 32)[0] > 0);
+});
+
+/** One light from `direction` (camera space: -z towards the viewer, -y up), nothing else. */
+const oneLight = (direction: [number, number, number], ambient = 0) => ({ ambient, lights: [{ direction, intensity: 1 }], rim: 0 });
+/** The sRGB byte the renderer writes for a linear value. */
+const srgb = (c: number): number => Math.round(255 * (c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055));
+/** A 1x1 normal map holding the unit vector n (tangent space: x along +u, y along +v, z out). */
+const normalTexel = (n: [number, number, number]): RgbaImage => row([...n.map((c) => Math.round((c + 1) * 127.5)), 255]);
+
+test('a normal map turns the shading: red towards +u, green towards +v (up), on mirrored UVs too', () => {
+  const s = Math.SQRT1_2;
+  const lit = (light: ReturnType<typeof oneLight>, map?: [number, number, number], geometry = quad(10, 0)) =>
+    pixel(renderMeshes([{ geometry, normalMap: map && normalTexel(map) }], front(90, 10), { width: 50, height: 50, light }), 25, 25)[0];
+  // From above and in front: a flat map changes nothing, tilting the normal up meets the light, down turns away.
+  const above = oneLight([0, -0.6, -0.8]);
+  // (A byte holds 0 as 128, a 0.4 % tilt.)
+  assert.ok(Math.abs(lit(above, [0, 0, 1]) - lit(above)) <= 1);
+  assert.ok(Math.abs(lit(above) - srgb(0.8)) <= 2, `${lit(above)}`);
+  assert.ok(Math.abs(lit(above, [0, s, s]) - srgb(0.6 * s + 0.8 * s)) <= 2, `up ${lit(above, [0, s, s])}`);
+  assert.ok(Math.abs(lit(above, [0, -s, s]) - srgb(0.8 * s - 0.6 * s)) <= 2, `down ${lit(above, [0, -s, s])}`);
+  // From the left: tilting towards +u (right on this square) turns away from it.
+  const left = oneLight([-0.6, 0, -0.8]);
+  assert.ok(Math.abs(lit(left, [s, 0, s]) - srgb(0.8 * s - 0.6 * s)) <= 2, `right ${lit(left, [s, 0, s])}`);
+  assert.ok(Math.abs(lit(left, [-s, 0, s]) - srgb(0.8 * s + 0.6 * s)) <= 2, `left ${lit(left, [-s, 0, s])}`);
+  // u mirrored (running right to left): +u now points left, towards the light.
+  const mirrored = { ...quad(10, 0), uvs: Float32Array.from([1, 0, 0, 0, 0, 1, 1, 1]) };
+  assert.ok(Math.abs(lit(left, [s, 0, s], mirrored) - srgb(0.8 * s + 0.6 * s)) <= 2, `mirrored ${lit(left, [s, 0, s], mirrored)}`);
+  // Normal maps are a material's: the grey mode shows the mesh alone.
+  const grey = renderMeshes([{ geometry: quad(10, 0), normalMap: normalTexel([0, s, s]) }], front(90, 10), { width: 50, height: 50, light: above, mode: 'grey' });
+  const plain = renderMeshes([{ geometry: quad(10, 0) }], front(90, 10), { width: 50, height: 50, light: above, mode: 'grey' });
+  assert.deepEqual(pixel(grey, 25, 25), pixel(plain, 25, 25));
+});
+
+test('roughness gives a highlight: the smoother, the brighter and smaller; the roughness map scales it by its green channel', () => {
+  const light = oneLight([-0.3, -0.3, -0.9]);
+  const sphere = uvSphere(5, 96, 64);
+  const render = (item: Partial<RenderItem>) =>
+    renderMeshes([{ geometry: sphere, color: [0.2, 0.2, 0.2], ...item }], front(30, 40), { width: 100, height: 100, light });
+  /** The brightest pixel's value and how many pixels come within 20 of it. */
+  const peak = (img: RgbaImage) => {
+    let max = 0;
+    for (let i = 0; i < img.rgba.length; i += 4) max = Math.max(max, img.rgba[i]);
+    let near = 0;
+    for (let i = 0; i < img.rgba.length; i += 4) if (img.rgba[i] >= max - 20) near++;
+    return { max, near };
+  };
+  const none = peak(render({})), rough = peak(render({ roughness: 0.7 })), smooth = peak(render({ roughness: 0.25 }));
+  assert.ok(none.max < rough.max && rough.max < smooth.max, `${none.max} ${rough.max} ${smooth.max}`);
+  assert.ok(smooth.near < rough.near, `${smooth.near} ${rough.near}`);
+  // Where the highlight sits: the normal halfway between the light and the viewer, up and to the left.
+  const img = render({ roughness: 0.25 });
+  let best = 0;
+  for (let i = 0; i < img.rgba.length; i += 4) if (img.rgba[i] > img.rgba[best * 4]) best = i / 4;
+  assert.ok(best % 100 < 50 && best / 100 < 50, `highlight at ${best % 100}, ${Math.floor(best / 100)}`);
+  // A map of green 64 (0.25) under roughness 1 is the 0.25 surface; green 255 the matt one.
+  assert.deepEqual(peak(render({ roughness: 1, roughnessMap: row([0, 64, 0, 255]) })), smooth);
+  assert.deepEqual(peak(render({ roughness: 1, roughnessMap: row([0, 255, 0, 255]) })), peak(render({ roughness: 1 })));
+});
+
+test('the occlusion map (red, linear) scales the ambient light only', () => {
+  const render = (occlusion?: RgbaImage, light = oneLight([0, 0, -1], 0.5)) =>
+    pixel(renderMeshes([{ geometry: quad(10, 0), color: [0.5, 0.5, 0.5], occlusion }], front(90, 10), { width: 50, height: 50, light }), 25, 25)[0];
+  // Half the ambient (0.5) occluded: 0.5 * (1 + 0.25) against 0.5 * (1 + 0.5) unoccluded.
+  assert.ok(Math.abs(render(row([128, 0, 0, 255])) - srgb(0.5 * (1 + 0.5 * 128 / 255))) <= 2, `${render(row([128, 0, 0, 255]))}`);
+  assert.equal(render(row([255, 0, 0, 255])), render());
+  // Without ambient light, occlusion changes nothing.
+  assert.equal(render(row([0, 0, 0, 255]), oneLight([0, 0, -1])), render(undefined, oneLight([0, 0, -1])));
 });

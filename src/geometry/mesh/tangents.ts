@@ -1,7 +1,9 @@
 /**
  * Per-vertex tangents (xyz plus handedness w) from positions, normals, UVs and triangles, by
- * accumulating each triangle's UV-space tangent and orthogonalising against the normal. glTF
- * needs them with a normal texture; pass the UVs in the convention of the target format.
+ * accumulating each triangle's UV-space tangent and orthogonalising against the normal; the
+ * bitangent w * cross(normal, tangent) points towards +v. Pass v-up UVs (the avatar document's):
+ * normal maps keep green towards the top of the image, and glTF readers rebuild the bitangent
+ * from w without looking at their flipped UVs.
  */
 export function computeTangents(positions: Float32Array, normals: Float32Array, uvs: Float32Array, indices: Uint32Array): Float32Array {
   const n = positions.length / 3;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { computeTangents } from '../../../src/formats/tangents.ts';
+import { computeTangents } from '../../../src/geometry/mesh/tangents.ts';
 
 // A unit quad in the XY plane facing +Z, u along +X.
 const positions = Float32Array.of(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0);
