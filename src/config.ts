@@ -32,6 +32,8 @@ export interface Config {
   createSamples: boolean;
   /** pino level of the service and its worker threads. */
   logLevel: string;
+  /** `text`: the JSON log plus a few lines for a person at start-up (the portal's address, the demo sign-in); `json`: the JSON log only. */
+  logFormat: 'text' | 'json';
   /** Free bytes an upload must leave on the embedded file store (over: 507 / 99998). */
   minFreeBytes: number;
   /** What this process runs: the HTTP API, job workers, or both (the default). */
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: int(env, 'RATE_LIMIT', 50),
     createSamples: (env.SAMPLES ?? '1') !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat: logFormat(env.LOG_FORMAT),
     minFreeBytes: int(env, 'MIN_FREE_BYTES', 256 * 1024 * 1024),
     role: role(env.ROLE),
     databaseUrl: env.DATABASE_URL || undefined,
@@ -82,6 +85,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: s3(env),
     shutdownGrace: int(env, 'SHUTDOWN_GRACE', 25),
   };
+}
+
+function logFormat(raw: string | undefined): 'text' | 'json' {
+  const f = raw || 'text';
+  if (f !== 'text' && f !== 'json') throw new Error(`LOG_FORMAT must be text or json, got "${raw}"`);
+  return f;
 }
 
 function nice(env: NodeJS.ProcessEnv): number {

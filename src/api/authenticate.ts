@@ -72,9 +72,10 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
     }
     if (!ok) throw errors.authFail();
     const windowMs = RATE_WINDOW_SECONDS * 1000;
-    const { fresh, hits } = await repo.admit(auth.key, auth.nonce, now, now - (now % windowMs));
+    const windowStart = now - (now % windowMs);
+    const { fresh, hits } = await repo.admit(auth.key, auth.nonce, now, windowStart);
     if (!fresh) throw errors.replay();
-    if (perWindow > 0 && hits > perWindow) throw errors.rateLimited(perWindow, RATE_WINDOW_SECONDS);
+    if (perWindow > 0 && hits > perWindow) throw errors.rateLimited(perWindow, RATE_WINDOW_SECONDS, Math.ceil((windowStart + windowMs - now) / 1000));
     request.account = account;
     request.appKey = auth.key;
   };

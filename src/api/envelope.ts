@@ -49,6 +49,7 @@ export function registerEnvelope(app: FastifyInstance) {
     } else if (e.httpStatus >= 500) {
       request.log.error({ err: error }, 'service failure');
     }
+    if (e.retryAfterSeconds !== undefined) void reply.header('retry-after', String(e.retryAfterSeconds));
     return reply.code(e.httpStatus).type('application/json; charset=utf-8').send({ stt: 'NOK', msg: e.msg });
   });
   app.setNotFoundHandler((request, reply) => {
@@ -58,5 +59,9 @@ export function registerEnvelope(app: FastifyInstance) {
 }
 
 export const ok = <T extends object>(body: T) => ({ stt: 'OK' as const, ...body });
+
+/** An avatar or result in `error` carries its code and text (what happened; what to do) as `msg`. */
+export const withFailure = <A extends { status: string; error_code: number }>(a: A): A & { msg?: string } =>
+  a.status === 'error' ? { ...a, msg: errors.pipelineFailed(a.error_code).msg } : a;
 /** A failure answered with its own HTTP status and the body's other fields kept (a failed avatar's status). */
 export const failedWith = <T extends object>(e: ServiceError, body: T) => ({ stt: 'NOK' as const, msg: e.msg, ...body });

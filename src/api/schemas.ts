@@ -32,6 +32,12 @@ export const avatarObject = {
   },
 } as const;
 
+const voice = {
+  type: 'object',
+  required: ['name', 'language', 'gender'],
+  properties: { name: str, language: { type: 'string', description: 'BCP-47 tag' }, gender: str },
+} as const;
+
 const envelope = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
   type: 'object',
   required: ['stt', ...required],
@@ -82,6 +88,14 @@ export const responses = {
       deleted: { type: 'array', items: str, description: 'update responses only: keys removed since the code was issued' },
     },
     ['total_list_size', 'samples_count', 'ttl', 'update', 'models'],
+  ),
+  voices: envelope(
+    {
+      default_voice: str,
+      voices: { type: 'array', items: voice },
+      cloud_names: { type: 'array', items: { ...voice, required: [...voice.required, 'voice'], properties: { ...voice.properties, voice: str } } },
+    },
+    ['default_voice', 'voices', 'cloud_names'],
   ),
   tts: envelope({
     ttl: int,

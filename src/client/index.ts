@@ -2,11 +2,11 @@
  * Client library of the avatar service: signs every request with ServiceDigest and returns typed results.
  * Runs in Node 20 and in browsers (only `fetch` and WebCrypto at the top level; Node modules load lazily).
  */
-import { AvatarApiError, AvatarWaitTimeout, errorFromResponse, pipelineError } from './errors.ts';
+import { AvatarApiError, AvatarWaitTimeout, errorFromResponse, pipelineError, unreachable } from './errors.ts';
 import { defaultSigner, type DigestMethod, type Signer } from './sign.ts';
 import type {
   Avatar, AvatarStatusBody, CreateOptions, DownloadType, Link, ListPage, ListUpdate, MetaEntry, PreviewType, Profile, SpeechLinks, SpeechMark,
-  TtsOptions, VertexOptions, WaitOptions,
+  TtsOptions, VertexOptions, VoiceList, WaitOptions,
 } from './types.ts';
 import { decodeVertices, encodeVertices } from './vertices.ts';
 import { importNodeOnly } from './node-only.ts';
@@ -15,7 +15,7 @@ import { segment, underV2 } from './uris.ts';
 import type * as NodeSave from './node/save.ts';
 
 export * from './types.ts';
-export { AvatarApiError, AvatarWaitTimeout, parseMsg } from './errors.ts';
+export { AvatarApiError, AvatarWaitTimeout, parseMsg, pipelineError } from './errors.ts';
 export { defaultSigner, nodeSigner, webCryptoSigner, webCryptoDigest, type DigestMethod, type Signer } from './sign.ts';
 export { encodeVertices, decodeVertices } from './vertices.ts';
 export { objPositions, replaceObjPositions } from './obj-vertices.ts';
@@ -78,14 +78,14 @@ export class AvatarClient {
     if (body?.type) headers['content-type'] = body.type;
     const response = await this.send(this.origin + uri, { method, headers, body: body?.data });
     const text = await response.text();
-    if (!response.ok) throw errorFromResponse(response.status, text);
+    if (!response.ok) throw errorFromResponse(response.status, text, response.headers);
     let parsed: { stt?: string };
     try {
       parsed = JSON.parse(text) as { stt?: string };
     } catch {
-      throw new AvatarApiError(-1, `response is not JSON: ${text.slice(0, 200)}`, response.status);
+      throw errorFromResponse(response.status, text, response.headers);
     }
-    if (parsed.stt !== 'OK' && !(response.status === 200 && answers?.(parsed))) throw errorFromResponse(response.status, text);
+    if (parsed.stt !== 'OK' && !(response.status === 200 && answers?.(parsed))) throw errorFromResponse(response.status, text, response.headers);
     return parsed as Ok<T>;
   }
 
@@ -93,7 +93,7 @@ export class AvatarClient {
     try {
       return await this.fetch(url, init);
     } catch (e) {
-      throw new AvatarApiError(-1, `cannot reach ${url}: ${(e as Error).message}`, 0);
+      throw unreachable(new URL(url).origin, e as Error);
     }
   }
 
@@ -121,7 +121,8 @@ export class AvatarClient {
   /**
    * Polls the status of an avatar or an on-demand result until it is done; throws AvatarApiError when the
    * pipeline failed and AvatarWaitTimeout after `timeoutMs`. The interval grows by half while nothing moves
-   * and returns to `pollMs` on progress; rate limits and server errors are waited out, not thrown.
+   * and returns to `pollMs` on progress; rate limits and server errors are waited out (for as long as a
+   * `Retry-After` asks, at least), not thrown.
    */
   async waitFor(key: string, { onProgress, pollMs = 1000, timeoutMs, signal }: WaitOptions = {}): Promise<Avatar> {
     const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
@@ -129,10 +130,12 @@ export class AvatarClient {
     let last: Avatar | undefined;
     for (;;) {
       let current: Avatar | undefined;
+      let asked = 0;
       try {
         current = await this.status(key);
       } catch (e) {
         if (!(e instanceof AvatarApiError && e.transient)) throw e;
+        asked = e.retryAfterMs ?? 0;
       }
       if (current) {
         onProgress?.(current);
@@ -149,7 +152,7 @@ export class AvatarClient {
         if (last) throw new AvatarWaitTimeout(last);
         throw new AvatarApiError(-1, `no status of ${key} before the wait timed out`, 0);
       }
-      await sleep(Math.min(interval, left), signal);
+      await sleep(Math.min(Math.max(interval, asked), left), signal);
     }
   }
 
@@ -189,7 +192,7 @@ export class AvatarClient {
   async fetchLink(location: string): Promise<Response> {
     const url = new URL(location, this.origin + this.prefix + '/').href;
     const response = await this.send(url, { method: 'GET' });
-    if (!response.ok) throw errorFromResponse(response.status, await response.text());
+    if (!response.ok) throw errorFromResponse(response.status, await response.text(), response.headers);
     return response;
   }
 
@@ -259,6 +262,11 @@ export class AvatarClient {
     const resultKey = await this.executeVertexDeform(key, positions, options);
     await this.waitFor(resultKey, options);
     return this.vertexDeformResult(resultKey, options);
+  }
+
+  /** The voices `tts` accepts, its default, and the cloud voice names it maps to them. */
+  voices(): Promise<Ok<VoiceList>> {
+    return this.call<VoiceList>('GET', '/v2/speech/voices');
   }
 
   /** Text to speech: links to the audio and/or the visemes file. */

@@ -41,6 +41,8 @@ export interface Avatar {
   updated_at: string;
   status: AvatarStatus;
   meta: MetaEntry[];
+  /** A failed avatar or result: its code and what happened and what to do ("10001 no face was found ...; use ..."). */
+  msg?: string;
 }
 
 /**
@@ -80,6 +82,22 @@ export interface SpeechLinks {
   visemes_type?: string;
   visemes_location?: string;
   marksURL?: string;
+}
+
+/** A voice `tts` accepts. */
+export interface Voice {
+  name: string;
+  /** BCP-47 tag. */
+  language: string;
+  gender: string;
+}
+
+/** Response of GET /v2/speech/voices (this service's addition: the spec does not show the voice list). */
+export interface VoiceList {
+  default_voice: string;
+  voices: Voice[];
+  /** Names of a cloud provider's voices that are accepted too, with the voice each one speaks with. */
+  cloud_names: (Voice & { voice: string })[];
 }
 
 /** One line of the visemes (speech marks) file. */

@@ -114,6 +114,16 @@ export class Avatars {
     return avatarObject(avatar, meta ?? [], result);
   }
 
+  /** The platforms an avatar was made for (of a result key, its avatar's): what can be downloaded once it is done. */
+  async platforms(account: Account, key: string): Promise<Platform[]> {
+    return (await this.find(account, key, 'read')).avatar.platforms as Platform[];
+  }
+
+  /** Points an avatar costs, by input type. */
+  prices(): Readonly<Record<string, number>> {
+    return this.settings.prices;
+  }
+
   async remove(account: Account, key: string, now = Date.now()) {
     const { avatar, result } = await this.find(account, key, 'write');
     if (result) throw errors.forbidden('a result is deleted with its avatar');
@@ -170,7 +180,7 @@ export class Avatars {
       return this.link(path, fileName, contentType, baseUrl);
     }
     const platform = type === undefined ? (avatar.platforms[0] as Platform) : parsePlatform(type);
-    if (!avatar.platforms.includes(platform)) throw errors.assetType(`${platform} (this avatar was made for ${avatar.platforms.join(', ')})`);
+    if (!avatar.platforms.includes(platform)) throw errors.assetType(`${platform}: this avatar was made for ${avatar.platforms.join(', ')}; platforms are chosen when an avatar is made, so make a new one with ${platform}`);
     ready(avatar);
     return this.link(packagePath(avatar.key, platform), `${avatar.key}_${platform}.zip`, 'application/zip', baseUrl);
   }
@@ -215,7 +225,7 @@ export class Avatars {
   async executeBlendshapes(account: Account, key: string, now = Date.now()) {
     this.accounts.requireFeature(account, 'blendshapes');
     const avatar = await this.executable(account, key);
-    if (!avatar.features.includes('expressions')) throw errors.onDemandUnavailable('blendshapes need an avatar created with the expressions feature');
+    if (!avatar.features.includes('expressions')) throw errors.onDemandUnavailable('blendshapes need an avatar made with the expressions feature; make a new avatar with expressions');
     return this.queueResult(avatar, 'blendshapes', undefined, now);
   }
 
@@ -290,7 +300,7 @@ function parsePlatform(p: string): Platform {
 
 function parsePlatforms(s: string): Platform[] {
   const list = commaList(s);
-  if (list.length === 0) throw errors.malformed('target_platform is empty');
+  if (list.length === 0) throw errors.malformed('target_platform is empty; choose at least one of maya, webviewer, unity');
   const out: Platform[] = [];
   for (const p of list) {
     const name = PLATFORM_ALIASES[p] ?? p;

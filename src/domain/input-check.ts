@@ -24,7 +24,7 @@ export function inspectPhoto(b: Uint8Array): ImageHeader {
   else throw errors.notImage();
   if (header.width <= 0 || header.height <= 0) throw errors.imageCorrupt('the image declares no pixels');
   const pixels = header.width * header.height;
-  if (pixels > MAX_PIXELS) throw errors.tooManyPixels(pixels);
+  if (pixels > MAX_PIXELS) throw errors.tooManyPixels(header.width, header.height, MAX_PIXELS);
   return header;
 }
 

@@ -24,12 +24,13 @@ export const DEFAULT_PORTAL_SETTINGS: PortalSettings = { sessionMs: 12 * 3600_00
 
 /** The portal's errors, in the spec's vocabulary (docs/PORTAL.md lists them). */
 export const portalErrors = {
-  badCredentials: () => new ServiceError(14730, 401, 'incorrect credentials: unknown e-mail or wrong password'),
-  notSignedIn: () => new ServiceError(11111, 401, 'user is not authenticated: sign in first'),
-  sessionExpired: () => new ServiceError(11100, 401, 'error in session: the session has expired, sign in again'),
-  csrf: () => new ServiceError(33201, 403, 'action not authorized: missing or wrong CSRF token'),
+  badCredentials: () =>
+    new ServiceError(14730, 401, "incorrect credentials: unknown e-mail or wrong password; check both (the demo login is in the service's DATA_DIR/demo-credentials.json)"),
+  notSignedIn: () => new ServiceError(11111, 401, 'user is not authenticated; sign in first'),
+  sessionExpired: () => new ServiceError(11100, 401, 'error in session: the session has expired; sign in again'),
+  csrf: () => new ServiceError(33201, 403, 'action not authorized: missing or wrong CSRF token; reload the page'),
   tooManyAttempts: (retryAfterSeconds: number) =>
-    Object.assign(new ServiceError(14711, 429, `error authenticating user: too many sign-in attempts, retry in ${retryAfterSeconds} s`), { retryAfterSeconds }),
+    new ServiceError(14711, 429, `error authenticating user: too many sign-in attempts; retry in ${retryAfterSeconds} s`, retryAfterSeconds),
   keyNotInAccount: () => new ServiceError(33201, 400, 'action not authorized: the key is not one of this account'),
   invalidLogin: (why: string) => new ServiceError(14700, 400, `error creating user: ${why}`),
 };

@@ -7,8 +7,16 @@ export interface Modes {
   audio?: 'wav' | 'ogg' | 'pcm' | 'mp3';
   json: boolean;
 }
+/** A voice a client may name. */
+export interface Voice {
+  name: string;
+  language: string;
+  gender: string;
+}
 export interface Synthesizer {
   parseModes(mode: string): Modes;
+  /** The default voice, the voices, and the other names (a cloud provider's) that speak with one of them. */
+  voiceCatalog(): { defaultVoice: string; voices: Voice[]; cloudNames: (Voice & { voice: string })[] };
   /** Validates the request body itself (throwing errors with a spec code) and synthesises it. */
   synthesize(
     body: unknown,
@@ -29,6 +37,11 @@ export class Speech {
     private readonly engine: Synthesizer,
     private readonly linkTtl: number,
   ) {}
+
+  /** What a client may send as `voice`; listing them needs no feature, so that a client can offer them before speaking. */
+  voices() {
+    return this.engine.voiceCatalog();
+  }
 
   async tts(account: Account, mode: string, body: unknown, baseUrl: string) {
     this.accounts.requireFeature(account, 'tts');

@@ -1,3 +1,5 @@
+import { MAX_SCAN_TRIANGLES, PHOTO_LIMITS } from './limits.ts';
+
 /**
  * A refusal or failure of the pipeline. `code` is in the 100xx range of the spec
  * ("error in pipeline with code xx"); the status endpoint reports it with HTTP 200.
@@ -26,26 +28,29 @@ export const PipelineCodes = {
   storageFull: 10090,
 } as const;
 
-type PipelineCode = (typeof PipelineCodes)[keyof typeof PipelineCodes];
+export type PipelineCode = (typeof PipelineCodes)[keyof typeof PipelineCodes];
+
+const L = PHOTO_LIMITS;
 
 /**
- * What a code tells the client, after the code, in the `msg` of a failed avatar's status: the same
- * for every avatar with that code (the particulars of one failure, such as the measured angle, are logged).
+ * What a failed avatar (or result) tells its owner, by code: what happened, then what to do. Only the code
+ * is stored with the avatar, so this is the text of its status `msg`, the portal and the command line.
  */
-const TEXTS: Record<PipelineCode, string> = {
-  10000: 'error in pipeline: an internal failure persisted through three attempts',
-  10001: 'error in pipeline: no face was found in the photo',
-  10002: 'error in pipeline: the face is too small in the photo; use a closer or larger photo',
-  10003: 'error in pipeline: the head is turned or tilted too far; use a photo facing the camera',
-  10004: 'error in pipeline: the photo cannot be decoded as an image',
-  10005: 'error in pipeline: the face is cut by the border of the photo',
-  10010: 'error in pipeline: the head mesh or its texture cannot be read',
-  10011: 'error in pipeline: no face was found on the head mesh',
-  10012: 'error in pipeline: the head mesh has too many triangles',
-  10020: 'error in pipeline: this input type is not supported by the pipeline',
-  10090: 'error in pipeline: the results did not fit on the service storage; the points were refunded',
+export const PIPELINE_FAILURES: Readonly<Record<PipelineCode, string>> = {
+  10000: "error in pipeline: the avatar could not be made (an internal failure, tried three times); upload it again, and if it fails again tell the service's administrator",
+  10001: 'error in pipeline: no face was found in the photo; use a front-facing photo of one person, with the whole face visible and evenly lit',
+  10002: `error in pipeline: the face is too small in the photo; use a photo with at least ${L.minEyeDistancePx} pixels between the pupils (taken closer, or at a higher resolution)`,
+  10003: `error in pipeline: the head is turned or tilted too far; use a photo facing the camera (at most ${L.maxYawDeg}° turned, ${L.maxPitchDeg}° up or down, ${L.maxRollDeg}° sideways)`,
+  10004: 'error in pipeline: the photo cannot be decoded; save it again as JPEG or PNG and upload it again',
+  10005: 'error in pipeline: the face is cut by the border of the photo; use a photo that shows the whole head with some space around it',
+  10010: 'error in pipeline: the mesh archive cannot be read; check that mesh.obj is a valid OBJ and its texture a valid image',
+  10011: 'error in pipeline: no face was found on the mesh; send a head scan with its face textured (front, back and sides were tried)',
+  10012: `error in pipeline: the mesh has too many triangles; reduce it to at most ${MAX_SCAN_TRIANGLES} triangles`,
+  10020: 'error in pipeline: this service cannot make an avatar from this input type; upload a photo',
+  10090: "error in pipeline: the service's storage was full when the avatar was finished (the points were given back); try again later, or ask the service's administrator to free space",
 };
 
+/** The text of any pipeline code; a code this version does not know (from a newer worker) still reads as a failure. */
 export function pipelineCodeText(code: number): string {
-  return TEXTS[code as PipelineCode] ?? `error in pipeline with code ${code}`;
+  return PIPELINE_FAILURES[code as PipelineCode] ?? `error in pipeline with code ${code}`;
 }

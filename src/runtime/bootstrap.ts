@@ -7,23 +7,43 @@ import type { Portal } from '../domain/portal.ts';
 import type { Repo } from '../domain/ports.ts';
 import { SAMPLES_ACCOUNT } from '../store/sql/repo.ts';
 
+/** The demo account made at first start: what the start-up message shows once. */
+export interface DemoAccount {
+  accountId: string;
+  key: string;
+  secret: string;
+  email: string;
+  password: string;
+  /** DATA_DIR/demo-credentials.json, where all four stay. */
+  file: string;
+}
+
+export const demoCredentialsFile = (dataDir: string) => path.join(dataDir, 'demo-credentials.json');
+
 /**
  * First start with an empty data directory: a demo account with 1000 points and every feature, and
- * its portal login, whose credentials are printed and written to DATA_DIR/demo-credentials.json.
+ * its portal login, written to DATA_DIR/demo-credentials.json (mode 0600). Returns it when it was made now.
  */
-export async function ensureDemoAccount(repo: Repo, accounts: Accounts, portal: Portal, dataDir: string, print: (line: string) => void) {
+export async function ensureDemoAccount(repo: Repo, accounts: Accounts, portal: Portal, dataDir: string): Promise<DemoAccount | undefined> {
   const existing = (await repo.listAccounts()).filter((a) => a.id !== SAMPLES_ACCOUNT);
-  if (existing.length > 0) return;
+  if (existing.length > 0) return undefined;
   const { account, key } = await accounts.create({ name: 'demo', tierCode: 'demo', tierLabel: 'Demo', points: 1000 });
   const password = crypto.randomBytes(12).toString('base64url');
   const login = await portal.createLogin(account.id, 'demo@localhost', password);
   const credentials = { key: key.publicKey, secret: key.secret, portal_email: login.email, portal_password: password };
-  fs.writeFileSync(path.join(dataDir, 'demo-credentials.json'), JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
-  print(`Demo account ${account.id} with 1000 points.`);
-  print(`  key:    ${key.publicKey}`);
-  print(`  secret: ${key.secret}`);
-  print(`  portal: ${login.email} / ${password}`);
-  print(`  (also in ${path.join(dataDir, 'demo-credentials.json')})`);
+  const file = demoCredentialsFile(dataDir);
+  fs.writeFileSync(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  return { accountId: account.id, key: key.publicKey, secret: key.secret, email: login.email, password, file };
+}
+
+/** The demo portal login of an earlier start, if its credentials file is still there. */
+export function demoLogin(dataDir: string): { email: string; file: string } | undefined {
+  const file = demoCredentialsFile(dataDir);
+  try {
+    return { email: (JSON.parse(fs.readFileSync(file, 'utf8')) as { portal_email: string }).portal_email, file };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The sample avatars every account sees, made once by the pipeline from the photos in assets/samples. */

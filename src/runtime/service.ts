@@ -27,14 +27,13 @@ export interface ServiceOptions {
   config: Config;
   logger: FastifyBaseLogger | false;
   synthesizer: Synthesizer;
-  print?: (line: string) => void;
 }
 
 /**
  * Composes the service: store, domain, HTTP and job workers. Embedded (no DATABASE_URL) it owns one
  * data directory; over PostgreSQL it is one of many API and worker processes (ROLE).
  */
-export async function startService({ config, logger, synthesizer, print = console.log }: ServiceOptions) {
+export async function startService({ config, logger, synthesizer }: ServiceOptions) {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const embedded = !config.databaseUrl;
   if (embedded && config.role !== 'all') throw new Error(`ROLE=${config.role} needs DATABASE_URL: the embedded database belongs to one process`);
@@ -65,7 +64,7 @@ export async function startService({ config, logger, synthesizer, print = consol
   const speech = new Speech(accounts, store.files, synthesizer, config.linkTtl);
   const portal = new Portal(store.repo, accounts);
   // Over PostgreSQL accounts are made with the admin command, not raced for by several processes.
-  if (embedded) await ensureDemoAccount(store.repo, accounts, portal, config.dataDir, print);
+  const demo = embedded ? await ensureDemoAccount(store.repo, accounts, portal, config.dataDir) : undefined;
   if (config.createSamples && serveApi) {
     await ensureSamples(store.repo, avatars).catch(async (e) => {
       if (!(await store.repo.getAccount(SAMPLES_ACCOUNT))) throw e; // else another process made them at the same moment
@@ -110,6 +109,8 @@ export async function startService({ config, logger, synthesizer, print = consol
     accounts,
     repo: store.repo,
     dataDir: path.resolve(config.dataDir),
+    /** The demo account, when this start made it. */
+    demo,
     /** Graceful: answers the requests in flight, then lets each worker finish (or hand back) its job. */
     async stop() {
       clearInterval(nonceSweep);

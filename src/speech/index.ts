@@ -9,5 +9,5 @@ export type { EncodedAudio } from './encode.ts';
 export type { SpeechMark } from './marks.ts';
 export { MARKS_MIME_TYPE } from './marks.ts';
 export { OUTPUT_SAMPLE_RATE, SENTENCE_PAUSE_MS } from './render.ts';
-export { CLOUD_VOICES, DEFAULT_VOICE, VOICES, resolveVoice, type VoiceInfo } from './voices.ts';
+export { CLOUD_VOICES, DEFAULT_VOICE, VOICES, resolveVoice, voiceCatalog, type ListedVoice, type VoiceInfo } from './voices.ts';
 export { WorkerCrashError } from './pool.ts';

@@ -105,5 +105,21 @@ export function resolveVoice(name: string | undefined): VoiceInfo {
   if (direct) return direct;
   const cloud = CLOUD_BY_LOWER_NAME.get(name.toLowerCase());
   if (cloud) return projectVoiceFor(cloud[0], cloud[1]);
-  throw new SpeechError(SpeechErrorCode.invalidOption, `unknown voice "${name}"; see the voice list`);
+  throw new SpeechError(SpeechErrorCode.invalidOption, `unknown voice "${name}"; GET /v2/speech/voices lists the voices (names are case-insensitive)`);
+}
+
+/** A voice a client may name, as listed to clients. */
+export interface ListedVoice {
+  name: string;
+  language: string;
+  gender: Gender;
+}
+
+/** Everything a client may send as `voice`: the default, the project's voices, and the cloud names with the voice each one speaks with. */
+export function voiceCatalog(): { defaultVoice: string; voices: ListedVoice[]; cloudNames: (ListedVoice & { voice: string })[] } {
+  return {
+    defaultVoice: DEFAULT_VOICE,
+    voices: VOICES.map(({ name, language, gender }) => ({ name, language, gender })),
+    cloudNames: Object.entries(CLOUD_VOICES).map(([name, [language, gender]]) => ({ name, language, gender, voice: projectVoiceFor(language, gender).name })),
+  };
 }

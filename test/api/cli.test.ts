@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
-import { jpeg } from '../helpers/service.ts';
+import sharp from 'sharp';
 import { spawnService, testPhoto, type SpawnedService } from './spawned-service.ts';
 
 const bin = new URL('../../bin/avatar.mjs', import.meta.url).pathname;
@@ -86,10 +86,20 @@ describe('avatar command line against the running service', () => {
     assert.equal(typeof json.json.points, 'number');
   });
 
-  it('environment variables override the saved configuration', async () => {
+  it('init reads the key and secret from a credentials file such as DATA_DIR/demo-credentials.json', async () => {
+    const r = await avatar(['init', '--host', service.url, '--credentials', path.join(service.dataDir, 'demo-credentials.json')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^saved .*config\.json$/m);
+    const bad = await avatar(['init', '--host', service.url, '--credentials', path.join(work, 'missing.json')]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /cannot read the credentials in .*missing\.json/);
+  });
+
+  it('a wrong secret is told with what to do, and where the key and secret came from', async () => {
     const r = await avatar(['account'], { extraEnv: { AVATAR_SECRET: 'wrong' } });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /10032/);
+    assert.match(r.stderr, /^avatar: 10032 authentication fail: digest does not match; check the application key and its secret$/m);
+    assert.match(r.stderr, /the key and secret come from .*config\.json and AVATAR_SECRET: run "avatar init"/);
   });
 
   it('new --wait --download shows progress and saves each platform package', async () => {
@@ -115,21 +125,57 @@ describe('avatar command line against the running service', () => {
     assert.equal(done.json.status, 'done');
   });
 
-  it('new --wait stops on a refused photo with its code and text; status prints them and exits 1', async () => {
-    const refused = path.join(work, 'no-face.jpg');
-    await fs.writeFile(refused, await jpeg(17, 20)); // the scripted pipeline finds no face in a photo 17 px wide
-    const r = await avatar(['new', refused, '--wait', '--timeout', '60', '--json']);
-    assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.json.error.code, 10001);
-    assert.match(r.json.error.text, /^error in pipeline: no face/);
-    assert.match(r.stderr, /10001 error in pipeline: no face/);
-    const bad = /([0-9a-f]{32}) error \d+%/.exec(r.stderr)![1]!; // the progress lines name the key
-    const st = await avatar(['status', bad]);
-    assert.equal(st.code, 1);
-    assert.match(st.stdout, new RegExp(`^${bad}\\terror\\t\\d+%\\t10001 error in pipeline: no face`));
-    const json = await avatar(['status', bad, '--json']);
+  it('new with the defaults makes what the portal shows: a PNG photo, maya and webviewer, every feature', async () => {
+    await sharp(await fs.readFile(photoFile)).png().toFile(path.join(work, 'me.png'));
+    const r = await avatar(['new', 'me.png', '--wait', '--timeout', '60', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const made = await avatar(['status', r.json.key, '--json']);
+    assert.equal(made.json.optional_features, 'basic,expressions,visemes');
+    const viewer = await avatar(['download', r.json.key, '--type', 'webviewer', '--out', 'viewer.zip']);
+    assert.equal(viewer.code, 0, viewer.stderr);
+    assert.ok(Object.keys(unzipSync(await fs.readFile(path.join(work, 'viewer.zip')))).some((name) => name.endsWith('.glb')));
+    const shapes = await avatar(['execute', 'blendshapes', r.json.key, '--wait', '--timeout', '60']);
+    assert.equal(shapes.code, 0, shapes.stderr);
+  });
+
+  it('a photo over 8 MP is refused with a size that fits', async () => {
+    await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 90, g: 90, b: 90 } } }).jpeg().toFile(path.join(work, 'big.jpg'));
+    const r = await avatar(['new', 'big.jpg']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^avatar: 30014 image has more than 8388608 pixels \(4000 x 3000\); shrink the photo to at most 8 MP, for example 3344 x 2508, and upload it again$/m);
+  });
+
+  it('a photo without a face fails with the reason and what to do, in new --wait, status and list', async () => {
+    // The scripted pipeline refuses a photo 17 px wide with 10001, as the real one refuses a photo without a face.
+    await sharp({ create: { width: 17, height: 17, channels: 3, background: { r: 200, g: 180, b: 160 } } }).jpeg().toFile(path.join(work, 'noface.jpg'));
+    const r = await avatar(['new', 'noface.jpg', '--wait', '--timeout', '60']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^avatar: 10001 error in pipeline: no face was found in the photo; use a front-facing photo of one person/m);
+    assert.doesNotMatch(r.stderr, /HTTP 200/);
+    const failed = (await avatar(['list', '--json'])).json.find((a: { status: string }) => a.status === 'error');
+    const status = await avatar(['status', failed.key]);
+    assert.equal(status.code, 1);
+    assert.equal(status.stdout, `${failed.key}\terror\t${failed.percent}%\n`);
+    assert.match(status.stderr, /^avatar: 10001 error in pipeline: no face was found/);
+    const json = await avatar(['status', failed.key, '--json']);
     assert.equal(json.json.stt, 'NOK');
     assert.equal(json.json.error_code, 10001);
+    const table = (await avatar(['list'])).stdout.split('\n');
+    assert.match(table[0]!, /^KEY\s+STATUS\s+%\s+TYPE\s+TEMPLATE\s+CREATED \(UTC\)\s+NOTE$/);
+    assert.match(table.find((line) => line.startsWith(failed.key))!, /\serror\s.*\serror 10001$/);
+  });
+
+  it('voices lists what tts accepts, and an unknown voice points to it', async () => {
+    const en = await avatar(['voices', '--language', 'en']);
+    assert.equal(en.code, 0, en.stderr);
+    assert.match(en.stdout, /^rms\s+en-US\s+male\s+\(default\)$/m);
+    assert.doesNotMatch(en.stdout, /^espeak-de/m);
+    const cloud = await avatar(['voices', '--cloud', '--language', 'en-GB', '--json']);
+    assert.deepEqual(cloud.json.find((v: { name: string }) => v.name === 'Brian'), { name: 'Brian', language: 'en-GB', gender: 'male', voice: 'awb' });
+    const unknown = await avatar(['tts', 'Hello.', '--voice', 'nobody']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /^avatar: 51300 unknown voice "nobody"; GET \/v2\/speech\/voices lists the voices/m);
+    assert.match(unknown.stderr, /"avatar voices" lists the voices/);
   });
 
   it('list prints every avatar', async () => {

@@ -129,3 +129,28 @@ describe('client library against the running service', () => {
     await assert.rejects(client.status(key), (e: AvatarApiError) => e.httpStatus === 404);
   });
 });
+
+describe('client library against a rate-limited service', () => {
+  it('takes a real 429 as transient with its Retry-After, and waitFor waits it out instead of failing', async () => {
+    // RATE_LIMIT 1: ten requests per key in each fixed 10 s window.
+    const service = await spawnService({ RATE_LIMIT: '1' });
+    try {
+      const client = new AvatarClient({ baseUrl: service.url, key: service.key, secret: service.secret });
+      const key = await client.create(new Uint8Array(await testPhoto()), { inputType: 'photo', template: '2.0' });
+      let limited: unknown;
+      for (let i = 0; i < 12 && !limited; i++) await client.profile().catch((e: unknown) => (limited = e));
+      assert.ok(limited instanceof AvatarApiError, 'the eleventh request of the window is refused');
+      assert.equal(limited.httpStatus, 429);
+      assert.equal(limited.code, 99998);
+      assert.ok(limited.transient);
+      assert.ok(limited.retryAfterMs! > 0 && limited.retryAfterMs! <= 10_000, `Retry-After ${limited.retryAfterMs} ms`);
+      assert.match(limited.text, /; retry in \d+ s/);
+      const started = Date.now();
+      const done = await client.waitFor(key, { pollMs: 50, timeoutMs: 30_000 });
+      assert.equal(done.status, 'done');
+      assert.ok(Date.now() - started >= limited.retryAfterMs! - 1000, 'the wait lasted until the window ended');
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -253,7 +253,7 @@ describe('unexpected failures', () => {
       const r = await s.client.get(`/v2/avatar/${'a'.repeat(32)}/status`);
       assert.equal(r.status, 500);
       assert.equal(r.body.stt, 'NOK');
-      assert.match(r.body.msg, /^99999 internal error \(request id [\w-]+\)$/);
+      assert.match(r.body.msg, /^99999 internal error \(request id [\w-]+\); retry/);
       assert.doesNotMatch(JSON.stringify(r.body), /fire|secret|at /);
     } finally {
       await s.stop();

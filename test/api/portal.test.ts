@@ -161,9 +161,11 @@ describe('portal endpoints', () => {
     }
     assert.equal(status.status, 'done');
     assert.equal(status.optional_features, 'basic');
-    // The same avatar through /v2 with the account's key: one logic, one answer.
+    // The same avatar through /v2 with the account's key: one logic, one answer; the portal adds what it offers for download.
     const v2 = (await s.client.get(`/v2/avatar/${key}/status`)).body;
-    assert.deepEqual({ ...status }, { ...v2 });
+    const { platforms, ...same } = status;
+    assert.deepEqual(same, { ...v2 });
+    assert.deepEqual(platforms, ['webviewer', 'maya']);
     assert.equal((await user.get('/portal/api/profile')).body.points, 990);
 
     const list = (await user.get('/portal/api/avatars')).body;
@@ -189,6 +191,46 @@ describe('portal endpoints', () => {
 
     assert.equal((await user.post(`/portal/api/avatars/${key}/delete`)).status, 200);
     assert.equal(codeOf((await user.get(`/portal/api/avatars/${key}`)).body), 10400);
+  });
+
+  it("offers the upload form the interface's words, the defaults and the prices", async () => {
+    const catalog = (await user.get('/portal/api/catalog')).body;
+    assert.deepEqual(catalog.platforms, ['maya', 'webviewer', 'unity']);
+    assert.deepEqual(catalog.input_types, ['photo', 'lofimesh_texture', 'hifimesh_texture_photo']);
+    assert.deepEqual(catalog.defaults, { platforms: ['maya', 'webviewer'], template: '2.0', features: ['basic', 'expressions', 'visemes'] });
+    assert.deepEqual(catalog.prices, { photo: 10, lofimesh_texture: 20, hifimesh_texture_photo: 30 });
+  });
+
+  it('gives a failed avatar its reason and what to do, in its status and in the list', async () => {
+    const form = new FormData();
+    // The scripted pipeline refuses a photo 17 px wide with 10001 (no face).
+    form.append('file', new Blob([(await jpeg(17, 17)) as Uint8Array<ArrayBuffer>]), 'noface.jpg');
+    const key = (await user.post('/portal/api/avatars/new/photo/maya,webviewer/2.0', { form })).body.key;
+    let status;
+    for (const end = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      status = (await user.get(`/portal/api/avatars/${key}`)).body;
+      if (status.status === 'error' || Date.now() > end) break;
+    }
+    assert.equal(status.error_code, 10001);
+    assert.match(status.msg, /^10001 error in pipeline: no face was found in the photo; use a front-facing photo of one person/);
+    const listed = (await user.get('/portal/api/avatars')).body.models.find((a: { key: string }) => a.key === key);
+    assert.equal(listed.msg, status.msg);
+    assert.equal((await user.post(`/portal/api/avatars/${key}/delete`)).status, 200);
+  });
+
+  it('exports blendshapes of an avatar made with expressions, and lists the voices', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([(await jpeg(64, 64)) as Uint8Array<ArrayBuffer>]), 'me.jpg');
+    const key = (await user.post('/portal/api/avatars/new/photo/maya/2.0/expressions', { form })).body.key;
+    await s.client.waitFor(key);
+    const result = (await user.post(`/portal/api/avatars/${key}/execute/blendshapes`)).body.key;
+    assert.match(result, new RegExp(`^${key}@[0-9a-f]{32}$`));
+    assert.equal((await s.client.waitFor(result)).status, 'done');
+    assert.equal((await fetch((await user.get(`/portal/api/avatars/${result}/download/maya`)).body.location)).status, 200);
+    const voices = (await user.get('/portal/api/speech/voices')).body;
+    assert.equal(voices.default_voice, 'rms');
+    assert.ok(voices.voices.some((v: { name: string }) => v.name === 'slt'));
+    assert.deepEqual((await s.client.get('/v2/speech/voices')).body, voices, 'the same list as /v2');
   });
 
   it('answers upload and domain errors in the envelope', async () => {

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Synthesizer } from '../../src/domain/speech.ts';
 import { authorizationHeader, type DigestMethod } from '../../src/protocol/digest.ts';
 import { startService } from '../../src/runtime/service.ts';
-import { createSpeechEngine, parseModes } from '../../src/speech/index.ts';
+import { createSpeechEngine, parseModes, voiceCatalog } from '../../src/speech/index.ts';
 
 export interface Reply {
   status: number;
@@ -72,6 +72,7 @@ export class TestClient {
 /** Speech is tested in its own suite; the service tests only need the route's envelope. */
 const silentSynthesizer: Synthesizer = {
   parseModes: (mode) => ({ audio: mode.includes('wav') ? 'wav' : undefined, json: mode.includes('json') }),
+  voiceCatalog,
   synthesize: async (_req, modes) => ({
     audio: modes.audio ? { mimeType: 'audio/wav', extension: 'wav', data: new Uint8Array(44) } : undefined,
     marks: modes.json ? { mimeType: 'application/x-json-stream', data: new Uint8Array(0) } : undefined,
@@ -99,8 +100,8 @@ export async function startTestService(overrides: Partial<Config> = {}, env: Nod
     ...overrides,
   };
   const engine = speech === 'real' ? createSpeechEngine({ poolSize: 1 }) : undefined;
-  const synthesizer: Synthesizer = engine ? { parseModes, synthesize: engine.synthesize } : silentSynthesizer;
-  const service = await startService({ config, logger: false, synthesizer, print: () => undefined });
+  const synthesizer: Synthesizer = engine ? { parseModes, voiceCatalog, synthesize: engine.synthesize } : silentSynthesizer;
+  const service = await startService({ config, logger: false, synthesizer });
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   // The demo account is made only when the data directory has no account yet.
   const credentials = path.join(dataDir, 'demo-credentials.json');

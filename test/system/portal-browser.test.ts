@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
-import { startTestService, TestClient } from '../helpers/service.ts';
+import { startTestService, tempDir, TestClient } from '../helpers/service.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const skip = fs.existsSync(CHROMIUM) ? false : `portal browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`;
@@ -60,6 +61,25 @@ function covered(f: Frame): number {
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(docs, `portal-${name}.png`), fullPage: true });
 
+/** Signs in with the demo login of a service's data directory. */
+async function signIn(page: Page, url: string, dataDir: string) {
+  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { portal_email: string; portal_password: string };
+  await page.goto(url);
+  await page.fill('#login input[name=email]', creds.portal_email);
+  await page.fill('#login input[name=password]', creds.portal_password);
+  await page.click('#login button[type=submit]');
+  await page.waitForSelector('#nav:not([hidden])');
+}
+
+/** Times (ms since `since`) of the status requests a page makes for one avatar. */
+function statusRequests(page: Page, key: string, since = Date.now()) {
+  const times: number[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === `/portal/api/avatars/${key}`) times.push(Date.now() - since);
+  });
+  return times;
+}
+
 /**
  * The portal end to end in Debian's chromium, against the service with the real pipeline and the real
  * speech engine: sign in, make a key, upload a test photo, and see the head drawn, a blendshape move
@@ -69,6 +89,8 @@ describe('portal in a browser', { skip }, () => {
   let s: Awaited<ReturnType<typeof startTestService>>;
   let browser: Browser;
   let page: Page;
+  let work: string;
+  let failedKey: string;
 
   before(async () => {
     s = await startTestService({ pipelineModule: loadConfig({}).pipelineModule }, {}, 'real');
@@ -82,20 +104,31 @@ describe('portal in a browser', { skip }, () => {
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (e) => console.log(`# page error: ${e.message}`));
+    work = tempDir('portal-browser-');
   });
   after(async () => {
     await browser?.close();
     await s?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('signs in with the demo login printed at first start', async () => {
+  it('shows only the sign-in form when signed out, and a wrong password with what to do', async () => {
     const creds = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'demo-credentials.json'), 'utf8')) as { portal_email: string; portal_password: string };
     await page.goto(s.url);
+    await page.waitForSelector('#login');
+    assert.equal(await page.isVisible('#nav'), false, 'no menu signed out');
+    assert.equal(await page.isVisible('text=Sign out'), false);
     await page.fill('#login input[name=email]', creds.portal_email);
     await page.fill('#login input[name=password]', 'not the password');
     await page.click('#login button[type=submit]');
     await page.waitForSelector('#login .error');
-    assert.match(await page.textContent('#login .error') ?? '', /^14730 /);
+    assert.equal(await page.getAttribute('#login .error', 'data-code'), '14730');
+    assert.match(await page.textContent('#login .error') ?? '', /^Incorrect credentials: unknown e-mail or wrong password\. \(error 14730\)Check both/);
+    await shot(page, 'signed-out');
+  });
+
+  it('signs in with the demo login printed at first start', async () => {
+    const creds = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'demo-credentials.json'), 'utf8')) as { portal_email: string; portal_password: string };
     await page.fill('#login input[name=password]', creds.portal_password);
     await page.click('#login button[type=submit]');
     await page.waitForSelector('#nav:not([hidden])');
@@ -114,6 +147,36 @@ describe('portal in a browser', { skip }, () => {
     const profile = await new TestClient(s.url, key, secret).get('/v2/profile');
     assert.equal(profile.status, 200, JSON.stringify(profile.body));
     assert.equal(profile.body.points, 1000);
+    assert.equal(await page.isVisible('#copy-secret'), true, 'a copy button beside the secret');
+    page.once('dialog', (d) => void d.accept());
+    await page.click(`tr[data-key="${key}"] button.danger`);
+    await page.waitForSelector(`tr[data-key="${key}"] >> text=revoked`);
+    assert.equal(await page.isVisible('#created-secret'), false, "a revoked key's secret leaves the page");
+  });
+
+  it('refuses an upload without a platform, saying what is missing, and shows the price first', async () => {
+    await page.goto(`${s.url}/#/new`);
+    await page.waitForSelector('#new-avatar');
+    assert.match(await page.textContent('#price') ?? '', /^Costs 10 points; the account has 1000\./);
+    assert.deepEqual(await page.$$eval('#platforms input:checked', (boxes) => boxes.map((b) => (b as HTMLInputElement).value)), ['maya', 'webviewer']);
+    let uploads = 0;
+    const count = (r: { url(): string }) => void (r.url().includes('/portal/api/avatars/new/') && uploads++);
+    page.on('request', count);
+    await page.setInputFiles('#new-avatar input[type=file]', photo);
+    for (const box of await page.$$('#platforms input:checked')) await box.uncheck();
+    assert.equal(await page.textContent('#platform-hint'), 'Choose at least one platform.');
+    await page.click('#new-avatar button[type=submit]');
+    await page.waitForSelector('#form-problems .error');
+    assert.equal(await page.textContent('#form-problems'), 'Choose at least one platform.');
+    await shot(page, 'upload-check');
+    await page.setInputFiles('#new-avatar input[type=file]', path.join(docs, 'portal-keys.png'));
+    await page.check('#platforms input[value=webviewer]');
+    await page.selectOption('#new-avatar select[name=input]', 'lofimesh_texture');
+    await page.click('#new-avatar button[type=submit]');
+    assert.match(await page.textContent('#form-problems') ?? '', /^portal-keys\.png is not a zip or rar archive/);
+    page.off('request', count);
+    assert.equal(uploads, 0, 'nothing was sent');
+    await page.goto(`${s.url}/#/gallery`); // so that the next visit of #/new is a page change, with a fresh form
   });
 
   it('uploads a test photo and follows it to done', async () => {
@@ -202,11 +265,95 @@ describe('portal in a browser', { skip }, () => {
     await page.click('text=Stop');
   });
 
-  it('shows the avatar in the gallery with its preview', async () => {
+  it('tells why a photo without a face failed, on the upload page and on its own page, which shows Delete and does not poll', async () => {
+    const blank = path.join(work, 'blank.png');
+    await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 214, g: 200, b: 184 } } }).png().toFile(blank);
+    await page.goto(`${s.url}/#/new`);
+    await page.waitForSelector('#new-avatar');
+    await page.setInputFiles('#new-avatar input[type=file]', blank);
+    await page.click('#new-avatar button[type=submit]');
+    await page.waitForSelector('#upload-progress .progress[data-status=error]', { timeout: 120_000 });
+    const reason = await page.textContent('#upload-progress .outcome') ?? '';
+    assert.match(reason, /^Error in pipeline: no face was found in the photo\. \(error 10001\)Use a front-facing photo of one person/);
+    await shot(page, 'upload-failed');
+    const key = (await page.getAttribute('#upload-progress .progress', 'data-key'))!;
+
+    await page.goto(`${s.url}/#/gallery`);
+    const tile = page.locator(`#gallery .tile[data-key="${key}"]`);
+    await tile.waitFor();
+    assert.match(await tile.textContent() ?? '', /^FailedError in pipeline: no face was found in the photo \(error 10001\)/);
+
+    const since = Date.now();
+    const polls = statusRequests(page, key, since);
+    await page.goto(`${s.url}/#/avatar/${key}`);
+    await page.waitForSelector('#failure');
+    assert.match(await page.textContent('#failure') ?? '', /^Error in pipeline: no face was found in the photo\. \(error 10001\)Use a front-facing photo/);
+    assert.equal(await page.isVisible('#delete'), true);
+    assert.equal(await page.isVisible('.download'), false, 'nothing to download');
+    await page.waitForTimeout(6000);
+    console.log(`# a failed avatar's page: ${polls.length} status request(s) in ${((Date.now() - since) / 1000).toFixed(1)} s`);
+    assert.equal(polls.length, 1, `status requests at ${polls.join(', ')} ms`);
+    await shot(page, 'failed-avatar');
+    failedKey = key;
+  });
+
+  it('shows the avatars in the gallery: a preview of the finished one, the reason of the failed one', async () => {
     await page.goto(`${s.url}/#/gallery`);
     const tile = page.locator('#gallery .tile[data-status=done] img').first();
     await tile.waitFor();
+    await page.waitForSelector('#gallery .tile[data-status=error]');
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('#gallery img')].every((i) => i.complete && i.naturalWidth > 0));
     await shot(page, 'gallery');
+  });
+
+  it('deletes the failed avatar from its page', async () => {
+    await page.goto(`${s.url}/#/avatar/${failedKey}`);
+    await page.waitForSelector('#failure');
+    page.once('dialog', (d) => void d.accept());
+    await page.click('#delete');
+    await page.waitForSelector('#gallery .tile[data-status=done]');
+    assert.equal(await page.locator(`#gallery .tile[data-key="${failedKey}"]`).count(), 0);
+  });
+});
+
+/**
+ * An avatar that stays pending (a service without job workers): its page polls with a growing pause, so an open
+ * tab costs a few requests a minute, not a flood.
+ */
+describe('portal polling a pending avatar', { skip }, () => {
+  it('backs off on its page (each pause longer than the one before, up to 10 s) and in the gallery (from the list ttl)', async () => {
+    const s = await startTestService({ workers: 0 });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage();
+      await signIn(page, s.url, s.dataDir);
+      const key = (await s.client.upload('/v2/avatar/new/photo/maya,webviewer/2.0', fs.readFileSync(photo))).body.key as string;
+      const since = Date.now();
+      const polls = statusRequests(page, key, since);
+      await page.goto(`${s.url}/#/avatar/${key}`);
+      await page.waitForSelector('.progress[data-status=pending]');
+      await page.waitForTimeout(30_000);
+      const pauses = polls.slice(1).map((t, i) => t - polls[i]!);
+      console.log(`# a pending avatar's page: ${polls.length} status requests in 30 s, pauses ${pauses.map((p) => (p / 1000).toFixed(1)).join(', ')} s`);
+      // The page reads the status once, then polls after 1 s, then half as long again each time: 1, 1.5, 2.25, 3.4, 5.1, 7.6, 10 (the most): 8 requests in 30 s.
+      assert.ok(polls.length >= 6 && polls.length <= 9, `${polls.length} requests`);
+      pauses.slice(1).forEach((p, i) => assert.ok(p >= pauses[i]! - 150, `pause ${i + 2} (${p} ms) shorter than the one before (${pauses[i]} ms)`));
+      assert.ok(Math.max(...pauses) <= 10_500, `longest pause ${Math.max(...pauses)} ms`);
+
+      // The gallery follows it through the list's update URI, first after the list's ttl (3 s), then less often.
+      const updates: number[] = [];
+      const start = Date.now();
+      page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/portal/api/avatars/list/update/') && updates.push(Date.now() - start)));
+      await page.goto(`${s.url}/#/gallery`);
+      await page.waitForSelector(`#gallery .tile[data-key="${key}"][data-status=pending]`);
+      await page.waitForTimeout(20_000);
+      console.log(`# the gallery with a pending avatar: ${updates.length} update requests in 20 s, at ${updates.map((t) => (t / 1000).toFixed(1)).join(', ')} s`);
+      // 3, then 4.5 and 6.75 s later: at about 3, 7.5 and 14.3 s.
+      assert.ok(updates.length >= 2 && updates.length <= 4, `${updates.length} update requests`);
+      assert.ok(updates[0]! >= 2500, `the first update after the ttl, not at ${updates[0]} ms`);
+    } finally {
+      await browser.close();
+      await s.stop();
+    }
   });
 });

@@ -2,11 +2,14 @@
 
 let csrf = '';
 
+/** A failure the service reported: `code` and the text of its `msg` (what happened; what to do). */
 export class ApiError extends Error {
   constructor(status, msg) {
     super(msg);
     this.status = status;
-    this.code = Number(String(msg).slice(0, 5));
+    const match = /^(\d{5}) (.*)$/s.exec(String(msg));
+    this.code = match ? Number(match[1]) : undefined;
+    this.text = match ? match[2] : String(msg);
   }
 }
 
@@ -23,9 +26,15 @@ async function call(method, path, body) {
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const res = await fetch(`/portal/api${path}`, { method, headers, body: payload, credentials: 'same-origin' });
-  const data = await res.json().catch(() => ({ stt: 'NOK', msg: `00000 ${res.status} ${res.statusText}` }));
-  if (data.stt !== 'OK') throw new ApiError(res.status, data.msg);
+  let res;
+  try {
+    res = await fetch(`/portal/api${path}`, { method, headers, body: payload, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'the service cannot be reached; check that it is running, then reload the page');
+  }
+  const data = await res.json().catch(() => ({ stt: 'NOK', msg: `the service answered HTTP ${res.status} ${res.statusText} without its JSON; reload the page, or check the service` }));
+  // The status of a failed avatar is an answer, not a failure of the request, whatever its `stt` says.
+  if (data.stt !== 'OK' && !(res.status === 200 && data.status === 'error')) throw new ApiError(res.status, data.msg);
   return data;
 }
 

@@ -23,6 +23,12 @@ function signedInAs(session) {
   document.getElementById('who').textContent = `${session.email} (${session.account})`;
 }
 
+function signedOut() {
+  signedIn = false;
+  setCsrf('');
+  document.getElementById('who').textContent = '';
+}
+
 async function route() {
   leave();
   leave = () => {};
@@ -34,7 +40,8 @@ async function route() {
     }));
     return;
   }
-  const [name, ...args] = location.hash.replace(/^#\/?/, '').split('/');
+  // #/page/arg...?query: the query is the page's own (the upload form's prefilled choices).
+  const [name, ...args] = location.hash.replace(/^#\/?/, '').split('?')[0].split('/');
   const page = pages[name] ?? galleryPage;
   main.replaceChildren();
   try {
@@ -47,13 +54,13 @@ async function route() {
 }
 
 function expired() {
-  signedIn = false;
+  signedOut();
   void route();
 }
 
 document.getElementById('logout').addEventListener('click', async () => {
   await api.post('/logout').catch(() => undefined);
-  signedIn = false;
+  signedOut();
   location.hash = '#/gallery';
   void route();
 });
@@ -62,6 +69,6 @@ window.addEventListener('hashchange', () => void route());
 try {
   signedInAs(await api.get('/session'));
 } catch {
-  signedIn = false;
+  signedOut();
 }
 void route();

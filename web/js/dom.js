@@ -20,7 +20,30 @@ export function show(el, ...children) {
   return el;
 }
 
-/** A line that reports an error of the service (its code and text) or of the browser. */
-export function errorLine(e) {
-  return h('p', { class: 'error', role: 'alert' }, e instanceof Error ? e.message : String(e));
+export const capital = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}` : '');
+const sentence = (s) => (s ? `${capital(s)}${/[.!?)]$/.test(s) ? '' : '.'}` : '');
+
+/**
+ * The service's texts say what happened, then after a semicolon what to do: shown as two lines, the code
+ * beside the first (it is what the documentation and support know it by).
+ */
+export function reasonOf(code, text) {
+  const cut = text.indexOf('; ');
+  const what = cut < 0 ? text : text.slice(0, cut);
+  const todo = cut < 0 ? '' : text.slice(cut + 2);
+  return h('span', { class: 'reason' },
+    h('strong', { class: 'what' }, sentence(what)), code ? h('span', { class: 'code' }, ` (error ${code})`) : '',
+    todo ? h('span', { class: 'todo' }, sentence(todo)) : '');
+}
+
+/** The reason of a failed avatar or result, from its status's `msg`. */
+export function failureOf(a) {
+  const match = /^(\d{5}) (.*)$/s.exec(a.msg ?? '');
+  return reasonOf(a.error_code, match ? match[2] : 'it could not be made');
+}
+
+/** A line that reports an error of the service (its code, what happened and what to do) or of the browser. */
+export function errorLine(e, id) {
+  const body = e instanceof Error && 'text' in e ? reasonOf(e.code, e.text) : h('span', {}, e instanceof Error ? e.message : String(e));
+  return h('p', { class: 'error', role: 'alert', id, 'data-code': e?.code }, body);
 }

@@ -1,8 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AVATAR_FEATURES, INPUT_TYPES, NEW_AVATAR_DEFAULTS, PLATFORMS, TEMPLATES } from '../../domain/catalog.ts';
 import { errors } from '../../domain/errors.ts';
-import { ok } from '../envelope.ts';
+import { ok, withFailure } from '../envelope.ts';
 import { baseUrl } from '../routes/avatars.ts';
+import { voicesBody } from '../routes/speech.ts';
 import type { Services } from '../services.ts';
 import { sessionCookie } from './cookies.ts';
 import { checkOrigin, sessionGuard } from './session.ts';
@@ -40,15 +42,9 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
   app.post(`${PREFIX}/login`, async (request, reply: FastifyReply) => {
     checkOrigin(request);
     const { email, password } = credentials(request.body);
-    try {
-      const session = await portal.login(email, password, request.ip);
-      void reply.header('set-cookie', sessionCookie(session.sessionId, Math.floor((session.expiresAt - Date.now()) / 1000), secure(request)));
-      return ok({ email: session.email, account: session.account.name, csrf: session.csrf });
-    } catch (e) {
-      const retry = (e as { retryAfterSeconds?: number }).retryAfterSeconds;
-      if (retry !== undefined) void reply.header('retry-after', String(retry));
-      throw e;
-    }
+    const session = await portal.login(email, password, request.ip);
+    void reply.header('set-cookie', sessionCookie(session.sessionId, Math.floor((session.expiresAt - Date.now()) / 1000), secure(request)));
+    return ok({ email: session.email, account: session.account.name, csrf: session.csrf });
   });
 
   // Answers carry secrets (a new key, the CSRF token): no cache may keep them.
@@ -73,6 +69,10 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
     });
 
     signedIn.get(`${PREFIX}/profile`, async (request) => ok(await accounts.profile(account(request))));
+    // What the upload form offers: the interface's words, the defaults, and the price of each input type.
+    signedIn.get(`${PREFIX}/catalog`, async () =>
+      ok({ input_types: INPUT_TYPES, platforms: PLATFORMS, templates: TEMPLATES, features: AVATAR_FEATURES, defaults: NEW_AVATAR_DEFAULTS, prices: avatars.prices() }),
+    );
     signedIn.get(`${PREFIX}/keys`, async (request) => ok({ keys: await portal.keys(account(request)) }));
     signedIn.post(`${PREFIX}/keys`, async (request) => {
       const k = await portal.createKey(account(request));
@@ -93,11 +93,16 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
 
     const list = async (request: FastifyRequest) => {
       const p = request.params as P;
-      return ok(await avatars.list(account(request), p.type, p.code));
+      const page = await avatars.list(account(request), p.type, p.code);
+      return ok({ ...page, models: page.models.map(withFailure) });
     };
     signedIn.get(`${PREFIX}/avatars`, list);
     signedIn.get(`${PREFIX}/avatars/list/:type/:code`, list);
-    signedIn.get(`${PREFIX}/avatars/:key`, async (request) => ok(await avatars.status(account(request), key(request))));
+    // Status, with the reason of a failure and the platforms the avatar was made for (what it offers for download).
+    signedIn.get(`${PREFIX}/avatars/:key`, async (request) => {
+      const [status, platforms] = await Promise.all([avatars.status(account(request), key(request)), avatars.platforms(account(request), key(request))]);
+      return ok({ ...withFailure(status), platforms });
+    });
     signedIn.get(`${PREFIX}/avatars/:key/download/:type`, async (request) =>
       ok(await avatars.downloadLink(account(request), key(request), (request.params as P).type, baseUrl(request, s))),
     );
@@ -114,10 +119,12 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
       await avatars.unsetMeta(account(request), key(request), (request.params as P).name!);
       return ok({});
     });
+    signedIn.post(`${PREFIX}/avatars/:key/execute/blendshapes`, async (request) => ok({ key: await avatars.executeBlendshapes(account(request), key(request)) }));
     signedIn.post(`${PREFIX}/avatars/:key/delete`, async (request) => {
       await avatars.remove(account(request), key(request));
       return ok({});
     });
+    signedIn.get(`${PREFIX}/speech/voices`, async () => ok(voicesBody(speech.voices())));
     signedIn.post(`${PREFIX}/speech/:mode`, async (request) =>
       ok(await speech.tts(account(request), (request.params as P).mode!, request.body, baseUrl(request, s))),
     );

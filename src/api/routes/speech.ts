@@ -8,4 +8,12 @@ export async function speechRoutes(app: FastifyInstance, s: Services) {
   app.post('/v2/speech/tts/:mode', { schema: route('Text or SSML to audio and/or a speech marks (visemes) file', 'speech', responses.tts, ['mode']) }, async (request) =>
     ok(await s.speech.tts(request.account, (request.params as { mode: string }).mode, request.body, baseUrl(request, s))),
   );
+  app.get('/v2/speech/voices', { schema: route('The voices text to speech accepts (not in the spec: its voice list is "not shown")', 'speech', responses.voices) }, async () =>
+    ok(voicesBody(s.speech.voices())),
+  );
+}
+
+/** The voice catalog in the wire's snake_case. */
+export function voicesBody(c: ReturnType<Services['speech']['voices']>) {
+  return { default_voice: c.defaultVoice, voices: c.voices, cloud_names: c.cloudNames };
 }

@@ -36,6 +36,12 @@ export async function loadConfig(env: Env = process.env): Promise<CliConfig> {
   return config as CliConfig;
 }
 
+/** Where a setting comes from: its AVATAR_* variable when that is set, else the config file. */
+export function settingSource(name: keyof CliConfig, env: Env = process.env): string {
+  const variable = `AVATAR_${name.toUpperCase()}`;
+  return env[variable] ? variable : configPath(env);
+}
+
 /** Writes the file readable by its owner only (0600, folder 0700), also when it existed with wider rights. */
 export async function saveConfig(config: CliConfig, env: Env = process.env): Promise<string> {
   const file = configPath(env);

@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { PipelineCodes, PipelineError } from '../errors.ts';
+import { PHOTO_LIMITS } from '../limits.ts';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { detectFaces, type DetectedFace } from './landmark-model.ts';
 import {
@@ -17,16 +18,8 @@ import {
 
 /** Longest side of the image given to the detector and used for texture sampling. */
 export const ANALYSIS_MAX_SIDE = 1280;
-/** Refusal limits; documented in docs/PIPELINE.md. */
-export const LIMITS = {
-  /** Minimum inter-pupil distance in pixels of the original photo. */
-  minEyeDistancePx: 40,
-  maxYawDeg: 30,
-  maxPitchDeg: 30,
-  maxRollDeg: 35,
-  /** Plausible range of the face's size relative to the canonical face (guards a misread iris). */
-  faceSizeRatio: [0.9, 1.12] as const,
-};
+/** Plausible range of the face's size relative to the canonical face (guards a misread iris). */
+const FACE_SIZE_RATIO = [0.9, 1.12] as const;
 
 export interface FaceAnalysis {
   /** The oriented, shrunk photo the landmarks refer to. */
@@ -81,10 +74,10 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   const faceBox = landmarkBox(landmarks);
 
   const eyeDistance = Math.hypot(landmarks[468 * 3] - landmarks[473 * 3], landmarks[468 * 3 + 1] - landmarks[473 * 3 + 1]);
-  if (eyeDistance * originalScale < LIMITS.minEyeDistancePx) {
+  if (eyeDistance * originalScale < PHOTO_LIMITS.minEyeDistancePx) {
     throw new PipelineError(
       PipelineCodes.faceTooSmall,
-      `the face is too small: ${Math.round(eyeDistance * originalScale)} px between the pupils, at least ${LIMITS.minEyeDistancePx} needed`,
+      `the face is too small: ${Math.round(eyeDistance * originalScale)} px between the pupils, at least ${PHOTO_LIMITS.minEyeDistancePx} needed`,
     );
   }
   if (!faceInside(landmarks, image)) {
@@ -93,7 +86,7 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   const pose = estimatePose(landmarks, canonical);
   refuseTurnedHead(pose);
 
-  const [lo, hi] = LIMITS.faceSizeRatio;
+  const [lo, hi] = FACE_SIZE_RATIO;
   const irisScale = irisDiameterPx(landmarks) / IRIS_DIAMETER_CM;
   const sizeRatio = Math.min(hi, Math.max(lo, pose.scale / irisScale));
   const cmPerPixel = sizeRatio / pose.scale;
@@ -137,8 +130,8 @@ function faceInside(lm: Float32Array, image: RgbImage): boolean {
 
 export function refuseTurnedHead(pose: HeadPose): void {
   const over: string[] = [];
-  if (Math.abs(pose.yaw) > LIMITS.maxYawDeg) over.push(`turned ${Math.round(pose.yaw)}° (limit ${LIMITS.maxYawDeg}°)`);
-  if (Math.abs(pose.pitch) > LIMITS.maxPitchDeg) over.push(`tilted ${Math.round(pose.pitch)}° up/down (limit ${LIMITS.maxPitchDeg}°)`);
-  if (Math.abs(pose.roll) > LIMITS.maxRollDeg) over.push(`tilted ${Math.round(pose.roll)}° sideways (limit ${LIMITS.maxRollDeg}°)`);
+  if (Math.abs(pose.yaw) > PHOTO_LIMITS.maxYawDeg) over.push(`turned ${Math.round(pose.yaw)}° (limit ${PHOTO_LIMITS.maxYawDeg}°)`);
+  if (Math.abs(pose.pitch) > PHOTO_LIMITS.maxPitchDeg) over.push(`tilted ${Math.round(pose.pitch)}° up/down (limit ${PHOTO_LIMITS.maxPitchDeg}°)`);
+  if (Math.abs(pose.roll) > PHOTO_LIMITS.maxRollDeg) over.push(`tilted ${Math.round(pose.roll)}° sideways (limit ${PHOTO_LIMITS.maxRollDeg}°)`);
   if (over.length > 0) throw new PipelineError(PipelineCodes.headTurned, `the head is ${over.join(' and ')}; use a photo facing the camera`);
 }

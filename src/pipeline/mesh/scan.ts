@@ -11,9 +11,7 @@ import { detectHeadOrientation, type HeadOrientation } from '../../formats/head-
 import { InputError } from '../../formats/input-error.ts';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';
-
-/** Larger scans are refused (10012): their closest-point structures would not fit a worker's memory budget. */
-export const MAX_SCAN_TRIANGLES = 2_000_000;
+import { MAX_SCAN_TRIANGLES } from '../limits.ts';
 
 export interface Scan {
   /** Centimetres, Y up, face along +Z (roughly: registration aligns it exactly). */

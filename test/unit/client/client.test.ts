@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serviceDigest } from '../../../src/protocol/digest.ts';
 import { AvatarApiError, AvatarClient, AvatarWaitTimeout, type Avatar } from '../../../src/client/index.ts';
+import { errorFromResponse } from '../../../src/client/errors.ts';
 
 interface Seen {
   method: string;
@@ -53,7 +54,16 @@ test('errors carry code, text and HTTP status from msg', async () => {
   await assert.rejects(client.status('x'), (e: AvatarApiError) => e.code === -1 && e.httpStatus === 502 && e.transient && /bad gateway/.test(e.text));
   await assert.rejects(client.status('y'), (e: AvatarApiError) => e.code === 0 && e.httpStatus === 401 && !e.transient);
   const offline = new AvatarClient({ baseUrl: 'http://svc.test', key: 'K', secret: 'S', fetch: async () => { throw new TypeError('fetch failed'); } });
-  await assert.rejects(offline.profile(), (e: AvatarApiError) => e.httpStatus === 0 && e.transient);
+  await assert.rejects(offline.profile(), (e: AvatarApiError) => e.httpStatus === 0 && e.transient && /cannot reach the service at http:\/\/svc\.test .*running/.test(e.text));
+});
+
+test('a rate limit (429) and server failures are transient; a client error such as an unknown voice (51300) is not', () => {
+  const limited = errorFromResponse(429, JSON.stringify({ stt: 'NOK', msg: '99998 request rate limit exceeded' }), new Headers({ 'retry-after': '7' }));
+  assert.equal(limited.code, 99998);
+  assert.ok(limited.transient);
+  assert.equal(limited.retryAfterMs, 7000);
+  assert.ok(errorFromResponse(507, JSON.stringify({ stt: 'NOK', msg: '99998 storage full' })).transient);
+  assert.ok(!errorFromResponse(400, JSON.stringify({ stt: 'NOK', msg: '51300 invalid option: unknown voice "x"' })).transient);
 });
 
 test('list follows next cursors under /v2 until a page has none', async () => {
@@ -90,7 +100,7 @@ test('create posts one multipart part named file to the path built from the opti
 test('createAndWait reports progress, backs off while nothing moves, and rides out a rate limit', async () => {
   const answers: (Avatar | Response)[] = [
     avatar('k', 'pending', 0), avatar('k', 'pending', 0), avatar('k', 'pending', 0),
-    Response.json({ stt: 'NOK', msg: '51300 invalid option: request rate limit exceeded' }, { status: 400 }),
+    Response.json({ stt: 'NOK', msg: '99998 request rate limit exceeded; retry in 1 s' }, { status: 429, headers: { 'retry-after': '1' } }),
     avatar('k', 'processing', 50), avatar('k', 'done', 100),
   ];
   const service = fakeService({
@@ -110,8 +120,8 @@ test('createAndWait reports progress, backs off while nothing moves, and rides o
     globalThis.setTimeout = realSetTimeout;
   }
   assert.deepEqual(progress, [0, 0, 0, 50, 100]);
-  // first status, unchanged twice (x1.5 each), rate limited (x2), progress (back to pollMs)
-  assert.deepEqual(delays, [100, 150, 225, 450, 100]);
+  // first status, unchanged twice (x1.5 each), rate limited (x2, but at least the 1 s Retry-After asks), progress (back to pollMs)
+  assert.deepEqual(delays, [100, 150, 225, 1000, 100]);
 });
 
 test('waitFor throws the pipeline error, and times out with the last status', async () => {

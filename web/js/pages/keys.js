@@ -3,11 +3,23 @@ import { errorLine, h, show } from '../dom.js';
 
 const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
-/** Application keys of the account: create (the secret is shown once, here) and revoke. */
+/** Puts `text` on the clipboard; where the page may not (plain http on another host), selects it for Ctrl+C instead. */
+async function copy(text, shown, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = 'Copied';
+  } catch {
+    getSelection().selectAllChildren(shown);
+    button.textContent = 'Selected: press Ctrl+C';
+  }
+}
+
+/** Application keys of the account: create (the secret is shown once, here, with a copy button) and revoke. */
 export async function keysPage(main) {
   const fresh = h('div', { id: 'new-key' });
   const table = h('tbody');
   const status = h('div');
+  let shownKey;
 
   async function refresh() {
     const { keys } = await api.get('/keys');
@@ -24,9 +36,14 @@ export async function keysPage(main) {
     status.replaceChildren();
     try {
       const k = await api.post('/keys');
+      shownKey = k.key;
+      const secret = h('dd', { class: 'mono', id: 'created-secret' }, k.secret);
+      const button = h('button', { type: 'button', id: 'copy-secret', onclick: () => copy(k.secret, secret, button) }, 'Copy the secret');
       show(fresh, h('div', { class: 'secret-box' },
         h('p', {}, 'Copy the secret now: it is shown only once and cannot be read again.'),
-        h('dl', {}, h('dt', {}, 'Key'), h('dd', { class: 'mono', id: 'created-key' }, k.key), h('dt', {}, 'Secret'), h('dd', { class: 'mono', id: 'created-secret' }, k.secret)),
+        h('dl', {}, h('dt', {}, 'Key'), h('dd', { class: 'mono', id: 'created-key' }, k.key), h('dt', {}, 'Secret'), secret),
+        button,
+        h('p', { class: 'hint' }, `With the command line: avatar init --host ${location.origin} --key ${k.key} (it asks for the secret).`),
       ));
       await refresh();
     } catch (e) {
@@ -38,6 +55,8 @@ export async function keysPage(main) {
     status.replaceChildren();
     try {
       await api.post(`/keys/${seg(key)}/revoke`);
+      // A revoked key's secret is of no use any more: it leaves the page.
+      if (key === shownKey) fresh.replaceChildren();
       await refresh();
     } catch (e) {
       status.append(errorLine(e));
