@@ -1,0 +1,26 @@
+/**
+ * What a photo shows of the person's hair: the contract between the photo analysis
+ * (observe.ts) and the hairstyle choice and fit (geometry/hair). Positions are photo pixels of the
+ * analysed image (FaceAnalysis.image), row 0 at the top.
+ */
+import type { Rgb } from '../../geometry/texture/rgb-image.ts';
+
+/** Coarse length classes, from the longest hair tip relative to the face. */
+export type HairLength = 'none' | 'shaved' | 'short' | 'ear' | 'chin' | 'shoulder' | 'long';
+
+export type HairParting = 'none' | 'left' | 'centre' | 'right';
+
+export interface HairObservation {
+  /** No hair on the scalp (bald), or hair so short the scalp shows through it (shaved). */
+  bald: boolean;
+  length: HairLength;
+  /** Base colour (sRGB 0-255) and the darker and lighter ends of its variation. */
+  colour: { base: Rgb; dark: Rgb; light: Rgb };
+  /** Share of the forehead (brows to the hairline of a bare forehead) that hair covers, 0..1. */
+  fringe: number;
+  parting: HairParting;
+  /** Width of the hair silhouette at temple height over the width of the face at the same height. */
+  volume: number;
+  /** The hair region: one byte per pixel, 255 hair, 0 not hair; same size as the analysed image. */
+  mask: { width: number; height: number; alpha: Uint8Array };
+}
