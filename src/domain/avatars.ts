@@ -1,5 +1,6 @@
 import type { Accounts } from './accounts.ts';
-import { AVATAR_FEATURES, INPUT_TYPES, PLATFORM_ALIASES, PLATFORMS, TEMPLATES, has, type InputType, type Platform } from './catalog.ts';
+import { PLATFORM_ALIASES, has } from './catalog.ts';
+import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES, type Feature, type InputType, type Platform } from '../model/product.ts';
 import { errors } from './errors.ts';
 import { formatTime, isKey, newKey } from './ids.ts';
 import { inspectPhoto } from './input-check.ts';
@@ -72,8 +73,7 @@ export class Avatars {
     if (!has(INPUT_TYPES, inputType)) throw errors.uploadMode(inputType);
     const platforms = parsePlatforms(req.platforms);
     if (!has(TEMPLATES, req.template)) throw errors.invalidTemplate(req.template);
-    const features = commaList(req.features);
-    for (const f of features) if (!has(AVATAR_FEATURES, f)) throw errors.unknownFeature(f);
+    const features = parseFeatures(req.features);
     this.accounts.requireFeature(account, inputType);
     for (const f of features) this.accounts.requireFeature(account, f);
     if (!upload) throw errors.noFile();
@@ -296,6 +296,13 @@ function parsePlatform(p: string): Platform {
   const name = PLATFORM_ALIASES[p] ?? p;
   if (!has(PLATFORMS, name)) throw errors.assetType(p);
   return name;
+}
+
+function parseFeatures(s: string): Feature[] {
+  return commaList(s).map((f) => {
+    if (!has(AVATAR_FEATURES, f)) throw errors.unknownFeature(f);
+    return f;
+  });
 }
 
 function parsePlatforms(s: string): Platform[] {

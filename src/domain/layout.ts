@@ -1,4 +1,4 @@
-import type { Platform } from './catalog.ts';
+import type { Platform } from '../model/product.ts';
 
 /** Where an avatar's files live in the file store. Everything of one avatar is under `avatarDir(key)`. */
 export const avatarDir = (key: string) => `avatars/${key}`;

@@ -4,6 +4,7 @@
  * Times are milliseconds since the epoch.
  */
 import type { Readable } from 'node:stream';
+import type { Feature, InputType, Platform, TemplateVersion } from '../model/product.ts';
 
 export type AvatarStatus = 'pending' | 'processing' | 'error' | 'done';
 export type ResultKind = 'blendshapes' | 'vertexdeform';
@@ -57,10 +58,10 @@ export interface Avatar {
   isPublic: boolean;
   isSample: boolean;
   errorCode: number;
-  template: string;
-  features: string[];
-  platforms: string[];
-  inputType: string;
+  template: TemplateVersion;
+  features: Feature[];
+  platforms: Platform[];
+  inputType: InputType;
   createdBy: string;
   percent: number;
   status: AvatarStatus;

@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
-import type { Platform } from '../domain/catalog.ts';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
 import type { Files, Job, Repo } from '../domain/ports.ts';
 import { buildBlendshapeZip, buildPackages } from '../formats/packages.ts';
 import { parseVertexFile, writeVertexFile } from '../formats/vertex-file.ts';
 import { createDeformer } from '../geometry/deform/index.ts';
 import { decodeDocument, encodeDocument } from '../model/codec.ts';
-import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel } from '../model/avatar.ts';
+import type { TemplateVersion } from '../model/product.ts';
 import { PipelineCodes, PipelineError } from '../pipeline/errors.ts';
-import type { Feature, InputType, Pipeline, PipelineResult } from '../pipeline/types.ts';
+import type { Pipeline, PipelineResult } from '../pipeline/types.ts';
 
 /** What a finished avatar keeps for its on-demand features. */
 interface Stored {
@@ -60,7 +60,7 @@ async function avatarJob(job: Job, c: JobContext) {
   let lastWrite = 0;
   let lastPercent = 1;
   const result = await c.pipeline.run(
-    { inputType: avatar.inputType as InputType, file: input, template: avatar.template as TemplateVersion, features: avatar.features as Feature[] },
+    { inputType: avatar.inputType, file: input, template: avatar.template, features: avatar.features },
     (percent) => {
       const p = Math.max(lastPercent, Math.min(PIPELINE_SHARE, Math.round((percent * PIPELINE_SHARE) / 100)));
       if (p === lastPercent || Date.now() - lastWrite < 100) return;
@@ -70,13 +70,13 @@ async function avatarJob(job: Job, c: JobContext) {
     },
   );
 
-  const neutral = await templateNeutral(avatar.template as TemplateVersion);
+  const neutral = await templateNeutral(avatar.template);
   const outputs: [string, Uint8Array][] = [
     [modelPath(key), encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored)],
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms as Platform[], { templateNeutralObj: neutral, views: result.views })) {
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views })) {
     outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AVATAR_FEATURES, INPUT_TYPES, NEW_AVATAR_DEFAULTS, PLATFORMS, TEMPLATES } from '../../domain/catalog.ts';
+import { NEW_AVATAR_DEFAULTS } from '../../domain/catalog.ts';
+import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES } from '../../model/product.ts';
 import { errors } from '../../domain/errors.ts';
 import { ok, withFailure } from '../envelope.ts';
 import { baseUrl } from '../routes/avatars.ts';

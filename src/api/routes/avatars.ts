@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TEMPLATES, has } from '../../domain/catalog.ts';
+import { has } from '../../domain/catalog.ts';
+import { TEMPLATES } from '../../model/product.ts';
 import { errors } from '../../domain/errors.ts';
 import { failedWith, ok } from '../envelope.ts';
 import { responses, route } from '../schemas.ts';

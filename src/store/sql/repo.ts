@@ -3,6 +3,7 @@ import type {
   Account, AppKey, Avatar, AvatarStatus, Changes, Job, JobKind, ListPage, ListPosition, MetaEntry, NewAvatar,
   PointBatch, PortalLogin, PortalSession, Repo, Result, ResultKind,
 } from '../../domain/ports.ts';
+import type { Feature, InputType, Platform, TemplateVersion } from '../../model/product.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { Executor, Row, Sql } from './executor.ts';
 
@@ -510,8 +511,9 @@ const AVATAR_COLUMNS = 'key, account_id, is_public, is_sample, error_code, templ
 function toAvatar(r: Row): Avatar {
   return {
     key: String(r.key), accountId: String(r.account_id), isPublic: Number(r.is_public) === 1, isSample: Number(r.is_sample) === 1,
-    errorCode: Number(r.error_code), template: String(r.template), features: list(r.features), platforms: list(r.platforms),
-    inputType: String(r.input_type), createdBy: String(r.created_by), percent: Number(r.percent), status: String(r.status) as AvatarStatus,
+    // The words were checked when the avatar was created; the database holds them as text.
+    errorCode: Number(r.error_code), template: String(r.template) as TemplateVersion, features: list(r.features) as Feature[], platforms: list(r.platforms) as Platform[],
+    inputType: String(r.input_type) as InputType, createdBy: String(r.created_by), percent: Number(r.percent), status: String(r.status) as AvatarStatus,
     createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), charged: Number(r.charged),
   };
 }
