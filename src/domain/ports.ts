@@ -10,6 +10,9 @@ export type AvatarStatus = 'pending' | 'processing' | 'error' | 'done';
 export type ResultKind = 'blendshapes' | 'vertexdeform';
 export type JobKind = 'avatar' | ResultKind;
 
+/** The account that owns the sample avatars every account sees. */
+export const SAMPLES_ACCOUNT = 'samples';
+
 export interface Account {
   id: string;
   name: string;
@@ -124,8 +127,8 @@ export interface NewAvatar {
   price: number;
 }
 
-export interface Repo {
-  // accounts and keys
+/** Accounts, their application keys and their points. */
+export interface AccountStore {
   createAccount(a: Account): Promise<void>;
   updateAccount(id: string, patch: Partial<Pick<Account, 'name' | 'tierCode' | 'tierLabel' | 'features'>>): Promise<void>;
   getAccount(id: string): Promise<Account | undefined>;
@@ -134,6 +137,13 @@ export interface Repo {
   getKey(publicKey: string): Promise<AppKey | undefined>;
   listKeys(accountId: string): Promise<AppKey[]>;
   revokeKey(publicKey: string, at: number): Promise<boolean>;
+  grantPoints(accountId: string, points: number, expiresAt: number, now: number): Promise<void>;
+  /** Unexpired batches with points left, earliest expiry first. */
+  liveBatches(accountId: string, now: number): Promise<PointBatch[]>;
+}
+
+/** What admits a request: its nonce spent once, its key's requests counted per rate window. */
+export interface AdmissionStore {
   /**
    * Spends the nonce of one authenticated request and counts the request in its key's rate window, in
    * one step: `fresh` is false when the nonce was used before; `hits` is the window's count so far.
@@ -143,8 +153,10 @@ export interface Repo {
   hitRate(publicKey: string, windowStart: number): Promise<number>;
   /** Forgets nonces and rate windows older than `time`. */
   forgetNoncesBefore(time: number): Promise<void>;
+}
 
-  // portal logins and sessions
+/** Portal sign-ins (e-mail and password of one account's user) and their sessions. */
+export interface PortalSessionStore {
   /** Fails (unique violation) when the e-mail already has a login. */
   addPortalLogin(l: PortalLogin): Promise<void>;
   getPortalLogin(email: string): Promise<PortalLogin | undefined>;
@@ -152,13 +164,10 @@ export interface Repo {
   getPortalSession(idHash: string): Promise<PortalSession | undefined>;
   deletePortalSession(idHash: string): Promise<void>;
   deleteExpiredPortalSessions(now: number): Promise<void>;
+}
 
-  // points
-  grantPoints(accountId: string, points: number, expiresAt: number, now: number): Promise<void>;
-  /** Unexpired batches with points left, earliest expiry first. */
-  liveBatches(accountId: string, now: number): Promise<PointBatch[]>;
-
-  // avatars
+/** Avatars with their meta and their on-demand results; creating either queues its job in the same step. */
+export interface AvatarStore {
   /** Atomically: take the price from live batches (or throw notEnoughPoints), insert the avatar, queue its job. */
   createAvatar(n: NewAvatar, now: number): Promise<void>;
   getAvatar(key: string): Promise<Avatar | undefined>;
@@ -184,8 +193,10 @@ export interface Repo {
   createResult(r: Result): Promise<void>;
   getResult(avatarKey: string, childKey: string): Promise<Result | undefined>;
   setResultProgress(avatarKey: string, childKey: string, patch: { status?: AvatarStatus; percent?: number; errorCode?: number }, now: number): Promise<void>;
+}
 
-  // jobs
+/** The queue of jobs the workers claim under a lease. */
+export interface JobQueue {
   /** Takes the oldest job that is queued or whose lease ran out. */
   claimJob(worker: string, now: number, leaseMs: number): Promise<Job | undefined>;
   renewJob(id: number, worker: string, now: number, leaseMs: number): Promise<boolean>;
@@ -196,7 +207,15 @@ export interface Repo {
   releaseAllJobs(): Promise<void>;
   /** Jobs still queued or running (for readiness and metrics). */
   queueDepth(): Promise<number>;
+}
 
+/** The whole store, as the composition root opens it; every other consumer takes only the parts (or methods) it uses. */
+export interface Repo {
+  accounts: AccountStore;
+  admissions: AdmissionStore;
+  portalSessions: PortalSessionStore;
+  avatars: AvatarStore;
+  jobs: JobQueue;
   close(): Promise<void>;
 }
 

@@ -1,16 +1,16 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Repo } from '../domain/ports.ts';
+import type { AvatarStore } from '../domain/ports.ts';
 
 /**
  * Embedded start-up: an avatar directory without an avatar row is what a crash leaves between storing
  * an upload and recording the avatar (or between deleting the row and the files). Returns how many went.
  */
-export async function sweepOrphanAvatars(filesRoot: string, repo: Repo): Promise<number> {
+export async function sweepOrphanAvatars(filesRoot: string, avatars: Pick<AvatarStore, 'getAvatar'>): Promise<number> {
   const dir = path.join(filesRoot, 'avatars');
   let removed = 0;
   for (const key of await fsp.readdir(dir).catch(() => [] as string[])) {
-    if (await repo.getAvatar(key)) continue;
+    if (await avatars.getAvatar(key)) continue;
     await fsp.rm(path.join(dir, key), { recursive: true, force: true });
     removed++;
   }

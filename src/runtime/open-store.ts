@@ -9,7 +9,7 @@ import { secretBox } from '../store/secret-box.ts';
 import type { Executor } from '../store/sql/executor.ts';
 import { migrate } from '../store/sql/migrations.ts';
 import { openPostgres } from '../store/sql/pg-executor.ts';
-import { SqlRepo } from '../store/sql/repo.ts';
+import { sqlRepo } from '../store/sql/repo.ts';
 import { openSqlite } from '../store/sql/sqlite-executor.ts';
 import type { ServiceKeys } from './keys.ts';
 
@@ -58,11 +58,11 @@ export async function openStore(config: StoreConfig, keys: ServiceKeys, env: Nod
   requireSharedKeys(config, env);
   const db = openDatabase(config);
   await migrate(db);
-  const repo = new SqlRepo(db, secretBox(keys.master));
+  const repo = sqlRepo(db, secretBox(keys.master));
   const { reachable, close, ...files } = openFiles(config, keys);
   return {
     repo, ...files,
-    check: async () => void (await Promise.all([repo.queueDepth(), reachable()])),
+    check: async () => void (await Promise.all([repo.jobs.queueDepth(), reachable()])),
     close: async () => {
       close();
       await repo.close();
