@@ -240,3 +240,19 @@ export interface Files {
   /** A pre-authorized URL for the file that works without the Authorization header until it expires. */
   link(path: string, opts: { ttl: number; fileName: string; contentType: string; baseUrl: string }): Promise<string>;
 }
+
+/** What a signed link grants: one stored file, until a time, served under a name and type. */
+export interface LinkGrant {
+  path: string;
+  fileName: string;
+  contentType: string;
+  /** Seconds since the epoch. */
+  expires: number;
+}
+
+export type LinkCheck = { ok: true; grant: LinkGrant } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Checks the links of a file store whose links this service serves itself (the embedded one). */
+export interface LinkVerifier {
+  verify(token: string, nowSeconds: number): LinkCheck;
+}

@@ -36,7 +36,12 @@ export function requireSharedKeys(config: StoreConfig, env: NodeJS.ProcessEnv = 
 
 /** The database this configuration names: PostgreSQL at DATABASE_URL, else SQLite under DATA_DIR. Not yet migrated. */
 export function openDatabase(config: StoreConfig): Executor {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePool }) : openSqlite(path.join(config.dataDir, 'service.db'));
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePool }) : openEmbeddedDatabase(config.dataDir);
+}
+
+/** The embedded service's SQLite database in a data directory. Not yet migrated. */
+export function openEmbeddedDatabase(dataDir: string): Executor {
+  return openSqlite(path.join(dataDir, 'service.db'));
 }
 
 /** The file store this configuration names: an S3 bucket, else DATA_DIR/files with links this service signs. */

@@ -3,10 +3,10 @@ import pino from 'pino';
 import type { Config } from '../config.ts';
 import type { AvatarStore, Job } from '../domain/ports.ts';
 import type { JobEvent } from '../ops/job-events.ts';
-import { openStore } from '../runtime/open-store.ts';
 import type { Pipeline } from '../pipeline/types.ts';
-import { failJob, handleJob } from './handlers.ts';
-import { JobStopped, startRunner } from './runner.ts';
+import { failJob, handleJob } from '../jobs/handlers.ts';
+import { JobStopped, startRunner } from '../jobs/runner.ts';
+import { openStore } from './open-store.ts';
 import { lowerOwnPriority } from '../util/thread-priority.ts';
 
 /** A job worker in its own thread, so that pipeline work never blocks the HTTP event loop. */
