@@ -2,7 +2,7 @@ import type { Accounts } from './accounts.ts';
 import { PLATFORM_ALIASES, has } from './catalog.ts';
 import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES, type Feature, type InputType, type Platform } from '../model/product.ts';
 import { errors } from './errors.ts';
-import { formatTime, isKey, newKey } from './ids.ts';
+import { isKey, newKey } from './ids.ts';
 import { inspectPhoto } from './input-check.ts';
 import { readMeshInput } from '../formats/mesh-input.ts';
 import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
@@ -32,23 +32,27 @@ export interface NewAvatarRequest {
   features: string;
 }
 
-function avatarObject(a: Avatar, meta: MetaEntry[], result?: Result) {
-  return {
-    key: result ? `${a.key}@${result.childKey}` : a.key,
-    is_public: a.isPublic ? 1 : 0,
-    is_sample: a.isSample ? 1 : 0,
-    error_code: result ? result.errorCode : a.errorCode,
-    template_version: a.template,
-    optional_features: a.features.join(','),
-    created_by: result ? result.createdBy : a.createdBy,
-    percent: result ? result.percent : a.percent,
-    // A result key reports what it is, not what its avatar was made from.
-    type: result ? result.kind : a.inputType,
-    created_at: formatTime(result ? result.createdAt : a.createdAt),
-    updated_at: formatTime(result ? result.updatedAt : a.updatedAt),
-    status: result ? result.status : a.status,
-    meta,
-  };
+/** What a status or a list reports of an avatar: the avatar, its meta and, for a result key, the result. */
+export interface AvatarReport {
+  avatar: Avatar;
+  meta: MetaEntry[];
+  result?: Result;
+}
+
+/** A page of an account's avatar list, or its changes since an update code; the codes continue the list. */
+export interface AvatarListing {
+  total: number;
+  samples: number;
+  /** Seconds an update code stays good. */
+  ttl: number;
+  /** Code of the changes after this answer. */
+  updateCode: string;
+  /** Codes of the neighbouring pages (not in an update). */
+  afterCode?: string;
+  beforeCode?: string;
+  avatars: AvatarReport[];
+  /** Keys removed since the update code (only in an update). */
+  removedKeys?: string[];
 }
 
 /** Comma separated list: trimmed, empty items dropped, duplicates kept once, order kept. */
@@ -109,14 +113,14 @@ export class Avatars {
     return key;
   }
 
-  async status(account: Account, key: string) {
+  async status(account: Account, key: string): Promise<AvatarReport> {
     const { avatar, result, meta } = await this.find(account, key, 'read', true);
-    return avatarObject(avatar, meta ?? [], result);
+    return { avatar, meta: meta ?? [], ...(result ? { result } : {}) };
   }
 
   /** The platforms an avatar was made for (of a result key, its avatar's): what can be downloaded once it is done. */
   async platforms(account: Account, key: string): Promise<Platform[]> {
-    return (await this.find(account, key, 'read')).avatar.platforms as Platform[];
+    return (await this.find(account, key, 'read')).avatar.platforms;
   }
 
   /** Points an avatar costs, by input type. */
@@ -131,18 +135,18 @@ export class Avatars {
     await this.files.deletePrefix(avatarDir(avatar.key));
   }
 
-  async list(account: Account, kind?: string, code?: string) {
+  async list(account: Account, kind?: string, code?: string): Promise<AvatarListing> {
     const counts = await this.store.countList(account.id);
-    const base = { total_list_size: counts.total, samples_count: counts.samples, ttl: this.settings.updateTtl };
+    const base = { total: counts.total, samples: counts.samples, ttl: this.settings.updateTtl };
     if (kind === 'update') {
       const u = code ? this.codes.readUpdate(code) : undefined;
       if (!u || u.account !== account.id) throw errors.invalidCursor();
       const changes = await this.store.changesSince(account.id, u.since);
       return {
         ...base,
-        update: `/avatar/list/update/${this.codes.update({ account: account.id, since: changes.until })}`,
-        models: await this.objects(changes.avatars),
-        deleted: changes.removedKeys,
+        updateCode: this.codes.update({ account: account.id, since: changes.until }),
+        avatars: await this.reports(changes.avatars),
+        removedKeys: changes.removedKeys,
       };
     }
     let after = null;
@@ -161,10 +165,10 @@ export class Avatars {
     const last = page.avatars.at(-1)?.position;
     return {
       ...base,
-      ...(page.hasMoreAfter && last ? { next: `/avatar/list/cursor/${this.codes.cursor({ account: account.id, dir: 'after', at: last })}` } : {}),
-      ...(page.hasMoreBefore && first ? { previous: `/avatar/list/cursor/${this.codes.cursor({ account: account.id, dir: 'before', at: first })}` } : {}),
-      update: `/avatar/list/update/${this.codes.update({ account: account.id, since })}`,
-      models: await this.objects(page.avatars),
+      ...(page.hasMoreAfter && last ? { afterCode: this.codes.cursor({ account: account.id, dir: 'after', at: last }) } : {}),
+      ...(page.hasMoreBefore && first ? { beforeCode: this.codes.cursor({ account: account.id, dir: 'before', at: first }) } : {}),
+      updateCode: this.codes.update({ account: account.id, since }),
+      avatars: await this.reports(page.avatars),
     };
   }
 
@@ -259,9 +263,9 @@ export class Avatars {
     return { ttl, location: await this.files.link(path, { ttl, fileName, contentType, baseUrl }) };
   }
 
-  private async objects(avatars: Avatar[]) {
+  private async reports(avatars: Avatar[]): Promise<AvatarReport[]> {
     const meta = await this.store.getMetaOf(avatars.map((a) => a.key));
-    return avatars.map((a) => avatarObject(a, meta.get(a.key)!));
+    return avatars.map((avatar) => ({ avatar, meta: meta.get(avatar.key)! }));
   }
 
   /**
