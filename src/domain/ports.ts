@@ -235,6 +235,8 @@ export interface Files {
   exists(path: string): Promise<boolean>;
   /** Removes every file under the prefix. */
   deletePrefix(prefix: string): Promise<void>;
+  /** The names directly under a folder, each with the last time a file under it was written (ms): what the sweeps go through. */
+  children(folder: string): Promise<{ name: string; modifiedAt: number }[]>;
   /** Bytes still free for new files; absent for stores without a practical limit (object storage). */
   freeBytes?(): Promise<number>;
   /** A pre-authorized URL for the file that works without the Authorization header until it expires. */

@@ -1,4 +1,5 @@
 import { newKey } from './ids.ts';
+import { speechAudioPath, speechMarksPath } from './layout.ts';
 import type { Account, Files } from './ports.ts';
 import type { Accounts } from './accounts.ts';
 
@@ -23,8 +24,6 @@ export interface Synthesizer {
     modes: Modes,
   ): Promise<{ audio?: { mimeType: string; extension: string; data: Uint8Array }; marks?: { mimeType: string; data: Uint8Array } }>;
 }
-
-export const speechDir = (id: string) => `speech/${id}`;
 
 /** A stored file of one speech request: its media type and a link that works until `ttl` runs out. */
 export interface SpeechFile {
@@ -63,12 +62,12 @@ export class Speech {
     const ttl = this.linkTtl;
     const links: SpeechLinks = { ttl };
     if (out.audio) {
-      const path = `${speechDir(id)}/speech.${out.audio.extension}`;
+      const path = speechAudioPath(id, out.audio.extension);
       await this.files.put(path, out.audio.data);
       links.audio = { type: out.audio.mimeType, location: await this.files.link(path, { ttl, fileName: `speech.${out.audio.extension}`, contentType: out.audio.mimeType, baseUrl }) };
     }
     if (out.marks) {
-      const path = `${speechDir(id)}/speech.marks`;
+      const path = speechMarksPath(id);
       await this.files.put(path, out.marks.data);
       links.marks = { type: out.marks.mimeType, location: await this.files.link(path, { ttl, fileName: 'speech.marks', contentType: out.marks.mimeType, baseUrl }) };
     }

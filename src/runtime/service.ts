@@ -45,7 +45,7 @@ export async function startService({ config, logger, synthesizer }: ServiceOptio
     // Over PostgreSQL other workers may be alive: a dead one's job comes back when its lease runs out.
     if (store.filesRoot) {
       await sweepTemporaryFiles(store.filesRoot);
-      await sweepOrphanAvatars(store.filesRoot, store.repo.avatars);
+      await sweepOrphanAvatars(store.files, store.repo.avatars);
     }
     await store.repo.jobs.releaseAllJobs();
   }
@@ -96,11 +96,9 @@ export async function startService({ config, logger, synthesizer }: ServiceOptio
   }
   const nonceSweep = setInterval(() => {
     store.repo.admissions.forgetNoncesBefore(Date.now() - config.nonceWindow * 1000).catch((e) => app.log.error({ err: e }, 'nonce sweep failed'));
-    if (store.filesRoot) {
-      sweepOldSpeech(store.filesRoot, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
-      // A shared files directory: what a crashed process was writing is swept once no write could still be using it.
-      if (!embedded) sweepTemporaryFiles(store.filesRoot, TEMPORARY_FILE_MAX_AGE_MS).catch((e) => app.log.error({ err: e }, 'temporary file sweep failed'));
-    }
+    sweepOldSpeech(store.files, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
+    // A shared files directory: what a crashed process was writing is swept once no write could still be using it.
+    if (store.filesRoot && !embedded) sweepTemporaryFiles(store.filesRoot, TEMPORARY_FILE_MAX_AGE_MS).catch((e) => app.log.error({ err: e }, 'temporary file sweep failed'));
   }, 60_000);
   nonceSweep.unref();
 
