@@ -12,7 +12,7 @@ import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { landmarkModel } from '../src/pipeline/face/landmark-model.ts';
 import { evaluatePhotos, type PhotoCase, type QualityReport } from '../src/pipeline/quality/evaluate.ts';
 import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
-import type { Feature } from '../src/pipeline/types.ts';
+import type { Feature } from '../src/model/product.ts';
 import type { TemplateVersion } from '../src/model/avatar.ts';
 
 function parseArgs(argv: string[]) {

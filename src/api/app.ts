@@ -41,7 +41,7 @@ export async function buildApp(s: Services, logger: FastifyBaseLogger | false): 
   await app.register(async (scope) => portalPlugin(scope, s));
 
   await app.register(async (v2) => {
-    v2.addHook('onRequest', authenticator(s.repo, s.rateLimit));
+    v2.addHook('onRequest', authenticator(s.admission, s.rateLimit));
     await profileRoutes(v2, s);
     await avatarRoutes(v2, s);
     await metaRoutes(v2, s);

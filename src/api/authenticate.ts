@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../domain/errors.ts';
-import type { Account, AppKey, Repo } from '../domain/ports.ts';
+import type { Account, AccountStore, AdmissionStore, AppKey } from '../domain/ports.ts';
 import { digestSigner, type DigestMethod } from '../protocol/digest.ts';
 import { parseAuthorization } from './auth-header.ts';
 
@@ -36,7 +36,13 @@ interface Credentials {
  * Verifies the ServiceDigest of a request. The nonce is spent only after the digest checks out, so
  * that nobody without the secret can burn a client's nonces.
  */
-export function authenticator(repo: Repo, ratePerSecond: number) {
+/** The parts of the store that admit a request. */
+export interface AdmissionStores {
+  accounts: Pick<AccountStore, 'getAccount' | 'getKey'>;
+  admissions: Pick<AdmissionStore, 'admit'>;
+}
+
+export function authenticator(store: AdmissionStores, ratePerSecond: number) {
   const perWindow = ratePerSecond * RATE_WINDOW_SECONDS;
   // Status polls dominate the traffic: the key and account rows are read once a second per key, not per
   // request, and the key's part of the digest is computed once with them.
@@ -44,8 +50,8 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
   const credentials = async (publicKey: string, now: number) => {
     const hit = cache.get(publicKey);
     if (hit && now - hit.at < CREDENTIAL_CACHE_MS) return hit;
-    const key = await repo.getKey(publicKey);
-    const entry: Credentials = { at: now, key, account: key && (await repo.getAccount(key.accountId)), signers: {} };
+    const key = await store.accounts.getKey(publicKey);
+    const entry: Credentials = { at: now, key, account: key && (await store.accounts.getAccount(key.accountId)), signers: {} };
     if (cache.size >= 10_000) cache.clear();
     cache.set(publicKey, entry);
     return entry;
@@ -73,7 +79,7 @@ export function authenticator(repo: Repo, ratePerSecond: number) {
     if (!ok) throw errors.authFail();
     const windowMs = RATE_WINDOW_SECONDS * 1000;
     const windowStart = now - (now % windowMs);
-    const { fresh, hits } = await repo.admit(auth.key, auth.nonce, now, windowStart);
+    const { fresh, hits } = await store.admissions.admit(auth.key, auth.nonce, now, windowStart);
     if (!fresh) throw errors.replay();
     if (perWindow > 0 && hits > perWindow) throw errors.rateLimited(perWindow, RATE_WINDOW_SECONDS, Math.ceil((windowStart + windowMs - now) / 1000));
     request.account = account;

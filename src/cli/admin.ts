@@ -51,7 +51,7 @@ if (!command || values.help) {
 const config = loadConfig();
 fs.mkdirSync(config.dataDir, { recursive: true });
 const store = await openStore(config, loadKeys(config.dataDir));
-const accounts = new Accounts(store.repo);
+const accounts = new Accounts(store.repo.accounts);
 const out = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json) : text);
 
 try {
@@ -78,7 +78,7 @@ try {
       break;
     }
     case 'revoke-key': {
-      const ok = await store.repo.revokeKey(values.key ?? fail('--key is required'), Date.now());
+      const ok = await store.repo.accounts.revokeKey(values.key ?? fail('--key is required'), Date.now());
       if (!ok) fail(`no active key ${values.key}`);
       out({ revoked: values.key }, `revoked ${values.key}`);
       break;
@@ -93,9 +93,9 @@ try {
     }
     case 'list-accounts': {
       const rows = [];
-      for (const a of await store.repo.listAccounts()) {
+      for (const a of await store.repo.accounts.listAccounts()) {
         const profile = await accounts.profile(a);
-        const keys = (await store.repo.listKeys(a.id)).map((k) => ({ key: k.publicKey, revoked: k.revokedAt !== null }));
+        const keys = (await store.repo.accounts.listKeys(a.id)).map((k) => ({ key: k.publicKey, revoked: k.revokedAt !== null }));
         rows.push({ account: a.id, name: a.name, tier: a.tierCode, points: profile.points, next_expiration_date: profile.next_expiration_date, features: a.features, keys });
       }
       out(rows, rows.map((r) => `${r.account}  ${r.name.padEnd(16)} ${r.tier.padEnd(10)} ${String(r.points).padStart(7)} pts  keys: ${r.keys.map((k) => k.key + (k.revoked ? ' (revoked)' : '')).join(', ')}`).join('\n'));

@@ -6,11 +6,10 @@ import { loadConfig } from '../config.ts';
 import type { Files } from '../domain/ports.ts';
 import { loadKeys } from '../runtime/keys.ts';
 import { lockDataDir } from '../runtime/lock.ts';
-import { openDatabase, openFiles, requireSharedKeys } from '../runtime/open-store.ts';
+import { openDatabase, openEmbeddedDatabase, openFiles, requireSharedKeys } from '../runtime/open-store.ts';
 import { secretBox, type SecretBox } from '../store/secret-box.ts';
 import type { Executor, Param, Row, Sql } from '../store/sql/executor.ts';
 import { migrate } from '../store/sql/migrations.ts';
-import { openSqlite } from '../store/sql/sqlite-executor.ts';
 
 const usage = `Usage: npm run --silent migrate-data -- --from DATA_DIR
 Copies an embedded data directory (DATA_DIR/service.db and DATA_DIR/files) into the database and file
@@ -127,7 +126,7 @@ async function main() {
   const unlock = lockDataDir(from); // the embedded service must not write while its data is copied
   const sourceKeys = loadKeys(from, {});
   const targetKeys = loadKeys(config.dataDir);
-  const source = openSqlite(path.join(from, 'service.db'));
+  const source = openEmbeddedDatabase(from);
   const target = openDatabase(config);
   const store = openFiles(config, targetKeys);
   try {

@@ -1,9 +1,8 @@
 /** Wire shapes of the service's responses (field names as the spec gives them). */
+import type { Feature, InputType, Platform, TemplateVersion } from '../model/product.ts';
 
-export type InputType = 'photo' | 'lofimesh_texture' | 'hifimesh_texture_photo';
-export type Platform = 'maya' | 'webviewer' | 'unity';
-export type Template = '1.6' | '2.0';
-export type Feature = 'basic' | 'expressions' | 'visemes';
+export type { Feature, InputType, Platform };
+export type Template = TemplateVersion;
 export type AvatarStatus = 'pending' | 'processing' | 'error' | 'done';
 /** A platform package, or whatever other asset type the service offers for a key (e.g. of an on-demand result). */
 export type DownloadType = Platform | (string & {});

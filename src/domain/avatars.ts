@@ -1,13 +1,14 @@
 import type { Accounts } from './accounts.ts';
-import { AVATAR_FEATURES, INPUT_TYPES, PLATFORM_ALIASES, PLATFORMS, TEMPLATES, has, type InputType, type Platform } from './catalog.ts';
+import { PLATFORM_ALIASES, has } from './catalog.ts';
+import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES, type Feature, type InputType, type Platform } from '../model/product.ts';
 import { errors } from './errors.ts';
-import { formatTime, isKey, newKey } from './ids.ts';
+import { isKey, newKey } from './ids.ts';
 import { inspectPhoto } from './input-check.ts';
 import { readMeshInput } from '../formats/mesh-input.ts';
 import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
 import type { ListCodes } from './list-codes.ts';
 import { parseVertexFile } from '../formats/vertex-file.ts';
-import type { Account, Avatar, Files, MetaEntry, Repo, Result } from './ports.ts';
+import type { Account, Avatar, AvatarStore, Files, MetaEntry, Result } from './ports.ts';
 
 export interface AvatarSettings {
   prices: Record<string, number>;
@@ -31,23 +32,27 @@ export interface NewAvatarRequest {
   features: string;
 }
 
-function avatarObject(a: Avatar, meta: MetaEntry[], result?: Result) {
-  return {
-    key: result ? `${a.key}@${result.childKey}` : a.key,
-    is_public: a.isPublic ? 1 : 0,
-    is_sample: a.isSample ? 1 : 0,
-    error_code: result ? result.errorCode : a.errorCode,
-    template_version: a.template,
-    optional_features: a.features.join(','),
-    created_by: result ? result.createdBy : a.createdBy,
-    percent: result ? result.percent : a.percent,
-    // A result key reports what it is, not what its avatar was made from.
-    type: result ? result.kind : a.inputType,
-    created_at: formatTime(result ? result.createdAt : a.createdAt),
-    updated_at: formatTime(result ? result.updatedAt : a.updatedAt),
-    status: result ? result.status : a.status,
-    meta,
-  };
+/** What a status or a list reports of an avatar: the avatar, its meta and, for a result key, the result. */
+export interface AvatarReport {
+  avatar: Avatar;
+  meta: MetaEntry[];
+  result?: Result;
+}
+
+/** A page of an account's avatar list, or its changes since an update code; the codes continue the list. */
+export interface AvatarListing {
+  total: number;
+  samples: number;
+  /** Seconds an update code stays good. */
+  ttl: number;
+  /** Code of the changes after this answer. */
+  updateCode: string;
+  /** Codes of the neighbouring pages (not in an update). */
+  afterCode?: string;
+  beforeCode?: string;
+  avatars: AvatarReport[];
+  /** Keys removed since the update code (only in an update). */
+  removedKeys?: string[];
 }
 
 /** Comma separated list: trimmed, empty items dropped, duplicates kept once, order kept. */
@@ -59,7 +64,7 @@ const META_NAME = /^[\p{L}\p{N}_.:\-]+$/u;
 /** Avatars of an account: creation, status, listing, links, meta, on-demand requests and deletion. */
 export class Avatars {
   constructor(
-    private readonly repo: Repo,
+    private readonly store: Omit<AvatarStore, 'setAvatarProgress' | 'setResultProgress'>,
     private readonly files: Files,
     private readonly accounts: Accounts,
     private readonly codes: ListCodes,
@@ -72,8 +77,7 @@ export class Avatars {
     if (!has(INPUT_TYPES, inputType)) throw errors.uploadMode(inputType);
     const platforms = parsePlatforms(req.platforms);
     if (!has(TEMPLATES, req.template)) throw errors.invalidTemplate(req.template);
-    const features = commaList(req.features);
-    for (const f of features) if (!has(AVATAR_FEATURES, f)) throw errors.unknownFeature(f);
+    const features = parseFeatures(req.features);
     this.accounts.requireFeature(account, inputType);
     for (const f of features) this.accounts.requireFeature(account, f);
     if (!upload) throw errors.noFile();
@@ -87,7 +91,7 @@ export class Avatars {
       inputType, createdBy: this.settings.instance, percent: 0, status: 'pending', createdAt: now, updatedAt: now, charged: 0,
     };
     try {
-      await this.repo.createAvatar({ avatar, price: this.settings.prices[inputType] ?? 0 }, now);
+      await this.store.createAvatar({ avatar, price: this.settings.prices[inputType] ?? 0 }, now);
     } catch (e) {
       await this.files.deletePrefix(avatarDir(key));
       throw e;
@@ -99,7 +103,7 @@ export class Avatars {
   async createSample(samplesAccount: string, photo: Uint8Array, now = Date.now()): Promise<string> {
     const key = newKey();
     await this.files.put(inputPath(key), photo);
-    await this.repo.createAvatar({
+    await this.store.createAvatar({
       avatar: {
         key, accountId: samplesAccount, isPublic: true, isSample: true, errorCode: 0, template: '2.0', features: [...AVATAR_FEATURES],
         platforms: [...PLATFORMS], inputType: 'photo', createdBy: this.settings.instance, percent: 0, status: 'pending', createdAt: now, updatedAt: now, charged: 0,
@@ -109,14 +113,14 @@ export class Avatars {
     return key;
   }
 
-  async status(account: Account, key: string) {
+  async status(account: Account, key: string): Promise<AvatarReport> {
     const { avatar, result, meta } = await this.find(account, key, 'read', true);
-    return avatarObject(avatar, meta ?? [], result);
+    return { avatar, meta: meta ?? [], ...(result ? { result } : {}) };
   }
 
   /** The platforms an avatar was made for (of a result key, its avatar's): what can be downloaded once it is done. */
   async platforms(account: Account, key: string): Promise<Platform[]> {
-    return (await this.find(account, key, 'read')).avatar.platforms as Platform[];
+    return (await this.find(account, key, 'read')).avatar.platforms;
   }
 
   /** Points an avatar costs, by input type. */
@@ -127,22 +131,22 @@ export class Avatars {
   async remove(account: Account, key: string, now = Date.now()) {
     const { avatar, result } = await this.find(account, key, 'write');
     if (result) throw errors.forbidden('a result is deleted with its avatar');
-    await this.repo.deleteAvatar(avatar.key, now);
+    await this.store.deleteAvatar(avatar.key, now);
     await this.files.deletePrefix(avatarDir(avatar.key));
   }
 
-  async list(account: Account, kind?: string, code?: string) {
-    const counts = await this.repo.countList(account.id);
-    const base = { total_list_size: counts.total, samples_count: counts.samples, ttl: this.settings.updateTtl };
+  async list(account: Account, kind?: string, code?: string): Promise<AvatarListing> {
+    const counts = await this.store.countList(account.id);
+    const base = { total: counts.total, samples: counts.samples, ttl: this.settings.updateTtl };
     if (kind === 'update') {
       const u = code ? this.codes.readUpdate(code) : undefined;
       if (!u || u.account !== account.id) throw errors.invalidCursor();
-      const changes = await this.repo.changesSince(account.id, u.since);
+      const changes = await this.store.changesSince(account.id, u.since);
       return {
         ...base,
-        update: `/avatar/list/update/${this.codes.update({ account: account.id, since: changes.until })}`,
-        models: await this.objects(changes.avatars),
-        deleted: changes.removedKeys,
+        updateCode: this.codes.update({ account: account.id, since: changes.until }),
+        avatars: await this.reports(changes.avatars),
+        removedKeys: changes.removedKeys,
       };
     }
     let after = null;
@@ -155,16 +159,16 @@ export class Avatars {
     } else if (kind !== undefined) {
       throw errors.invalidListRequest(kind);
     }
-    const since = await this.repo.currentChange();
-    const page = await this.repo.listPage(account.id, after, before, this.settings.pageSize);
+    const since = await this.store.currentChange();
+    const page = await this.store.listPage(account.id, after, before, this.settings.pageSize);
     const first = page.avatars[0]?.position;
     const last = page.avatars.at(-1)?.position;
     return {
       ...base,
-      ...(page.hasMoreAfter && last ? { next: `/avatar/list/cursor/${this.codes.cursor({ account: account.id, dir: 'after', at: last })}` } : {}),
-      ...(page.hasMoreBefore && first ? { previous: `/avatar/list/cursor/${this.codes.cursor({ account: account.id, dir: 'before', at: first })}` } : {}),
-      update: `/avatar/list/update/${this.codes.update({ account: account.id, since })}`,
-      models: await this.objects(page.avatars),
+      ...(page.hasMoreAfter && last ? { afterCode: this.codes.cursor({ account: account.id, dir: 'after', at: last }) } : {}),
+      ...(page.hasMoreBefore && first ? { beforeCode: this.codes.cursor({ account: account.id, dir: 'before', at: first }) } : {}),
+      updateCode: this.codes.update({ account: account.id, since }),
+      avatars: await this.reports(page.avatars),
     };
   }
 
@@ -195,7 +199,7 @@ export class Avatars {
 
   async getMeta(account: Account, key: string, name?: string) {
     const { avatar } = await this.find(account, key, 'read');
-    const meta = await this.repo.getMeta(avatar.key);
+    const meta = await this.store.getMeta(avatar.key);
     return name === undefined ? meta : meta.filter((m) => m.name === name);
   }
 
@@ -203,7 +207,7 @@ export class Avatars {
     const { avatar } = await this.find(account, key, 'write');
     const entries = Object.entries(values);
     if (entries.length === 0) throw errors.validation('no meta entries given');
-    const current = await this.repo.getMeta(avatar.key);
+    const current = await this.store.getMeta(avatar.key);
     for (const [name, value] of entries) {
       if (typeof value !== 'string') throw errors.validation(`meta value of "${name}" must be a string`);
       checkMetaName(name);
@@ -212,14 +216,14 @@ export class Avatars {
     }
     const clientNames = new Set([...current.filter((m) => m.defined === undefined).map((m) => m.name), ...entries.map(([n]) => n)]);
     if (clientNames.size > META_LIMITS.clientEntries) throw errors.validation(`more than ${META_LIMITS.clientEntries} meta entries`);
-    await this.repo.setMeta(avatar.key, entries.map(([name, value]) => ({ name, value: value as string })), now);
+    await this.store.setMeta(avatar.key, entries.map(([name, value]) => ({ name, value: value as string })), now);
   }
 
   async unsetMeta(account: Account, key: string, name: string, now = Date.now()) {
     const { avatar } = await this.find(account, key, 'write');
-    const entry = (await this.repo.getMeta(avatar.key)).find((m) => m.name === name);
+    const entry = (await this.store.getMeta(avatar.key)).find((m) => m.name === name);
     if (entry?.defined !== undefined) throw errors.forbidden(`meta "${name}" is written by the pipeline`);
-    await this.repo.unsetMeta(avatar.key, name, now);
+    await this.store.unsetMeta(avatar.key, name, now);
   }
 
   async executeBlendshapes(account: Account, key: string, now = Date.now()) {
@@ -247,7 +251,7 @@ export class Avatars {
   private async queueResult(avatar: Avatar, kind: Result['kind'], input: Uint8Array | undefined, now: number) {
     const childKey = newKey();
     if (input) await this.files.put(resultInputPath(avatar.key, childKey), input);
-    await this.repo.createResult({
+    await this.store.createResult({
       avatarKey: avatar.key, childKey, kind, status: 'pending', percent: 0, errorCode: 0, createdBy: this.settings.instance, createdAt: now, updatedAt: now,
     });
     return `${avatar.key}@${childKey}`;
@@ -259,9 +263,9 @@ export class Avatars {
     return { ttl, location: await this.files.link(path, { ttl, fileName, contentType, baseUrl }) };
   }
 
-  private async objects(avatars: Avatar[]) {
-    const meta = await this.repo.getMetaOf(avatars.map((a) => a.key));
-    return avatars.map((a) => avatarObject(a, meta.get(a.key)!));
+  private async reports(avatars: Avatar[]): Promise<AvatarReport[]> {
+    const meta = await this.store.getMetaOf(avatars.map((a) => a.key));
+    return avatars.map((avatar) => ({ avatar, meta: meta.get(avatar.key)! }));
   }
 
   /**
@@ -272,7 +276,7 @@ export class Avatars {
   private async find(account: Account, key: string, access: 'read' | 'write', withMeta = false): Promise<{ avatar: Avatar; result?: Result; meta?: MetaEntry[] }> {
     const [avatarKey, childKey, extra] = key.split('@');
     if (!avatarKey || !isKey(avatarKey) || extra !== undefined || (childKey !== undefined && !isKey(childKey))) throw errors.invalidKey();
-    const found: { avatar?: Avatar; meta?: MetaEntry[] } = (withMeta ? await this.repo.getAvatarWithMeta(avatarKey) : { avatar: await this.repo.getAvatar(avatarKey) }) ?? {};
+    const found: { avatar?: Avatar; meta?: MetaEntry[] } = (withMeta ? await this.store.getAvatarWithMeta(avatarKey) : { avatar: await this.store.getAvatar(avatarKey) }) ?? {};
     const { avatar, meta } = found;
     if (!avatar) throw errors.avatarNotFound();
     if (avatar.accountId !== account.id) {
@@ -280,7 +284,7 @@ export class Avatars {
       if (access === 'write') throw errors.forbidden('sample avatars cannot be changed');
     }
     if (childKey === undefined) return { avatar, meta };
-    const result = await this.repo.getResult(avatarKey, childKey);
+    const result = await this.store.getResult(avatarKey, childKey);
     if (!result) throw errors.avatarNotFound();
     return { avatar, result, meta };
   }
@@ -296,6 +300,13 @@ function parsePlatform(p: string): Platform {
   const name = PLATFORM_ALIASES[p] ?? p;
   if (!has(PLATFORMS, name)) throw errors.assetType(p);
   return name;
+}
+
+function parseFeatures(s: string): Feature[] {
+  return commaList(s).map((f) => {
+    if (!has(AVATAR_FEATURES, f)) throw errors.unknownFeature(f);
+    return f;
+  });
 }
 
 function parsePlatforms(s: string): Platform[] {

@@ -1,9 +1,7 @@
-/** The vocabulary of the spec: input types, platforms, templates, features, and what an account may be granted. */
-export const INPUT_TYPES = ['photo', 'lofimesh_texture', 'hifimesh_texture_photo'] as const;
-export const PLATFORMS = ['maya', 'webviewer', 'unity'] as const;
-export const PLATFORM_ALIASES: Record<string, (typeof PLATFORMS)[number]> = { zip: 'maya', unityzip: 'unity' };
-export const TEMPLATES = ['1.6', '2.0'] as const;
-export const AVATAR_FEATURES = ['basic', 'expressions', 'visemes'] as const;
+/** What the service offers on top of the product's words (src/model/product.ts): aliases, grants, defaults. */
+import { AVATAR_FEATURES, INPUT_TYPES, type Feature, type Platform, type TemplateVersion } from '../model/product.ts';
+
+export const PLATFORM_ALIASES: Record<string, Platform> = { zip: 'maya', unityzip: 'unity' };
 /** Everything an account can be allowed: the input types, the creation features and the on-demand features. */
 export const ACCOUNT_FEATURES = [...INPUT_TYPES, ...AVATAR_FEATURES, 'blendshapes', 'vertexdeform', 'tts'] as const;
 
@@ -17,9 +15,6 @@ export const NEW_AVATAR_DEFAULTS = {
   platforms: ['maya', 'webviewer'],
   template: '2.0',
   features: ['basic', 'expressions', 'visemes'],
-} as const satisfies { platforms: readonly (typeof PLATFORMS)[number][]; template: (typeof TEMPLATES)[number]; features: readonly (typeof AVATAR_FEATURES)[number][] };
-
-export type InputType = (typeof INPUT_TYPES)[number];
-export type Platform = (typeof PLATFORMS)[number];
+} as const satisfies { platforms: readonly Platform[]; template: TemplateVersion; features: readonly Feature[] };
 
 export const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);

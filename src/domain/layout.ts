@@ -1,12 +1,19 @@
-import type { Platform } from './catalog.ts';
+import type { Platform } from '../model/product.ts';
 
-/** Where an avatar's files live in the file store. Everything of one avatar is under `avatarDir(key)`. */
-export const avatarDir = (key: string) => `avatars/${key}`;
-export const inputPath = (key: string) => `avatars/${key}/input`;
-export const modelPath = (key: string) => `avatars/${key}/model.bin`;
-export const previewPath = (key: string, type: 'jpg' | 'png') => `avatars/${key}/preview.${type}`;
-export const packagePath = (key: string, platform: Platform) => `avatars/${key}/packages/${platform}.zip`;
-export const resultDir = (key: string, child: string) => `avatars/${key}/results/${child}`;
-export const resultInputPath = (key: string, child: string) => `avatars/${key}/results/${child}/input.bin`;
+/**
+ * Where files live in the file store. Everything of one avatar is under `avatarDir(key)` (in the folder
+ * AVATARS, named by its key); everything of one speech request under `speechDir(id)` (in SPEECH).
+ */
+export const AVATARS = 'avatars';
+export const SPEECH = 'speech';
+export const avatarDir = (key: string) => `${AVATARS}/${key}`;
+export const inputPath = (key: string) => `${avatarDir(key)}/input`;
+export const modelPath = (key: string) => `${avatarDir(key)}/model.bin`;
+export const previewPath = (key: string, type: 'jpg' | 'png') => `${avatarDir(key)}/preview.${type}`;
+export const packagePath = (key: string, platform: Platform) => `${avatarDir(key)}/packages/${platform}.zip`;
+export const resultInputPath = (key: string, child: string) => `${avatarDir(key)}/results/${child}/input.bin`;
 export const resultPath = (key: string, child: string, kind: 'blendshapes' | 'vertexdeform') =>
-  `avatars/${key}/results/${child}/${kind === 'blendshapes' ? 'blendshapes.zip' : 'vertices.bin'}`;
+  `${avatarDir(key)}/results/${child}/${kind === 'blendshapes' ? 'blendshapes.zip' : 'vertices.bin'}`;
+export const speechDir = (id: string) => `${SPEECH}/${id}`;
+export const speechAudioPath = (id: string, extension: string) => `${speechDir(id)}/speech.${extension}`;
+export const speechMarksPath = (id: string) => `${speechDir(id)}/speech.marks`;

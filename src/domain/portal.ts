@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Accounts } from './accounts.ts';
 import { ServiceError } from './errors.ts';
-import type { Account, AppKey, Repo } from './ports.ts';
+import type { Account, AccountStore, AdmissionStore, AppKey, PortalSessionStore } from './ports.ts';
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 
@@ -66,10 +66,17 @@ export interface SignedIn {
   csrf: string;
 }
 
-/** Portal users (e-mail + password per account) and their sessions. Plain logic over the Repo port. */
+/** The parts of the store the portal uses. */
+export interface PortalStores {
+  accounts: Pick<AccountStore, 'getAccount' | 'getKey' | 'listKeys' | 'revokeKey'>;
+  admissions: Pick<AdmissionStore, 'hitRate'>;
+  portalSessions: PortalSessionStore;
+}
+
+/** Portal users (e-mail + password per account) and their sessions. Plain logic over the store's ports. */
 export class Portal {
   constructor(
-    private readonly repo: Repo,
+    private readonly store: PortalStores,
     private readonly accounts: Accounts,
     private readonly settings: PortalSettings = DEFAULT_PORTAL_SETTINGS,
   ) {}
@@ -78,9 +85,9 @@ export class Portal {
     const address = normalEmail(email);
     if (!EMAIL.test(address) || address.length > 254) throw portalErrors.invalidLogin(`not an e-mail address: ${email}`);
     if (password.length < 8 || password.length > 1024) throw portalErrors.invalidLogin('the password must have 8 to 1024 characters');
-    if (!(await this.repo.getAccount(accountId))) throw portalErrors.invalidLogin(`no account ${accountId}`);
-    if (await this.repo.getPortalLogin(address)) throw portalErrors.invalidLogin(`${address} already has a login`);
-    await this.repo.addPortalLogin({ email: address, accountId, passwordHash: await hashPassword(password), createdAt: now });
+    if (!(await this.store.accounts.getAccount(accountId))) throw portalErrors.invalidLogin(`no account ${accountId}`);
+    if (await this.store.portalSessions.getPortalLogin(address)) throw portalErrors.invalidLogin(`${address} already has a login`);
+    await this.store.portalSessions.addPortalLogin({ email: address, accountId, passwordHash: await hashPassword(password), createdAt: now });
     return { email: address, accountId };
   }
 
@@ -90,44 +97,44 @@ export class Portal {
     const w = this.settings.loginWindowMs;
     const windowStart = now - (now % w);
     const [byEmail, byIp] = await Promise.all([
-      this.repo.hitRate(`portal-login-email:${address}`, windowStart),
-      this.repo.hitRate(`portal-login-ip:${clientIp}`, windowStart),
+      this.store.admissions.hitRate(`portal-login-email:${address}`, windowStart),
+      this.store.admissions.hitRate(`portal-login-ip:${clientIp}`, windowStart),
     ]);
     if (byEmail > this.settings.attemptsPerEmail || byIp > this.settings.attemptsPerIp) {
       throw portalErrors.tooManyAttempts(Math.ceil((windowStart + w - now) / 1000));
     }
-    const login = await this.repo.getPortalLogin(address);
+    const login = await this.store.portalSessions.getPortalLogin(address);
     const ok = await verifyPassword(password, login?.passwordHash ?? (await (decoyHash ??= hashPassword(crypto.randomUUID()))));
-    const account = login && ok ? await this.repo.getAccount(login.accountId) : undefined;
+    const account = login && ok ? await this.store.accounts.getAccount(login.accountId) : undefined;
     if (!login || !account) throw portalErrors.badCredentials();
-    await this.repo.deleteExpiredPortalSessions(now);
+    await this.store.portalSessions.deleteExpiredPortalSessions(now);
     const sessionId = crypto.randomBytes(32).toString('base64url');
     const expiresAt = now + this.settings.sessionMs;
-    await this.repo.addPortalSession({ idHash: sessionHash(sessionId), email: address, accountId: account.id, createdAt: now, expiresAt });
+    await this.store.portalSessions.addPortalSession({ idHash: sessionHash(sessionId), email: address, accountId: account.id, createdAt: now, expiresAt });
     return { sessionId, expiresAt, account, email: address, csrf: csrfToken(sessionId) };
   }
 
   /** The signed-in user of a session cookie value. */
   async session(sessionId: string | undefined, now = Date.now()): Promise<SignedIn> {
     if (!sessionId) throw portalErrors.notSignedIn();
-    const s = await this.repo.getPortalSession(sessionHash(sessionId));
+    const s = await this.store.portalSessions.getPortalSession(sessionHash(sessionId));
     if (!s) throw portalErrors.notSignedIn();
     if (s.expiresAt <= now) {
-      await this.repo.deletePortalSession(s.idHash);
+      await this.store.portalSessions.deletePortalSession(s.idHash);
       throw portalErrors.sessionExpired();
     }
-    const account = await this.repo.getAccount(s.accountId);
+    const account = await this.store.accounts.getAccount(s.accountId);
     if (!account) throw portalErrors.notSignedIn();
     return { account, email: s.email, csrf: csrfToken(sessionId) };
   }
 
   async logout(sessionId: string) {
-    await this.repo.deletePortalSession(sessionHash(sessionId));
+    await this.store.portalSessions.deletePortalSession(sessionHash(sessionId));
   }
 
   /** The account's application keys without their secrets, newest first. */
   async keys(account: Account) {
-    const keys = await this.repo.listKeys(account.id);
+    const keys = await this.store.accounts.listKeys(account.id);
     return keys.reverse().map((k) => ({ key: k.publicKey, created_at: k.createdAt, revoked_at: k.revokedAt }));
   }
 
@@ -136,8 +143,8 @@ export class Portal {
   }
 
   async revokeKey(account: Account, publicKey: string, now = Date.now()) {
-    const key = await this.repo.getKey(publicKey);
+    const key = await this.store.accounts.getKey(publicKey);
     if (!key || key.accountId !== account.id) throw portalErrors.keyNotInAccount();
-    await this.repo.revokeKey(publicKey, now);
+    await this.store.accounts.revokeKey(publicKey, now);
   }
 }

@@ -4,10 +4,14 @@
  * Times are milliseconds since the epoch.
  */
 import type { Readable } from 'node:stream';
+import type { Feature, InputType, Platform, TemplateVersion } from '../model/product.ts';
 
 export type AvatarStatus = 'pending' | 'processing' | 'error' | 'done';
 export type ResultKind = 'blendshapes' | 'vertexdeform';
 export type JobKind = 'avatar' | ResultKind;
+
+/** The account that owns the sample avatars every account sees. */
+export const SAMPLES_ACCOUNT = 'samples';
 
 export interface Account {
   id: string;
@@ -57,10 +61,10 @@ export interface Avatar {
   isPublic: boolean;
   isSample: boolean;
   errorCode: number;
-  template: string;
-  features: string[];
-  platforms: string[];
-  inputType: string;
+  template: TemplateVersion;
+  features: Feature[];
+  platforms: Platform[];
+  inputType: InputType;
   createdBy: string;
   percent: number;
   status: AvatarStatus;
@@ -123,8 +127,8 @@ export interface NewAvatar {
   price: number;
 }
 
-export interface Repo {
-  // accounts and keys
+/** Accounts, their application keys and their points. */
+export interface AccountStore {
   createAccount(a: Account): Promise<void>;
   updateAccount(id: string, patch: Partial<Pick<Account, 'name' | 'tierCode' | 'tierLabel' | 'features'>>): Promise<void>;
   getAccount(id: string): Promise<Account | undefined>;
@@ -133,6 +137,13 @@ export interface Repo {
   getKey(publicKey: string): Promise<AppKey | undefined>;
   listKeys(accountId: string): Promise<AppKey[]>;
   revokeKey(publicKey: string, at: number): Promise<boolean>;
+  grantPoints(accountId: string, points: number, expiresAt: number, now: number): Promise<void>;
+  /** Unexpired batches with points left, earliest expiry first. */
+  liveBatches(accountId: string, now: number): Promise<PointBatch[]>;
+}
+
+/** What admits a request: its nonce spent once, its key's requests counted per rate window. */
+export interface AdmissionStore {
   /**
    * Spends the nonce of one authenticated request and counts the request in its key's rate window, in
    * one step: `fresh` is false when the nonce was used before; `hits` is the window's count so far.
@@ -142,8 +153,10 @@ export interface Repo {
   hitRate(publicKey: string, windowStart: number): Promise<number>;
   /** Forgets nonces and rate windows older than `time`. */
   forgetNoncesBefore(time: number): Promise<void>;
+}
 
-  // portal logins and sessions
+/** Portal sign-ins (e-mail and password of one account's user) and their sessions. */
+export interface PortalSessionStore {
   /** Fails (unique violation) when the e-mail already has a login. */
   addPortalLogin(l: PortalLogin): Promise<void>;
   getPortalLogin(email: string): Promise<PortalLogin | undefined>;
@@ -151,13 +164,10 @@ export interface Repo {
   getPortalSession(idHash: string): Promise<PortalSession | undefined>;
   deletePortalSession(idHash: string): Promise<void>;
   deleteExpiredPortalSessions(now: number): Promise<void>;
+}
 
-  // points
-  grantPoints(accountId: string, points: number, expiresAt: number, now: number): Promise<void>;
-  /** Unexpired batches with points left, earliest expiry first. */
-  liveBatches(accountId: string, now: number): Promise<PointBatch[]>;
-
-  // avatars
+/** Avatars with their meta and their on-demand results; creating either queues its job in the same step. */
+export interface AvatarStore {
   /** Atomically: take the price from live batches (or throw notEnoughPoints), insert the avatar, queue its job. */
   createAvatar(n: NewAvatar, now: number): Promise<void>;
   getAvatar(key: string): Promise<Avatar | undefined>;
@@ -183,8 +193,10 @@ export interface Repo {
   createResult(r: Result): Promise<void>;
   getResult(avatarKey: string, childKey: string): Promise<Result | undefined>;
   setResultProgress(avatarKey: string, childKey: string, patch: { status?: AvatarStatus; percent?: number; errorCode?: number }, now: number): Promise<void>;
+}
 
-  // jobs
+/** The queue of jobs the workers claim under a lease. */
+export interface JobQueue {
   /** Takes the oldest job that is queued or whose lease ran out. */
   claimJob(worker: string, now: number, leaseMs: number): Promise<Job | undefined>;
   renewJob(id: number, worker: string, now: number, leaseMs: number): Promise<boolean>;
@@ -195,7 +207,15 @@ export interface Repo {
   releaseAllJobs(): Promise<void>;
   /** Jobs still queued or running (for readiness and metrics). */
   queueDepth(): Promise<number>;
+}
 
+/** The whole store, as the composition root opens it; every other consumer takes only the parts (or methods) it uses. */
+export interface Repo {
+  accounts: AccountStore;
+  admissions: AdmissionStore;
+  portalSessions: PortalSessionStore;
+  avatars: AvatarStore;
+  jobs: JobQueue;
   close(): Promise<void>;
 }
 
@@ -215,8 +235,26 @@ export interface Files {
   exists(path: string): Promise<boolean>;
   /** Removes every file under the prefix. */
   deletePrefix(prefix: string): Promise<void>;
+  /** The names directly under a folder, each with the last time a file under it was written (ms): what the sweeps go through. */
+  children(folder: string): Promise<{ name: string; modifiedAt: number }[]>;
   /** Bytes still free for new files; absent for stores without a practical limit (object storage). */
   freeBytes?(): Promise<number>;
   /** A pre-authorized URL for the file that works without the Authorization header until it expires. */
   link(path: string, opts: { ttl: number; fileName: string; contentType: string; baseUrl: string }): Promise<string>;
+}
+
+/** What a signed link grants: one stored file, until a time, served under a name and type. */
+export interface LinkGrant {
+  path: string;
+  fileName: string;
+  contentType: string;
+  /** Seconds since the epoch. */
+  expires: number;
+}
+
+export type LinkCheck = { ok: true; grant: LinkGrant } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Checks the links of a file store whose links this service serves itself (the embedded one). */
+export interface LinkVerifier {
+  verify(token: string, nowSeconds: number): LinkCheck;
 }

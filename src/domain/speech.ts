@@ -1,4 +1,5 @@
 import { newKey } from './ids.ts';
+import { speechAudioPath, speechMarksPath } from './layout.ts';
 import type { Account, Files } from './ports.ts';
 import type { Accounts } from './accounts.ts';
 
@@ -24,7 +25,18 @@ export interface Synthesizer {
   ): Promise<{ audio?: { mimeType: string; extension: string; data: Uint8Array }; marks?: { mimeType: string; data: Uint8Array } }>;
 }
 
-export const speechDir = (id: string) => `speech/${id}`;
+/** A stored file of one speech request: its media type and a link that works until `ttl` runs out. */
+export interface SpeechFile {
+  type: string;
+  location: string;
+}
+
+/** What a speech request made: the audio, the speech marks, or both, linked for `ttl` seconds. */
+export interface SpeechLinks {
+  ttl: number;
+  audio?: SpeechFile;
+  marks?: SpeechFile;
+}
 
 /**
  * Text to speech: synthesised once per request, stored, and handed out as time-limited links like
@@ -43,24 +55,22 @@ export class Speech {
     return this.engine.voiceCatalog();
   }
 
-  async tts(account: Account, mode: string, body: unknown, baseUrl: string) {
+  async tts(account: Account, mode: string, body: unknown, baseUrl: string): Promise<SpeechLinks> {
     this.accounts.requireFeature(account, 'tts');
     const out = await this.engine.synthesize(body, this.engine.parseModes(mode));
     const id = newKey();
     const ttl = this.linkTtl;
-    const body200: Record<string, string | number> = { ttl };
+    const links: SpeechLinks = { ttl };
     if (out.audio) {
-      const path = `${speechDir(id)}/speech.${out.audio.extension}`;
+      const path = speechAudioPath(id, out.audio.extension);
       await this.files.put(path, out.audio.data);
-      const location = await this.files.link(path, { ttl, fileName: `speech.${out.audio.extension}`, contentType: out.audio.mimeType, baseUrl });
-      Object.assign(body200, { audio_type: out.audio.mimeType, audio_location: location, audioURL: location });
+      links.audio = { type: out.audio.mimeType, location: await this.files.link(path, { ttl, fileName: `speech.${out.audio.extension}`, contentType: out.audio.mimeType, baseUrl }) };
     }
     if (out.marks) {
-      const path = `${speechDir(id)}/speech.marks`;
+      const path = speechMarksPath(id);
       await this.files.put(path, out.marks.data);
-      const location = await this.files.link(path, { ttl, fileName: 'speech.marks', contentType: out.marks.mimeType, baseUrl });
-      Object.assign(body200, { visemes_type: out.marks.mimeType, visemes_location: location, marksURL: location });
+      links.marks = { type: out.marks.mimeType, location: await this.files.link(path, { ttl, fileName: 'speech.marks', contentType: out.marks.mimeType, baseUrl }) };
     }
-    return body200;
+    return links;
   }
 }

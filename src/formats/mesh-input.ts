@@ -1,8 +1,7 @@
+import type { MeshInputType } from '../model/product.ts';
 import { readArchive } from './archive-read.ts';
 import { InputCodes, InputError } from './input-error.ts';
 import { readObj, type ObjMesh } from './obj-read.ts';
-
-export type MeshInputType = 'lofimesh_texture' | 'hifimesh_texture_photo';
 
 /** The files of a head-mesh input, found by name (case-insensitive, also inside one top-level folder). */
 export interface MeshInput {

@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
-import type { Platform } from '../domain/catalog.ts';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
-import type { Files, Job, Repo } from '../domain/ports.ts';
+import type { AvatarStore, Files, Job } from '../domain/ports.ts';
 import { buildBlendshapeZip, buildPackages } from '../formats/packages.ts';
 import { parseVertexFile, writeVertexFile } from '../formats/vertex-file.ts';
 import { createDeformer } from '../geometry/deform/index.ts';
 import { decodeDocument, encodeDocument } from '../model/codec.ts';
-import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel } from '../model/avatar.ts';
+import type { TemplateVersion } from '../model/product.ts';
 import { PipelineCodes, PipelineError } from '../pipeline/errors.ts';
-import type { Feature, InputType, Pipeline, PipelineResult } from '../pipeline/types.ts';
+import type { Pipeline, PipelineResult } from '../pipeline/types.ts';
 
 /** What a finished avatar keeps for its on-demand features. */
 interface Stored {
@@ -17,7 +17,7 @@ interface Stored {
 }
 
 export interface JobContext {
-  repo: Repo;
+  avatars: Pick<AvatarStore, 'getAvatar' | 'getResult' | 'setAvatarProgress' | 'setMeta' | 'setResultProgress'>;
   files: Files;
   pipeline: Pipeline;
   worker: string;
@@ -50,49 +50,49 @@ const PIPELINE_SHARE = 90;
 
 async function avatarJob(job: Job, c: JobContext) {
   const key = job.avatarKey;
-  const avatar = await c.repo.getAvatar(key);
+  const avatar = await c.avatars.getAvatar(key);
   // Deleted, or finished by a worker that died before it could let go of the job.
   if (!avatar || avatar.status === 'done' || avatar.status === 'error') return;
-  await c.repo.setAvatarProgress(key, { status: 'processing', percent: 1, createdBy: c.worker }, Date.now());
+  await c.avatars.setAvatarProgress(key, { status: 'processing', percent: 1, createdBy: c.worker }, Date.now());
   const input = await c.files.get(inputPath(key));
   if (!input) throw new PipelineError(PipelineCodes.internal, 'the uploaded input is missing');
 
   let lastWrite = 0;
   let lastPercent = 1;
   const result = await c.pipeline.run(
-    { inputType: avatar.inputType as InputType, file: input, template: avatar.template as TemplateVersion, features: avatar.features as Feature[] },
+    { inputType: avatar.inputType, file: input, template: avatar.template, features: avatar.features },
     (percent) => {
       const p = Math.max(lastPercent, Math.min(PIPELINE_SHARE, Math.round((percent * PIPELINE_SHARE) / 100)));
       if (p === lastPercent || Date.now() - lastWrite < 100) return;
       lastPercent = p;
       lastWrite = Date.now();
-      c.repo.setAvatarProgress(key, { percent: p }, lastWrite).catch(() => undefined);
+      c.avatars.setAvatarProgress(key, { percent: p }, lastWrite).catch(() => undefined);
     },
   );
 
-  const neutral = await templateNeutral(avatar.template as TemplateVersion);
+  const neutral = await templateNeutral(avatar.template);
   const outputs: [string, Uint8Array][] = [
     [modelPath(key), encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored)],
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms as Platform[], { templateNeutralObj: neutral, views: result.views })) {
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views })) {
     outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);
-  if (!(await c.repo.getAvatar(key))) {
+  if (!(await c.avatars.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made
     return;
   }
-  await c.repo.setMeta(key, Object.entries(result.meta).map(([name, value]) => ({ name, value, defined: 'pipeline' })), Date.now());
-  await c.repo.setAvatarProgress(key, { status: 'done', percent: 100 }, Date.now());
+  await c.avatars.setMeta(key, Object.entries(result.meta).map(([name, value]) => ({ name, value, defined: 'pipeline' })), Date.now());
+  await c.avatars.setAvatarProgress(key, { status: 'done', percent: 100 }, Date.now());
 }
 
 async function resultJob(job: Job, c: JobContext) {
   const child = job.childKey!;
-  const result = await c.repo.getResult(job.avatarKey, child);
+  const result = await c.avatars.getResult(job.avatarKey, child);
   if (!result || result.status === 'done' || result.status === 'error') return;
-  await c.repo.setResultProgress(job.avatarKey, child, { status: 'processing', percent: 10 }, Date.now());
+  await c.avatars.setResultProgress(job.avatarKey, child, { status: 'processing', percent: 10 }, Date.now());
   const stored = await c.files.get(modelPath(job.avatarKey));
   if (!stored) throw new PipelineError(PipelineCodes.internal, 'the avatar model is missing');
   const doc = decodeDocument<Stored>(stored);
@@ -106,7 +106,7 @@ async function resultJob(job: Job, c: JobContext) {
     output = writeVertexFile(createDeformer(doc.deformation).deform(parseVertexFile(body)));
   }
   await writeAll(c, [[resultPath(job.avatarKey, child, result.kind), output]]);
-  await c.repo.setResultProgress(job.avatarKey, child, { status: 'done', percent: 100 }, Date.now());
+  await c.avatars.setResultProgress(job.avatarKey, child, { status: 'done', percent: 100 }, Date.now());
 }
 
 /** Runs one job; a PipelineError ends it in `error` (refunding an avatar), anything else is thrown for a retry. */
@@ -122,7 +122,7 @@ export async function handleJob(job: Job, c: JobContext) {
 }
 
 /** Ends a job in `error` with a 100xx code; an avatar's points are given back. */
-export async function failJob(job: Job, c: Pick<JobContext, 'repo'>, code: number = PipelineCodes.internal) {
-  if (job.kind === 'avatar') await c.repo.setAvatarProgress(job.avatarKey, { status: 'error', errorCode: code }, Date.now(), true);
-  else await c.repo.setResultProgress(job.avatarKey, job.childKey!, { status: 'error', errorCode: code }, Date.now());
+export async function failJob(job: Job, c: Pick<JobContext, 'avatars'>, code: number = PipelineCodes.internal) {
+  if (job.kind === 'avatar') await c.avatars.setAvatarProgress(job.avatarKey, { status: 'error', errorCode: code }, Date.now(), true);
+  else await c.avatars.setResultProgress(job.avatarKey, job.childKey!, { status: 'error', errorCode: code }, Date.now());
 }

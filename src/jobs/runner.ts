@@ -1,4 +1,4 @@
-import type { Job, Repo } from '../domain/ports.ts';
+import type { Job, JobQueue } from '../domain/ports.ts';
 import type { JobEvent, JobOutcome } from '../ops/job-events.ts';
 
 export interface RunnerLog {
@@ -7,7 +7,7 @@ export interface RunnerLog {
 }
 
 export interface RunnerOptions {
-  repo: Repo;
+  jobs: Pick<JobQueue, 'claimJob' | 'finishJob' | 'releaseJob' | 'renewJob'>;
   worker: string;
   leaseMs: number;
   /** Attempts before a job that keeps failing is given up. */
@@ -44,7 +44,7 @@ export function startRunner(o: RunnerOptions) {
     while (!stopping) {
       let job: Job | undefined;
       try {
-        job = await o.repo.claimJob(o.worker, Date.now(), o.leaseMs);
+        job = await o.jobs.claimJob(o.worker, Date.now(), o.leaseMs);
       } catch (e) {
         o.log.error({ err: e }, 'claiming a job failed');
       }
@@ -60,7 +60,7 @@ export function startRunner(o: RunnerOptions) {
       // A renewal that finds no running job of this worker means the job was deleted with its avatar
       // (or, after a stall, taken over): stop working on it.
       const renew = setInterval(() => {
-        o.repo
+        o.jobs
           .renewJob(job.id, o.worker, Date.now(), o.leaseMs)
           .then((held) => held || control.abort(new JobStopped('cancelled')))
           .catch((e) => o.log.error({ err: e, job: job.id }, 'lease renewal failed'));
@@ -69,7 +69,7 @@ export function startRunner(o: RunnerOptions) {
       const ended = (outcome: JobOutcome) => o.observe?.({ type: 'job', kind: job.kind, outcome, seconds: (Date.now() - started) / 1000 });
       try {
         await o.handle(job, control.signal);
-        await o.repo.finishJob(job.id);
+        await o.jobs.finishJob(job.id);
         ended('done');
         o.log.info({ job: job.id, kind: job.kind, avatar: job.avatarKey, ms: Date.now() - started }, 'job finished');
       } catch (e) {
@@ -80,17 +80,17 @@ export function startRunner(o: RunnerOptions) {
         } else if (stopped?.outcome === 'released') {
           ended('released');
           o.log.info({ job: job.id }, 'job handed back to the queue at shutdown');
-          await o.repo.releaseJob(job.id, o.worker).catch((err) => o.log.error({ err, job: job.id }, 'handing the job back failed: it returns when its lease runs out'));
+          await o.jobs.releaseJob(job.id, o.worker).catch((err) => o.log.error({ err, job: job.id }, 'handing the job back failed: it returns when its lease runs out'));
         } else if (job.attempts >= o.maxAttempts) {
           ended('failed');
           o.log.error({ err: e, job: job.id, attempts: job.attempts }, 'job failed for good');
           await o.giveUp(job, e).catch((err) => o.log.error({ err }, 'recording the failure failed'));
-          await o.repo.finishJob(job.id).catch(() => undefined);
+          await o.jobs.finishJob(job.id).catch(() => undefined);
         } else {
           ended('retry');
           const backoff = 1000 * 2 ** (job.attempts - 1);
           o.log.error({ err: e, job: job.id, attempts: job.attempts, retryInMs: backoff }, 'job failed, will retry');
-          await o.repo.renewJob(job.id, o.worker, Date.now(), backoff).catch(() => undefined);
+          await o.jobs.renewJob(job.id, o.worker, Date.now(), backoff).catch(() => undefined);
         }
       } finally {
         clearInterval(renew);

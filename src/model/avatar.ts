@@ -3,6 +3,7 @@
  * Pure data, no I/O. Units are centimetres, Y up, the face looks along +Z (right-handed).
  * UV origin is bottom-left (v up), as in FBX, OBJ and Maya; writers for top-left formats (glTF) flip v.
  */
+import type { TemplateVersion } from './product.ts';
 
 export type Vec3 = [number, number, number];
 /** Unit quaternion x, y, z, w. */
@@ -112,7 +113,8 @@ export interface AnimationClip {
   morphTracks: MorphTrack[];
 }
 
-export type TemplateVersion = '1.6' | '2.0';
+// Re-exported for the many geometry modules that read it with the document; the definition is the product's.
+export type { TemplateVersion };
 
 export interface AvatarModel {
   name: string;

@@ -1,5 +1,5 @@
 import { buildBasicAnimations } from '../geometry/expressions/animations.ts';
-import { blendshapeNames, buildBlendshapes, type ShapeFeature } from '../geometry/expressions/blendshapes.ts';
+import { blendshapeNames, buildBlendshapes } from '../geometry/expressions/blendshapes.ts';
 import type { AvatarModel } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
 import type { PipelineInput, ProgressFn } from './types.ts';
@@ -22,9 +22,8 @@ export function stageClock(progress: ProgressFn) {
  * shapes its clips drive, so every feature asks for blendshapes.
  */
 export function featureShapes(tpl: TemplateView, fitted: { head: Float32Array; parts: Record<string, Float32Array> }, features: PipelineInput['features']) {
-  const shapeFeatures: ShapeFeature[] = features;
-  const morphs = shapeFeatures.length > 0 ? buildBlendshapes(tpl.source, fitted, shapeFeatures) : undefined;
-  const animations = features.includes('basic') ? buildBasicAnimations(blendshapeNames(shapeFeatures)) : [];
+  const morphs = features.length > 0 ? buildBlendshapes(tpl.source, fitted, features) : undefined;
+  const animations = features.includes('basic') ? buildBasicAnimations(blendshapeNames(features)) : [];
   return { morphs, animations };
 }
 

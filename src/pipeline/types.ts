@@ -1,9 +1,6 @@
-import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel } from '../model/avatar.ts';
+import type { Feature, InputType, TemplateVersion } from '../model/product.ts';
 import type { PreviewView } from '../geometry/render/preview.ts';
-
-export type Feature = 'basic' | 'expressions' | 'visemes';
-export type Platform = 'maya' | 'webviewer' | 'unity';
-export type InputType = 'photo' | 'lofimesh_texture' | 'hifimesh_texture_photo';
 
 export interface PipelineInput {
   inputType: InputType;

@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { Accounts } from '../domain/accounts.ts';
 import type { Avatars } from '../domain/avatars.ts';
 import type { Portal } from '../domain/portal.ts';
-import type { Repo } from '../domain/ports.ts';
-import { SAMPLES_ACCOUNT } from '../store/sql/repo.ts';
+import { SAMPLES_ACCOUNT, type AccountStore } from '../domain/ports.ts';
 
 /** The demo account made at first start: what the start-up message shows once. */
 export interface DemoAccount {
@@ -24,8 +23,8 @@ export const demoCredentialsFile = (dataDir: string) => path.join(dataDir, 'demo
  * First start with an empty data directory: a demo account with 1000 points and every feature, and
  * its portal login, written to DATA_DIR/demo-credentials.json (mode 0600). Returns it when it was made now.
  */
-export async function ensureDemoAccount(repo: Repo, accounts: Accounts, portal: Portal, dataDir: string): Promise<DemoAccount | undefined> {
-  const existing = (await repo.listAccounts()).filter((a) => a.id !== SAMPLES_ACCOUNT);
+export async function ensureDemoAccount(store: Pick<AccountStore, 'listAccounts'>, accounts: Accounts, portal: Portal, dataDir: string): Promise<DemoAccount | undefined> {
+  const existing = (await store.listAccounts()).filter((a) => a.id !== SAMPLES_ACCOUNT);
   if (existing.length > 0) return undefined;
   const { account, key } = await accounts.create({ name: 'demo', tierCode: 'demo', tierLabel: 'Demo', points: 1000 });
   const password = crypto.randomBytes(12).toString('base64url');
@@ -47,9 +46,9 @@ export function demoLogin(dataDir: string): { email: string; file: string } | un
 }
 
 /** The sample avatars every account sees, made once by the pipeline from the photos in assets/samples. */
-export async function ensureSamples(repo: Repo, avatars: Avatars, now = Date.now()) {
-  if (await repo.getAccount(SAMPLES_ACCOUNT)) return;
-  await repo.createAccount({ id: SAMPLES_ACCOUNT, name: 'samples', tierCode: 'system', tierLabel: 'System', features: [], createdAt: now });
+export async function ensureSamples(store: Pick<AccountStore, 'getAccount' | 'createAccount'>, avatars: Avatars, now = Date.now()) {
+  if (await store.getAccount(SAMPLES_ACCOUNT)) return;
+  await store.createAccount({ id: SAMPLES_ACCOUNT, name: 'samples', tierCode: 'system', tierLabel: 'System', features: [], createdAt: now });
   const dir = new URL('../../assets/samples/', import.meta.url);
   const photos = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort() : [];
   for (const photo of photos) await avatars.createSample(SAMPLES_ACCOUNT, new Uint8Array(fs.readFileSync(new URL(photo, dir))), now);

@@ -1,30 +1,28 @@
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import type { Repo } from '../domain/ports.ts';
+import { AVATARS, SPEECH, avatarDir, speechDir } from '../domain/layout.ts';
+import type { AvatarStore, Files } from '../domain/ports.ts';
+
+type Sweepable = Pick<Files, 'children' | 'deletePrefix'>;
 
 /**
- * Embedded start-up: an avatar directory without an avatar row is what a crash leaves between storing
+ * Embedded start-up: an avatar folder without an avatar row is what a crash leaves between storing
  * an upload and recording the avatar (or between deleting the row and the files). Returns how many went.
  */
-export async function sweepOrphanAvatars(filesRoot: string, repo: Repo): Promise<number> {
-  const dir = path.join(filesRoot, 'avatars');
+export async function sweepOrphanAvatars(files: Sweepable, avatars: Pick<AvatarStore, 'getAvatar'>): Promise<number> {
   let removed = 0;
-  for (const key of await fsp.readdir(dir).catch(() => [] as string[])) {
-    if (await repo.getAvatar(key)) continue;
-    await fsp.rm(path.join(dir, key), { recursive: true, force: true });
+  for (const { name: key } of await files.children(AVATARS)) {
+    if (await avatars.getAvatar(key)) continue;
+    await files.deletePrefix(avatarDir(key));
     removed++;
   }
   return removed;
 }
 
-/** Speech results are only reachable through their links: remove them once every link has expired. */
-export async function sweepOldSpeech(filesRoot: string, olderThanMs: number, now = Date.now()): Promise<number> {
-  const dir = path.join(filesRoot, 'speech');
+/** Speech results are only reachable through their links: remove them once every link has expired, on any file store. */
+export async function sweepOldSpeech(files: Sweepable, olderThanMs: number, now = Date.now()): Promise<number> {
   let removed = 0;
-  for (const id of await fsp.readdir(dir).catch(() => [] as string[])) {
-    const st = await fsp.stat(path.join(dir, id)).catch(() => undefined);
-    if (!st || now - st.mtimeMs < olderThanMs) continue;
-    await fsp.rm(path.join(dir, id), { recursive: true, force: true });
+  for (const { name: id, modifiedAt } of await files.children(SPEECH)) {
+    if (now - modifiedAt < olderThanMs) continue;
+    await files.deletePrefix(speechDir(id));
     removed++;
   }
   return removed;

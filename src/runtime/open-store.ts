@@ -9,7 +9,7 @@ import { secretBox } from '../store/secret-box.ts';
 import type { Executor } from '../store/sql/executor.ts';
 import { migrate } from '../store/sql/migrations.ts';
 import { openPostgres } from '../store/sql/pg-executor.ts';
-import { SqlRepo } from '../store/sql/repo.ts';
+import { sqlRepo } from '../store/sql/repo.ts';
 import { openSqlite } from '../store/sql/sqlite-executor.ts';
 import type { ServiceKeys } from './keys.ts';
 
@@ -36,7 +36,12 @@ export function requireSharedKeys(config: StoreConfig, env: NodeJS.ProcessEnv = 
 
 /** The database this configuration names: PostgreSQL at DATABASE_URL, else SQLite under DATA_DIR. Not yet migrated. */
 export function openDatabase(config: StoreConfig): Executor {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePool }) : openSqlite(path.join(config.dataDir, 'service.db'));
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePool }) : openEmbeddedDatabase(config.dataDir);
+}
+
+/** The embedded service's SQLite database in a data directory. Not yet migrated. */
+export function openEmbeddedDatabase(dataDir: string): Executor {
+  return openSqlite(path.join(dataDir, 'service.db'));
 }
 
 /** The file store this configuration names: an S3 bucket, else DATA_DIR/files with links this service signs. */
@@ -58,11 +63,11 @@ export async function openStore(config: StoreConfig, keys: ServiceKeys, env: Nod
   requireSharedKeys(config, env);
   const db = openDatabase(config);
   await migrate(db);
-  const repo = new SqlRepo(db, secretBox(keys.master));
+  const repo = sqlRepo(db, secretBox(keys.master));
   const { reachable, close, ...files } = openFiles(config, keys);
   return {
     repo, ...files,
-    check: async () => void (await Promise.all([repo.queueDepth(), reachable()])),
+    check: async () => void (await Promise.all([repo.jobs.queueDepth(), reachable()])),
     close: async () => {
       close();
       await repo.close();

@@ -8,11 +8,11 @@ import { Accounts } from '../domain/accounts.ts';
 import { Avatars } from '../domain/avatars.ts';
 import { listCodes } from '../domain/list-codes.ts';
 import { Portal } from '../domain/portal.ts';
+import { SAMPLES_ACCOUNT } from '../domain/ports.ts';
 import { Speech, type Synthesizer } from '../domain/speech.ts';
 import { createMetrics } from '../ops/metrics.ts';
 import { registerOps } from '../ops/routes.ts';
 import { sweepTemporaryFiles } from '../store/files/local-files.ts';
-import { SAMPLES_ACCOUNT } from '../store/sql/repo.ts';
 import { ensureDemoAccount, ensureSamples } from './bootstrap.ts';
 import { sweepOldSpeech, sweepOrphanAvatars } from './cleanup.ts';
 import { loadKeys } from './keys.ts';
@@ -45,15 +45,15 @@ export async function startService({ config, logger, synthesizer }: ServiceOptio
     // Over PostgreSQL other workers may be alive: a dead one's job comes back when its lease runs out.
     if (store.filesRoot) {
       await sweepTemporaryFiles(store.filesRoot);
-      await sweepOrphanAvatars(store.filesRoot, store.repo);
+      await sweepOrphanAvatars(store.files, store.repo.avatars);
     }
-    await store.repo.releaseAllJobs();
+    await store.repo.jobs.releaseAllJobs();
   }
   const serveApi = config.role !== 'worker';
   const runJobs = config.role !== 'api';
 
-  const accounts = new Accounts(store.repo);
-  const avatars = new Avatars(store.repo, store.files, accounts, listCodes(keys.lists), {
+  const accounts = new Accounts(store.repo.accounts);
+  const avatars = new Avatars(store.repo.avatars, store.files, accounts, listCodes(keys.lists), {
     prices: config.prices,
     linkTtl: config.linkTtl,
     pageSize: config.listPageSize,
@@ -64,23 +64,23 @@ export async function startService({ config, logger, synthesizer }: ServiceOptio
   const speech = new Speech(accounts, store.files, synthesizer, config.linkTtl);
   const portal = new Portal(store.repo, accounts);
   // Over PostgreSQL accounts are made with the admin command, not raced for by several processes.
-  const demo = embedded ? await ensureDemoAccount(store.repo, accounts, portal, config.dataDir) : undefined;
+  const demo = embedded ? await ensureDemoAccount(store.repo.accounts, accounts, portal, config.dataDir) : undefined;
   if (config.createSamples && serveApi) {
-    await ensureSamples(store.repo, avatars).catch(async (e) => {
-      if (!(await store.repo.getAccount(SAMPLES_ACCOUNT))) throw e; // else another process made them at the same moment
+    await ensureSamples(store.repo.accounts, avatars).catch(async (e) => {
+      if (!(await store.repo.accounts.getAccount(SAMPLES_ACCOUNT))) throw e; // else another process made them at the same moment
     });
   }
 
   const app = serveApi
     ? await buildApp(
         {
-          repo: store.repo, accounts, avatars, speech, portal, files: store.files, linkSigner: store.linkSigner,
+          admission: store.repo, accounts, avatars, speech, portal, files: store.files, linkSigner: store.linkSigner,
           publicUrl: process.env.PUBLIC_URL, rateLimit: config.rateLimit, maxUploadBytes: config.maxUploadBytes, maxVertexBytes: config.maxVertexBytes,
         },
         logger,
       )
     : Fastify(logger ? { loggerInstance: logger } : { logger: false }); // a worker answers only the operations endpoints
-  const metrics = createMetrics(() => store.repo.queueDepth());
+  const metrics = createMetrics(() => store.repo.jobs.queueDepth());
   registerOps(app, { metrics, check: store.check });
   const workers = startWorkers(
     { ...config, workers: runJobs ? config.workers : 0 },
@@ -95,12 +95,10 @@ export async function startService({ config, logger, synthesizer }: ServiceOptio
     });
   }
   const nonceSweep = setInterval(() => {
-    store.repo.forgetNoncesBefore(Date.now() - config.nonceWindow * 1000).catch((e) => app.log.error({ err: e }, 'nonce sweep failed'));
-    if (store.filesRoot) {
-      sweepOldSpeech(store.filesRoot, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
-      // A shared files directory: what a crashed process was writing is swept once no write could still be using it.
-      if (!embedded) sweepTemporaryFiles(store.filesRoot, TEMPORARY_FILE_MAX_AGE_MS).catch((e) => app.log.error({ err: e }, 'temporary file sweep failed'));
-    }
+    store.repo.admissions.forgetNoncesBefore(Date.now() - config.nonceWindow * 1000).catch((e) => app.log.error({ err: e }, 'nonce sweep failed'));
+    sweepOldSpeech(store.files, 2 * config.linkTtl * 1000).catch((e) => app.log.error({ err: e }, 'speech sweep failed'));
+    // A shared files directory: what a crashed process was writing is swept once no write could still be using it.
+    if (store.filesRoot && !embedded) sweepTemporaryFiles(store.filesRoot, TEMPORARY_FILE_MAX_AGE_MS).catch((e) => app.log.error({ err: e }, 'temporary file sweep failed'));
   }, 60_000);
   nonceSweep.unref();
 

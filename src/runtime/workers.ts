@@ -8,7 +8,7 @@ import type { ServiceKeys } from './keys.ts';
 export function startWorkers(config: Config, keys: ServiceKeys, onError: (e: unknown) => void, onEvent: (e: JobEvent) => void = () => undefined) {
   const b64 = (k: Buffer) => k.toString('base64');
   const workers = Array.from({ length: config.workers }, (_, i) => {
-    const w = tsWorker(new URL('../jobs/worker-thread.ts', import.meta.url), {
+    const w = tsWorker(new URL('./worker-thread.ts', import.meta.url), {
       workerData: { config, keys: { master: b64(keys.master), links: b64(keys.links), lists: b64(keys.lists) }, worker: `${os.hostname()}:${process.pid}:w${i}` },
     });
     w.on('error', onError);

@@ -79,11 +79,11 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked key', async () => {
-    const account = (await s.repo.getKey(s.demo.key))!.accountId;
+    const account = (await s.repo.accounts.getKey(s.demo.key))!.accountId;
     const extra = await s.accounts.createKey(account);
     const c = new TestClient(s.url, extra.publicKey, extra.secret);
     assert.equal((await c.get('/v2/profile')).status, 200);
-    await s.repo.revokeKey(extra.publicKey, Date.now());
+    await s.repo.accounts.revokeKey(extra.publicKey, Date.now());
     await new Promise((res) => setTimeout(res, 1100)); // looked-up keys are reused for up to a second
     const r = await c.get('/v2/profile');
     assert.equal(r.status, 401);
@@ -111,7 +111,7 @@ describe('rate limit', () => {
       assert.ok(limited.length >= 1, 'the 11th request in a 10 s window is refused');
       assert.equal(replies.filter((r) => r.status === 200).length, 10);
       assert.equal(codeOf(limited[0]!.body), 99998);
-      const account = (await s.repo.getKey(s.demo.key))!.accountId;
+      const account = (await s.repo.accounts.getKey(s.demo.key))!.accountId;
       const other = await s.accounts.createKey(account);
       assert.equal((await new TestClient(s.url, other.publicKey, other.secret).get('/v2/profile')).status, 200);
     } finally {

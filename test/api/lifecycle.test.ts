@@ -180,7 +180,7 @@ describe('avatar lifecycle: status, links, meta, execute, delete', () => {
   it('reports pipeline failures with 200, a 100xx code, and a refund', async () => {
     const before = (await s.client.get('/v2/profile')).body.points;
     const bad = (await s.client.upload('/v2/avatar/new/photo/maya/2.0', await jpeg(17, 20))).body.key;
-    assert.equal((await s.repo.getAvatar(bad))!.charged, 10);
+    assert.equal((await s.repo.avatars.getAvatar(bad))!.charged, 10);
     await s.client.waitFor(bad);
     const st = await s.client.get(`/v2/avatar/${bad}/status`);
     assert.equal(st.status, 200);
@@ -247,7 +247,7 @@ describe('unexpected failures', () => {
   it('answer 500 / 99999 with a request id and no stack trace', async () => {
     const s = await startTestService({ workers: 0 });
     try {
-      s.repo.getAvatarWithMeta = async () => {
+      s.repo.avatars.getAvatarWithMeta = async () => {
         throw new Error('disk on fire at /secret/path');
       };
       const r = await s.client.get(`/v2/avatar/${'a'.repeat(32)}/status`);

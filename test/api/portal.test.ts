@@ -96,7 +96,7 @@ describe('portal endpoints', () => {
     assert.equal(session.headers.get('cache-control'), 'no-store');
     assert.equal(session.body.csrf, user.csrf);
     // Only a hash of the session id is stored.
-    assert.equal(await s.repo.getPortalSession(user.cookie.split('=')[1]!), undefined);
+    assert.equal(await s.repo.portalSessions.getPortalSession(user.cookie.split('=')[1]!), undefined);
   });
 
   it('refuses signed-in calls without a session', async () => {
@@ -145,7 +145,7 @@ describe('portal endpoints', () => {
     const other = await s.accounts.create({ name: 'other' });
     const r = await user.post(`/portal/api/keys/${other.key.publicKey}/revoke`);
     assert.equal(codeOf(r.body), 33201);
-    assert.equal((await s.repo.getKey(other.key.publicKey))!.revokedAt, null);
+    assert.equal((await s.repo.accounts.getKey(other.key.publicKey))!.revokedAt, null);
   });
 
   it('uploads a photo, follows its status, and handles meta, links, speech and delete through the same domain as /v2', async () => {
@@ -256,7 +256,7 @@ describe('portal endpoints', () => {
 
   it('limits sign-in attempts per e-mail address (429, Retry-After) even with the right password', async () => {
     const caller = new PortalCaller(s.url);
-    const login = await new Portal(s.repo, s.accounts).createLogin((await s.repo.getKey(s.demo.key))!.accountId, 'second@localhost', 'a long password');
+    const login = await new Portal(s.repo, s.accounts).createLogin((await s.repo.accounts.getKey(s.demo.key))!.accountId, 'second@localhost', 'a long password');
     // Attempts are counted in fixed windows: all of these must fall into one.
     const window = DEFAULT_PORTAL_SETTINGS.loginWindowMs;
     const left = window - (Date.now() % window);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Avatar, MetaEntry } from '../../src/domain/ports.ts';
-import type { SqlRepo } from '../../src/store/sql/repo.ts';
+import type { Avatar, AvatarStore, MetaEntry } from '../../src/domain/ports.ts';
 
 const avatar = (key: string): Avatar => ({
   key, accountId: 'acc', isPublic: false, isSample: false, errorCode: 0, template: '2.0', features: ['expressions'],
@@ -12,7 +11,7 @@ const avatar = (key: string): Avatar => ({
  * backend: getAvatarWithMeta (one avatar with its meta) and getMetaOf (the meta of many avatars), with
  * entries in getMeta's order, `defined` only on the pipeline's, and text that JSON must escape kept as it is.
  */
-export async function checkMetaReads(repo: SqlRepo) {
+export async function checkMetaReads(repo: AvatarStore) {
   const [a, b, none] = [avatar('c'.repeat(32)), avatar('e'.repeat(32)), 'd'.repeat(32)];
   for (const x of [a, b]) await repo.createAvatar({ avatar: x, price: 0 }, 5);
   assert.deepEqual(await repo.getAvatarWithMeta(a.key), { avatar: await repo.getAvatar(a.key), meta: [] });

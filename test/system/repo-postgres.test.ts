@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { secretBox } from '../../src/store/secret-box.ts';
 import { migrate } from '../../src/store/sql/migrations.ts';
 import { openPostgres } from '../../src/store/sql/pg-executor.ts';
-import { SqlRepo } from '../../src/store/sql/repo.ts';
+import { sqlRepo } from '../../src/store/sql/repo.ts';
 import { checkMetaReads } from '../helpers/meta-reads.ts';
 import { freshDatabase } from './helpers/postgres.ts';
 
@@ -12,7 +12,7 @@ test('PostgreSQL: the meta reads of status polls and list pages answer what getA
   const db = openPostgres(database.url);
   try {
     await migrate(db);
-    await checkMetaReads(new SqlRepo(db, secretBox(crypto.randomBytes(32))));
+    await checkMetaReads(sqlRepo(db, secretBox(crypto.randomBytes(32))).avatars);
   } finally {
     await db.close();
     await database.drop();

@@ -1,10 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AVATAR_FEATURES, INPUT_TYPES, NEW_AVATAR_DEFAULTS, PLATFORMS, TEMPLATES } from '../../domain/catalog.ts';
+import { NEW_AVATAR_DEFAULTS } from '../../domain/catalog.ts';
+import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES } from '../../model/product.ts';
 import { errors } from '../../domain/errors.ts';
+import { avatarObject, listObject } from '../avatar-wire.ts';
 import { ok, withFailure } from '../envelope.ts';
 import { baseUrl } from '../routes/avatars.ts';
-import { voicesBody } from '../routes/speech.ts';
+import { speechBody, voicesBody } from '../routes/speech.ts';
 import type { Services } from '../services.ts';
 import { sessionCookie } from './cookies.ts';
 import { checkOrigin, sessionGuard } from './session.ts';
@@ -93,7 +95,7 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
 
     const list = async (request: FastifyRequest) => {
       const p = request.params as P;
-      const page = await avatars.list(account(request), p.type, p.code);
+      const page = listObject(await avatars.list(account(request), p.type, p.code));
       return ok({ ...page, models: page.models.map(withFailure) });
     };
     signedIn.get(`${PREFIX}/avatars`, list);
@@ -101,7 +103,7 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
     // Status, with the reason of a failure and the platforms the avatar was made for (what it offers for download).
     signedIn.get(`${PREFIX}/avatars/:key`, async (request) => {
       const [status, platforms] = await Promise.all([avatars.status(account(request), key(request)), avatars.platforms(account(request), key(request))]);
-      return ok({ ...withFailure(status), platforms });
+      return ok({ ...withFailure(avatarObject(status)), platforms });
     });
     signedIn.get(`${PREFIX}/avatars/:key/download/:type`, async (request) =>
       ok(await avatars.downloadLink(account(request), key(request), (request.params as P).type, baseUrl(request, s))),
@@ -126,7 +128,7 @@ export async function portalApiRoutes(app: FastifyInstance, s: Services) {
     });
     signedIn.get(`${PREFIX}/speech/voices`, async () => ok(voicesBody(speech.voices())));
     signedIn.post(`${PREFIX}/speech/:mode`, async (request) =>
-      ok(await speech.tts(account(request), (request.params as P).mode!, request.body, baseUrl(request, s))),
+      ok(speechBody(await speech.tts(account(request), (request.params as P).mode!, request.body, baseUrl(request, s)))),
     );
   });
 }

@@ -1,7 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TEMPLATES, has } from '../../domain/catalog.ts';
+import { has } from '../../domain/catalog.ts';
+import { TEMPLATES } from '../../model/product.ts';
 import { errors } from '../../domain/errors.ts';
+import { avatarObject, listObject } from '../avatar-wire.ts';
 import { failedWith, ok } from '../envelope.ts';
 import { responses, route } from '../schemas.ts';
 import type { Services } from '../services.ts';
@@ -54,7 +56,7 @@ export async function avatarRoutes(app: FastifyInstance, s: Services) {
   app.post('/v2/avatar/new/:a/:b/:c/:d', { schema: { ...newSchema, params: { type: 'object' } } }, create);
 
   app.get('/v2/avatar/:key/status', { schema: route('Status of an avatar or of an on-demand result', 'avatars', responses.status, ['key']) }, async (request) => {
-    const avatar = await s.avatars.status(request.account, (request.params as P).key!);
+    const avatar = avatarObject(await s.avatars.status(request.account, (request.params as P).key!));
     return avatar.status === 'error' ? failedWith(errors.pipelineFailed(avatar.error_code), avatar) : ok(avatar);
   });
 
@@ -79,7 +81,7 @@ export async function avatarRoutes(app: FastifyInstance, s: Services) {
 
   const list = async (request: FastifyRequest) => {
     const p = request.params as P;
-    return ok(await s.avatars.list(request.account, p.type, p.code));
+    return ok(listObject(await s.avatars.list(request.account, p.type, p.code)));
   };
   app.get('/v2/avatar/list', { schema: route('First page of the avatar list', 'avatars', responses.list) }, list);
   app.get('/v2/avatar/list/:type/:code', { schema: route('A later page (cursor) or the changes since a code (update)', 'avatars', responses.list, ['type', 'code']) }, list);

@@ -6,7 +6,8 @@ import {
 } from '../../client/index.ts';
 import { readConfigFile, saveConfig } from '../../client/node/config.ts';
 import { prompter } from '../../client/node/prompt.ts';
-import { AVATAR_FEATURES, INPUT_TYPES, NEW_AVATAR_DEFAULTS, PLATFORM_ALIASES, PLATFORMS, TEMPLATES } from '../../domain/catalog.ts';
+import { NEW_AVATAR_DEFAULTS, PLATFORM_ALIASES } from '../../domain/catalog.ts';
+import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES } from '../../model/product.ts';
 import { guessInputType } from './input-type.ts';
 import { UsageError, type Flags, type OptionSpecs } from './options.ts';
 import type { ReportContext } from './report.ts';

@@ -1,14 +1,13 @@
 import type { MorphTarget } from '../../model/avatar.ts';
+import type { Feature } from '../../model/product.ts';
 import type { HeadTemplate, MeshName } from '../template/types.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
 import { expressionFrame, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
-export type ShapeFeature = 'expressions' | 'visemes' | 'basic';
-
 /** Names of the blendshapes `buildBlendshapes` makes for these features, in their order. */
-export function blendshapeNames(features: readonly ShapeFeature[]): string[] {
+export function blendshapeNames(features: readonly Feature[]): string[] {
   const arkit = features.includes('expressions') ? ARKIT_NAMES : features.includes('basic') ? ARKIT_NAMES.filter((n) => BASIC_SHAPES.includes(n)) : [];
   return [
     ...arkit,
@@ -23,7 +22,7 @@ export function blendshapeNames(features: readonly ShapeFeature[]): string[] {
  * Every mesh (head, eyes, teeth, tongue) gets the same names in the same order; a mesh a shape
  * does not move gets zero deltas for it.
  */
-export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry, features: readonly ShapeFeature[]): Record<MeshName, MorphTarget[]> {
+export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry, features: readonly Feature[]): Record<MeshName, MorphTarget[]> {
   const frame = expressionFrame(template, fitted);
   const arkit = new Map<ArkitName, Deltas>();
   const arkitOf = (name: ArkitName) => {

@@ -6,7 +6,7 @@
 import type { MeshData, TemplateVersion } from '../../model/avatar.ts';
 import { vertexNormals } from '../../geometry/mesh/normals.ts';
 import type { Rgb } from '../../geometry/texture/rgb-image.ts';
-import type { MeshInputType } from '../../formats/mesh-input.ts';
+import type { MeshInputType } from '../../model/product.ts';
 import type { PipelineInput, PipelineResult, ProgressFn } from '../types.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';
 import { featureShapes, stageClock, supportsMeta } from '../stages.ts';

@@ -5,7 +5,8 @@
  */
 import sharp from 'sharp';
 import type { MeshData } from '../../model/avatar.ts';
-import { readMeshInput, type MeshInputType } from '../../formats/mesh-input.ts';
+import { readMeshInput } from '../../formats/mesh-input.ts';
+import type { MeshInputType } from '../../model/product.ts';
 import { objToMeshData, detectHeadUnit, type LengthUnit } from '../../formats/obj-read.ts';
 import { detectHeadOrientation, type HeadOrientation } from '../../formats/head-orientation.ts';
 import { InputError } from '../../formats/input-error.ts';

@@ -4,7 +4,8 @@
  * against the other photos, and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
  */
 import sharp from 'sharp';
-import type { PipelineInput, Feature } from '../types.ts';
+import type { PipelineInput } from '../types.ts';
+import type { Feature } from '../../model/product.ts';
 import { PipelineError } from '../errors.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
 import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';

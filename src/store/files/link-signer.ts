@@ -1,21 +1,11 @@
 import crypto from 'node:crypto';
-
-/** What a signed link grants: one stored file, until a time, served under a name and type. */
-export interface LinkGrant {
-  path: string;
-  fileName: string;
-  contentType: string;
-  /** Seconds since the epoch. */
-  expires: number;
-}
-
-export type LinkCheck = { ok: true; grant: LinkGrant } | { ok: false; reason: 'invalid' | 'expired' };
+import type { LinkCheck, LinkGrant, LinkVerifier } from '../../domain/ports.ts';
 
 /**
  * Links for the embedded file store: the grant travels in the URL, signed with HMAC-SHA256 under a
  * key only the service holds, so any change to it (path, expiry, name) breaks the signature.
  */
-export function linkSigner(key: Buffer) {
+export function linkSigner(key: Buffer): LinkVerifier & { sign(grant: LinkGrant): string } {
   const mac = (body: string) => crypto.createHmac('sha256', key).update(body).digest('base64url');
   return {
     sign(grant: LinkGrant): string {

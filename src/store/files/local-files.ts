@@ -83,6 +83,15 @@ export function localFiles(root: string, signer: LinkSigner): Files {
     async deletePrefix(prefix) {
       await fsp.rm(resolve(prefix), { recursive: true, force: true });
     },
+    // A folder's own time moves when an entry is added or removed; the files of one folder here are written together.
+    async children(folder) {
+      const out: { name: string; modifiedAt: number }[] = [];
+      for (const name of await fsp.readdir(resolve(folder)).catch(() => [] as string[])) {
+        const st = await fsp.stat(resolve(`${folder}/${name}`)).catch(() => undefined);
+        if (st) out.push({ name, modifiedAt: st.mtimeMs });
+      }
+      return out;
+    },
     async freeBytes() {
       const st = await fsp.statfs(root);
       return st.bavail * st.bsize;

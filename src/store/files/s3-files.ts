@@ -50,6 +50,17 @@ export function s3Files(s: S3Settings): Files & { reachable(): Promise<void>; cl
   const signer = s.publicEndpoint ? client(s, s.publicEndpoint) : s3;
   const Bucket = s.bucket;
 
+  /** The objects under a prefix (as a folder), one listing page at a time. */
+  async function* objectsUnder(prefix: string) {
+    const Prefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+      yield page.Contents ?? [];
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  }
+
   const getObject = async (Key: string) => {
     try {
       return await s3.send(new GetObjectCommand({ Bucket, Key }));
@@ -86,16 +97,24 @@ export function s3Files(s: S3Settings): Files & { reachable(): Promise<void>; cl
       }
     },
     async deletePrefix(prefix) {
-      const Prefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
-      let ContinuationToken: string | undefined;
-      do {
-        const page = await s3.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
-        const keys = (page.Contents ?? []).map((o) => o.Key!);
+      for await (const page of objectsUnder(prefix)) {
+        const keys = page.map((o) => o.Key!);
         for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
           await Promise.all(keys.slice(i, i + DELETE_CONCURRENCY).map((Key) => s3.send(new DeleteObjectCommand({ Bucket, Key }))));
         }
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
+      }
+    },
+    // Object storage has no folders: the children are the first segments of the keys under the prefix.
+    async children(folder) {
+      const Prefix = folder.endsWith('/') ? folder : `${folder}/`;
+      const latest = new Map<string, number>();
+      for await (const page of objectsUnder(Prefix)) {
+        for (const o of page) {
+          const name = o.Key!.slice(Prefix.length).split('/')[0]!;
+          latest.set(name, Math.max(latest.get(name) ?? 0, o.LastModified?.getTime() ?? 0));
+        }
+      }
+      return [...latest].map(([name, modifiedAt]) => ({ name, modifiedAt }));
     },
     async link(Key, { ttl, fileName, contentType }) {
       const name = fileName.replace(/[^A-Za-z0-9._@-]/g, '_');

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
-import type { InputType } from '../../../src/pipeline/types.ts';
+import type { InputType } from '../../../src/model/product.ts';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 

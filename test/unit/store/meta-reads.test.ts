@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { secretBox } from '../../../src/store/secret-box.ts';
 import { migrate } from '../../../src/store/sql/migrations.ts';
-import { SqlRepo } from '../../../src/store/sql/repo.ts';
+import { sqlRepo } from '../../../src/store/sql/repo.ts';
 import { openSqlite } from '../../../src/store/sql/sqlite-executor.ts';
 import { checkMetaReads } from '../../helpers/meta-reads.ts';
 
@@ -14,7 +14,7 @@ test('SQLite: the meta reads of status polls and list pages answer what getAvata
   const db = openSqlite(path.join(dir, 'service.db'));
   try {
     await migrate(db);
-    await checkMetaReads(new SqlRepo(db, secretBox(crypto.randomBytes(32))));
+    await checkMetaReads(sqlRepo(db, secretBox(crypto.randomBytes(32))).avatars);
   } finally {
     await db.close();
     fs.rmSync(dir, { recursive: true, force: true });

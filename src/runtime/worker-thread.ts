@@ -1,12 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import type { Config } from '../config.ts';
-import type { Job, Repo } from '../domain/ports.ts';
+import type { AvatarStore, Job } from '../domain/ports.ts';
 import type { JobEvent } from '../ops/job-events.ts';
-import { openStore } from '../runtime/open-store.ts';
 import type { Pipeline } from '../pipeline/types.ts';
-import { failJob, handleJob } from './handlers.ts';
-import { JobStopped, startRunner } from './runner.ts';
+import { failJob, handleJob } from '../jobs/handlers.ts';
+import { JobStopped, startRunner } from '../jobs/runner.ts';
+import { openStore } from './open-store.ts';
 import { lowerOwnPriority } from '../util/thread-priority.ts';
 
 /** A job worker in its own thread, so that pipeline work never blocks the HTTP event loop. */
@@ -30,7 +30,7 @@ const DELETION_CHECK_MS = 250;
  * The pipeline as one job sees it: each progress update times the stage that just ended and stops
  * the run (by throwing out of the pipeline) once the job is stopped or its avatar has been deleted.
  */
-function watched(job: Job, signal: AbortSignal, repo: Repo): Pipeline {
+function watched(job: Job, signal: AbortSignal, avatars: Pick<AvatarStore, 'getAvatar'>): Pipeline {
   const deleted = new AbortController();
   const stop = AbortSignal.any([signal, deleted.signal]);
   return {
@@ -45,7 +45,7 @@ function watched(job: Job, signal: AbortSignal, repo: Repo): Pipeline {
         lap = now;
         if (Date.now() - lastCheck >= DELETION_CHECK_MS) {
           lastCheck = Date.now();
-          repo.getAvatar(job.avatarKey).then((a) => a || deleted.abort(new JobStopped('cancelled')), () => undefined);
+          avatars.getAvatar(job.avatarKey).then((a) => a || deleted.abort(new JobStopped('cancelled')), () => undefined);
         }
         progress(percent, stage);
       });
@@ -57,13 +57,13 @@ function watched(job: Job, signal: AbortSignal, repo: Repo): Pipeline {
 }
 
 const runner = startRunner({
-  repo: store.repo,
+  jobs: store.repo.jobs,
   worker,
   leaseMs: config.jobLease * 1000,
   maxAttempts: 3,
   idleMs: 250,
-  handle: (job, signal) => handleJob(job, { repo: store.repo, files: store.files, pipeline: watched(job, signal, store.repo), worker, minFreeBytes: config.minFreeBytes / 2, log }),
-  giveUp: (job) => failJob(job, { repo: store.repo }),
+  handle: (job, signal) => handleJob(job, { avatars: store.repo.avatars, files: store.files, pipeline: watched(job, signal, store.repo.avatars), worker, minFreeBytes: config.minFreeBytes / 2, log }),
+  giveUp: (job) => failJob(job, { avatars: store.repo.avatars }),
   log,
   observe: report,
 });
