@@ -13,7 +13,7 @@ export interface Services {
   avatars: Avatars;
   speech: Speech;
   portal: Portal;
-  files: Files;
+  files: Pick<Files, 'open'>;
   /** Present with the embedded file store, whose links this service serves itself. */
   linkSigner?: LinkVerifier;
   /** Public base URL for links; when unset it is taken from the request's Host. */

@@ -97,7 +97,7 @@ async function* walk(root: string, dir = ''): AsyncGenerator<string> {
   }
 }
 
-async function copyFiles(root: string, files: Files): Promise<{ copied: number; present: number }> {
+async function copyFiles(root: string, files: Pick<Files, 'exists' | 'put'>): Promise<{ copied: number; present: number }> {
   let copied = 0;
   let present = 0;
   for await (const rel of walk(root)) {

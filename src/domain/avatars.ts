@@ -65,7 +65,7 @@ const META_NAME = /^[\p{L}\p{N}_.:\-]+$/u;
 export class Avatars {
   constructor(
     private readonly store: Omit<AvatarStore, 'setAvatarProgress' | 'setResultProgress'>,
-    private readonly files: Files,
+    private readonly files: Pick<Files, 'deletePrefix' | 'exists' | 'freeBytes' | 'link' | 'put'>,
     private readonly accounts: Accounts,
     private readonly codes: ListCodes,
     private readonly settings: AvatarSettings,

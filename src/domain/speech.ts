@@ -45,7 +45,7 @@ export interface SpeechLinks {
 export class Speech {
   constructor(
     private readonly accounts: Accounts,
-    private readonly files: Files,
+    private readonly files: Pick<Files, 'link' | 'put'>,
     private readonly engine: Synthesizer,
     private readonly linkTtl: number,
   ) {}

@@ -18,7 +18,7 @@ interface Stored {
 
 export interface JobContext {
   avatars: Pick<AvatarStore, 'getAvatar' | 'getResult' | 'setAvatarProgress' | 'setMeta' | 'setResultProgress'>;
-  files: Files;
+  files: Pick<Files, 'deletePrefix' | 'freeBytes' | 'get' | 'put'>;
   pipeline: Pipeline;
   worker: string;
   /** Free bytes the outputs of a job must leave on the file store (half the uploads' headroom). */
