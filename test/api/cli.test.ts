@@ -46,7 +46,8 @@ describe('avatar command line against the running service', () => {
     });
 
   before(async () => {
-    service = await spawnService({}, 1500);
+    // Long enough that a second CLI process, started on a loaded machine, still finds the avatar processing.
+    service = await spawnService({}, 4000);
     work = await fs.mkdtemp(path.join(os.tmpdir(), 'avatar-cli-'));
     // Only what a user's shell would have: no AVATAR_* unless a test sets them, a config folder of its own.
     const { AVATAR_HOST, AVATAR_KEY, AVATAR_SECRET, ...rest } = process.env as Record<string, string>;
