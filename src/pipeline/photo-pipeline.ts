@@ -14,7 +14,9 @@ import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-h
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
-import { sampleHairColour } from './hair.ts';
+import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
+import { observeHair } from './hair/observe.ts';
+import type { HairObservation } from './hair/observation.ts';
 import {
   bakeEyeTexture,
   bakeSolidTexture,
@@ -35,6 +37,9 @@ const PART_TEXTURE_SIZE = 256;
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
   analysis: FaceAnalysis;
+  /** The photo's person matte and what it shows of the hair. */
+  matte: PersonMatte;
+  hair: HairObservation;
   camera: PhotoCamera;
   timings: Record<string, number>;
 }
@@ -55,6 +60,10 @@ export class PhotoPipeline implements Pipeline {
     const head = tpl.meshes[0];
     const analysis = await analyseFace(input.file, head.geometry.positions.subarray(0, FACE_POINTS * 3));
     timings.detection = analysis.detectionMs;
+    const segmentationStart = performance.now();
+    const matte = await estimatePersonMatte(analysis.image);
+    timings.segmentation = performance.now() - segmentationStart;
+    const hair = observeHair(analysis.image, analysis.landmarks, matte);
     lap('face-analysis', 20);
 
     const fitted = fitHead(
@@ -79,7 +88,7 @@ export class PhotoPipeline implements Pipeline {
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
-    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
+    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera, hair);
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeTextures(textures.images);
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
@@ -101,26 +110,27 @@ export class PhotoPipeline implements Pipeline {
       model,
       preview,
       views,
-      meta: pipelineMeta(input, model, analysis, textures),
+      meta: pipelineMeta(input, model, analysis, { ...textures, hair }),
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
         indices: head.geometry.indices,
       },
       analysis,
+      matte,
+      hair,
       camera,
       timings,
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation) {
     const lm = analysis.landmarks;
     const skin = measureSkinTone(
       analysis.image,
       SKIN_SAMPLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]),
       Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
     );
-    const hair = sampleHairColour(analysis.image, lm, skin);
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
@@ -132,7 +142,7 @@ export class PhotoPipeline implements Pipeline {
       faceOval: tpl.faceOval,
       skin,
       visible: visibleFromPhoto(camera, analysis.image, headGeometry),
-      hair: hair && { coverage: tpl.hairCoverage, colour: hair },
+      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hair.colour.base },
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
@@ -153,7 +163,7 @@ export class PhotoPipeline implements Pipeline {
           : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
       images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
     }
-    return { images, skin, iris, hair };
+    return { images, skin, iris };
   }
 }
 
@@ -168,7 +178,7 @@ function hex(c: Rgb): string {
   return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
 }
 
-function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair?: Rgb }): Record<string, string> {
+function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair: HairObservation }): Record<string, string> {
   const s = a.originalScale;
   const [x, y, w, h] = a.faceBox;
   return {
@@ -178,6 +188,6 @@ function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis,
     'head-pose': [a.pose.yaw, a.pose.pitch, a.pose.roll].map((v) => v.toFixed(1)).join(','),
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
-    'hair-colour': t.hair ? hex(t.hair) : 'none',
+    'hair-colour': t.hair.length === 'none' ? 'none' : hex(t.hair.colour.base),
   };
 }

@@ -1,0 +1,165 @@
+/**
+ * Measures of a hair region in face-frame terms: colour, length class, fringe, parting, volume.
+ * Lengths are read against the face's own proportions (face-frame heights from the chin), not pixels.
+ */
+import type { Rgb } from '../../geometry/texture/rgb-image.ts';
+import type { PersonMatte } from '../face/person-matte.ts';
+import type { HairLength, HairParting } from './observation.ts';
+import type { HairGrid } from './hair-grid.ts';
+import { fromFace, toFace, type FaceFrame } from './face-frame.ts';
+
+/** Luminance slices (fractions of the hair cells sorted by brightness) giving the dark and light ends. */
+const DARK_SLICE = [0.05, 0.2];
+const LIGHT_SLICE = [0.8, 0.95];
+
+function luminance(rgb: Uint8Array, c: number): number {
+  return 0.2126 * rgb[c * 3] + 0.7152 * rgb[c * 3 + 1] + 0.0722 * rgb[c * 3 + 2];
+}
+
+/**
+ * Base colour (per-channel median) and the mean colours of a dark and a light slice. Only cells whose
+ * four neighbours are hair count, so the matte's soft edge and the background do not tint the colour.
+ */
+export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark: Rgb; light: Rgb } | undefined {
+  const { columns } = grid;
+  let cells: number[] = [];
+  const all: number[] = [];
+  for (let c = 0; c < hair.length; c++) {
+    if (!hair[c]) continue;
+    all.push(c);
+    if (hair[c - 1] && hair[c + 1] && hair[c - columns] && hair[c + columns]) cells.push(c);
+  }
+  if (cells.length < 8) cells = all;
+  if (cells.length === 0) return undefined;
+  cells.sort((a, b) => luminance(grid.rgb, a) - luminance(grid.rgb, b));
+  const mean = (lo: number, hi: number): Rgb => {
+    const from = Math.floor(lo * cells.length);
+    const to = Math.max(from + 1, Math.floor(hi * cells.length));
+    const sum = [0, 0, 0];
+    for (let i = from; i < to; i++) for (let k = 0; k < 3; k++) sum[k] += grid.rgb[cells[i] * 3 + k];
+    return sum.map((v) => Math.round(v / (to - from))) as Rgb;
+  };
+  const channelMedian = (k: number) => {
+    const v = cells.map((c) => grid.rgb[c * 3 + k]).sort((a, b) => a - b);
+    return v[v.length >> 1];
+  };
+  return { base: [channelMedian(0), channelMedian(1), channelMedian(2)], dark: mean(DARK_SLICE[0], DARK_SLICE[1]), light: mean(LIGHT_SLICE[0], LIGHT_SLICE[1]) };
+}
+
+/** Height bands (face-frame t) for the tip of the longest hair. */
+const BIN = 0.05;
+/** A band counts as hair when hair fills at least this share of one face width across it. */
+const TIP_SHARE = 0.08;
+/**
+ * Length classes by the lowest hair band (face heights above the chin): above the nose tip the ears are
+ * free (short); hair ending above the jaw's corner covers the ears; the chin's length reaches halfway
+ * down the neck; shoulders sit about one face height below the chin.
+ */
+const LENGTH_BOUNDS: [number, HairLength][] = [
+  [0.45, 'short'],
+  [0.05, 'ear'],
+  [-0.5, 'chin'],
+  [-1.0, 'shoulder'],
+];
+
+/** The lowest face-frame height that hair fills noticeably; undefined without hair. */
+export function hairTip(grid: HairGrid, hair: Uint8Array, frame: FaceFrame): number | undefined {
+  const counts = new Map<number, number>();
+  for (let c = 0; c < hair.length; c++) {
+    if (!hair[c]) continue;
+    const b = Math.floor(grid.t[c] / BIN);
+    counts.set(b, (counts.get(b) ?? 0) + 1);
+  }
+  const cellsPerBand = ((BIN * frame.height) / grid.step) * (frame.width / grid.step);
+  const bands = [...counts].filter(([, n]) => n >= TIP_SHARE * cellsPerBand).map(([b]) => b);
+  return bands.length ? Math.min(...bands) * BIN : undefined;
+}
+
+export function lengthClass(tip: number): HairLength {
+  for (const [bound, length] of LENGTH_BOUNDS) if (tip > bound) return length;
+  return 'long';
+}
+
+/** The forehead of a bare face: between the brows' outer ends, from above the brows to the average hairline. */
+export interface Forehead {
+  left: number;
+  right: number;
+  bottom: number;
+  top: number;
+}
+
+/** Share of each half of the forehead (image-left half, image-right half) and of all of it that hair covers. */
+export function foreheadCover(grid: HairGrid, hair: Uint8Array, f: Forehead): { all: number; imageLeft: number; imageRight: number } {
+  const n = [0, 0];
+  const h = [0, 0];
+  const mid = (f.left + f.right) / 2;
+  for (let c = 0; c < hair.length; c++) {
+    const s = grid.s[c];
+    const t = grid.t[c];
+    if (s < f.left || s > f.right || t < f.bottom || t > f.top) continue;
+    const side = s < mid ? 0 : 1;
+    n[side]++;
+    h[side] += hair[c];
+  }
+  const share = (a: number, b: number) => (b > 0 ? a / b : 0);
+  return { all: share(h[0] + h[1], n[0] + n[1]), imageLeft: share(h[0], n[0]), imageRight: share(h[1], n[1]) };
+}
+
+/** Column width (face widths) of the parting search, and the band above the hairline it looks in. */
+const PARTING_COLUMN = 0.05;
+const PARTING_BAND = 0.25;
+const PARTING_HALF_WIDTH = 0.4;
+/** A parting shows as a column with this much more bare scalp than the typical column. */
+const PARTING_CONTRAST = 0.2;
+/** Within this distance of the middle (face widths), a parting is central. */
+const CENTRE_PARTING = 0.1;
+/** Halves of the forehead covered this differently show hair swept away from a side parting. */
+const SWEEP_CONTRAST = 0.25;
+
+/**
+ * The parting: a narrow column above the hairline where the scalp shows between the hair; failing
+ * that, hair swept over one half of the forehead more than the other parts on the barer side. Sides
+ * are the person's own: their left is the image's right.
+ */
+export function findParting(grid: HairGrid, hair: Uint8Array, hairline: number, cover: { imageLeft: number; imageRight: number }): HairParting {
+  const bins = Math.round((2 * PARTING_HALF_WIDTH) / PARTING_COLUMN);
+  const person = new Array<number>(bins).fill(0);
+  const bare = new Array<number>(bins).fill(0);
+  for (let c = 0; c < hair.length; c++) {
+    const t = grid.t[c];
+    if (!grid.person[c] || t < hairline || t > hairline + PARTING_BAND) continue;
+    const b = Math.floor((grid.s[c] + PARTING_HALF_WIDTH) / PARTING_COLUMN);
+    if (b < 0 || b >= bins) continue;
+    person[b]++;
+    bare[b] += 1 - hair[c];
+  }
+  const share = bare.map((v, i) => (person[i] ? v / person[i] : 0));
+  const typical = [...share].sort((a, b) => a - b)[bins >> 1];
+  let best = 0;
+  for (let i = 1; i < bins; i++) if (share[i] > share[best]) best = i;
+  const sideOf = (s: number): HairParting => (Math.abs(s) < CENTRE_PARTING ? 'centre' : s > 0 ? 'left' : 'right');
+  if (share[best] - typical >= PARTING_CONTRAST) return sideOf((best + 0.5) * PARTING_COLUMN - PARTING_HALF_WIDTH);
+  if (Math.abs(cover.imageLeft - cover.imageRight) >= SWEEP_CONTRAST) return cover.imageLeft < cover.imageRight ? 'right' : 'left';
+  return 'none';
+}
+
+/**
+ * Width of the person's silhouette at temple height (walking out from the face's middle along the
+ * matte) over the width between the temples' landmarks.
+ */
+export function silhouetteVolume(matte: PersonMatte, frame: FaceFrame, temples: [[number, number], [number, number]]): number {
+  const [a, b] = temples.map(([x, y]) => toFace(frame, x, y));
+  const t = (a[1] + b[1]) / 2;
+  const inside = (s: number) => {
+    const [x, y] = fromFace(frame, s, t);
+    const xi = Math.round(x);
+    const yi = Math.round(y);
+    return xi >= 0 && yi >= 0 && xi < matte.width && yi < matte.height && matte.alpha[yi * matte.width + xi] >= 128;
+  };
+  const ds = 1 / frame.width;
+  let left = 0;
+  while (left > -3 && inside(left - ds)) left -= ds;
+  let right = 0;
+  while (right < 3 && inside(right + ds)) right += ds;
+  return (right - left) / Math.max(1e-6, Math.abs(b[0] - a[0]));
+}
