@@ -17,6 +17,11 @@ import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts'
 import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
+import { chooseHairstyle } from './hair/choose.ts';
+import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
+import { fitHair } from '../geometry/hair/fit-hair.ts';
+import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { HAIR_TEXTURE } from './output.ts';
 import {
   bakeEyeTexture,
   bakeSolidTexture,
@@ -40,6 +45,8 @@ export interface PhotoPipelineResult extends PipelineResult {
   /** The photo's person matte and what it shows of the hair. */
   matte: PersonMatte;
   hair: HairObservation;
+  /** The hairstyle chosen for it (none for a bald head), with every style's score. */
+  hairChoice?: { style: string; volume: number; scores: { name: string; volume: number; iou: number; score: number }[] };
   camera: PhotoCamera;
   timings: Record<string, number>;
 }
@@ -88,16 +95,23 @@ export class PhotoPipeline implements Pipeline {
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
+    const library = hairLibrary(tpl.source, tpl.hairCoverage);
+    const avatarHead = { positions: fitted.head, indices: head.geometry.indices };
+    const choice = chooseHairstyle({ library, observation: hair, camera, landmarks: analysis.landmarks, place: (p) => placeBySimilarity(p, fitted), avatar: avatarHead });
+    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, HAIR_MARGIN);
+    lap('hair', 40);
+
     const textures = this.bakeTextures(tpl, geometries[0], analysis, camera, hair);
+    if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(hair.colour));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
-    const encoding = encodeTextures(textures.images);
+    const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
     const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     lap('expressions', 60);
 
-    const model = assemble(tpl, geometries, fitted, textures.images, morphs);
+    const model = assemble(tpl, geometries, fitted, textures.images, morphs, hairMesh);
     model.animations = animations;
     lap('assembly', 65);
 
@@ -110,7 +124,7 @@ export class PhotoPipeline implements Pipeline {
       model,
       preview,
       views,
-      meta: pipelineMeta(input, model, analysis, { ...textures, hair }),
+      meta: { ...pipelineMeta(input, model, analysis, { ...textures, hair }), hairstyle: choice?.style.style.name ?? 'none' },
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
@@ -119,6 +133,7 @@ export class PhotoPipeline implements Pipeline {
       analysis,
       matte,
       hair,
+      hairChoice: choice && { style: choice.style.style.name, volume: choice.volume, scores: choice.scores },
       camera,
       timings,
     };
@@ -167,11 +182,15 @@ export class PhotoPipeline implements Pipeline {
   }
 }
 
+/** Points (in place) under the fit's similarity. */
+function placeBySimilarity(points: Float32Array, fitted: FittedHead): Float32Array {
+  for (let i = 0; i < points.length; i += 3) points.set(applySimilarity(fitted.global, points[i], points[i + 1], points[i + 2]), i);
+  return points;
+}
+
 /** The template under the fit's similarity: the same size and pose as the avatar, and free of folds. */
 function safeShape(template: Float32Array, fitted: FittedHead): Float32Array {
-  const out = new Float32Array(template.length);
-  for (let i = 0; i < template.length; i += 3) out.set(applySimilarity(fitted.global, template[i], template[i + 1], template[i + 2]), i);
-  return out;
+  return placeBySimilarity(new Float32Array(template), fitted);
 }
 
 function hex(c: Rgb): string {

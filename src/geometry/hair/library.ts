@@ -8,7 +8,7 @@ import { generateHairstyle, type CardBudget, type FaceClearance } from './cards.
 import { craniumCentre, scalpMap, type ScalpMap } from './scalp-map.ts';
 import { HAIRSTYLES, type HairStyle } from './styles.ts';
 import { keepOutside } from './keep-outside.ts';
-import { TriangleBvh } from '../spatial/triangle-bvh.ts';
+import { scalpWarp, type ScalpWarp } from './fit-hair.ts';
 
 /** Triangle budgets per template (the issue's: 5,000 for 2.0, 2,000 for 1.6). */
 export const HAIR_BUDGET: Record<TemplateVersion, CardBudget> = {
@@ -26,6 +26,10 @@ export interface HairLibrary {
   /** The template's head as the generator saw it. */
   map: ScalpMap;
   face: FaceClearance;
+  /** Scalp correspondences for carrying a style onto an avatar's head. */
+  warp: ScalpWarp;
+  /** Head vertices the hair may rest on (outerVertices). */
+  outer: number[];
 }
 
 /** Canonical landmarks the clearance is measured at: the forehead top, the brows' tops, the outer eye corners. */
@@ -76,14 +80,14 @@ export function faceClearance(positions: ArrayLike<number>, ears: readonly numbe
 
 function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
   const p = t.head.positions;
-  const map = scalpMap(p, outerVertices(t), coverage, craniumCentre(p, coverage));
+  const outer = outerVertices(t);
+  const map = scalpMap(p, outer, coverage, craniumCentre(p, coverage));
   const face = faceClearance(p, t.regions.ears);
   const budget = HAIR_BUDGET[t.version];
-  const bvh = TriangleBvh.build(p, t.head.indices);
   const styles = HAIRSTYLES.map((style) => {
     const mesh = generateHairstyle(style, map, face, budget);
-    keepOutside(mesh.positions, t.head, HAIR_MARGIN, bvh);
+    keepOutside(mesh.positions, map, HAIR_MARGIN);
     return { style, mesh };
   });
-  return { map, face, styles };
+  return { map, face, styles, warp: scalpWarp(p, outer), outer };
 }

@@ -47,7 +47,7 @@ export function craniumCentre(positions: ArrayLike<number>, coverage: ArrayLike<
  * The map of a head mesh (`vertices` of it, e.g. without the mouth and eye sockets) seen from `centre`:
  * the outermost vertex per cell, cells without one filled from their neighbours.
  */
-export function scalpMap(positions: ArrayLike<number>, vertices: readonly number[], coverage: ArrayLike<number>, centre: Vec3): ScalpMap {
+export function scalpMap(positions: ArrayLike<number>, vertices: readonly number[], coverage: ArrayLike<number> | undefined, centre: Vec3): ScalpMap {
   const radius = new Float32Array(AZ * EL);
   const cover = new Float32Array(AZ * EL);
   const count = new Float32Array(AZ * EL);
@@ -56,7 +56,7 @@ export function scalpMap(positions: ArrayLike<number>, vertices: readonly number
     const [a, e] = cellOf(x, y, z);
     const cell = Math.round(e) * AZ + (Math.round(a) % AZ);
     radius[cell] = Math.max(radius[cell], Math.hypot(x, y, z));
-    cover[cell] += coverage[v];
+    cover[cell] += coverage ? coverage[v] : 0;
     count[cell]++;
   }
   for (let c = 0; c < cover.length; c++) if (count[c] > 0) cover[c] /= count[c];
@@ -100,6 +100,26 @@ export function surfaceRadius(map: ScalpMap, x: number, y: number, z: number): n
 
 export function hairlineCoverage(map: ScalpMap, x: number, y: number, z: number): number {
   return sample(map.coverage, x - map.centre[0], y - map.centre[1], z - map.centre[2]);
+}
+
+/**
+ * A distance from the centre beyond which a point is outside the head: the outermost vertex of the 3 x 3
+ * cells around its direction. A triangle's points lie no further out than its corners, and a corner of a
+ * triangle seen in a cell lies in that cell or a neighbour while triangles are smaller than the cells
+ * (under 0.3 cm against 0.6 cm here).
+ */
+export function outsideRadius(map: ScalpMap, x: number, y: number, z: number): number {
+  const [a, e] = cellOf(x - map.centre[0], y - map.centre[1], z - map.centre[2]);
+  const a0 = Math.round(a), e0 = Math.round(e);
+  // Towards the poles the cells narrow around: widen the neighbourhood so that it spans as much surface.
+  const poleward = Math.min(EL - 1, Math.abs(e0 - (EL - 1) / 2) + 1);
+  const span = Math.min(AZ / 2, Math.ceil(1 / Math.max(0.02, Math.cos((poleward / (EL - 1)) * Math.PI))));
+  let r = 0;
+  for (let de = -1; de <= 1; de++) {
+    const ee = Math.min(EL - 1, Math.max(0, e0 + de));
+    for (let da = -span; da <= span; da++) r = Math.max(r, map.radius[ee * AZ + (((a0 + da) % AZ) + AZ) % AZ]);
+  }
+  return r;
 }
 
 /** The point at `lift` cm outside the surface along the ray from the centre through (x, y, z). */
