@@ -52,7 +52,7 @@ export const HAIRSTYLES: readonly HairStyle[] = [
   { ...base, name: 'long-straight', length: 'long', flow: 'parting', parting: 'right', top: 42, sides: 40, back: 40, lift: 1 },
   { ...base, name: 'long-wavy', length: 'long', flow: 'parting', parting: 'centre', top: 42, sides: 40, back: 40, lift: 1.6, curl: 1.2, curlRate: 1.2 },
   { ...base, name: 'ponytail', length: 'long', flow: 'gather', parting: 'none', top: 14, sides: 12, back: 8, lift: 0.4, gather: { at: [0, 4, -15.5], tail: 30, bun: 0 } },
-  { ...base, name: 'bun', length: 'ear', flow: 'gather', parting: 'none', top: 14, sides: 12, back: 8, lift: 0.4, gather: { at: [0, 11, -14.5], tail: 0, bun: 3.6 } },
+  { ...base, name: 'bun', length: 'long', flow: 'gather', parting: 'none', top: 14, sides: 12, back: 8, lift: 0.4, gather: { at: [0, 11, -14.5], tail: 0, bun: 3.6 } },
   { ...base, name: 'tucked-shoulder', length: 'shoulder', flow: 'parting', parting: 'left', top: 30, sides: 28, back: 28, lift: 0.8, tucked: true },
 ];
 

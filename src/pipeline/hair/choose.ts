@@ -13,14 +13,14 @@ import { scaleVolume } from '../../geometry/hair/fit-hair.ts';
 import { hairSilhouette, headDepth, iou, maskOnGrid, silhouetteGrid } from './silhouette.ts';
 
 /** Cells across the longer side of the comparison grid. */
-const GRID_CELLS = 128;
+const GRID_CELLS = 96;
 /** Score lost per length class of difference, per unit of fringe difference, and for the other parting. */
 const LENGTH_PENALTY = 0.06;
 const FRINGE_PENALTY = 0.2;
 const PARTING_PENALTY = 0.03;
 /** Volume scales tried on the best styles. */
 const VOLUMES = [0.7, 1.35];
-const RETRIED = 3;
+const RETRIED = 2;
 /** The comparison reaches this many face heights (brow to chin) below the chin, over the shoulders. */
 const BELOW_CHIN = 0.6;
 const CHIN = 152;
