@@ -31,7 +31,9 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
   }
   if (cells.length < 8) cells = all;
   if (cells.length === 0) return undefined;
-  cells.sort((a, b) => luminance(grid.rgb, a) - luminance(grid.rgb, b));
+  const bright = new Float32Array(hair.length);
+  for (const c of cells) bright[c] = luminance(grid.rgb, c);
+  cells.sort((a, b) => bright[a] - bright[b]);
   const mean = (lo: number, hi: number): Rgb => {
     const from = Math.floor(lo * cells.length);
     const to = Math.max(from + 1, Math.floor(hi * cells.length));
@@ -40,7 +42,7 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
     return sum.map((v) => Math.round(v / (to - from))) as Rgb;
   };
   const channelMedian = (k: number) => {
-    const v = cells.map((c) => grid.rgb[c * 3 + k]).sort((a, b) => a - b);
+    const v = Uint8Array.from(cells, (c) => grid.rgb[c * 3 + k]).sort();
     return v[v.length >> 1];
   };
   return { base: [channelMedian(0), channelMedian(1), channelMedian(2)], dark: mean(DARK_SLICE[0], DARK_SLICE[1]), light: mean(LIGHT_SLICE[0], LIGHT_SLICE[1]) };

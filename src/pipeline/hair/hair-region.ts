@@ -6,7 +6,7 @@
  * connected to the hair on the scalp.
  */
 import { cost, distance2, fitColourMixture, fitColourModel, type ColourFeature, type ColourModel } from './colour-model.ts';
-import { cellsAround, featureAt, type HairGrid } from './hair-grid.ts';
+import { cellGrain, cellsAround, featureAt, type HairGrid } from './hair-grid.ts';
 import type { FaceFrame } from './face-frame.ts';
 import { toFace } from './face-frame.ts';
 
@@ -96,7 +96,7 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
     return v.length ? v[v.length >> 1] : 0;
   };
   // Texture and brightness are judged where the scalp is not skin-coloured: a bare forehead below the hairline does not count.
-  const grain = (c: number) => grid.grain[c];
+  const grain = (c: number) => cellGrain(grid, c);
   const scalpGrain = median(scalpHair, grain) / Math.max(1e-6, median(skinCells, grain));
   const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
   const clothesModels = fitColourMixture(clothes, CLOTHES_COLOURS);
@@ -131,10 +131,12 @@ function allowedCell(
     if (inside > 0 && t < browTop + BROW_MARGIN) return false; // eyes, nose, mouth
     if (t < noseTip && inside > -BEARD_MARGIN) return false; // beard and jaw
     if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
-    const f = featureAt(grid, c);
-    const h = cost(hairModel, f);
-    if (distance2(hairModel, f) > GATE || h > cost(skin, f)) return false;
-    return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f) < h));
+    const f = grid.feature;
+    const o = c * 3;
+    const d = distance2(hairModel, f, o);
+    const h = d + hairModel.logDet;
+    if (d > GATE || h > cost(skin, f, o)) return false;
+    return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f, o) < h));
   };
 }
 

@@ -90,7 +90,12 @@ function upsample(grid: HairGrid, cells: Uint8Array, photo: RgbImage): HairObser
   const { width, height } = photo;
   const alpha = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / grid.step) * grid.columns;
+    if (y % grid.step !== 0) {
+      // Rows within one cell row are the same: copy the previous one.
+      alpha.copyWithin(y * width, (y - 1) * width, y * width);
+      continue;
+    }
+    const row = (y / grid.step) * grid.columns;
     for (let x = 0; x < width; x++) if (cells[row + Math.floor(x / grid.step)]) alpha[y * width + x] = 255;
   }
   return { width, height, alpha };
