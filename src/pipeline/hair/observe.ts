@@ -73,7 +73,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     length: tip === undefined ? 'short' : lengthClass(tip),
     colour,
     fringe: cover.all,
-    parting: findParting(grid, region.hair, region.hairline, cover),
+    parting: findParting(grid, region.hair, region.browTop + BROW_MARGIN, cover),
     volume,
     mask: upsample(grid, region.hair, photo),
   };
