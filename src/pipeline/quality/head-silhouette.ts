@@ -8,8 +8,11 @@ import { faceFrame, toFace } from '../hair/face-frame.ts';
 
 /** Landmarks that a smile, a frown or an open mouth do not move: the eyes' corners and the nose. */
 export const STABLE_LANDMARKS = [33, 133, 362, 263, 168, 6, 197, 195, 4, 1];
-/** The head region: above the chin line and within this many face widths of the face's middle. */
-const HEAD_HALF_WIDTH = 1.5;
+/**
+ * The head region: above the chin line and within this many face widths of the face's middle. A head
+ * with its hair is at most about twice as wide as the face; farther out are other people and the shoulders.
+ */
+const HEAD_HALF_WIDTH = 1.0;
 
 export interface Mask {
   width: number;
