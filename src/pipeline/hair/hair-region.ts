@@ -42,6 +42,8 @@ const BEARD_MARGIN = 0.08;
 const NECK_HALF_WIDTH = 0.3;
 /** Above the brows by this much (face heights) a fringe can begin; below, the brows themselves are dark. */
 const BROW_MARGIN = 0.04;
+/** Texture (over the face skin's) above which a skin-coloured cell is hair: as for a bare scalp (observe.ts). */
+const HAIR_GRAIN = 3.5;
 /** Passes of growing the hair region and refitting its colour model. */
 const GROWTH_PASSES = 3;
 
@@ -97,7 +99,8 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   };
   // Texture and brightness are judged where the scalp is not skin-coloured: a bare forehead below the hairline does not count.
   const grain = (c: number) => cellGrain(grid, c);
-  const scalpGrain = median(scalpHair, grain) / Math.max(1e-6, median(skinCells, grain));
+  const skinGrain = Math.max(1e-6, median(skinCells, grain));
+  const scalpGrain = median(scalpHair, grain) / skinGrain;
   const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
   const clothesModels = fitColourMixture(clothes, CLOTHES_COLOURS);
   const base = { skin, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
@@ -107,7 +110,7 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   // The scalp's hair is lit from above; each pass refits the model on all the hair found so far, so
   // the next one reaches the same hair in the shade beside the face.
   for (let pass = 0; pass < GROWTH_PASSES && hairModel; pass++) {
-    hair = grow(grid, scalp, allowedCell(grid, noseTip, browTop, hairModel, skin, clothesModels));
+    hair = grow(grid, scalp, allowedCell(grid, { noseTip, browTop, hairline, skinGrain }, hairModel, skin, clothesModels));
     const found: ColourFeature[] = [];
     for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(featureAt(grid, c));
     hairModel = fitColourModel(found) ?? hairModel;
@@ -117,8 +120,7 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
 
 function allowedCell(
   grid: HairGrid,
-  noseTip: number,
-  browTop: number,
+  { noseTip, browTop, hairline, skinGrain }: { noseTip: number; browTop: number; hairline: number; skinGrain: number },
   hairModel: ColourModel,
   skin: ColourModel,
   clothes: ColourModel[],
@@ -133,9 +135,13 @@ function allowedCell(
     if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
     const f = grid.feature;
     const o = c * 3;
+    // Above the hairline the person is hair unless it is skin: highlights and dyed streaks included.
+    if (t > hairline && distance2(skin, f, o) > GATE) return true;
     const d = distance2(hairModel, f, o);
     const h = d + hairModel.logDet;
-    if (d > GATE || h > cost(skin, f, o)) return false;
+    if (d > GATE) return false;
+    // Hair as light as the skin is told from it by its strands, above the ears (whose folds make edges too).
+    if (h > cost(skin, f, o) && (t < browTop || cellGrain(grid, c) < HAIR_GRAIN * skinGrain)) return false;
     return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f, o) < h));
   };
 }
