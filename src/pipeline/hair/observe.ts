@@ -67,7 +67,8 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     top: region.hairline,
   });
   const tip = hairTip(grid, region.hair, frame);
-  const colour = hairColour(grid, region.hair)!;
+  // The region holds at least the scalp's hair cells that seeded it; the skin colour only guards an empty one.
+  const colour = hairColour(grid, region.hair) ?? { base: skinColour(), dark: skinColour(), light: skinColour() };
   return {
     bald: false,
     length: tip === undefined ? 'short' : lengthClass(tip),
