@@ -61,22 +61,12 @@ export function cost(m: ColourModel, f: ArrayLike<number>, offset = 0): number {
   return distance2(m, f, offset) + m.logDet;
 }
 
-/** A model needs no more samples than this; larger regions are thinned evenly (speed, same fit). */
-const MAX_SAMPLES = 3000;
-
-function thin(samples: ColourFeature[]): ColourFeature[] {
-  if (samples.length <= MAX_SAMPLES) return samples;
-  const stride = samples.length / MAX_SAMPLES;
-  return Array.from({ length: MAX_SAMPLES }, (_, i) => samples[Math.floor(i * stride)]);
-}
-
 /**
  * Fits a model robustly: after a first fit, the samples farthest from it (highlights, shadows, stray
  * pixels of another region) are dropped and the model refitted on the rest.
  */
-export function fitColourModel(all: ColourFeature[], keep = 0.8): ColourModel | undefined {
-  if (all.length < 8) return undefined;
-  const samples = thin(all);
+export function fitColourModel(samples: ColourFeature[], keep = 0.8): ColourModel | undefined {
+  if (samples.length < 8) return undefined;
   let model = fitOnce(samples);
   const d = new Float64Array(samples.length);
   for (let pass = 0; pass < 2; pass++) {
@@ -92,7 +82,6 @@ export function fitColourModel(all: ColourFeature[], keep = 0.8): ColourModel | 
  * coordinate scaled by its spread, then one model per cluster. Clusters too small for a model are dropped.
  */
 export function fitColourMixture(samples: ColourFeature[], k: number): ColourModel[] {
-  samples = thin(samples);
   if (samples.length < 8 * k) return [fitColourModel(samples)].filter((m): m is ColourModel => m !== undefined);
   const spread = [0, 1, 2].map((d) => {
     const mean = samples.reduce((a, f) => a + f[d], 0) / samples.length;

@@ -102,8 +102,15 @@ export function cellGrain(grid: HairGrid, c: number): number {
   return sum > 0 ? diff / sum : 0;
 }
 
-export function featureAt(grid: HairGrid, c: number): ColourFeature {
-  return [grid.feature[c * 3], grid.feature[c * 3 + 1], grid.feature[c * 3 + 2]];
+/** Colour features of cells, evenly thinned to at most `most` (a colour model needs no more). */
+export function featuresOf(grid: HairGrid, cells: number[], most = 3000): ColourFeature[] {
+  const stride = Math.max(1, cells.length / most);
+  const out: ColourFeature[] = [];
+  for (let i = 0; i < cells.length; i += stride) {
+    const o = cells[Math.floor(i)] * 3;
+    out.push([grid.feature[o], grid.feature[o + 1], grid.feature[o + 2]]);
+  }
+  return out;
 }
 
 /** Cells within `radius` pixels of an image point. */
