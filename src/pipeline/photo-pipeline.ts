@@ -71,6 +71,7 @@ export class PhotoPipeline implements Pipeline {
     const matte = await estimatePersonMatte(analysis.image);
     timings.segmentation = performance.now() - segmentationStart;
     const hair = observeHair(analysis.image, analysis.landmarks, matte);
+    timings['hair-observation'] = performance.now() - segmentationStart - timings.segmentation;
     lap('face-analysis', 20);
 
     const fitted = fitHead(

@@ -4,9 +4,12 @@
  */
 export type ColourFeature = [number, number, number];
 
-export function colourFeature(r: number, g: number, b: number): ColourFeature {
+/** Writes the feature of an sRGB colour at `offset` in `out`. */
+export function colourFeatureInto(out: Float32Array, offset: number, r: number, g: number, b: number): void {
   const l = (r + g + b) / 3 + 8;
-  return [Math.log(l), (r - g) / l, (r + g - 2 * b) / (2 * l)];
+  out[offset] = Math.log(l);
+  out[offset + 1] = (r - g) / l;
+  out[offset + 2] = (r + g - 2 * b) / (2 * l);
 }
 
 export interface ColourModel {
@@ -44,18 +47,18 @@ function fitOnce(samples: ColourFeature[]): ColourModel {
   return { mean, inverse, logDet: Math.log(det), count: n };
 }
 
-/** Squared Mahalanobis distance of a feature from the model. */
-export function distance2(m: ColourModel, f: ColourFeature): number {
-  const d0 = f[0] - m.mean[0];
-  const d1 = f[1] - m.mean[1];
-  const d2 = f[2] - m.mean[2];
+/** Squared Mahalanobis distance of a feature (at `offset` in `f`, e.g. a grid's packed features) from the model. */
+export function distance2(m: ColourModel, f: ArrayLike<number>, offset = 0): number {
+  const d0 = f[offset] - m.mean[0];
+  const d1 = f[offset + 1] - m.mean[1];
+  const d2 = f[offset + 2] - m.mean[2];
   const q = m.inverse;
   return d0 * (q[0] * d0 + q[1] * d1 + q[2] * d2) + d1 * (q[3] * d0 + q[4] * d1 + q[5] * d2) + d2 * (q[6] * d0 + q[7] * d1 + q[8] * d2);
 }
 
 /** Negative log-likelihood (up to a constant shared by all models): lower is more likely. */
-export function cost(m: ColourModel, f: ColourFeature): number {
-  return distance2(m, f) + m.logDet;
+export function cost(m: ColourModel, f: ArrayLike<number>, offset = 0): number {
+  return distance2(m, f, offset) + m.logDet;
 }
 
 /**
@@ -65,9 +68,11 @@ export function cost(m: ColourModel, f: ColourFeature): number {
 export function fitColourModel(samples: ColourFeature[], keep = 0.8): ColourModel | undefined {
   if (samples.length < 8) return undefined;
   let model = fitOnce(samples);
+  const d = new Float64Array(samples.length);
   for (let pass = 0; pass < 2; pass++) {
-    const ranked = samples.map((f) => ({ f, d: distance2(model, f) })).sort((a, b) => a.d - b.d);
-    model = fitOnce(ranked.slice(0, Math.max(8, Math.floor(ranked.length * keep))).map((r) => r.f));
+    for (let i = 0; i < samples.length; i++) d[i] = distance2(model, samples[i]);
+    const limit = Float64Array.from(d).sort()[Math.max(7, Math.floor(samples.length * keep) - 1)];
+    model = fitOnce(samples.filter((_, i) => d[i] <= limit));
   }
   return model;
 }

@@ -6,8 +6,8 @@
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import type { PersonMatte } from '../face/person-matte.ts';
 import { signedPolygonDistance } from '../../geometry/texture/polygon-distance.ts';
-import { colourFeature, type ColourFeature } from './colour-model.ts';
-import { toFace, type FaceFrame } from './face-frame.ts';
+import { colourFeatureInto, type ColourFeature } from './colour-model.ts';
+import type { FaceFrame } from './face-frame.ts';
 
 /** The face oval of the landmark model, in order around the face. */
 const FACE_OVAL = [
@@ -37,11 +37,8 @@ export interface HairGrid {
   feature: Float32Array;
   /** Signed distance to the face oval in face widths: positive inside. */
   oval: Float32Array;
-  /**
-   * Fine texture: the cell's mean absolute difference between a pixel's brightness and its four
-   * neighbours', over the brightness. Hair strands make it high; skin, even a bald scalp, keeps it low.
-   */
-  grain: Float32Array;
+  /** The photo the grid reads (for the fine texture of chosen cells). */
+  photo: RgbImage;
 }
 
 export function hairGrid(photo: RgbImage, matte: PersonMatte, landmarks: ArrayLike<number>, frame: FaceFrame): HairGrid {
@@ -59,7 +56,7 @@ export function hairGrid(photo: RgbImage, matte: PersonMatte, landmarks: ArrayLi
     rgb: new Uint8Array(n * 3),
     feature: new Float32Array(n * 3),
     oval: new Float32Array(n),
-    grain: cellGrain(photo, step, columns, rows),
+    photo,
   };
   const oval = FACE_OVAL.map((i) => [landmarks[i * 3], landmarks[i * 3 + 1]] as [number, number]);
   for (let gy = 0; gy < rows; gy++) {
@@ -68,15 +65,14 @@ export function hairGrid(photo: RgbImage, matte: PersonMatte, landmarks: ArrayLi
       const x = Math.min(photo.width - 1, gx * step + (step >> 1));
       const c = gy * columns + gx;
       const p = y * photo.width + x;
-      const [s, t] = toFace(frame, x, y);
+      // toFace, inlined: this runs for every cell.
+      const s = ((x - frame.centre[0]) * frame.across[0] + (y - frame.centre[1]) * frame.across[1]) / frame.width;
+      const t = ((x - frame.chin[0]) * frame.up[0] + (y - frame.chin[1]) * frame.up[1]) / frame.height;
       grid.s[c] = s;
       grid.t[c] = t;
       grid.person[c] = matte.alpha[p] >= 128 ? 1 : 0;
-      const r = photo.data[p * 3];
-      const g = photo.data[p * 3 + 1];
-      const b = photo.data[p * 3 + 2];
-      grid.rgb.set([r, g, b], c * 3);
-      grid.feature.set(colourFeature(r, g, b), c * 3);
+      for (let k = 0; k < 3; k++) grid.rgb[c * 3 + k] = photo.data[p * 3 + k];
+      colourFeatureInto(grid.feature, c * 3, photo.data[p * 3], photo.data[p * 3 + 1], photo.data[p * 3 + 2]);
       const near = Math.abs(s) < OVAL_REACH.s && t > OVAL_REACH.tLow && t < OVAL_REACH.tHigh;
       grid.oval[c] = near ? signedPolygonDistance(oval, x, y) / frame.width : -Infinity;
     }
@@ -84,27 +80,37 @@ export function hairGrid(photo: RgbImage, matte: PersonMatte, landmarks: ArrayLi
   return grid;
 }
 
-function cellGrain(photo: RgbImage, step: number, columns: number, rows: number): Float32Array {
-  const { width, height, data } = photo;
-  const bright = new Float32Array(width * height);
-  for (let p = 0; p < bright.length; p++) bright[p] = data[p * 3] + data[p * 3 + 1] + data[p * 3 + 2];
-  const diff = new Float32Array(columns * rows);
-  const sum = new Float32Array(columns * rows);
-  for (let y = 1; y < height - 1; y++) {
-    const row = Math.floor(y / step) * columns;
-    for (let x = 1; x < width - 1; x++) {
+/**
+ * Fine texture of a cell: the mean absolute difference between a pixel's brightness and its four
+ * neighbours', over the brightness. Hair strands make it high; skin, even a bald scalp, keeps it low.
+ */
+export function cellGrain(grid: HairGrid, c: number): number {
+  const { width, height, data } = grid.photo;
+  const bright = (p: number) => data[p * 3] + data[p * 3 + 1] + data[p * 3 + 2];
+  const x0 = Math.max(1, (c % grid.columns) * grid.step);
+  const y0 = Math.max(1, Math.floor(c / grid.columns) * grid.step);
+  let diff = 0;
+  let sum = 0;
+  for (let y = y0; y < Math.min(height - 1, y0 + grid.step); y++) {
+    for (let x = x0; x < Math.min(width - 1, x0 + grid.step); x++) {
       const p = y * width + x;
-      const c = row + Math.floor(x / step);
-      diff[c] += Math.abs(bright[p] - (bright[p - 1] + bright[p + 1] + bright[p - width] + bright[p + width]) / 4);
-      sum[c] += bright[p] + 24;
+      const b = bright(p);
+      diff += Math.abs(b - (bright(p - 1) + bright(p + 1) + bright(p - width) + bright(p + width)) / 4);
+      sum += b + 24;
     }
   }
-  for (let c = 0; c < diff.length; c++) diff[c] = sum[c] > 0 ? diff[c] / sum[c] : 0;
-  return diff;
+  return sum > 0 ? diff / sum : 0;
 }
 
-export function featureAt(grid: HairGrid, c: number): ColourFeature {
-  return [grid.feature[c * 3], grid.feature[c * 3 + 1], grid.feature[c * 3 + 2]];
+/** Colour features of cells, evenly thinned to at most `most` (a colour model needs no more). */
+export function featuresOf(grid: HairGrid, cells: number[], most = 3000): ColourFeature[] {
+  const stride = Math.max(1, cells.length / most);
+  const out: ColourFeature[] = [];
+  for (let i = 0; i < cells.length; i += stride) {
+    const o = cells[Math.floor(i)] * 3;
+    out.push([grid.feature[o], grid.feature[o + 1], grid.feature[o + 2]]);
+  }
+  return out;
 }
 
 /** Cells within `radius` pixels of an image point. */

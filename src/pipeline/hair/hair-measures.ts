@@ -31,7 +31,9 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
   }
   if (cells.length < 8) cells = all;
   if (cells.length === 0) return undefined;
-  cells.sort((a, b) => luminance(grid.rgb, a) - luminance(grid.rgb, b));
+  const bright = new Float32Array(hair.length);
+  for (const c of cells) bright[c] = luminance(grid.rgb, c);
+  cells.sort((a, b) => bright[a] - bright[b]);
   const mean = (lo: number, hi: number): Rgb => {
     const from = Math.floor(lo * cells.length);
     const to = Math.max(from + 1, Math.floor(hi * cells.length));
@@ -40,7 +42,7 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
     return sum.map((v) => Math.round(v / (to - from))) as Rgb;
   };
   const channelMedian = (k: number) => {
-    const v = cells.map((c) => grid.rgb[c * 3 + k]).sort((a, b) => a - b);
+    const v = Uint8Array.from(cells, (c) => grid.rgb[c * 3 + k]).sort();
     return v[v.length >> 1];
   };
   return { base: [channelMedian(0), channelMedian(1), channelMedian(2)], dark: mean(DARK_SLICE[0], DARK_SLICE[1]), light: mean(LIGHT_SLICE[0], LIGHT_SLICE[1]) };
@@ -105,40 +107,59 @@ export function foreheadCover(grid: HairGrid, hair: Uint8Array, f: Forehead): { 
   return { all: share(h[0] + h[1], n[0] + n[1]), imageLeft: share(h[0], n[0]), imageRight: share(h[1], n[1]) };
 }
 
-/** Column width (face widths) of the parting search, and the band above the hairline it looks in. */
-const PARTING_COLUMN = 0.05;
-const PARTING_BAND = 0.25;
-const PARTING_HALF_WIDTH = 0.4;
-/** A parting shows as a column with this much more bare scalp than the typical column. */
-const PARTING_CONTRAST = 0.2;
+/** Column width (face widths) of the hairline profile, and how far from the middle a parting is looked for. */
+const PARTING_COLUMN = 0.04;
+const PARTING_HALF_WIDTH = 0.3;
+/** The profile is read up to this height (face-frame t); a column with no hair below it counts as this high. */
+const PROFILE_TOP = 1.6;
+/** A parting's notch rises this much (face heights) above the hairline on both sides of it... */
+const NOTCH_DEPTH = 0.08;
+/** ...within this distance (face widths). */
+const NOTCH_REACH = 0.3;
+/** Columns within this height of the notch's top belong to it (a flat top is centred). */
+const NOTCH_FLAT = 0.01;
 /** Within this distance of the middle (face widths), a parting is central. */
 const CENTRE_PARTING = 0.1;
 /** Halves of the forehead covered this differently show hair swept away from a side parting. */
 const SWEEP_CONTRAST = 0.25;
 
 /**
- * The parting: a narrow column above the hairline where the scalp shows between the hair; failing
- * that, hair swept over one half of the forehead more than the other parts on the barer side. Sides
- * are the person's own: their left is the image's right.
+ * The parting. Hair falling to both sides of a parting frames the forehead in an arch or a notch: the
+ * bare forehead reaches up to it, higher than on either side. The profile is the lowest hair above the
+ * brows, column by column; its deepest notch is the parting (a flat hairline, combed back, has none). Without a notch, hair covering one half of
+ * the forehead more than the other was swept from a parting on the barer side. Sides are the person's
+ * own: their left is the image's right.
  */
-export function findParting(grid: HairGrid, hair: Uint8Array, hairline: number, cover: { imageLeft: number; imageRight: number }): HairParting {
+export function findParting(grid: HairGrid, hair: Uint8Array, fromHeight: number, cover: { imageLeft: number; imageRight: number }): HairParting {
   const bins = Math.round((2 * PARTING_HALF_WIDTH) / PARTING_COLUMN);
-  const person = new Array<number>(bins).fill(0);
-  const bare = new Array<number>(bins).fill(0);
+  const profile = new Array<number>(bins).fill(PROFILE_TOP);
   for (let c = 0; c < hair.length; c++) {
     const t = grid.t[c];
-    if (!grid.person[c] || t < hairline || t > hairline + PARTING_BAND) continue;
+    if (!hair[c] || t < fromHeight || t > PROFILE_TOP) continue;
     const b = Math.floor((grid.s[c] + PARTING_HALF_WIDTH) / PARTING_COLUMN);
-    if (b < 0 || b >= bins) continue;
-    person[b]++;
-    bare[b] += 1 - hair[c];
+    if (b >= 0 && b < bins) profile[b] = Math.min(profile[b], t);
   }
-  const share = bare.map((v, i) => (person[i] ? v / person[i] : 0));
-  const typical = [...share].sort((a, b) => a - b)[bins >> 1];
-  let best = 0;
-  for (let i = 1; i < bins; i++) if (share[i] > share[best]) best = i;
+  const reach = Math.round(NOTCH_REACH / PARTING_COLUMN);
+  let best = -1;
+  let bestDepth = NOTCH_DEPTH;
+  for (let i = 0; i < bins; i++) {
+    if (profile[i] >= PROFILE_TOP) continue; // no hair in the column: not a parting, an open forehead
+    const left = Math.min(...profile.slice(Math.max(0, i - reach), i));
+    const right = Math.min(...profile.slice(i + 1, i + 1 + reach));
+    const depth = profile[i] - Math.max(left, right);
+    if (depth >= bestDepth) {
+      best = i;
+      bestDepth = depth;
+    }
+  }
   const sideOf = (s: number): HairParting => (Math.abs(s) < CENTRE_PARTING ? 'centre' : s > 0 ? 'left' : 'right');
-  if (share[best] - typical >= PARTING_CONTRAST) return sideOf((best + 0.5) * PARTING_COLUMN - PARTING_HALF_WIDTH);
+  if (best >= 0) {
+    let from = best;
+    let to = best;
+    while (from > 0 && profile[from - 1] >= profile[best] - NOTCH_FLAT) from--;
+    while (to < bins - 1 && profile[to + 1] >= profile[best] - NOTCH_FLAT) to++;
+    return sideOf(((from + to) / 2 + 0.5) * PARTING_COLUMN - PARTING_HALF_WIDTH);
+  }
   if (Math.abs(cover.imageLeft - cover.imageRight) >= SWEEP_CONTRAST) return cover.imageLeft < cover.imageRight ? 'right' : 'left';
   return 'none';
 }

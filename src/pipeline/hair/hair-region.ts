@@ -5,8 +5,8 @@
  * better than the others, it lies where hair can be (not on the eyes, the beard or the neck), and it is
  * connected to the hair on the scalp.
  */
-import { cost, distance2, fitColourMixture, fitColourModel, type ColourFeature, type ColourModel } from './colour-model.ts';
-import { cellsAround, featureAt, type HairGrid } from './hair-grid.ts';
+import { cost, distance2, fitColourMixture, fitColourModel, type ColourModel } from './colour-model.ts';
+import { cellGrain, cellsAround, featuresOf, type HairGrid } from './hair-grid.ts';
 import type { FaceFrame } from './face-frame.ts';
 import { toFace } from './face-frame.ts';
 
@@ -42,6 +42,8 @@ const BEARD_MARGIN = 0.08;
 const NECK_HALF_WIDTH = 0.3;
 /** Above the brows by this much (face heights) a fringe can begin; below, the brows themselves are dark. */
 const BROW_MARGIN = 0.04;
+/** Texture (over the face skin's) above which a skin-coloured cell is hair: as for a bare scalp (observe.ts). */
+const HAIR_GRAIN = 3.5;
 /** Passes of growing the hair region and refitting its colour model. */
 const GROWTH_PASSES = 3;
 
@@ -73,52 +75,50 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   for (const i of SKIN_LANDMARKS) {
     for (const c of cellsAround(grid, landmarks[i * 3], landmarks[i * 3 + 1], SKIN_SAMPLE_RADIUS * frame.height)) skinCells.add(c);
   }
-  const skin = fitColourModel([...skinCells].map((c) => featureAt(grid, c)));
+  const skin = fitColourModel(featuresOf(grid, [...skinCells]));
   if (!skin) throw new RangeError('findHairRegion: the face is too small to sample its skin');
-  const skinLike = (f: ColourFeature) => distance2(skin, f) < GATE;
+  const skinLike = (c: number) => distance2(skin, grid.feature, c * 3) < GATE;
 
   const scalp: number[] = [];
-  const clothes: ColourFeature[] = [];
+  const clothes: number[] = [];
   for (let c = 0; c < grid.s.length; c++) {
     if (!grid.person[c]) continue;
     const s = Math.abs(grid.s[c]);
     const t = grid.t[c];
     if (s < SCALP.halfWidth && t > SCALP.bottom && t < SCALP.top) scalp.push(c);
-    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom) {
-      const f = featureAt(grid, c);
-      if (!skinLike(f)) clothes.push(f);
-    }
+    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom && !skinLike(c)) clothes.push(c);
   }
-  const scalpHair = scalp.filter((c) => !skinLike(featureAt(grid, c)));
+  const scalpHair = scalp.filter((c) => !skinLike(c));
   const scalpSkinShare = scalp.length ? 1 - scalpHair.length / scalp.length : 1;
   const median = (cells: Iterable<number>, of: (c: number) => number) => {
     const v = [...cells].map(of).sort((a, b) => a - b);
     return v.length ? v[v.length >> 1] : 0;
   };
   // Texture and brightness are judged where the scalp is not skin-coloured: a bare forehead below the hairline does not count.
-  const grain = (c: number) => grid.grain[c];
-  const scalpGrain = median(scalpHair, grain) / Math.max(1e-6, median(skinCells, grain));
+  const grain = (c: number) => cellGrain(grid, c);
+  const skinGrain = Math.max(1e-6, median(skinCells, grain));
+  const scalpGrain = median(scalpHair, grain) / skinGrain;
   const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
-  const clothesModels = fitColourMixture(clothes, CLOTHES_COLOURS);
+  const clothesModels = fitColourMixture(featuresOf(grid, clothes), CLOTHES_COLOURS);
   const base = { skin, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
 
-  let hairModel = fitColourModel(scalpHair.map((c) => featureAt(grid, c)));
+  let hairModel = fitColourModel(featuresOf(grid, scalpHair));
   let hair: Uint8Array = new Uint8Array(grid.s.length);
   // The scalp's hair is lit from above; each pass refits the model on all the hair found so far, so
   // the next one reaches the same hair in the shade beside the face.
   for (let pass = 0; pass < GROWTH_PASSES && hairModel; pass++) {
-    hair = grow(grid, scalp, allowedCell(grid, noseTip, browTop, hairModel, skin, clothesModels));
-    const found: ColourFeature[] = [];
-    for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(featureAt(grid, c));
-    hairModel = fitColourModel(found) ?? hairModel;
+    hair = grow(grid, scalp, allowedCell(grid, { noseTip, browTop, hairline, skinGrain }, hairModel, skin, clothesModels));
+    if (pass === GROWTH_PASSES - 1) break;
+    const found: number[] = [];
+    for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(c);
+    hairModel = fitColourModel(featuresOf(grid, found)) ?? hairModel;
   }
   return { ...base, hair, hairModel };
 }
 
 function allowedCell(
   grid: HairGrid,
-  noseTip: number,
-  browTop: number,
+  { noseTip, browTop, hairline, skinGrain }: { noseTip: number; browTop: number; hairline: number; skinGrain: number },
   hairModel: ColourModel,
   skin: ColourModel,
   clothes: ColourModel[],
@@ -131,10 +131,16 @@ function allowedCell(
     if (inside > 0 && t < browTop + BROW_MARGIN) return false; // eyes, nose, mouth
     if (t < noseTip && inside > -BEARD_MARGIN) return false; // beard and jaw
     if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
-    const f = featureAt(grid, c);
-    const h = cost(hairModel, f);
-    if (distance2(hairModel, f) > GATE || h > cost(skin, f)) return false;
-    return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f) < h));
+    const f = grid.feature;
+    const o = c * 3;
+    // Above the hairline the person is hair unless it is skin: highlights and dyed streaks included.
+    if (t > hairline && distance2(skin, f, o) > GATE) return true;
+    const d = distance2(hairModel, f, o);
+    const h = d + hairModel.logDet;
+    if (d > GATE) return false;
+    // Hair as light as the skin is told from it by its strands, above the ears (whose folds make edges too).
+    if (h > cost(skin, f, o) && (t < browTop || cellGrain(grid, c) < HAIR_GRAIN * skinGrain)) return false;
+    return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f, o) < h));
   };
 }
 

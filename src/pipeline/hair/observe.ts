@@ -67,13 +67,14 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     top: region.hairline,
   });
   const tip = hairTip(grid, region.hair, frame);
-  const colour = hairColour(grid, region.hair)!;
+  // The region holds at least the scalp's hair cells that seeded it; the skin colour only guards an empty one.
+  const colour = hairColour(grid, region.hair) ?? { base: skinColour(), dark: skinColour(), light: skinColour() };
   return {
     bald: false,
     length: tip === undefined ? 'short' : lengthClass(tip),
     colour,
     fringe: cover.all,
-    parting: findParting(grid, region.hair, region.hairline, cover),
+    parting: findParting(grid, region.hair, region.browTop + BROW_MARGIN, cover),
     volume,
     mask: upsample(grid, region.hair, photo),
   };
@@ -90,7 +91,12 @@ function upsample(grid: HairGrid, cells: Uint8Array, photo: RgbImage): HairObser
   const { width, height } = photo;
   const alpha = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / grid.step) * grid.columns;
+    if (y % grid.step !== 0) {
+      // Rows within one cell row are the same: copy the previous one.
+      alpha.copyWithin(y * width, (y - 1) * width, y * width);
+      continue;
+    }
+    const row = (y / grid.step) * grid.columns;
     for (let x = 0; x < width; x++) if (cells[row + Math.floor(x / grid.step)]) alpha[y * width + x] = 255;
   }
   return { width, height, alpha };

@@ -67,3 +67,8 @@ test('a fringe over the forehead covers more of it than hair combed back', async
   assert.ok(fringe.fringe > combedBack.fringe + 0.2, `${fringe.fringe} vs ${combedBack.fringe}`);
   assert.ok(combedBack.fringe >= 0 && fringe.fringe <= 1);
 });
+
+test('parting: hair framing the forehead from the middle is a centre parting; hair combed back has none', async () => {
+  assert.equal((await observe('p02-a.jpg')).parting, 'centre');
+  assert.equal((await observe('p05-a.jpg')).parting, 'none');
+});
