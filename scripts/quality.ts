@@ -1,6 +1,6 @@
 /**
  * Quality tool: runs the photo pipeline on photos and prints landmark error, identity distance,
- * verification and mesh checks per photo and overall.
+ * verification, the head silhouette, mesh checks and the landmark model's and segmentation's times per photo and overall.
  *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] PHOTO...
  * Person ids come from a manifest.json next to the photos (files with the same person id show the same person).
  */
@@ -38,7 +38,7 @@ function personOf(file: string): string | undefined {
 function printTable(r: QualityReport): void {
   const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(`template ${r.template}`);
-  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', ' ident', ' same', ' other', 'verified', 'mesh', 'ms');
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', '   ms', 'lm-ms', 'seg-ms');
   for (const p of r.photos) {
     if (p.status === 'refused') {
       console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
@@ -52,14 +52,23 @@ function printTable(r: QualityReport): void {
       f(p.samePersonDistance, 2).padStart(5),
       f(p.otherPersonDistance, 2).padStart(5),
       String(p.verified ?? '-').padStart(8),
+      f(p.headSilhouette).padStart(5),
       p.meshValid ? '  ok' : ' BAD',
-      Math.round(p.totalMs ?? 0),
+      String(Math.round(p.totalMs ?? 0)).padStart(5),
+      String(Math.round(p.landmarkMs ?? 0)).padStart(5),
+      String(Math.round(p.segmentationMs ?? 0)).padStart(6),
     );
   }
   const o = r.overall;
   console.log(
     `overall: ${o.done} done, ${o.refused} refused; mean landmark error ${f(o.meanLandmarkError)} (goal < ${r.goals.landmarkError}); ` +
       `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}`,
+  );
+  const done = r.photos.filter((p) => p.status === 'done');
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(
+    `head silhouette: mean ${f(o.meanHeadSilhouette)} (goal >= ${r.goals.meanHeadSilhouette}), lowest ${f(o.minHeadSilhouette)} (goal >= ${r.goals.minHeadSilhouette}); ` +
+      `median times: landmark model ${Math.round(median(done.map((p) => p.landmarkMs ?? 0)) ?? 0)} ms, segmentation ${Math.round(median(done.map((p) => p.segmentationMs ?? 0)) ?? 0)} ms`,
   );
 }
 

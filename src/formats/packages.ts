@@ -82,16 +82,22 @@ export async function buildPackage(model: AvatarModel, platform: Platform, extra
 
 /**
  * execute/blendshapes: `neutral.obj` and `<blendshape>.obj` per blendshape of the head (the
- * mesh with morphs; `head` when several have): same vertex order, faces and UVs. No normals:
+ * mesh with morphs; `head` when several have): same vertex order, faces and UVs. An avatar with hair
+ * also gets `neutral_hair.obj`, the hair mesh as it sits on the neutral head (it has no blendshapes). No normals:
  * every file then carries only what the shapes share or move, and tools recompute them alike.
  */
+/** The hair mesh of the blendshape zip (not a blendshape, hence not `hair.obj`). */
+export const NEUTRAL_HAIR_OBJ = 'neutral_hair.obj';
+
 export function buildBlendshapeZip(model: AvatarModel): Uint8Array {
   const withMorphs = model.meshes.filter((m) => m.morphs.length > 0);
   const head = withMorphs.find((m) => m.name === 'head') ?? withMorphs[0];
   if (!head) throw new Error('the avatar has no blendshapes');
+  const hair = model.meshes.find((m) => m.name === 'hair');
   const g = head.geometry;
   return writeZip([
     { name: 'neutral.obj', data: writeObj({ positions: g.positions, uvs: g.uvs, indices: g.indices }, { name: 'neutral' }) },
+    ...(hair ? [{ name: NEUTRAL_HAIR_OBJ, data: writeObj({ positions: hair.geometry.positions, uvs: hair.geometry.uvs, indices: hair.geometry.indices }, { name: 'hair' }) }] : []),
     ...head.morphs.map((morph) => {
       const shape = { positions: g.positions.map((p, k) => p + morph.deltas[k]), uvs: g.uvs, indices: g.indices };
       // Blendshape names become file names: keep them to safe characters.

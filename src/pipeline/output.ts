@@ -3,7 +3,7 @@
  * geometry, its textures encoded, and the preview rendered under the photo-texture light.
  */
 import sharp from 'sharp';
-import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Texture } from '../model/avatar.ts';
+import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Skin, Texture } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
 import type { PipelineResult } from './types.ts';
 import type { FittedHead } from '../geometry/fit/fit-head.ts';
@@ -14,6 +14,12 @@ import type { LightRig } from '../geometry/render/lighting.ts';
 import { encodePreview } from '../geometry/render/encode-preview.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
+/** The hair mesh, its material and its texture (colour with coverage in alpha). */
+export const HAIR_MESH = 'hair';
+export const HAIR_TEXTURE = `${HAIR_MESH}_baseColor.png`;
+/** Coverage below which a hair texel is not drawn (MASK): low enough to keep the strands' thin tips. */
+const HAIR_ALPHA_CUTOFF = 0.35;
+
 const PNG_OPTIONS = { compressionLevel: 4, adaptiveFiltering: false } as const;
 
 export function assemble(
@@ -22,6 +28,7 @@ export function assemble(
   fitted: FittedHead,
   images: Map<string, RgbaImage>,
   morphs: Partial<Record<string, MorphTarget[]>> | undefined,
+  hair?: { geometry: MeshData; skin: Skin },
 ): AvatarModel {
   const materials: Material[] = [];
   const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
@@ -36,6 +43,21 @@ export function assemble(
     });
     return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: morphs?.[m.name] ?? [] };
   });
+  if (hair) {
+    // Cards with coverage in alpha, seen from both sides; MASK rather than BLEND so that every viewer
+    // draws them right without sorting the cards.
+    materials.push({
+      name: HAIR_MESH,
+      baseColorFactor: [1, 1, 1, 1],
+      baseColorTexture: HAIR_TEXTURE,
+      roughness: 0.55,
+      metallic: 0,
+      alphaMode: 'MASK',
+      alphaCutoff: HAIR_ALPHA_CUTOFF,
+      doubleSided: true,
+    });
+    meshes.push({ name: HAIR_MESH, geometry: hair.geometry, material: HAIR_MESH, skin: hair.skin, morphs: [] });
+  }
   return {
     name: 'avatar',
     template: tpl.version,

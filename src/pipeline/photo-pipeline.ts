@@ -14,7 +14,14 @@ import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-h
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
-import { sampleHairColour } from './hair.ts';
+import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
+import { observeHair } from './hair/observe.ts';
+import type { HairObservation } from './hair/observation.ts';
+import { chooseHairstyle } from './hair/choose.ts';
+import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
+import { fitHair } from '../geometry/hair/fit-hair.ts';
+import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { HAIR_TEXTURE } from './output.ts';
 import {
   bakeEyeTexture,
   bakeSolidTexture,
@@ -35,6 +42,11 @@ const PART_TEXTURE_SIZE = 256;
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
   analysis: FaceAnalysis;
+  /** The photo's person matte and what it shows of the hair. */
+  matte: PersonMatte;
+  hair: HairObservation;
+  /** The hairstyle chosen for it (none for a bald head), with every style's score. */
+  hairChoice?: { style: string; volume: number; scores: { name: string; volume: number; iou: number; score: number }[] };
   camera: PhotoCamera;
   timings: Record<string, number>;
 }
@@ -55,6 +67,11 @@ export class PhotoPipeline implements Pipeline {
     const head = tpl.meshes[0];
     const analysis = await analyseFace(input.file, head.geometry.positions.subarray(0, FACE_POINTS * 3));
     timings.detection = analysis.detectionMs;
+    const segmentationStart = performance.now();
+    const matte = await estimatePersonMatte(analysis.image);
+    timings.segmentation = performance.now() - segmentationStart;
+    const hair = observeHair(analysis.image, analysis.landmarks, matte);
+    timings['hair-observation'] = performance.now() - segmentationStart - timings.segmentation;
     lap('face-analysis', 20);
 
     const fitted = fitHead(
@@ -79,16 +96,23 @@ export class PhotoPipeline implements Pipeline {
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
-    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
+    const library = hairLibrary(tpl.source, tpl.hairCoverage);
+    const avatarHead = { positions: fitted.head, indices: head.geometry.indices };
+    const choice = chooseHairstyle({ library, observation: hair, camera, landmarks: analysis.landmarks, place: (p) => placeBySimilarity(p, fitted), avatar: avatarHead });
+    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, HAIR_MARGIN);
+    lap('hair', 40);
+
+    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera, hair);
+    if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(hair.colour));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
-    const encoding = encodeTextures(textures.images);
+    const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
     const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     lap('expressions', 60);
 
-    const model = assemble(tpl, geometries, fitted, textures.images, morphs);
+    const model = assemble(tpl, geometries, fitted, textures.images, morphs, hairMesh);
     model.animations = animations;
     lap('assembly', 65);
 
@@ -101,26 +125,28 @@ export class PhotoPipeline implements Pipeline {
       model,
       preview,
       views,
-      meta: pipelineMeta(input, model, analysis, textures),
+      meta: { ...pipelineMeta(input, model, analysis, { ...textures, hair }), hairstyle: choice?.style.style.name ?? 'none' },
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
         indices: head.geometry.indices,
       },
       analysis,
+      matte,
+      hair,
+      hairChoice: choice && { style: choice.style.style.name, volume: choice.volume, scores: choice.scores },
       camera,
       timings,
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation) {
     const lm = analysis.landmarks;
     const skin = measureSkinTone(
       analysis.image,
       SKIN_SAMPLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]),
       Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
     );
-    const hair = sampleHairColour(analysis.image, lm, skin);
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
@@ -132,7 +158,7 @@ export class PhotoPipeline implements Pipeline {
       faceOval: tpl.faceOval,
       skin,
       visible: visibleFromPhoto(camera, analysis.image, headGeometry),
-      hair: hair && { coverage: tpl.hairCoverage, colour: hair },
+      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hair.colour.base },
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
@@ -153,22 +179,26 @@ export class PhotoPipeline implements Pipeline {
           : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
       images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
     }
-    return { images, skin, iris, hair };
+    return { images, skin, iris };
   }
+}
+
+/** Points (in place) under the fit's similarity. */
+function placeBySimilarity(points: Float32Array, fitted: FittedHead): Float32Array {
+  for (let i = 0; i < points.length; i += 3) points.set(applySimilarity(fitted.global, points[i], points[i + 1], points[i + 2]), i);
+  return points;
 }
 
 /** The template under the fit's similarity: the same size and pose as the avatar, and free of folds. */
 function safeShape(template: Float32Array, fitted: FittedHead): Float32Array {
-  const out = new Float32Array(template.length);
-  for (let i = 0; i < template.length; i += 3) out.set(applySimilarity(fitted.global, template[i], template[i + 1], template[i + 2]), i);
-  return out;
+  return placeBySimilarity(new Float32Array(template), fitted);
 }
 
 function hex(c: Rgb): string {
   return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
 }
 
-function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair?: Rgb }): Record<string, string> {
+function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair: HairObservation }): Record<string, string> {
   const s = a.originalScale;
   const [x, y, w, h] = a.faceBox;
   return {
@@ -178,6 +208,6 @@ function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis,
     'head-pose': [a.pose.yaw, a.pose.pitch, a.pose.roll].map((v) => v.toFixed(1)).join(','),
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
-    'hair-colour': t.hair ? hex(t.hair) : 'none',
+    'hair-colour': t.hair.length === 'none' ? 'none' : hex(t.hair.colour.base),
   };
 }

@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
+import sharp from 'sharp';
 import { readFbx } from '../../src/formats/fbx/read.ts';
 import { writeFbx } from '../../src/formats/fbx/write.ts';
 import { writeObj } from '../../src/formats/obj-write.ts';
@@ -259,6 +260,14 @@ test('packages made from a test photo open in Blender and assimp', { skip: noBle
   const photo = readFileSync(new URL('../fixtures/faces/p01-a.jpg', import.meta.url));
   const { model } = await (await createPipeline()).run({ inputType: 'photo', file: photo, template: '2.0', features: ['basic', 'expressions', 'visemes'] }, () => {});
   const neutral = readFileSync(new URL('../../assets/templates/2.0/neutral.obj', import.meta.url));
+  // The photo's hair: its own mesh and material, coverage in the texture's alpha (Blender and assimp must read it).
+  const hair = model.meshes.find((m) => m.name === 'hair');
+  assert.ok(hair, 'the avatar of a photo with hair has a hair mesh');
+  const hairMaterial = model.materials.find((m) => m.name === hair.material)!;
+  assert.equal(hairMaterial.alphaMode, 'MASK');
+  assert.equal(hairMaterial.doubleSided, true);
+  const hairTexture = model.textures.find((t) => t.name === hairMaterial.baseColorTexture)!;
+  assert.equal((await sharp(hairTexture.data).metadata()).hasAlpha, true);
   const folders = await unpack(model, 'photo', neutral);
   for (const [platform, file] of cases) {
     const path = join(folders.get(platform)!, file);

@@ -88,7 +88,15 @@ export function previewCamera(model: AvatarModel, view: PreviewView = 'front'): 
     }
   }
   if (!(lo[0] <= hi[0])) throw new RangeError('renderPreview: the model has no vertices');
-  lo[1] = Math.max(lo[1], hi[1] - PREVIEW_DEPTH_BREADTHS * (hi[0] - lo[0]));
+  // Breadth of the head itself: hair standing out or hanging wide does not push the frame down the neck.
+  const head = model.meshes.find((m) => m.name === 'head')?.geometry.positions;
+  let breadth = hi[0] - lo[0];
+  if (head) {
+    let a = Infinity, b = -Infinity;
+    for (let i = 0; i < head.length; i += 3) [a, b] = [Math.min(a, head[i]), Math.max(b, head[i])];
+    breadth = b - a;
+  }
+  lo[1] = Math.max(lo[1], hi[1] - PREVIEW_DEPTH_BREADTHS * breadth);
   const target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
   // The bounding box as the turned camera sees it: its width across the view and its depth along it.
   const turn = (PREVIEW_VIEWS[view] * Math.PI) / 180;

@@ -8,6 +8,7 @@ import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
 import { rasterizeUv, dilate } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
+import { signedPolygonDistance } from './polygon-distance.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -173,18 +174,7 @@ function smoothstep(e0: number, e1: number, x: number): number {
 
 /** Distance from (x, y) to the polygon's border, positive inside and 0 outside. */
 function insideDistance(poly: [number, number][], x: number, y: number): number {
-  let inside = false;
-  let best = Infinity;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i];
-    const [xj, yj] = poly[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    const ex = xj - xi;
-    const ey = yj - yi;
-    const t = Math.min(1, Math.max(0, ((x - xi) * ex + (y - yi) * ey) / (ex * ex + ey * ey || 1)));
-    best = Math.min(best, Math.hypot(x - xi - t * ex, y - yi - t * ey));
-  }
-  return inside ? best : 0;
+  return Math.max(0, signedPolygonDistance(poly, x, y));
 }
 
 /** Median skin colour over patches (radius in pixels) around image points on plain skin (cheeks, forehead). */

@@ -8,6 +8,7 @@ import type { Rgb } from '../../geometry/texture/rgb-image.ts';
 /** Coarse length classes, from the longest hair tip relative to the face. */
 export type HairLength = 'none' | 'shaved' | 'short' | 'ear' | 'chin' | 'shoulder' | 'long';
 
+/** The side of the parting, the person's own: their left is the image's right. */
 export type HairParting = 'none' | 'left' | 'centre' | 'right';
 
 export interface HairObservation {

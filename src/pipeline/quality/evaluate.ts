@@ -19,6 +19,7 @@ import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../geometry/mesh/adjacency.ts';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import { headSilhouetteIoU } from './head-silhouette.ts';
 import type { TemplateVersion } from '../../model/avatar.ts';
 
 export interface PhotoCase {
@@ -43,9 +44,14 @@ export interface PhotoQuality {
   /** Nearest other-photo distances behind `verified`. */
   samePersonDistance?: number;
   otherPersonDistance?: number;
+  /** IoU of the photo's person matte and the preview's alpha in the head region (head-silhouette.ts). */
+  headSilhouette?: number;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
+  /** The landmark model's and the person segmentation's own times in this run. */
+  landmarkMs?: number;
+  segmentationMs?: number;
   meta?: Record<string, string>;
 }
 
@@ -57,14 +63,16 @@ export interface QualityReport {
     refused: number;
     meanLandmarkError: number;
     meanIdentityDistance: number;
+    meanHeadSilhouette: number;
+    minHeadSilhouette: number;
     verified: number;
     verifiable: number;
     meshValid: number;
   };
-  goals: { landmarkError: number; identityDistance: number };
+  goals: { landmarkError: number; identityDistance: number; meanHeadSilhouette: number; minHeadSilhouette: number };
 }
 
-export const GOALS = { landmarkError: 0.04, identityDistance: 0.5 };
+export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8 };
 const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
 async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
@@ -96,6 +104,24 @@ export async function landmarkErrorOf(result: PhotoPipelineResult): Promise<numb
   const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
   const lm = new Float32Array(face.mesh.flat());
   return normalisedLandmarkError(result.analysis.landmarks, lm);
+}
+
+/** The head-silhouette figure of one result; NaN when no face is found on the preview. */
+export async function headSilhouetteOf(result: PhotoPipelineResult): Promise<number> {
+  const { data, info } = await sharp(result.preview.png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const n = info.width * info.height;
+  const alpha = new Uint8Array(n);
+  // The landmark model sees the preview on the render background, as it sees the renders above.
+  const rgb = new Uint8Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const a = data[i * 4 + 3];
+    alpha[i] = a;
+    for (let k = 0; k < 3; k++) rgb[i * 3 + k] = Math.round((data[i * 4 + k] * a + RENDER_BACKGROUND[k] * (255 - a)) / 255);
+  }
+  const faces = await detectFaces(rgb, info.width, info.height);
+  if (faces.length === 0) return NaN;
+  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  return headSilhouetteIoU(result.matte, result.analysis.landmarks, { width: info.width, height: info.height, alpha }, new Float32Array(face.mesh.flat()));
 }
 
 export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {
@@ -137,15 +163,19 @@ export async function evaluatePhotos(
     photoDescriptors.set(c.name, photoDesc);
     renderDescriptors.set(c.name, renderDesc);
     const mesh = headMeshReport(result);
+    const headSilhouette = await headSilhouetteOf(result);
     photos.push({
       name: c.name,
       person: c.person,
       status: 'done',
       landmarkError,
       identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
+      headSilhouette,
       mesh: mesh.report,
       meshValid: mesh.valid,
       totalMs,
+      landmarkMs: result.timings.detection,
+      segmentationMs: result.timings.segmentation,
       meta: result.meta,
     });
   }
@@ -175,6 +205,8 @@ export async function evaluatePhotos(
       refused: photos.length - done.length,
       meanLandmarkError: mean(done.map((p) => p.landmarkError!)),
       meanIdentityDistance: mean(done.map((p) => p.identityDistance!)),
+      meanHeadSilhouette: mean(done.map((p) => p.headSilhouette!)),
+      minHeadSilhouette: done.length ? Math.min(...done.map((p) => p.headSilhouette!)) : NaN,
       verified: done.filter((p) => p.verified === true).length,
       verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
       meshValid: done.filter((p) => p.meshValid).length,

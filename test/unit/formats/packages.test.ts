@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../src/formats/fbx/read.ts';
-import { buildBlendshapeZip, buildPackage, buildPackages, PACKAGE_FILES } from '../../../src/formats/packages.ts';
+import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES } from '../../../src/formats/packages.ts';
 import type { RigJson } from '../../../src/formats/rig-json.ts';
 import { writeObj } from '../../../src/formats/obj-write.ts';
 import { writeZip } from '../../../src/formats/zip-write.ts';
@@ -67,9 +67,12 @@ test('packages are byte-identical when built twice (they are cached per avatar)'
   assert.deepEqual(a, b);
 });
 
-test('blendshape zip: neutral plus one OBJ per head blendshape, same topology, shapes moved by their deltas', () => {
+test('blendshape zip: neutral (and the neutral hair) plus one OBJ per head blendshape, same topology, shapes moved by their deltas', () => {
   const files = unzipSync(buildBlendshapeZip(model));
-  assert.deepEqual(Object.keys(files), ['neutral.obj', ...NAMED_MORPHS.map((n) => `${n}.obj`)]);
+  assert.deepEqual(Object.keys(files), ['neutral.obj', NEUTRAL_HAIR_OBJ, ...NAMED_MORPHS.map((n) => `${n}.obj`)]);
+  const hair = model.meshes.find((m) => m.name === 'hair')!;
+  assert.equal(text(files[NEUTRAL_HAIR_OBJ]).split('\n').filter((l) => l.startsWith('v ')).length, hair.geometry.positions.length / 3);
+  assert.deepEqual(Object.keys(unzipSync(buildBlendshapeZip({ ...model, meshes: model.meshes.filter((m) => m !== hair) }))), ['neutral.obj', ...NAMED_MORPHS.map((n) => `${n}.obj`)]);
   const vertices = (name: string): number[][] =>
     text(files[name]).split('\n').filter((l) => l.startsWith('v ')).map((l) => l.slice(2).split(' ').map(Number));
   const faces = (name: string): string[] => text(files[name]).split('\n').filter((l) => l.startsWith('f '));

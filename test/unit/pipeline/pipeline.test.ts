@@ -17,7 +17,9 @@ let result: PhotoPipelineResult;
 test('a sample photo becomes a complete avatar (template 1.6, all features)', { timeout: 120_000 }, async () => {
   result = await pipeline.run({ inputType: 'photo', file: photo, template: '1.6', features: ['basic', 'expressions', 'visemes'] }, (p, s) => progress.push([p, s]));
   const m = result.model;
-  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue']);
+  // A photo with hair adds the hair mesh, named by the meta entry hairstyle.
+  const hair = result.meta.hairstyle !== 'none';
+  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue', ...(hair ? ['hair'] : [])]);
   assert.equal(m.template, '1.6');
   for (const mesh of m.meshes) {
     const n = mesh.geometry.positions.length / 3;
@@ -31,7 +33,8 @@ test('a sample photo becomes a complete avatar (template 1.6, all features)', { 
 
 test('textures are PNGs named after their meshes; the head atlas has the template size', async () => {
   const names = result.model.textures.map((t) => t.name).sort();
-  assert.deepEqual(names, ['eyeLeft_baseColor.png', 'eyeRight_baseColor.png', 'head_baseColor.png', 'teeth_baseColor.png', 'tongue_baseColor.png']);
+  const hair = result.meta.hairstyle !== 'none' ? ['hair_baseColor.png'] : [];
+  assert.deepEqual(names, ['eyeLeft_baseColor.png', 'eyeRight_baseColor.png', ...hair, 'head_baseColor.png', 'teeth_baseColor.png', 'tongue_baseColor.png']);
   const head = result.model.textures.find((t) => t.name === 'head_baseColor.png')!;
   const meta = await sharp(head.data).metadata();
   assert.equal(meta.format, 'png');
@@ -39,9 +42,9 @@ test('textures are PNGs named after their meshes; the head atlas has the templat
   assert.equal(meta.height, 1024);
 });
 
-test('every mesh carries the same blendshapes in the same order', () => {
+test('every mesh carries the same blendshapes in the same order (the hair none: it rides on the head bone)', () => {
   const expected = blendshapeNames(['basic', 'expressions', 'visemes']);
-  for (const mesh of result.model.meshes) assert.deepEqual(mesh.morphs.map((t) => t.name), expected, mesh.name);
+  for (const mesh of result.model.meshes.filter((x) => x.name !== 'hair')) assert.deepEqual(mesh.morphs.map((t) => t.name), expected, mesh.name);
   assert.equal(result.meta['supports-expressions'], 'true');
   assert.equal(result.meta['supports-visemes'], 'true');
 });
@@ -61,6 +64,7 @@ test('meta entries describe the avatar', () => {
   assert.match(meta['head-pose'], /^-?\d+\.\d,-?\d+\.\d,-?\d+\.\d$/);
   assert.match(meta['skin-tone'], /^#[0-9a-f]{6}$/);
   assert.match(meta['iris-colour'], /^#[0-9a-f]{6}$/);
+  assert.match(meta.hairstyle, /^[a-z-]+$/);
 });
 
 test('progress rises stage by stage', () => {

@@ -1,0 +1,93 @@
+/**
+ * Fits a library hairstyle to an avatar: the template's cranium and the avatar's head share their vertex
+ * numbering, so an RBF warp over scalp correspondences (a sample of the head's outer vertices) carries the
+ * hair from one to the other; the style's standoff from the scalp is scaled to the photo's volume first,
+ * and what would end up inside the avatar's head is pushed out of it.
+ */
+import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
+import type { HairLibrary } from './library.ts';
+import { factorRbf, solveRbf, type RbfFactor } from '../fit/rbf.ts';
+import { BONE } from '../template/types.ts';
+import { keepOutside } from './keep-outside.ts';
+import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
+
+/** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
+const CENTRES = 240;
+const SMOOTHING = 0.02;
+
+export interface ScalpWarp {
+  vertices: number[];
+  factor: RbfFactor;
+}
+
+/** The RBF system over a sample of the head's outer vertices (factorised once per template). */
+export function scalpWarp(template: ArrayLike<number>, outer: readonly number[]): ScalpWarp {
+  const stride = Math.max(1, Math.floor(outer.length / CENTRES));
+  const vertices = outer.filter((_, i) => i % stride === 0);
+  const centres = new Float64Array(vertices.length * 3);
+  vertices.forEach((v, i) => centres.set([template[v * 3], template[v * 3 + 1], template[v * 3 + 2]], i * 3));
+  return { vertices, factor: factorRbf(centres, SMOOTHING) };
+}
+
+/**
+ * The style in template space with its distance from the scalp scaled by `volume` (1 keeps it): hair
+ * standing further off or closer to the head, roots staying on the scalp.
+ */
+export function scaleVolume(mesh: MeshData, map: ScalpMap, volume: number): Float32Array {
+  const out = new Float32Array(mesh.positions);
+  if (volume === 1) return out;
+  for (let v = 0; v < out.length; v += 3) {
+    const p: [number, number, number] = [out[v], out[v + 1], out[v + 2]];
+    const s = onScalp(map, p, 0);
+    for (let k = 0; k < 3; k++) out[v + k] = s[k] + (p[k] - s[k]) * volume;
+  }
+  return out;
+}
+
+/** Template-space hair positions carried onto the avatar's head (`avatar`: fitted head positions). */
+export function warpToAvatar(positions: Float32Array, warp: ScalpWarp, template: ArrayLike<number>, avatar: ArrayLike<number>): Float32Array {
+  const d = new Float64Array(warp.vertices.length * 3);
+  warp.vertices.forEach((v, i) => {
+    for (let k = 0; k < 3; k++) d[i * 3 + k] = avatar[v * 3 + k] - template[v * 3 + k];
+  });
+  const rbf = solveRbf(warp.factor, d);
+  const out = new Float32Array(positions.length);
+  const o = new Float64Array(3);
+  for (let v = 0; v < positions.length; v += 3) {
+    rbf.evaluate(positions[v], positions[v + 1], positions[v + 2], o);
+    out[v] = positions[v] + o[0];
+    out[v + 1] = positions[v + 1] + o[1];
+    out[v + 2] = positions[v + 2] + o[2];
+  }
+  return out;
+}
+
+export interface FittedHair {
+  geometry: MeshData;
+  skin: Skin;
+}
+
+/**
+ * A library style on an avatar: its standoff scaled by `volume`, warped onto the avatar's cranium
+ * (`avatar`: the fitted head's positions), kept `margin` outside the avatar's head, on the head bone. The
+ * normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
+ */
+export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style: MeshData, volume: number, template: ArrayLike<number>, avatar: Float32Array, margin: number): FittedHair {
+  const scaled = scaleVolume(style, lib.map, volume);
+  // The cranium's centre rides along, for the avatar's own scalp map.
+  const withCentre = new Float32Array(scaled.length + 3);
+  withCentre.set(scaled);
+  withCentre.set(lib.map.centre, scaled.length);
+  const warped = warpToAvatar(withCentre, lib.warp, template, avatar);
+  const positions = warped.slice(0, scaled.length);
+  const centre: Vec3 = [warped[scaled.length], warped[scaled.length + 1], warped[scaled.length + 2]];
+  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
+  const n = positions.length / 3;
+  const joints = new Uint16Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    joints[v * 4] = BONE.head;
+    weights[v * 4] = 1;
+  }
+  return { geometry: { positions, normals: style.normals, uvs: style.uvs, indices: style.indices }, skin: { joints, weights } };
+}

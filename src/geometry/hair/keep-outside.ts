@@ -1,0 +1,25 @@
+/**
+ * The last word on "no hair inside the head": every hair vertex closer to the head's centre than the
+ * head's outermost surface around its direction (scalp-map.ts, outsideRadius) plus `margin` moves out
+ * along that direction. Conservative (hair may stand a little further off than it must over steep parts
+ * such as the ears), and cheap: no closest-point search over the head's triangles.
+ */
+import { outsideRadius, type ScalpMap } from './scalp-map.ts';
+
+/** Moves positions (in place) out of the head the map describes; returns how many moved. */
+export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number): number {
+  const [cx, cy, cz] = head.centre;
+  let moved = 0;
+  for (let v = 0; v < positions.length; v += 3) {
+    const dx = positions[v] - cx, dy = positions[v + 1] - cy, dz = positions[v + 2] - cz;
+    const r = Math.hypot(dx, dy, dz);
+    const min = outsideRadius(head, positions[v], positions[v + 1], positions[v + 2]) + margin;
+    if (r >= min || r === 0) continue;
+    const k = min / r;
+    positions[v] = cx + dx * k;
+    positions[v + 1] = cy + dy * k;
+    positions[v + 2] = cz + dz * k;
+    moved++;
+  }
+  return moved;
+}

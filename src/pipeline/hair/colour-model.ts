@@ -1,0 +1,111 @@
+/**
+ * A Gaussian colour model of a region (skin, hair, clothes), in a space where shading mostly moves the
+ * first coordinate: log brightness, then red-green and yellow-blue chroma relative to brightness.
+ */
+export type ColourFeature = [number, number, number];
+
+/** Writes the feature of an sRGB colour at `offset` in `out`. */
+export function colourFeatureInto(out: Float32Array, offset: number, r: number, g: number, b: number): void {
+  const l = (r + g + b) / 3 + 8;
+  out[offset] = Math.log(l);
+  out[offset + 1] = (r - g) / l;
+  out[offset + 2] = (r + g - 2 * b) / (2 * l);
+}
+
+export interface ColourModel {
+  mean: ColourFeature;
+  /** Inverse covariance, row-major 3x3. */
+  inverse: number[];
+  /** log of the covariance's determinant (for comparing likelihoods between models). */
+  logDet: number;
+  /** Samples the model was fitted on. */
+  count: number;
+}
+
+/**
+ * Smallest variance per coordinate, so a flat patch (or a few samples) still gives a usable model; the
+ * brightness gets the most room, as shading changes it across one material.
+ */
+const MIN_VARIANCE = [0.02, 0.0008, 0.0008];
+
+function fitOnce(samples: ColourFeature[]): ColourModel {
+  const n = samples.length;
+  const mean: ColourFeature = [0, 0, 0];
+  for (const f of samples) for (let k = 0; k < 3; k++) mean[k] += f[k] / n;
+  const c = new Array<number>(9).fill(0);
+  for (const f of samples) {
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) c[i * 3 + j] += ((f[i] - mean[i]) * (f[j] - mean[j])) / n;
+  }
+  for (let k = 0; k < 3; k++) c[k * 4] += MIN_VARIANCE[k];
+  const det =
+    c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6]);
+  const inverse = [
+    c[4] * c[8] - c[5] * c[7], c[2] * c[7] - c[1] * c[8], c[1] * c[5] - c[2] * c[4],
+    c[5] * c[6] - c[3] * c[8], c[0] * c[8] - c[2] * c[6], c[2] * c[3] - c[0] * c[5],
+    c[3] * c[7] - c[4] * c[6], c[1] * c[6] - c[0] * c[7], c[0] * c[4] - c[1] * c[3],
+  ].map((v) => v / det);
+  return { mean, inverse, logDet: Math.log(det), count: n };
+}
+
+/** Squared Mahalanobis distance of a feature (at `offset` in `f`, e.g. a grid's packed features) from the model. */
+export function distance2(m: ColourModel, f: ArrayLike<number>, offset = 0): number {
+  const d0 = f[offset] - m.mean[0];
+  const d1 = f[offset + 1] - m.mean[1];
+  const d2 = f[offset + 2] - m.mean[2];
+  const q = m.inverse;
+  return d0 * (q[0] * d0 + q[1] * d1 + q[2] * d2) + d1 * (q[3] * d0 + q[4] * d1 + q[5] * d2) + d2 * (q[6] * d0 + q[7] * d1 + q[8] * d2);
+}
+
+/** Negative log-likelihood (up to a constant shared by all models): lower is more likely. */
+export function cost(m: ColourModel, f: ArrayLike<number>, offset = 0): number {
+  return distance2(m, f, offset) + m.logDet;
+}
+
+/**
+ * Fits a model robustly: after a first fit, the samples farthest from it (highlights, shadows, stray
+ * pixels of another region) are dropped and the model refitted on the rest.
+ */
+export function fitColourModel(samples: ColourFeature[], keep = 0.8): ColourModel | undefined {
+  if (samples.length < 8) return undefined;
+  let model = fitOnce(samples);
+  const d = new Float64Array(samples.length);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < samples.length; i++) d[i] = distance2(model, samples[i]);
+    const limit = Float64Array.from(d).sort()[Math.max(7, Math.floor(samples.length * keep) - 1)];
+    model = fitOnce(samples.filter((_, i) => d[i] <= limit));
+  }
+  return model;
+}
+
+/**
+ * Models of a region with several colours (patterned clothes): k-means on the features, each
+ * coordinate scaled by its spread, then one model per cluster. Clusters too small for a model are dropped.
+ */
+export function fitColourMixture(samples: ColourFeature[], k: number): ColourModel[] {
+  if (samples.length < 8 * k) return [fitColourModel(samples)].filter((m): m is ColourModel => m !== undefined);
+  const spread = [0, 1, 2].map((d) => {
+    const mean = samples.reduce((a, f) => a + f[d], 0) / samples.length;
+    return Math.sqrt(samples.reduce((a, f) => a + (f[d] - mean) ** 2, 0) / samples.length) || 1;
+  });
+  const scaled = samples.map((f) => f.map((v, d) => v / spread[d]));
+  // Start from the darkest and the brightest samples, then the farthest from the centres so far.
+  const byBrightness = scaled.map((_, i) => i).sort((a, b) => scaled[a][0] - scaled[b][0]);
+  const centres = [scaled[byBrightness[0]], scaled[byBrightness[byBrightness.length - 1]]].slice(0, k);
+  const d2 = (a: number[], b: number[]) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2;
+  const nearest = (f: number[]) => centres.reduce((best, c, j) => (d2(f, c) < d2(f, centres[best]) ? j : best), 0);
+  while (centres.length < k) centres.push(scaled.reduce((a, f) => (d2(f, centres[nearest(f)]) > d2(a, centres[nearest(a)]) ? f : a)));
+  let label = scaled.map(nearest);
+  for (let iteration = 0; iteration < 8; iteration++) {
+    for (let j = 0; j < k; j++) {
+      const members = scaled.filter((_, i) => label[i] === j);
+      if (members.length) centres[j] = [0, 1, 2].map((d) => members.reduce((a, f) => a + f[d], 0) / members.length);
+    }
+    label = scaled.map(nearest);
+  }
+  const models: ColourModel[] = [];
+  for (let j = 0; j < k; j++) {
+    const m = fitColourModel(samples.filter((_, i) => label[i] === j));
+    if (m) models.push(m);
+  }
+  return models;
+}

@@ -1,0 +1,186 @@
+/**
+ * Measures of a hair region in face-frame terms: colour, length class, fringe, parting, volume.
+ * Lengths are read against the face's own proportions (face-frame heights from the chin), not pixels.
+ */
+import type { Rgb } from '../../geometry/texture/rgb-image.ts';
+import type { PersonMatte } from '../face/person-matte.ts';
+import type { HairLength, HairParting } from './observation.ts';
+import type { HairGrid } from './hair-grid.ts';
+import { fromFace, toFace, type FaceFrame } from './face-frame.ts';
+
+/** Luminance slices (fractions of the hair cells sorted by brightness) giving the dark and light ends. */
+const DARK_SLICE = [0.05, 0.2];
+const LIGHT_SLICE = [0.8, 0.95];
+
+function luminance(rgb: Uint8Array, c: number): number {
+  return 0.2126 * rgb[c * 3] + 0.7152 * rgb[c * 3 + 1] + 0.0722 * rgb[c * 3 + 2];
+}
+
+/**
+ * Base colour (per-channel median) and the mean colours of a dark and a light slice. Only cells whose
+ * four neighbours are hair count, so the matte's soft edge and the background do not tint the colour.
+ */
+export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark: Rgb; light: Rgb } | undefined {
+  const { columns } = grid;
+  let cells: number[] = [];
+  const all: number[] = [];
+  for (let c = 0; c < hair.length; c++) {
+    if (!hair[c]) continue;
+    all.push(c);
+    if (hair[c - 1] && hair[c + 1] && hair[c - columns] && hair[c + columns]) cells.push(c);
+  }
+  if (cells.length < 8) cells = all;
+  if (cells.length === 0) return undefined;
+  const bright = new Float32Array(hair.length);
+  for (const c of cells) bright[c] = luminance(grid.rgb, c);
+  cells.sort((a, b) => bright[a] - bright[b]);
+  const mean = (lo: number, hi: number): Rgb => {
+    const from = Math.floor(lo * cells.length);
+    const to = Math.max(from + 1, Math.floor(hi * cells.length));
+    const sum = [0, 0, 0];
+    for (let i = from; i < to; i++) for (let k = 0; k < 3; k++) sum[k] += grid.rgb[cells[i] * 3 + k];
+    return sum.map((v) => Math.round(v / (to - from))) as Rgb;
+  };
+  const channelMedian = (k: number) => {
+    const v = Uint8Array.from(cells, (c) => grid.rgb[c * 3 + k]).sort();
+    return v[v.length >> 1];
+  };
+  return { base: [channelMedian(0), channelMedian(1), channelMedian(2)], dark: mean(DARK_SLICE[0], DARK_SLICE[1]), light: mean(LIGHT_SLICE[0], LIGHT_SLICE[1]) };
+}
+
+/** Height bands (face-frame t) for the tip of the longest hair. */
+const BIN = 0.05;
+/** A band counts as hair when hair fills at least this share of one face width across it. */
+const TIP_SHARE = 0.08;
+/**
+ * Length classes by the lowest hair band (face heights above the chin): above the nose tip the ears are
+ * free (short); hair ending above the jaw's corner covers the ears; the chin's length reaches halfway
+ * down the neck; shoulders sit about one face height below the chin.
+ */
+const LENGTH_BOUNDS: [number, HairLength][] = [
+  [0.45, 'short'],
+  [0.05, 'ear'],
+  [-0.5, 'chin'],
+  [-1.0, 'shoulder'],
+];
+
+/** The lowest face-frame height that hair fills noticeably; undefined without hair. */
+export function hairTip(grid: HairGrid, hair: Uint8Array, frame: FaceFrame): number | undefined {
+  const counts = new Map<number, number>();
+  for (let c = 0; c < hair.length; c++) {
+    if (!hair[c]) continue;
+    const b = Math.floor(grid.t[c] / BIN);
+    counts.set(b, (counts.get(b) ?? 0) + 1);
+  }
+  const cellsPerBand = ((BIN * frame.height) / grid.step) * (frame.width / grid.step);
+  const bands = [...counts].filter(([, n]) => n >= TIP_SHARE * cellsPerBand).map(([b]) => b);
+  return bands.length ? Math.min(...bands) * BIN : undefined;
+}
+
+export function lengthClass(tip: number): HairLength {
+  for (const [bound, length] of LENGTH_BOUNDS) if (tip > bound) return length;
+  return 'long';
+}
+
+/** The forehead of a bare face: between the brows' outer ends, from above the brows to the average hairline. */
+export interface Forehead {
+  left: number;
+  right: number;
+  bottom: number;
+  top: number;
+}
+
+/** Share of each half of the forehead (image-left half, image-right half) and of all of it that hair covers. */
+export function foreheadCover(grid: HairGrid, hair: Uint8Array, f: Forehead): { all: number; imageLeft: number; imageRight: number } {
+  const n = [0, 0];
+  const h = [0, 0];
+  const mid = (f.left + f.right) / 2;
+  for (let c = 0; c < hair.length; c++) {
+    const s = grid.s[c];
+    const t = grid.t[c];
+    if (s < f.left || s > f.right || t < f.bottom || t > f.top) continue;
+    const side = s < mid ? 0 : 1;
+    n[side]++;
+    h[side] += hair[c];
+  }
+  const share = (a: number, b: number) => (b > 0 ? a / b : 0);
+  return { all: share(h[0] + h[1], n[0] + n[1]), imageLeft: share(h[0], n[0]), imageRight: share(h[1], n[1]) };
+}
+
+/** Column width (face widths) of the hairline profile, and how far from the middle a parting is looked for. */
+const PARTING_COLUMN = 0.04;
+const PARTING_HALF_WIDTH = 0.3;
+/** The profile is read up to this height (face-frame t); a column with no hair below it counts as this high. */
+const PROFILE_TOP = 1.6;
+/** A parting's notch rises this much (face heights) above the hairline on both sides of it... */
+const NOTCH_DEPTH = 0.08;
+/** ...within this distance (face widths). */
+const NOTCH_REACH = 0.3;
+/** Columns within this height of the notch's top belong to it (a flat top is centred). */
+const NOTCH_FLAT = 0.01;
+/** Within this distance of the middle (face widths), a parting is central. */
+const CENTRE_PARTING = 0.1;
+/** Halves of the forehead covered this differently show hair swept away from a side parting. */
+const SWEEP_CONTRAST = 0.25;
+
+/**
+ * The parting. Hair falling to both sides of a parting frames the forehead in an arch or a notch: the
+ * bare forehead reaches up to it, higher than on either side. The profile is the lowest hair above the
+ * brows, column by column; its deepest notch is the parting (a flat hairline, combed back, has none). Without a notch, hair covering one half of
+ * the forehead more than the other was swept from a parting on the barer side. Sides are the person's
+ * own: their left is the image's right.
+ */
+export function findParting(grid: HairGrid, hair: Uint8Array, fromHeight: number, cover: { imageLeft: number; imageRight: number }): HairParting {
+  const bins = Math.round((2 * PARTING_HALF_WIDTH) / PARTING_COLUMN);
+  const profile = new Array<number>(bins).fill(PROFILE_TOP);
+  for (let c = 0; c < hair.length; c++) {
+    const t = grid.t[c];
+    if (!hair[c] || t < fromHeight || t > PROFILE_TOP) continue;
+    const b = Math.floor((grid.s[c] + PARTING_HALF_WIDTH) / PARTING_COLUMN);
+    if (b >= 0 && b < bins) profile[b] = Math.min(profile[b], t);
+  }
+  const reach = Math.round(NOTCH_REACH / PARTING_COLUMN);
+  let best = -1;
+  let bestDepth = NOTCH_DEPTH;
+  for (let i = 0; i < bins; i++) {
+    if (profile[i] >= PROFILE_TOP) continue; // no hair in the column: not a parting, an open forehead
+    const left = Math.min(...profile.slice(Math.max(0, i - reach), i));
+    const right = Math.min(...profile.slice(i + 1, i + 1 + reach));
+    const depth = profile[i] - Math.max(left, right);
+    if (depth >= bestDepth) {
+      best = i;
+      bestDepth = depth;
+    }
+  }
+  const sideOf = (s: number): HairParting => (Math.abs(s) < CENTRE_PARTING ? 'centre' : s > 0 ? 'left' : 'right');
+  if (best >= 0) {
+    let from = best;
+    let to = best;
+    while (from > 0 && profile[from - 1] >= profile[best] - NOTCH_FLAT) from--;
+    while (to < bins - 1 && profile[to + 1] >= profile[best] - NOTCH_FLAT) to++;
+    return sideOf(((from + to) / 2 + 0.5) * PARTING_COLUMN - PARTING_HALF_WIDTH);
+  }
+  if (Math.abs(cover.imageLeft - cover.imageRight) >= SWEEP_CONTRAST) return cover.imageLeft < cover.imageRight ? 'right' : 'left';
+  return 'none';
+}
+
+/**
+ * Width of the person's silhouette at temple height (walking out from the face's middle along the
+ * matte) over the width between the temples' landmarks.
+ */
+export function silhouetteVolume(matte: PersonMatte, frame: FaceFrame, temples: [[number, number], [number, number]]): number {
+  const [a, b] = temples.map(([x, y]) => toFace(frame, x, y));
+  const t = (a[1] + b[1]) / 2;
+  const inside = (s: number) => {
+    const [x, y] = fromFace(frame, s, t);
+    const xi = Math.round(x);
+    const yi = Math.round(y);
+    return xi >= 0 && yi >= 0 && xi < matte.width && yi < matte.height && matte.alpha[yi * matte.width + xi] >= 128;
+  };
+  const ds = 1 / frame.width;
+  let left = 0;
+  while (left > -3 && inside(left - ds)) left -= ds;
+  let right = 0;
+  while (right < 3 && inside(right + ds)) right += ds;
+  return (right - left) / Math.max(1e-6, Math.abs(b[0] - a[0]));
+}

@@ -1,0 +1,172 @@
+/**
+ * Which grid cells show hair: the person matte minus the face skin, the ears, the neck and the clothes.
+ * Colour models are fitted on the photo's own pixels: skin on the face's plain skin, hair on the scalp
+ * above the forehead, clothes below the neck. A cell is hair when the hair model explains its colour
+ * better than the others, it lies where hair can be (not on the eyes, the beard or the neck), and it is
+ * connected to the hair on the scalp.
+ */
+import { cost, distance2, fitColourMixture, fitColourModel, type ColourModel } from './colour-model.ts';
+import { cellGrain, cellsAround, featuresOf, type HairGrid } from './hair-grid.ts';
+import type { FaceFrame } from './face-frame.ts';
+import { toFace } from './face-frame.ts';
+
+/** Plain skin: upper cheeks, the nose's bridge and sides, the middle of the forehead, the chin. */
+const SKIN_LANDMARKS = [50, 280, 101, 330, 117, 346, 6, 197, 195, 5, 151, 9, 108, 337, 199, 175];
+/** The brows' upper edge. */
+const BROW_TOP = [105, 66, 334, 296];
+const NOSE_TIP = 1;
+/** Radius of the skin samples around each landmark, in face heights. */
+const SKIN_SAMPLE_RADIUS = 0.035;
+/**
+ * The forehead of a bare face reaches above the brows by about half the brows' height above the chin
+ * (the classical thirds of a face); this is where the hairline of an average forehead lies.
+ */
+const FOREHEAD_OVER_BROWS = 0.45;
+/**
+ * The scalp seen from the front, in face-frame units: from the top of the face mesh (a little below an
+ * average hairline, so that a matte that misses light hair against a busy background still reaches it)
+ * up to the crown.
+ */
+const SCALP = { bottom: 1.0, top: 1.55, halfWidth: 0.35 };
+/** Clothes are sampled below the neck, across its width. */
+const CLOTHES = { top: -0.4, bottom: -1.0, halfWidth: 0.3 };
+/** Clothes are often two-coloured (a pattern, a shirt under a jacket). */
+const CLOTHES_COLOURS = 2;
+/** Above this height nothing is taken for clothes (collars reach up to the jaw's corners). */
+const COLLAR_TOP = 0.25;
+/** Squared Mahalanobis distance within which a colour belongs to a model (chi-square, 3 dof, 99.9 %). */
+const GATE = 16.3;
+/** A beard reaches this far outside the jaw's landmarks (face widths); hair beside the jaw lies farther out. */
+const BEARD_MARGIN = 0.08;
+/** The neck below the chin, half its width in face widths. */
+const NECK_HALF_WIDTH = 0.3;
+/** Above the brows by this much (face heights) a fringe can begin; below, the brows themselves are dark. */
+const BROW_MARGIN = 0.04;
+/** Texture (over the face skin's) above which a skin-coloured cell is hair: as for a bare scalp (observe.ts). */
+const HAIR_GRAIN = 3.5;
+/** Passes of growing the hair region and refitting its colour model. */
+const GROWTH_PASSES = 3;
+
+export interface HairRegion {
+  /** 1 per hair cell. */
+  hair: Uint8Array;
+  skin: ColourModel;
+  /** The hair colour model, undefined when the scalp shows no hair at all. */
+  hairModel?: ColourModel;
+  /** Scalp cells (in the matte) and the share of them coloured like the face's skin. */
+  scalpCells: number;
+  scalpSkinShare: number;
+  /** Fine texture of the scalp's cells not coloured like skin, over the face skin's (about 1-2 for a bald scalp, several times that for hair). */
+  scalpGrain: number;
+  /** Brightness of those cells over the face skin's. */
+  scalpBrightness: number;
+  /** Face-frame heights of the brows' top and of an average forehead's hairline. */
+  browTop: number;
+  hairline: number;
+}
+
+export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, frame: FaceFrame): HairRegion {
+  const at = (i: number) => toFace(frame, landmarks[i * 3], landmarks[i * 3 + 1]);
+  const browTop = Math.max(...BROW_TOP.map((i) => at(i)[1]));
+  const hairline = browTop * (1 + FOREHEAD_OVER_BROWS);
+  const noseTip = at(NOSE_TIP)[1];
+
+  const skinCells = new Set<number>();
+  for (const i of SKIN_LANDMARKS) {
+    for (const c of cellsAround(grid, landmarks[i * 3], landmarks[i * 3 + 1], SKIN_SAMPLE_RADIUS * frame.height)) skinCells.add(c);
+  }
+  const skin = fitColourModel(featuresOf(grid, [...skinCells]));
+  if (!skin) throw new RangeError('findHairRegion: the face is too small to sample its skin');
+  const skinLike = (c: number) => distance2(skin, grid.feature, c * 3) < GATE;
+
+  const scalp: number[] = [];
+  const clothes: number[] = [];
+  for (let c = 0; c < grid.s.length; c++) {
+    if (!grid.person[c]) continue;
+    const s = Math.abs(grid.s[c]);
+    const t = grid.t[c];
+    if (s < SCALP.halfWidth && t > SCALP.bottom && t < SCALP.top) scalp.push(c);
+    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom && !skinLike(c)) clothes.push(c);
+  }
+  const scalpHair = scalp.filter((c) => !skinLike(c));
+  const scalpSkinShare = scalp.length ? 1 - scalpHair.length / scalp.length : 1;
+  const median = (cells: Iterable<number>, of: (c: number) => number) => {
+    const v = [...cells].map(of).sort((a, b) => a - b);
+    return v.length ? v[v.length >> 1] : 0;
+  };
+  // Texture and brightness are judged where the scalp is not skin-coloured: a bare forehead below the hairline does not count.
+  const grain = (c: number) => cellGrain(grid, c);
+  const skinGrain = Math.max(1e-6, median(skinCells, grain));
+  const scalpGrain = median(scalpHair, grain) / skinGrain;
+  const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
+  const clothesModels = fitColourMixture(featuresOf(grid, clothes), CLOTHES_COLOURS);
+  const base = { skin, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
+
+  let hairModel = fitColourModel(featuresOf(grid, scalpHair));
+  let hair: Uint8Array = new Uint8Array(grid.s.length);
+  // The scalp's hair is lit from above; each pass refits the model on all the hair found so far, so
+  // the next one reaches the same hair in the shade beside the face.
+  for (let pass = 0; pass < GROWTH_PASSES && hairModel; pass++) {
+    hair = grow(grid, scalp, allowedCell(grid, { noseTip, browTop, hairline, skinGrain }, hairModel, skin, clothesModels));
+    if (pass === GROWTH_PASSES - 1) break;
+    const found: number[] = [];
+    for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(c);
+    hairModel = fitColourModel(featuresOf(grid, found)) ?? hairModel;
+  }
+  return { ...base, hair, hairModel };
+}
+
+function allowedCell(
+  grid: HairGrid,
+  { noseTip, browTop, hairline, skinGrain }: { noseTip: number; browTop: number; hairline: number; skinGrain: number },
+  hairModel: ColourModel,
+  skin: ColourModel,
+  clothes: ColourModel[],
+): (c: number) => boolean {
+  return (c) => {
+    if (!grid.person[c]) return false;
+    const s = grid.s[c];
+    const t = grid.t[c];
+    const inside = grid.oval[c];
+    if (inside > 0 && t < browTop + BROW_MARGIN) return false; // eyes, nose, mouth
+    if (t < noseTip && inside > -BEARD_MARGIN) return false; // beard and jaw
+    if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
+    const f = grid.feature;
+    const o = c * 3;
+    // Above the hairline the person is hair unless it is skin: highlights and dyed streaks included.
+    if (t > hairline && distance2(skin, f, o) > GATE) return true;
+    const d = distance2(hairModel, f, o);
+    const h = d + hairModel.logDet;
+    if (d > GATE) return false;
+    // Hair as light as the skin is told from it by its strands, above the ears (whose folds make edges too).
+    if (h > cost(skin, f, o) && (t < browTop || cellGrain(grid, c) < HAIR_GRAIN * skinGrain)) return false;
+    return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f, o) < h));
+  };
+}
+
+/** The cells reachable from the seeds through allowed cells (4-neighbours). */
+function grow(grid: HairGrid, seeds: number[], allowed: (c: number) => boolean): Uint8Array {
+  const out = new Uint8Array(grid.s.length);
+  const seen = new Uint8Array(grid.s.length);
+  const queue = new Int32Array(grid.s.length);
+  let head = 0;
+  let tail = 0;
+  const visit = (c: number) => {
+    if (seen[c]) return;
+    seen[c] = 1;
+    if (!allowed(c)) return;
+    out[c] = 1;
+    queue[tail++] = c;
+  };
+  for (const c of seeds) visit(c);
+  const { columns } = grid;
+  while (head < tail) {
+    const c = queue[head++];
+    const x = c % columns;
+    if (x > 0) visit(c - 1);
+    if (x < columns - 1) visit(c + 1);
+    if (c >= columns) visit(c - columns);
+    if (c + columns < out.length) visit(c + columns);
+  }
+  return out;
+}

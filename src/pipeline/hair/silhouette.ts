@@ -1,0 +1,100 @@
+/**
+ * What of a hair mesh the photo's camera would see in front of the head: a small depth-buffered
+ * rasteriser on a coarse grid over the photo (coverage only, no shading), for comparing hairstyles
+ * with the photo's hair region.
+ */
+import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
+
+export interface SilhouetteGrid {
+  /** Photo pixels per grid cell. */
+  step: number;
+  columns: number;
+  rows: number;
+}
+
+export function silhouetteGrid(width: number, height: number, cells: number): SilhouetteGrid {
+  const step = Math.max(1, Math.max(width, height) / cells);
+  return { step, columns: Math.ceil(width / step), rows: Math.ceil(height / step) };
+}
+
+/** Grid positions (x, y) and depth towards the camera of packed xyz points. */
+function project(cam: PhotoCamera, grid: SilhouetteGrid, positions: ArrayLike<number>): Float32Array {
+  const r = cam.rotation, s = cam.pixelsPerCm;
+  const out = new Float32Array(positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    out[i] = (cam.translation[0] + s * (r[0] * x + r[1] * y + r[2] * z)) / grid.step;
+    out[i + 1] = (cam.translation[1] - s * (r[3] * x + r[4] * y + r[5] * z)) / grid.step;
+    out[i + 2] = r[6] * x + r[7] * y + r[8] * z;
+  }
+  return out;
+}
+
+/** Fills triangles into `depth` (nearest wins: larger is nearer); `mark` set where the triangle won. */
+function raster(p: Float32Array, indices: ArrayLike<number>, grid: SilhouetteGrid, depth: Float32Array, mark?: Uint8Array): void {
+  const { columns, rows } = grid;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t] * 3, b = indices[t + 1] * 3, c = indices[t + 2] * 3;
+    const x0 = Math.max(0, Math.floor(Math.min(p[a], p[b], p[c]))), x1 = Math.min(columns - 1, Math.ceil(Math.max(p[a], p[b], p[c])));
+    const y0 = Math.max(0, Math.floor(Math.min(p[a + 1], p[b + 1], p[c + 1]))), y1 = Math.min(rows - 1, Math.ceil(Math.max(p[a + 1], p[b + 1], p[c + 1])));
+    const area = (p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[c] - p[a]) * (p[b + 1] - p[a + 1]);
+    if (area === 0 || !(area === area)) continue;
+    for (let y = y0; y <= y1; y++) {
+      const py = y + 0.5;
+      for (let x = x0; x <= x1; x++) {
+        const px = x + 0.5;
+        const wa = ((p[b] - px) * (p[c + 1] - py) - (p[c] - px) * (p[b + 1] - py)) / area;
+        const wb = ((p[c] - px) * (p[a + 1] - py) - (p[a] - px) * (p[c + 1] - py)) / area;
+        const wc = 1 - wa - wb;
+        if (wa < 0 || wb < 0 || wc < 0) continue;
+        const z = wa * p[a + 2] + wb * p[b + 2] + wc * p[c + 2];
+        const i = y * columns + x;
+        if (z <= depth[i]) continue;
+        depth[i] = z;
+        if (mark) mark[i] = 1;
+      }
+    }
+  }
+}
+
+/** Depth of the head as the camera sees it (-Infinity where it is not). */
+export function headDepth(cam: PhotoCamera, grid: SilhouetteGrid, head: { positions: ArrayLike<number>; indices: ArrayLike<number> }): Float32Array {
+  const depth = new Float32Array(grid.columns * grid.rows).fill(-Infinity);
+  raster(project(cam, grid, head.positions), head.indices, grid, depth);
+  return depth;
+}
+
+/** Cells where the hair is seen in front of the head (or where no head is). */
+export function hairSilhouette(cam: PhotoCamera, grid: SilhouetteGrid, head: Float32Array, hair: { positions: ArrayLike<number>; indices: ArrayLike<number> }): Uint8Array {
+  const depth = new Float32Array(head);
+  const mark = new Uint8Array(depth.length);
+  raster(project(cam, grid, hair.positions), hair.indices, grid, depth, mark);
+  return mark;
+}
+
+/** The observation's mask on the grid: a cell is hair when most of its pixels are. */
+export function maskOnGrid(mask: { width: number; height: number; alpha: Uint8Array }, grid: SilhouetteGrid): Uint8Array {
+  const out = new Uint8Array(grid.columns * grid.rows);
+  const count = new Uint32Array(out.length), total = new Uint32Array(out.length);
+  for (let y = 0; y < mask.height; y++) {
+    const row = Math.floor(y / grid.step) * grid.columns;
+    for (let x = 0; x < mask.width; x++) {
+      const c = row + Math.floor(x / grid.step);
+      total[c]++;
+      if (mask.alpha[y * mask.width + x] > 127) count[c]++;
+    }
+  }
+  for (let c = 0; c < out.length; c++) out[c] = count[c] * 2 > total[c] ? 1 : 0;
+  return out;
+}
+
+/** Intersection over union of two masks over the rows above `lastRow` (inclusive). */
+export function iou(a: Uint8Array, b: Uint8Array, grid: SilhouetteGrid, lastRow: number): number {
+  let inter = 0, union = 0;
+  const end = Math.min(grid.rows, lastRow + 1) * grid.columns;
+  for (let i = 0; i < end; i++) {
+    inter += a[i] & b[i];
+    union += a[i] | b[i];
+  }
+  return union === 0 ? 1 : inter / union;
+}

@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { hairLibrary } from '../../../src/geometry/hair/library.ts';
+import { chooseHairstyle } from '../../../src/pipeline/hair/choose.ts';
+import { hairSilhouette, headDepth, silhouetteGrid } from '../../../src/pipeline/hair/silhouette.ts';
+import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
+import type { PhotoCamera } from '../../../src/geometry/texture/photo-camera.ts';
+import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
+import { LENGTH_ORDER } from '../../../src/geometry/hair/styles.ts';
+import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
+import { BONE } from '../../../src/geometry/template/types.ts';
+
+const tpl = loadTemplateView('2.0');
+const lib = hairLibrary(tpl.source, tpl.hairCoverage);
+const head = tpl.meshes[0].geometry;
+/** A frontal photo of the template itself, 400 x 480 pixels, 10 pixels a centimetre. */
+const camera: PhotoCamera = { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], pixelsPerCm: 10, translation: [200, 200] };
+const W = 400, H = 480;
+
+/** What a photo of the template wearing `name` would show: that style's silhouette as the hair region. */
+function observationOf(name: string, extra: Partial<HairObservation>): HairObservation {
+  const style = lib.styles.find((s) => s.style.name === name)!;
+  const grid = silhouetteGrid(W, H, Math.max(W, H));
+  const cells = hairSilhouette(camera, grid, headDepth(camera, grid, head), style.mesh);
+  const alpha = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) alpha[y * W + x] = cells[Math.floor(y / grid.step) * grid.columns + Math.floor(x / grid.step)] ? 255 : 0;
+  const colour = { base: [90, 60, 40], dark: [50, 30, 20], light: [130, 90, 60] } as HairObservation['colour'];
+  return { bald: false, length: style.style.length, colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
+}
+
+/** The template's landmarks as the camera above sees them. */
+const landmarks = new Float32Array(468 * 3);
+for (let i = 0; i < 468; i++) landmarks.set([200 + head.positions[i * 3] * 10, 200 - head.positions[i * 3 + 1] * 10, head.positions[i * 3 + 2] * 10], i * 3);
+const choose = (observation: HairObservation) =>
+  chooseHairstyle({ library: lib, observation, camera, landmarks, place: (p) => p, avatar: { positions: head.positions, indices: head.indices } });
+
+test('a synthetic photo of a style is matched to that style', () => {
+  for (const name of ['short-crop', 'bob', 'long-straight', 'afro', 'chin-fringe']) {
+    const choice = choose(observationOf(name, {}));
+    assert.equal(choice?.style.style.name, name, `${name}: ${choice?.scores.slice(0, 3).map((s) => `${s.name} ${s.score.toFixed(2)}`).join(', ')}`);
+  }
+});
+
+test('bald gets no hair; a shaved head the stubble shell only', () => {
+  const bare = observationOf('short-crop', {});
+  assert.equal(choose({ ...bare, bald: true, length: 'none', mask: { ...bare.mask, alpha: new Uint8Array(W * H) } }), undefined);
+  assert.equal(choose({ ...bare, bald: true, length: 'shaved' })?.style.style.shellOnly, true);
+});
+
+test('the observed length decides between silhouettes alike from the front', () => {
+  // The same region (a bob's) observed as long hair picks a long style, as short hair a short one.
+  const asLong = choose(observationOf('bob', { length: 'long' }))!;
+  const asShort = choose(observationOf('short-crop', { length: 'short' }))!;
+  const rank = (l: string) => LENGTH_ORDER.indexOf(l as never);
+  assert.ok(rank(asLong.style.style.length) >= rank('chin'), asLong.style.style.name);
+  assert.ok(rank(asShort.style.style.length) <= rank('ear'), asShort.style.style.name);
+});
+
+test('on the test photos: the bald person gets no hair mesh, long hair a long style, short hair a short one', async () => {
+  const pipeline = new PhotoPipeline(loadTemplateView);
+  const faces = new URL('../../fixtures/faces/', import.meta.url);
+  const run = async (file: string) => {
+    const r = await pipeline.run({ inputType: 'photo', file: new Uint8Array(readFileSync(new URL(file, faces))), template: '1.6', features: [] }, () => {});
+    const hair = r.model.meshes.find((m) => m.name === 'hair');
+    if (hair) {
+      // The fit: no hair vertex inside the avatar's head (above its open neck cut), all on the head bone.
+      const h = r.model.meshes[0].geometry;
+      const bvh = TriangleBvh.build(h.positions, h.indices);
+      const hit = emptyClosestPoint();
+      const cutTop = Math.max(...loadTemplateView('1.6').source.neckCut.map((v) => h.positions[v * 3 + 1]));
+      let inside = 0;
+      for (let v = 0; v < hair.geometry.positions.length; v += 3) {
+        const [x, y, z] = hair.geometry.positions.subarray(v, v + 3);
+        if (y > cutTop && bvh.closestPoint(x, y, z, hit) && hit.inside) inside++;
+      }
+      assert.equal(inside, 0, `${file}: hair vertices inside the head`);
+      assert.ok(hair.skin.joints.every((j, k) => k % 4 !== 0 || j === BONE.head));
+    }
+    return { style: lib.styles.find((s) => s.style.name === r.meta.hairstyle)?.style, hair, meta: r.meta };
+  };
+  const bald = await run('p06-a.jpg');
+  assert.equal(bald.hair, undefined);
+  assert.equal(bald.meta.hairstyle, 'none');
+  const long = await run('p01-b.jpg');
+  assert.ok(long.hair && ['shoulder', 'long'].includes(long.style!.length), long.meta.hairstyle);
+  const short = await run('p04-a.jpg');
+  assert.ok(short.hair && ['shaved', 'short'].includes(short.style!.length), short.meta.hairstyle);
+});

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
+import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
+import { estimatePersonMatte } from '../../../src/pipeline/face/person-matte.ts';
+import { observeHair } from '../../../src/pipeline/hair/observe.ts';
+import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
+
+const faces = new URL('../../fixtures/faces/', import.meta.url);
+
+async function observe(file: string): Promise<HairObservation> {
+  const { image } = await decodePhoto(new Uint8Array(readFileSync(new URL(file, faces))));
+  const found = await detectFaces(image.data, image.width, image.height);
+  const face = found.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  const hair = observeHair(image, new Float32Array(face.mesh.flat()), await estimatePersonMatte(image));
+  assert.equal(hair.mask.width, image.width, file);
+  assert.equal(hair.mask.height, image.height, file);
+  assert.equal(hair.mask.alpha.length, image.width * image.height, file);
+  return hair;
+}
+
+const share = (h: HairObservation) => h.mask.alpha.reduce((a, v) => a + (v ? 1 : 0), 0) / h.mask.alpha.length;
+const brightness = ([r, g, b]: number[]) => (r + g + b) / 3;
+/** Spread between the largest and the smallest channel: near 0 for grey. */
+const chroma = ([r, g, b]: number[]) => Math.max(r, g, b) - Math.min(r, g, b);
+
+test('the bald person is bald, with no hair region', async () => {
+  const h = await observe('p06-a.jpg');
+  assert.equal(h.bald, true);
+  assert.ok(h.length === 'none' || h.length === 'shaved', h.length);
+  assert.equal(h.fringe, 0);
+  assert.equal(h.parting, 'none');
+  if (h.length === 'none') assert.equal(share(h), 0);
+});
+
+test('long-haired persons are long, short-haired persons short, none of them bald', async () => {
+  for (const file of ['p01-b.jpg', 'p02-a.jpg']) {
+    const h = await observe(file);
+    assert.equal(h.bald, false, file);
+    assert.equal(h.length, 'long', file);
+    assert.ok(share(h) > 0.05, `${file}: hair covers ${share(h)}`);
+  }
+  for (const file of ['p03-a.jpg', 'p04-a.jpg', 'p05-a.jpg', 'p08-a.jpg', 'p10-b.jpg', 'p11-a.jpg']) {
+    const h = await observe(file);
+    assert.equal(h.bald, false, file);
+    assert.equal(h.length, 'short', file);
+    assert.ok(h.volume > 1 && h.volume < 2, `${file}: volume ${h.volume}`);
+  }
+});
+
+test('hair colour: dark for dark hair, light for blonde, grey for grey; the variation brackets the base', async () => {
+  const dark = await observe('p01-b.jpg');
+  const blonde = await observe('p02-a.jpg');
+  const grey = await observe('p12-a.jpg');
+  assert.ok(brightness(dark.colour.base) < 80, `dark hair ${dark.colour.base}`);
+  assert.ok(brightness(blonde.colour.base) > 110, `blonde hair ${blonde.colour.base}`);
+  assert.ok(brightness(grey.colour.base) > 110 && chroma(grey.colour.base) < 20, `grey hair ${grey.colour.base}`);
+  for (const h of [dark, blonde, grey]) {
+    assert.ok(brightness(h.colour.dark) < brightness(h.colour.base) && brightness(h.colour.base) < brightness(h.colour.light), `${h.colour.dark} ${h.colour.base} ${h.colour.light}`);
+  }
+});
+
+test('a fringe over the forehead covers more of it than hair combed back', async () => {
+  const fringe = await observe('p02-a.jpg');
+  const combedBack = await observe('p10-b.jpg');
+  assert.ok(fringe.fringe > combedBack.fringe + 0.2, `${fringe.fringe} vs ${combedBack.fringe}`);
+  assert.ok(combedBack.fringe >= 0 && fringe.fringe <= 1);
+});
+
+test('parting: hair framing the forehead from the middle is a centre parting; hair combed back has none', async () => {
+  assert.equal((await observe('p02-a.jpg')).parting, 'centre');
+  assert.equal((await observe('p05-a.jpg')).parting, 'none');
+});
