@@ -26,6 +26,10 @@ import {
   type Rgb,
 } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
+import { whiteBalance, applyGains } from '../geometry/texture/white-balance.ts';
+import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
+import { estimatePersonMatte } from './face/person-matte.ts';
+import { featureMask, measureSclera } from './face/face-regions.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
@@ -79,7 +83,7 @@ export class PhotoPipeline implements Pipeline {
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
-    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
+    const textures = await this.bakeTextures(tpl, geometries[0], analysis, camera);
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeTextures(textures.images);
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
@@ -113,35 +117,59 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera) {
+  private async bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera) {
     const lm = analysis.landmarks;
-    const skin = measureSkinTone(
-      analysis.image,
+    const photo = analysis.image;
+    const matte = await estimatePersonMatte(photo);
+    const features = featureMask(lm, photo.width, photo.height);
+    const photoSkin = measureSkinTone(
+      photo,
       SKIN_SAMPLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]),
       Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
     );
-    const hair = sampleHairColour(analysis.image, lm, skin);
+    const balance = whiteBalance(photoSkin, measureSclera(photo, lm));
+    const skin = applyGains(photoSkin, balance.gains);
+    const photoHair = sampleHairColour(photo, lm, photoSkin);
+    const hair = photoHair && applyGains(photoHair, balance.gains);
+    const visible = visibleFromPhoto(camera, photo, headGeometry);
+    const light = estimatePhotoLight({
+      positions: headGeometry.positions,
+      normals: headGeometry.normals,
+      photo,
+      camera,
+      faceOval: tpl.faceOval,
+      visible,
+      features,
+      matte: matte.alpha,
+      gains: balance.gains,
+    });
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
       normals: headGeometry.normals,
       uvs: headGeometry.uvs,
       indices: headGeometry.indices,
-      photo: analysis.image,
+      photo,
       camera,
       faceOval: tpl.faceOval,
       skin,
-      visible: visibleFromPhoto(camera, analysis.image, headGeometry),
+      visible,
       hair: hair && { coverage: tpl.hairCoverage, colour: hair },
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
       ],
+      photoGain: light.vertexGain,
+      matte: matte.alpha,
+      highlights: { skin, features },
     });
     const irisRadius = irisDiameterPx(lm) / 2;
-    const iris = sampleIrisColour(
-      analysis.image,
-      [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r: irisRadius })),
+    const iris = applyGains(
+      sampleIrisColour(
+        photo,
+        [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r: irisRadius })),
+      ),
+      balance.gains,
     );
     const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
     const images = new Map<string, RgbaImage>();
@@ -153,7 +181,7 @@ export class PhotoPipeline implements Pipeline {
           : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
       images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
     }
-    return { images, skin, iris, hair };
+    return { images, skin, iris, hair, light: { ...light, colour: balance.light } };
   }
 }
 
@@ -168,7 +196,12 @@ function hex(c: Rgb): string {
   return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
 }
 
-function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis, t: { skin: Rgb; iris: Rgb; hair?: Rgb }): Record<string, string> {
+function pipelineMeta(
+  input: PipelineInput,
+  model: AvatarModel,
+  a: FaceAnalysis,
+  t: { skin: Rgb; iris: Rgb; hair?: Rgb; light: PhotoLight & { colour: Rgb } },
+): Record<string, string> {
   const s = a.originalScale;
   const [x, y, w, h] = a.faceBox;
   return {
@@ -179,5 +212,6 @@ function pipelineMeta(input: PipelineInput, model: AvatarModel, a: FaceAnalysis,
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
     'hair-colour': t.hair ? hex(t.hair) : 'none',
+    light: `${t.light.direction.map((v) => v.toFixed(2)).join(',')} ${hex(t.light.colour)}`,
   };
 }
