@@ -30,6 +30,7 @@ import { whiteBalance, applyGains } from '../geometry/texture/white-balance.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
 import { estimatePersonMatte } from './face/person-matte.ts';
 import { featureMask, measureSclera } from './face/face-regions.ts';
+import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
@@ -119,7 +120,9 @@ export class PhotoPipeline implements Pipeline {
 
   private async bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera) {
     const lm = analysis.landmarks;
-    const photo = analysis.image;
+    const glasses = detectGlasses(analysis.image, lm).present;
+    // The frame comes out of the photo before anything is sampled from it (skin tone, light, albedo).
+    const photo = glasses ? fillMasked(analysis.image, glassesFrameMask(analysis.image, lm)) : analysis.image;
     const matte = await estimatePersonMatte(photo);
     const features = featureMask(lm, photo.width, photo.height);
     const photoSkin = measureSkinTone(
@@ -127,7 +130,8 @@ export class PhotoPipeline implements Pipeline {
       SKIN_SAMPLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]),
       Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
     );
-    const balance = whiteBalance(photoSkin, measureSclera(photo, lm));
+    // Seen through lenses (tinted, coated) the white of the eyes is no reference.
+    const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm));
     const skin = applyGains(photoSkin, balance.gains);
     const photoHair = sampleHairColour(photo, lm, photoSkin);
     const hair = photoHair && applyGains(photoHair, balance.gains);
@@ -181,7 +185,7 @@ export class PhotoPipeline implements Pipeline {
           : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
       images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
     }
-    return { images, skin, iris, hair, light: { ...light, colour: balance.light } };
+    return { images, skin, iris, hair, glasses, light: { ...light, colour: balance.light } };
   }
 }
 
@@ -200,7 +204,7 @@ function pipelineMeta(
   input: PipelineInput,
   model: AvatarModel,
   a: FaceAnalysis,
-  t: { skin: Rgb; iris: Rgb; hair?: Rgb; light: PhotoLight & { colour: Rgb } },
+  t: { skin: Rgb; iris: Rgb; hair?: Rgb; glasses: boolean; light: PhotoLight & { colour: Rgb } },
 ): Record<string, string> {
   const s = a.originalScale;
   const [x, y, w, h] = a.faceBox;
@@ -212,6 +216,7 @@ function pipelineMeta(
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
     'hair-colour': t.hair ? hex(t.hair) : 'none',
+    glasses: String(t.glasses),
     light: `${t.light.direction.map((v) => v.toFixed(2)).join(',')} ${hex(t.light.colour)}`,
   };
 }
