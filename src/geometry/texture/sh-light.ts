@@ -6,7 +6,7 @@
 
 export const SH_TERMS = 9;
 /** Ridge weight on the second-order terms: a face seen from the front shows one hemisphere of normals, which leaves them weakly determined. */
-const RIDGE_SECOND_ORDER = 0.05;
+const RIDGE_SECOND_ORDER = 0.01;
 /** Rounds of iteratively reweighted least squares (residuals beyond a robust scale lose weight: brows, stubble, hair). */
 const ROUNDS = 4;
 
