@@ -25,6 +25,8 @@ export interface PhotoLightInput {
   matte?: Uint8Array;
   /** White-balance gains (linear RGB). */
   gains: Rgb;
+  /** How much of the side light is divided out: 1 all of it, 0.5 half (in the exponent), 0 none. */
+  sideLight: number;
 }
 
 export interface PhotoLight {
@@ -96,7 +98,7 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
     const [x, y, z] = [camNormals[v * 3], camNormals[v * 3 + 1], camNormals[v * 3 + 2]];
     const toEven = shEvaluate(even, x, y, z);
     const shade = ids.length && toEven > 0 ? shEvaluate(sh, x, y, z) / toEven : 1;
-    const rel = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], shade));
+    const rel = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], shade ** input.sideLight));
     for (let c = 0; c < 3; c++) vertexGain[v * 3 + c] = gains[c] / rel;
   }
   const first = Math.hypot(sh[1], sh[2], sh[3]);

@@ -62,7 +62,7 @@ test('a sphere lit from one side comes out even from side to side, and the light
   // The face oval: the ring at 60° from the camera axis.
   const ring = Math.round((RINGS * 60) / 90);
   const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
-  const est = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1] });
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 1 });
   const dot = (est.direction[0] * light[0] + est.direction[1] * light[1] + est.direction[2] * light[2]) / len;
   assert.ok(dot > 0.98, `direction ${est.direction}`);
   // Albedo luminance at mirrored points left and right of the centre (polar angle 45°, on the equator's plane).
@@ -79,4 +79,10 @@ test('a sphere lit from one side comes out even from side to side, and the light
   const left = at(SEGMENTS / 2);
   assert.ok(right.photo / left.photo > 1.5, `the photo is lit from the right: ${right.photo} vs ${left.photo}`);
   assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.1, `albedo right ${right.albedo} vs left ${left.albedo}`);
+  // Half of it divided out: half the contrast (in the exponent) is left.
+  const half = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 0.5 });
+  const v = (segment: number) => 1 + (k - 1) * SEGMENTS + segment;
+  const halfRatio = (right.photo * half.vertexGain[v(0) * 3 + 1]) / (left.photo * half.vertexGain[v(SEGMENTS / 2) * 3 + 1]);
+  const fullRatio = right.photo / left.photo;
+  assert.ok(Math.abs(Math.log(halfRatio) - Math.log(fullRatio) / 2) < 0.1, `half ${halfRatio}, photo ${fullRatio}`);
 });
