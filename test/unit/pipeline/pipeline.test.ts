@@ -61,6 +61,8 @@ test('meta entries describe the avatar', () => {
   assert.match(meta['head-pose'], /^-?\d+\.\d,-?\d+\.\d,-?\d+\.\d$/);
   assert.match(meta['skin-tone'], /^#[0-9a-f]{6}$/);
   assert.match(meta['iris-colour'], /^#[0-9a-f]{6}$/);
+  assert.equal(meta.glasses, 'false');
+  assert.match(meta.light, /^-?\d\.\d\d,-?\d\.\d\d,-?\d\.\d\d #[0-9a-f]{6}$/);
 });
 
 test('progress rises stage by stage', () => {
