@@ -97,8 +97,9 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   for (let v = 0; v < n; v++) {
     const [x, y, z] = [camNormals[v * 3], camNormals[v * 3 + 1], camNormals[v * 3 + 2]];
     const toEven = shEvaluate(even, x, y, z);
+    // Normals turned away can take a negative fitted light: that is as dark as the clamp allows.
     const shade = ids.length && toEven > 0 ? shEvaluate(sh, x, y, z) / toEven : 1;
-    const rel = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], shade ** input.sideLight));
+    const rel = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], Math.max(1e-3, shade) ** input.sideLight));
     for (let c = 0; c < 3; c++) vertexGain[v * 3 + c] = gains[c] / rel;
   }
   const first = Math.hypot(sh[1], sh[2], sh[3]);

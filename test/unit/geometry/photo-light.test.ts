@@ -8,10 +8,10 @@ import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../../../src/geometry/
 const R = 5;
 const RINGS = 40;
 const SEGMENTS = 64;
-/** A sphere (radius 5 cm) with its pole towards the camera (+z): ring k at polar angle k/RINGS * 90°, front hemisphere only. */
+/** A sphere (radius 5 cm) with its pole towards the camera (+z): ring k at polar angle k/RINGS * 180°, front hemisphere fitted. */
 function hemisphere() {
   const positions: number[] = [0, 0, R];
-  for (let k = 1; k <= RINGS; k++) {
+  for (let k = 1; k <= 2 * RINGS; k++) {
     const t = (k / RINGS) * (Math.PI / 2);
     for (let s = 0; s < SEGMENTS; s++) {
       const p = (2 * Math.PI * s) / SEGMENTS;
@@ -81,6 +81,7 @@ test('a sphere lit from one side comes out even from side to side, and the light
   assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.1, `albedo right ${right.albedo} vs left ${left.albedo}`);
   // Half of it divided out: half the contrast (in the exponent) is left.
   const half = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 0.5 });
+  assert.ok(half.vertexGain.every(Number.isFinite), 'every vertex has a finite gain, the back of the sphere included');
   const v = (segment: number) => 1 + (k - 1) * SEGMENTS + segment;
   const halfRatio = (right.photo * half.vertexGain[v(0) * 3 + 1]) / (left.photo * half.vertexGain[v(SEGMENTS / 2) * 3 + 1]);
   const fullRatio = right.photo / left.photo;
