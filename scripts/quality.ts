@@ -1,10 +1,12 @@
 /**
  * Quality tool: runs the photo pipeline on photos and prints landmark error, identity distance,
- * verification, the head silhouette, mesh checks and the landmark model's and segmentation's times per photo and overall.
- *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] PHOTO...
+ * verification, the head silhouette, the skin colour, mesh checks and the landmark model's and segmentation's
+ * times per photo and overall.
+ *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] [--previews DIR] PHOTO...
+ * --previews writes each front preview as DIR/<photo>.jpg (for before/after sheets).
  * Person ids come from a manifest.json next to the photos (files with the same person id show the same person).
  */
-import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
@@ -16,13 +18,14 @@ import type { Feature } from '../src/model/product.ts';
 import type { TemplateVersion } from '../src/model/avatar.ts';
 
 function parseArgs(argv: string[]) {
-  const opts = { json: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', photos: [] as string[] };
+  const opts = { json: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--template') opts.template = argv[++i] as TemplateVersion;
     else if (a === '--features') opts.features = argv[++i].split(',').filter(Boolean) as Feature[];
     else if (a === '--gallery') opts.gallery = argv[++i];
+    else if (a === '--previews') opts.previews = argv[++i];
     else opts.photos.push(a);
   }
   return opts;
@@ -38,7 +41,7 @@ function personOf(file: string): string | undefined {
 function printTable(r: QualityReport): void {
   const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(`template ${r.template}`);
-  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', '   ms', 'lm-ms', 'seg-ms');
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), '   ms', 'lm-ms', 'seg-ms');
   for (const p of r.photos) {
     if (p.status === 'refused') {
       console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
@@ -54,6 +57,7 @@ function printTable(r: QualityReport): void {
       String(p.verified ?? '-').padStart(8),
       f(p.headSilhouette).padStart(5),
       p.meshValid ? '  ok' : ' BAD',
+      (p.skinLab ? p.skinLab.map((x) => x.toFixed(0)).join(',') : '-').padStart(13),
       String(Math.round(p.totalMs ?? 0)).padStart(5),
       String(Math.round(p.landmarkMs ?? 0)).padStart(5),
       String(Math.round(p.segmentationMs ?? 0)).padStart(6),
@@ -62,7 +66,8 @@ function printTable(r: QualityReport): void {
   const o = r.overall;
   console.log(
     `overall: ${o.done} done, ${o.refused} refused; mean landmark error ${f(o.meanLandmarkError)} (goal < ${r.goals.landmarkError}); ` +
-      `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}`,
+      `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}; ` +
+      `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE})`,
   );
   const done = r.photos.filter((p) => p.status === 'done');
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -74,7 +79,7 @@ function printTable(r: QualityReport): void {
 
 const opts = parseArgs(process.argv.slice(2));
 if (opts.photos.length === 0) {
-  console.error('usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] PHOTO...');
+  console.error('usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] PHOTO...');
   process.exit(2);
 }
 await landmarkModel();
@@ -85,6 +90,10 @@ const report = await evaluatePhotos(new PhotoPipeline(loadTemplateView), cases, 
   features: opts.features,
   onPreview: (name, jpg) => previews.set(name, jpg),
 });
+if (opts.previews) {
+  mkdirSync(opts.previews, { recursive: true });
+  for (const [name, jpg] of previews) writeFileSync(path.join(opts.previews, name.replace(/\.\w+$/, '.jpg')), jpg);
+}
 if (opts.gallery) {
   const cells = cases.flatMap((c) => {
     const q = report.photos.find((p) => p.name === c.name)!;

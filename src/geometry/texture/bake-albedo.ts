@@ -9,6 +9,8 @@ import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts
 import { rasterizeUv, dilate } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
+import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
+import { applyGains } from './white-balance.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -28,6 +30,15 @@ export interface AlbedoInput {
   hair?: { coverage: Float32Array; colour: Rgb };
   /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
   fixed?: { vertices: readonly number[]; colour: Rgb }[];
+  /** Per vertex, linear RGB gains from the photo's colour to albedo (white balance, shading; see estimatePhotoLight). */
+  photoGain?: Float32Array;
+  /** Per photo pixel, 0..255 person (see estimatePersonMatte): background pixels give no colour. */
+  matte?: Uint8Array;
+  /**
+   * Specular highlights are compressed in skin texels much brighter than `skin` (the albedo's skin tone, sRGB);
+   * `features` (per photo pixel, non-zero on the eyes, brows and lips) are left as they are.
+   */
+  highlights?: { skin: Rgb; features: Uint8Array };
 }
 
 export interface AlbedoResult {
@@ -44,6 +55,11 @@ const FACING_MIN = 0.15;
 const FACING_FULL = 0.45;
 /** The skin fill is baked at 1/FILL_REDUCTION of the atlas size. */
 const FILL_REDUCTION = 4;
+/** The matte's alpha (0..255) below which a pixel is background, and from which it fully counts. */
+const MATTE_RAMP = [96, 224] as const;
+/** Skin luminance, relative to the skin tone's, above which a texel counts as highlight; the part of the excess kept. */
+const HIGHLIGHT_KNEE = 1.15;
+const HIGHLIGHT_KEEP = 0.35;
 
 export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const n = input.positions.length / 3;
@@ -68,6 +84,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     weight[v] = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
   }
   const fill = fillColours(input, img, skin, fixedOf);
+  const gain = input.photoGain;
 
   const size = input.size;
   // The fill is smooth: bake it at a quarter of the size and magnify; only the face's triangles are
@@ -75,24 +92,35 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION);
   const rgba = new Uint8ClampedArray(bytes.buffer);
   const px = new Float32Array(3);
-  // Per vertex: image x, y, photo weight.
-  const attrs = new Float32Array(n * 3);
+  // Per vertex: image x, y, photo weight, gains.
+  const attrs = new Float32Array(n * 6);
   for (let v = 0; v < n; v++) {
-    attrs[v * 3] = img[v * 2];
-    attrs[v * 3 + 1] = img[v * 2 + 1];
-    attrs[v * 3 + 2] = weight[v];
+    attrs[v * 6] = img[v * 2];
+    attrs[v * 6 + 1] = img[v * 2 + 1];
+    attrs[v * 6 + 2] = weight[v];
+    for (let c = 0; c < 3; c++) attrs[v * 6 + 3 + c] = gain ? gain[v * 3 + c] : 1;
   }
+  const { photo, matte, highlights } = input;
+  const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
   const faceTriangles = input.indices.filter((_, i, all) => {
     const t = i - (i % 3);
     return weight[all[t]] > 0 || weight[all[t + 1]] > 0 || weight[all[t + 2]] > 0;
   });
   // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
   // band along the border) made renders measurably less like the person (identity distance +0.04).
-  rasterizeUv(input.uvs, faceTriangles, size, attrs, 3, (texel, t) => {
-    const w = t[2];
+  rasterizeUv(input.uvs, faceTriangles, size, attrs, 6, (texel, t) => {
+    let w = t[2];
+    if (w <= 0.002) return;
+    const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(t[1]))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(t[0])));
+    if (matte) w *= smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], matte[pixel]);
     if (w <= 0.002) return;
     const o = texel * 4;
-    sampleBilinear(input.photo, t[0], t[1], px);
+    sampleBilinear(photo, t[0], t[1], px);
+    if (gain || skinLum) {
+      for (let c = 0; c < 3; c++) px[c] = srgbToLinear[Math.round(px[c])] * t[3 + c];
+      if (skinLum && !highlights!.features[pixel]) compressHighlight(px, skinLum);
+      for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(px[c] * (LINEAR_STEPS - 1)))];
+    }
     rgba[o] = w * px[0] + (1 - w) * rgba[o];
     rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
     rgba[o + 2] = w * px[2] + (1 - w) * rgba[o + 2];
@@ -172,8 +200,24 @@ function smoothstep(e0: number, e1: number, x: number): number {
   return t * t * (3 - 2 * t);
 }
 
+/**
+ * Highlights: skin brighter than HIGHLIGHT_KNEE times the skin tone's luminance keeps only a part of the
+ * excess, at its own colour. A separation into skin colour plus white (dichromatic reflection) was tried:
+ * per texel it amplified pores and freckles into grey speckles on the forehead.
+ */
+function compressHighlight(c: Float32Array, skinLum: number): void {
+  const l = luminanceLinear(c) / skinLum;
+  if (l <= HIGHLIGHT_KNEE) return;
+  const k = (HIGHLIGHT_KNEE + (l - HIGHLIGHT_KNEE) * HIGHLIGHT_KEEP) / l;
+  for (let i = 0; i < 3; i++) c[i] *= k;
+}
+
+function luminanceLinear(c: ArrayLike<number>): number {
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
 /** Distance from (x, y) to the polygon's border, positive inside and 0 outside. */
-function insideDistance(poly: [number, number][], x: number, y: number): number {
+export function insideDistance(poly: [number, number][], x: number, y: number): number {
   return Math.max(0, signedPolygonDistance(poly, x, y));
 }
 
@@ -197,13 +241,18 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   }
   const r = Math.max(2, Math.round(input.camera.pixelsPerCm * 0.3));
   const skinLum = luminance(skin);
-  const anchors = ovalIds.map((v) => {
+  const { photo, matte, photoGain } = input;
+  const anchors = ovalIds.flatMap((v) => {
     const x = img[v * 2] + (cx - img[v * 2]) * 0.12;
     const y = img[v * 2 + 1] + (cy - img[v * 2 + 1]) * 0.12;
-    const c = medianPatch(input.photo, x, y, r);
+    const pixel = Math.min(photo.height - 1, Math.max(0, Math.round(y))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.round(x)));
+    if (matte && matte[pixel] < MATTE_RAMP[1]) return [];
+    let c = medianPatch(photo, x, y, r);
+    if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
     const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
-    return { p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k) };
+    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k) }];
   });
+  if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin] });
   const n = input.positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {

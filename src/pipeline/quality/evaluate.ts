@@ -12,6 +12,7 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
+import { renderedSkinLab, samePersonDeltaE, type Lab } from './skin-colour.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
 import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
@@ -46,6 +47,8 @@ export interface PhotoQuality {
   otherPersonDistance?: number;
   /** IoU of the photo's person matte and the preview's alpha in the head region (head-silhouette.ts). */
   headSilhouette?: number;
+  /** CIE Lab skin colour on the front preview's cheeks and forehead. */
+  skinLab?: Lab;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -68,11 +71,14 @@ export interface QualityReport {
     verified: number;
     verifiable: number;
     meshValid: number;
+    /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
+    skinDeltaE: number;
+    skinPairs: number;
   };
-  goals: { landmarkError: number; identityDistance: number; meanHeadSilhouette: number; minHeadSilhouette: number };
+  goals: { landmarkError: number; identityDistance: number; meanHeadSilhouette: number; minHeadSilhouette: number; skinDeltaE: number };
 }
 
-export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8 };
+export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6 };
 const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
 async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
@@ -159,7 +165,8 @@ export async function evaluatePhotos(
     opts.onPreview?.(c.name, result.preview.jpg);
     const landmarkError = await landmarkErrorOf(result);
     const photoDesc = await faceDescriptor(result.analysis.image);
-    const renderDesc = await faceDescriptor(await jpegToRgb(result.preview.jpg));
+    const preview = await jpegToRgb(result.preview.jpg);
+    const renderDesc = await faceDescriptor(preview);
     photoDescriptors.set(c.name, photoDesc);
     renderDescriptors.set(c.name, renderDesc);
     const mesh = headMeshReport(result);
@@ -173,6 +180,7 @@ export async function evaluatePhotos(
       headSilhouette,
       mesh: mesh.report,
       meshValid: mesh.valid,
+      skinLab: await renderedSkinLab(preview),
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -196,6 +204,7 @@ export async function evaluatePhotos(
     p.verified = Number.isFinite(same) ? same < other : null;
   }
   const done = photos.filter((p) => p.status === 'done');
+  const skin = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   return {
     template: opts.template,
@@ -210,6 +219,8 @@ export async function evaluatePhotos(
       verified: done.filter((p) => p.verified === true).length,
       verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
       meshValid: done.filter((p) => p.meshValid).length,
+      skinDeltaE: skin.mean,
+      skinPairs: skin.pairs,
     },
     goals: GOALS,
   };

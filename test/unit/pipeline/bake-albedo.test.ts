@@ -70,3 +70,28 @@ test('vertices the camera did not see take no photo colour', () => {
   assert.equal(res.photoWeight[hidden], 0);
   assert.ok(res.photoWeight[hidden + 5] > 0.5);
 });
+
+test('pixels the person matte marks as background give no colour: the face takes the skin fill there', () => {
+  const p = plane();
+  // The photo's right half (blue) is background.
+  const matte = new Uint8Array(200 * 200);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 100; x++) matte[y * 200 + x] = 255;
+  const res = bakeAlbedo({ size: 64, ...p, photo: photo(), camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140], matte });
+  for (let i = 0; i < 64 * 64; i++) {
+    const [r, , b] = res.rgba.subarray(i * 4, i * 4 + 3);
+    assert.ok(!(b > 100 && r < 100), `texel ${i} is the background's blue`);
+  }
+  const at = (u: number) => Array.from(res.rgba.subarray((32 * 64 + Math.floor(u * 64)) * 4, (32 * 64 + Math.floor(u * 64)) * 4 + 3));
+  assert.deepEqual(at(0.3), [200, 40, 40]);
+});
+
+test('photo colours are multiplied by the per-vertex gains (linear light)', () => {
+  const p = plane();
+  const gain = new Float32Array((p.positions.length / 3) * 3);
+  for (let v = 0; v < gain.length / 3; v++) gain.set([0.5, 1, 1], v * 3);
+  const res = bakeAlbedo({ size: 64, ...p, photo: photo(), camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140], photoGain: gain });
+  const o = (32 * 64 + Math.floor(0.3 * 64)) * 4;
+  // sRGB 200 at half the linear light is about 146.
+  assert.ok(Math.abs(res.rgba[o] - 146) <= 1, `red ${res.rgba[o]}`);
+  assert.equal(res.rgba[o + 1], 40);
+});

@@ -65,6 +65,8 @@ test('meta entries describe the avatar', () => {
   assert.match(meta['skin-tone'], /^#[0-9a-f]{6}$/);
   assert.match(meta['iris-colour'], /^#[0-9a-f]{6}$/);
   assert.match(meta.hairstyle, /^[a-z-]+$/);
+  assert.equal(meta.glasses, 'false');
+  assert.match(meta.light, /^-?\d\.\d\d,-?\d\.\d\d,-?\d\.\d\d #[0-9a-f]{6}$/);
 });
 
 test('progress rises stage by stage', () => {

@@ -1,0 +1,23 @@
+/**
+ * A sheet of photo | avatar before | avatar after, one row per photo, from two folders of previews written by
+ * `npm run quality -- --previews DIR` (e.g. on main and on a branch):
+ *   node --import tsx scripts/before-after-sheet.ts OUT.png BEFORE_DIR AFTER_DIR "TITLE" PHOTO...
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
+
+const [out, before, after, title, ...photos] = process.argv.slice(2);
+if (!out || !before || !after || photos.length === 0) {
+  console.error('usage: node --import tsx scripts/before-after-sheet.ts OUT.png BEFORE_DIR AFTER_DIR TITLE PHOTO...');
+  process.exit(2);
+}
+const preview = (dir: string, photo: string) => new Uint8Array(readFileSync(path.join(dir, path.basename(photo).replace(/\.\w+$/, '.jpg'))));
+const cells = photos.flatMap((p) => [
+  { image: new Uint8Array(readFileSync(p)), label: path.basename(p) },
+  { image: preview(before, p), label: 'before' },
+  { image: preview(after, p), label: 'after' },
+]);
+const sheet = await contactSheet(cells, { columns: 3, cellWidth: 300, cellHeight: 300, title });
+writeFileSync(out, await sharp(sheet).png({ palette: true, quality: 90, effort: 7 }).toBuffer());

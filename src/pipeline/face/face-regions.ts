@@ -1,0 +1,99 @@
+/**
+ * Regions of the photo named by the 478 landmarks: the eyes, brows and lips (features that are not skin)
+ * as a pixel mask, and the visible white of the eyes. Pure computations on the landmarks and the image.
+ */
+import type { RgbImage, Rgb } from '../../geometry/texture/rgb-image.ts';
+
+/** Eye contours (eyelid margins) as closed loops: the subject's right eye (image left), then the left. */
+export const EYE_CONTOURS = [
+  [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
+  [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
+];
+export const BROWS = [
+  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46],
+  [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
+];
+const LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
+/** Iris centres and the two ring points across each iris, in the order of EYE_CONTOURS. */
+const IRISES = [
+  { centre: 468, across: [469, 471] },
+  { centre: 473, across: [474, 476] },
+];
+
+/** Each region's polygon is scaled about its centroid by this much: lashes, lid creases and lip borders go with it. */
+const GROW = { eye: 1.6, brow: 1.35, lips: 1.15 };
+
+export type Point = [number, number];
+
+export function landmarkPoint(lm: ArrayLike<number>, i: number): Point {
+  return [lm[i * 3], lm[i * 3 + 1]];
+}
+
+/** Per pixel, 1 on the eyes, brows and lips (with a margin) and 0 elsewhere. */
+export function featureMask(lm: ArrayLike<number>, width: number, height: number): Uint8Array {
+  const mask = new Uint8Array(width * height);
+  const regions: [number[], number][] = [
+    ...EYE_CONTOURS.map((c): [number[], number] => [c, GROW.eye]),
+    ...BROWS.map((c): [number[], number] => [c, GROW.brow]),
+    [LIPS, GROW.lips],
+  ];
+  for (const [ids, grow] of regions) fillPolygon(mask, width, height, scaleAboutCentroid(ids.map((i) => landmarkPoint(lm, i)), grow));
+  return mask;
+}
+
+export function scaleAboutCentroid(poly: Point[], k: number): Point[] {
+  const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length;
+  const cy = poly.reduce((s, p) => s + p[1], 0) / poly.length;
+  return poly.map(([x, y]) => [cx + (x - cx) * k, cy + (y - cy) * k]);
+}
+
+/** Sets to 1 the pixels whose centres lie inside the polygon (even-odd rule). */
+export function fillPolygon(mask: Uint8Array, width: number, height: number, poly: Point[]): void {
+  const ys = poly.map((p) => p[1]);
+  const y0 = Math.max(0, Math.floor(Math.min(...ys)));
+  const y1 = Math.min(height - 1, Math.ceil(Math.max(...ys)));
+  for (let y = y0; y <= y1; y++) {
+    const cy = y + 0.5;
+    const xs: number[] = [];
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [xi, yi] = poly[i];
+      const [xj, yj] = poly[j];
+      if (yi > cy !== yj > cy) xs.push(xi + ((cy - yi) * (xj - xi)) / (yj - yi));
+    }
+    xs.sort((a, b) => a - b);
+    for (let k = 0; k + 1 < xs.length; k += 2) {
+      for (let x = Math.max(0, Math.ceil(xs[k] - 0.5)); x <= Math.min(width - 1, Math.floor(xs[k + 1] - 0.5)); x++) mask[y * width + x] = 1;
+    }
+  }
+}
+
+/**
+ * The white of the eyes: pixels inside the eyelid margins and outside the irises; of those the brighter
+ * third (lashes, lid shadow and the caruncle are darker), per-channel median. Undefined when too few show.
+ */
+export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
+  const pixels: number[] = [];
+  EYE_CONTOURS.forEach((contour, e) => {
+    const eye = new Uint8Array(image.width * image.height);
+    const poly = contour.map((i) => landmarkPoint(lm, i));
+    fillPolygon(eye, image.width, image.height, poly);
+    const [cx, cy] = landmarkPoint(lm, IRISES[e].centre);
+    const [a, b] = IRISES[e].across.map((i) => landmarkPoint(lm, i));
+    const r = (Math.hypot(a[0] - b[0], a[1] - b[1]) / 2) * 1.15;
+    const xs = poly.map((p) => p[0]);
+    const ys = poly.map((p) => p[1]);
+    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(image.height - 1, Math.ceil(Math.max(...ys))); y++) {
+      for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(image.width - 1, Math.ceil(Math.max(...xs))); x++) {
+        if (eye[y * image.width + x] && Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > r) pixels.push(y * image.width + x);
+      }
+    }
+  });
+  if (pixels.length < 30) return undefined;
+  const d = image.data;
+  const bright = pixels.sort((p, q) => d[q * 3] + d[q * 3 + 1] + d[q * 3 + 2] - (d[p * 3] + d[p * 3 + 1] + d[p * 3 + 2])).slice(0, Math.floor(pixels.length / 3));
+  const colour = [0, 1, 2].map((c) => {
+    const v = bright.map((p) => d[p * 3 + c]).sort((x, y) => x - y);
+    return v[v.length >> 1];
+  }) as Rgb;
+  return { colour, pixels: bright.length };
+}

@@ -1,0 +1,195 @@
+/**
+ * Glasses in a face photo: found by their frame, a thin dark line where bare skin shades smoothly (across
+ * the nose bridge between the eyes, and under each eye over the cheekbone), and removed from the photo
+ * before the albedo is baked: the frame's pixels around the eyes are filled from the skin, lids and brows
+ * around them (push-pull, as the texture transfer fills gaps). Pure computations on the image and landmarks.
+ */
+import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import { pushPullFill, TexelSource } from '../../geometry/texture/transfer-fill.ts';
+import { EYE_CONTOURS, BROWS, landmarkPoint, fillPolygon, scaleAboutCentroid, type Point } from './face-regions.ts';
+
+export interface GlassesFinding {
+  present: boolean;
+  /** How strongly each place shows a frame line: the nose bridge, under the right eye, under the left (image left to right). */
+  evidence: { bridge: number; under: [number, number] };
+}
+
+/** Contrast (depth of a dark line relative to the skin beside it) from which a place counts as showing a frame. */
+const LINE_CONTRAST = 0.35;
+/** Outer/inner eye corners and lower-lid middles, subject's right eye first (as EYE_CONTOURS). */
+const EYE_CORNERS = [
+  [33, 133],
+  [263, 362],
+];
+const LOWER_LID = [145, 374];
+/** Nose bridge between the eyes, and the glabella above it. */
+const BRIDGE = 168;
+const GLABELLA = 9;
+
+function luminanceAt(img: RgbImage, x: number, y: number): number {
+  const xi = Math.min(img.width - 1, Math.max(0, Math.round(x)));
+  const yi = Math.min(img.height - 1, Math.max(0, Math.round(y)));
+  const i = (yi * img.width + xi) * 3;
+  return 0.299 * img.data[i] + 0.587 * img.data[i + 1] + 0.114 * img.data[i + 2];
+}
+
+/**
+ * Depth of the darkest thin line across a strip: the strip runs from `from` to `to` (points), `halfWidth`
+ * pixels to either side; each step along it averages its cross-section, and the line's depth is how much
+ * darker the darkest short run is than the brighter of the two sides around it (relative).
+ */
+export function lineContrast(img: RgbImage, from: Point, to: Point, halfWidth: number): number {
+  const len = Math.hypot(to[0] - from[0], to[1] - from[1]);
+  const steps = Math.max(8, Math.round(len));
+  const [dx, dy] = [(to[0] - from[0]) / steps, (to[1] - from[1]) / steps];
+  const [nx, ny] = [-dy / Math.hypot(dx, dy), dx / Math.hypot(dx, dy)];
+  const profile: number[] = [];
+  for (let s = 0; s <= steps; s++) {
+    let sum = 0;
+    let n = 0;
+    for (let w = -halfWidth; w <= halfWidth; w++) {
+      sum += luminanceAt(img, from[0] + dx * s + nx * w, from[1] + dy * s + ny * w);
+      n++;
+    }
+    profile.push(sum / n);
+  }
+  // A frame is thin: compare each point with the profile a frame's width or two to either side.
+  const gap = Math.max(2, Math.round(steps * 0.12));
+  let best = 0;
+  for (let s = gap; s + gap < profile.length; s++) {
+    const side = Math.min(Math.max(...profile.slice(s - gap, s)), Math.max(...profile.slice(s + 1, s + gap + 1)));
+    if (side > 0) best = Math.max(best, (side - profile[s]) / side);
+  }
+  return best;
+}
+
+export function detectGlasses(img: RgbImage, lm: ArrayLike<number>): GlassesFinding {
+  const p = (i: number) => landmarkPoint(lm, i);
+  const eyeWidth = EYE_CORNERS.map(([a, b]) => Math.hypot(p(a)[0] - p(b)[0], p(a)[1] - p(b)[1]));
+  const unit = (eyeWidth[0] + eyeWidth[1]) / 2;
+  // The bridge: from the nose bridge up to the glabella (the frame's bridge crosses it).
+  const bridge = lineContrast(img, p(BRIDGE), p(GLABELLA), Math.max(1, Math.round(unit * 0.12)));
+  // Under each eye: from the lower lid's middle straight down (away from the brows) by one eye width.
+  const under = LOWER_LID.map((lid, e) => {
+    const [outer, inner] = EYE_CORNERS[e].map(p);
+    const along: Point = [inner[0] - outer[0], inner[1] - outer[1]];
+    const l = Math.hypot(along[0], along[1]);
+    const down: Point = [-along[1] / l, along[0] / l];
+    // Down is away from the brows whichever way the eye's corners are ordered.
+    const sign = Math.sign((p(lid)[0] - p(GLABELLA)[0]) * down[0] + (p(lid)[1] - p(GLABELLA)[1]) * down[1]) || 1;
+    const start: Point = [p(lid)[0] + sign * down[0] * unit * 0.15, p(lid)[1] + sign * down[1] * unit * 0.15];
+    const end: Point = [start[0] + sign * down[0] * unit, start[1] + sign * down[1] * unit];
+    return lineContrast(img, start, end, Math.max(1, Math.round(unit * 0.2)));
+  }) as [number, number];
+  const places = [bridge, ...under].filter((c) => c > LINE_CONTRAST).length;
+  return { present: places >= 2, evidence: { bridge, under } };
+}
+
+/** The lenses' reach around each eye's centre, in eye widths along and across the eye; the eye and lids (contour scaled) kept as they are. */
+const LENS_REACH = [1.55, 0.95] as const;
+const EYE_KEPT = 1.3;
+/** Frame pixels: darker than this fraction of the zone's median luminance. */
+const FRAME_DARKNESS = 0.8;
+
+/**
+ * Per pixel, 1 on the glasses' frame: dark pixels around the eyes (within the lenses' reach, the eyes, lids
+ * and brows excluded) and across the bridge between them, grown by a few pixels to take the frame's soft edge.
+ */
+export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
+  const { width, height } = img;
+  const zone = new Uint8Array(width * height);
+  const kept = new Uint8Array(width * height);
+  const eyes = EYE_CONTOURS.map((c) => c.map((i) => landmarkPoint(lm, i)));
+  const lenses = eyes.map(lensOutline);
+  for (const [e, eye] of eyes.entries()) {
+    fillPolygon(zone, width, height, lenses[e]);
+    fillPolygon(kept, width, height, scaleAboutCentroid(eye, EYE_KEPT));
+  }
+  // The bridge: between the lenses' tops and bottoms.
+  const [r, l] = lenses;
+  const q = LENS_OUTLINE_POINTS / 4;
+  fillPolygon(zone, width, height, [r[q], l[q], l[3 * q], r[3 * q]]);
+  for (const brow of BROWS) fillPolygon(kept, width, height, brow.map((i) => landmarkPoint(lm, i)));
+  const lum = (i: number) => 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
+  const values: number[] = [];
+  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i]) values.push(lum(i));
+  values.sort((a, b) => a - b);
+  const median = values[values.length >> 1] ?? 0;
+  const frame = new Uint8Array(width * height);
+  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && lum(i) < FRAME_DARKNESS * median) frame[i] = 1;
+  const unit = Math.hypot(eyes[0][0][0] - eyes[0][8][0], eyes[0][0][1] - eyes[0][8][1]);
+  const grown = grow(frame, width, height, Math.max(1, Math.round(unit * 0.06)));
+  for (let i = 0; i < grown.length; i++) if (kept[i] || !zone[i]) grown[i] = 0;
+  return grown;
+}
+
+const LENS_OUTLINE_POINTS = 32;
+
+/** An ellipse around the eye's centre, LENS_REACH eye widths along and across the eye (starting along it). */
+function lensOutline(eye: Point[]): Point[] {
+  const [outer, inner] = [eye[0], eye[8]];
+  const w = Math.hypot(inner[0] - outer[0], inner[1] - outer[1]);
+  const u: Point = [(inner[0] - outer[0]) / w, (inner[1] - outer[1]) / w];
+  const [cx, cy] = [(outer[0] + inner[0]) / 2, (outer[1] + inner[1]) / 2];
+  return Array.from({ length: LENS_OUTLINE_POINTS }, (_, k): Point => {
+    const t = (2 * Math.PI * k) / LENS_OUTLINE_POINTS;
+    const [a, b] = [Math.cos(t) * LENS_REACH[0] * w, Math.sin(t) * LENS_REACH[1] * w];
+    return [cx + a * u[0] - b * u[1], cy + a * u[1] + b * u[0]];
+  });
+}
+
+/** Square dilation by `r` pixels (separable: rows, then columns). */
+function grow(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
+  const rows = new Uint8Array(mask.length);
+  for (let y = 0; y < height; y++) {
+    let last = -Infinity;
+    for (let x = 0; x < width; x++) if (mask[y * width + x]) last = x; else if (x - last <= r) rows[y * width + x] = 1;
+    last = Infinity;
+    for (let x = width - 1; x >= 0; x--) if (mask[y * width + x]) { last = x; rows[y * width + x] = 1; } else if (last - x <= r) rows[y * width + x] = 1;
+  }
+  const out = new Uint8Array(mask.length);
+  for (let x = 0; x < width; x++) {
+    let last = -Infinity;
+    for (let y = 0; y < height; y++) if (rows[y * width + x]) { last = y; out[y * width + x] = 1; } else if (y - last <= r) out[y * width + x] = 1;
+    last = Infinity;
+    for (let y = height - 1; y >= 0; y--) if (rows[y * width + x]) last = y; else if (last - y <= r) out[y * width + x] = 1;
+  }
+  return out;
+}
+
+/** A copy of the photo with the masked pixels filled from the pixels around them (push-pull over the mask's box). */
+export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
+  const { width, height } = img;
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!mask[y * width + x]) continue;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    }
+  }
+  const data = Uint8Array.from(img.data);
+  if (x1 < 0) return { width, height, data };
+  const pad = 4;
+  [x0, y0] = [Math.max(0, x0 - pad), Math.max(0, y0 - pad)];
+  const size = Math.max(Math.min(width - 1, x1 + pad) - x0, Math.min(height - 1, y1 + pad) - y0) + 1;
+  const rgba = new Uint8Array(size * size * 4);
+  const source = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const [px, py] = [x0 + x, y0 + y];
+      if (px >= width || py >= height) continue;
+      const i = py * width + px;
+      rgba.set(img.data.subarray(i * 3, i * 3 + 3), (y * size + x) * 4);
+      source[y * size + x] = mask[i] ? TexelSource.fill : TexelSource.scan;
+    }
+  }
+  pushPullFill(rgba, source, size);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const [px, py] = [x0 + x, y0 + y];
+      if (px >= width || py >= height || source[y * size + x] !== TexelSource.fill) continue;
+      data.set(rgba.subarray((y * size + x) * 4, (y * size + x) * 4 + 3), (py * width + px) * 3);
+    }
+  }
+  return { width, height, data };
+}

@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fitShLight, shEvaluate } from '../../../src/geometry/texture/sh-light.ts';
+import { estimatePhotoLight } from '../../../src/geometry/texture/photo-light.ts';
+import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
+import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../../../src/geometry/render/srgb.ts';
+
+const R = 5;
+const RINGS = 40;
+const SEGMENTS = 64;
+/** A sphere (radius 5 cm) with its pole towards the camera (+z): ring k at polar angle k/RINGS * 180°, front hemisphere fitted. */
+function hemisphere() {
+  const positions: number[] = [0, 0, R];
+  for (let k = 1; k <= 2 * RINGS; k++) {
+    const t = (k / RINGS) * (Math.PI / 2);
+    for (let s = 0; s < SEGMENTS; s++) {
+      const p = (2 * Math.PI * s) / SEGMENTS;
+      positions.push(R * Math.sin(t) * Math.cos(p), R * Math.sin(t) * Math.sin(p), R * Math.cos(t));
+    }
+  }
+  const pos = Float32Array.from(positions);
+  const normals = pos.map((v) => v / R);
+  return { positions: pos, normals };
+}
+
+const light = [0.5, 0, 0.866];
+const len = Math.hypot(...light);
+/** Lambertian irradiance: ambient plus a light 30° to the image's right (it reaches the whole oval). */
+const shading = (n: ArrayLike<number>) => 0.4 + 0.6 * Math.max(0, (n[0] * light[0] + n[1] * light[1] + n[2] * light[2]) / len);
+const ALBEDO = [0.55, 0.36, 0.27];
+
+/** The sphere photographed by a front camera (15 px/cm, centre at 100,100): every pixel the albedo under the light. */
+function photo() {
+  const size = 200;
+  const data = new Uint8Array(size * size * 3);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const nx = (x + 0.5 - 100) / 15 / R;
+      const ny = -(y + 0.5 - 100) / 15 / R;
+      const nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
+      const s = shading([nx, ny, nz]);
+      for (let c = 0; c < 3; c++) data[(y * size + x) * 3 + c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(ALBEDO[c] * s * (LINEAR_STEPS - 1)))];
+    }
+  }
+  return { width: size, height: size, data };
+}
+
+test('second-order spherical harmonics fit Lambertian shading closely', () => {
+  const { normals } = hemisphere();
+  const values = new Float32Array(normals.length / 3).map((_, i) => shading(normals.subarray(i * 3, i * 3 + 3)));
+  const sh = fitShLight(normals, values);
+  let sq = 0;
+  for (let i = 0; i < values.length; i++) sq += (shEvaluate(sh, normals[i * 3], normals[i * 3 + 1], normals[i * 3 + 2]) - values[i]) ** 2;
+  // Order two cannot follow the clamped cosine's kink exactly (a few per cent of the range).
+  const rms = Math.sqrt(sq / values.length);
+  assert.ok(rms < 0.05, `rms error ${rms}`);
+});
+
+test('a sphere lit from one side comes out even from side to side, and the light is found on that side', () => {
+  const sphere = hemisphere();
+  const img = photo();
+  // The face oval: the ring at 60° from the camera axis.
+  const ring = Math.round((RINGS * 60) / 90);
+  const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 1 });
+  const dot = (est.direction[0] * light[0] + est.direction[1] * light[1] + est.direction[2] * light[2]) / len;
+  assert.ok(dot > 0.98, `direction ${est.direction}`);
+  // Albedo luminance at mirrored points left and right of the centre (polar angle 45°, on the equator's plane).
+  const k = Math.round(RINGS / 2);
+  const at = (segment: number) => {
+    const v = 1 + (k - 1) * SEGMENTS + segment;
+    const x = 100 + 15 * sphere.positions[v * 3];
+    const y = 100 - 15 * sphere.positions[v * 3 + 1];
+    const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
+    const photoLum = srgbToLinear[img.data[i + 1]];
+    return { photo: photoLum, albedo: photoLum * est.vertexGain[v * 3 + 1] };
+  };
+  const right = at(0);
+  const left = at(SEGMENTS / 2);
+  assert.ok(right.photo / left.photo > 1.5, `the photo is lit from the right: ${right.photo} vs ${left.photo}`);
+  assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.1, `albedo right ${right.albedo} vs left ${left.albedo}`);
+  // Half of it divided out: half the contrast (in the exponent) is left.
+  const half = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 0.5 });
+  assert.ok(half.vertexGain.every(Number.isFinite), 'every vertex has a finite gain, the back of the sphere included');
+  const v = (segment: number) => 1 + (k - 1) * SEGMENTS + segment;
+  const halfRatio = (right.photo * half.vertexGain[v(0) * 3 + 1]) / (left.photo * half.vertexGain[v(SEGMENTS / 2) * 3 + 1]);
+  const fullRatio = right.photo / left.photo;
+  assert.ok(Math.abs(Math.log(halfRatio) - Math.log(fullRatio) / 2) < 0.1, `half ${halfRatio}, photo ${fullRatio}`);
+});

@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { whiteBalance, applyGains, hueOfLinear, SKIN_HUE } from '../../../src/geometry/texture/white-balance.ts';
+import { srgbToLinear } from '../../../src/geometry/render/srgb.ts';
+import { srgbToLab, deltaE } from '../../../src/pipeline/quality/skin-colour.ts';
+import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
+
+/** The colour under a light of this linear RGB colour (a colour cast). */
+const cast = (c: Rgb, light: Rgb): Rgb => applyGains(c, light);
+const skin: Rgb = [205, 160, 135];
+const sclera: Rgb = [186, 170, 166];
+
+test('a colour cast on skin and eyes is removed: the skin comes back to its colour under white light', () => {
+  for (const light of [[1.15, 0.85, 1.2], [1.2, 1.0, 0.7], [0.85, 1.1, 1.05]] as Rgb[]) {
+    const wb = whiteBalance(cast(skin, light), { colour: cast(sclera, light), pixels: 5000 });
+    const back = applyGains(cast(skin, light), wb.gains);
+    // Luminance is kept, so compare colour (a*, b*) only.
+    const [a, b] = [srgbToLab(back), srgbToLab(skin)];
+    assert.ok(deltaE([0, a[1], a[2]], [0, b[1], b[2]]) < 2.5, `light ${light}: ${a} vs ${b}`);
+    assert.ok(deltaE(srgbToLab(cast(skin, light)), srgbToLab(skin)) > 6, 'the cast is visible before');
+  }
+});
+
+test('without the eyes, a strong cast is pulled back until the skin hue is a skin hue', () => {
+  const pink = cast(skin, [1.1, 0.75, 1.35]);
+  const lin = (c: Rgb) => c.map((v) => srgbToLinear[v]) as Rgb;
+  assert.ok(hueOfLinear(lin(pink)) < SKIN_HUE[0]);
+  const wb = whiteBalance(pink);
+  const hue = hueOfLinear(lin(applyGains(pink, wb.gains)));
+  assert.ok(hue >= SKIN_HUE[0] - 0.5 && hue <= SKIN_HUE[1], `hue ${hue}`);
+  // The light reported is the cast: more red and blue than green.
+  assert.ok(wb.light[1] < wb.light[0] && wb.light[1] < wb.light[2], `light ${wb.light}`);
+});
+
+test('a neutral photo is left as it is', () => {
+  const wb = whiteBalance(skin, { colour: sclera, pixels: 5000 });
+  wb.gains.forEach((g) => assert.ok(Math.abs(g - 1) < 0.02, `gains ${wb.gains}`));
+});

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { srgbToLab, deltaE, samePersonDeltaE } from '../../../src/pipeline/quality/skin-colour.ts';
+
+test('sRGB converts to CIE Lab under D65', () => {
+  const close = (a: number[], b: number[], tol: number) => a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) < tol, `${a} vs ${b}`));
+  close(srgbToLab([255, 255, 255]), [100, 0, 0], 0.1);
+  close(srgbToLab([0, 0, 0]), [0, 0, 0], 0.1);
+  // Published reference values of the sRGB primaries (D65).
+  close(srgbToLab([255, 0, 0]), [53.24, 80.09, 67.2], 0.3);
+  close(srgbToLab([0, 255, 0]), [87.73, -86.18, 83.18], 0.3);
+  close(srgbToLab([0, 0, 255]), [32.3, 79.19, -107.86], 0.3);
+});
+
+test('ΔE is averaged over pairs of photos of the same person only', () => {
+  const r = samePersonDeltaE([
+    { person: 'a', lab: [70, 10, 10] },
+    { person: 'a', lab: [73, 14, 10] },
+    { person: 'b', lab: [40, 0, 0] },
+    { person: 'multi', lab: [40, 0, 0] },
+    { person: 'multi', lab: [80, 0, 0] },
+  ]);
+  assert.equal(r.pairs, 1);
+  assert.equal(r.mean, 5);
+  assert.equal(deltaE([0, 0, 0], [3, 4, 0]), 5);
+});
