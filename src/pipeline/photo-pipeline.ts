@@ -7,6 +7,7 @@ import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './type
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { featureShapes, stageClock, supportsMeta } from './stages.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
+import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
@@ -88,13 +89,15 @@ export class PhotoPipeline implements Pipeline {
     const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     lap('expressions', 60);
 
-    const model = assemble(tpl, geometries, fitted, textures.images, morphs);
+    // The PBR maps are the template's, baked and encoded once for all its avatars.
+    const maps = surfaceMaps(tpl);
+    const images = new Map([...textures.images, ...maps.images]);
+    const model = assemble(tpl, geometries, fitted, images, morphs);
     model.animations = animations;
     lap('assembly', 65);
 
-    const { preview, views } = await renderAndEncodePreviews(model, textures.images);
-    const encoded = await encoding;
-    model.textures = encoded;
+    const { preview, views } = await renderAndEncodePreviews(model, images);
+    model.textures = [...(await encoding), ...(await maps.textures)];
     lap('preview', 95);
 
     return {
