@@ -18,12 +18,10 @@ import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts'
 import { sampleHairColour } from './hair.ts';
 import {
   bakeEyeTexture,
-  bakeSolidTexture,
+  bakeMouthPartTexture,
   sampleIrisColour,
   MOUTH_INSIDE_COLOUR,
   EYE_SOCKET_COLOUR,
-  TEETH_COLOUR,
-  TONGUE_COLOUR,
   type Rgb,
 } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
@@ -153,7 +151,7 @@ export class PhotoPipeline implements Pipeline {
       const rgba =
         m.name in tpl.eyes
           ? eye
-          : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
+          : bakeMouthPartTexture(PART_TEXTURE_SIZE, m.name === 'tongue' ? 'tongue' : 'teeth', tpl.gumsBelowV);
       images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
     }
     return { images, skin, iris, hair };

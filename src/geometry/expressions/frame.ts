@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { applyMat3, fitSimilarity, type Similarity } from '../fit/similarity.ts';
 import { add, dot, length, normalize, scale, sub, vertex } from '../mesh/vec.ts';
+import { vertexNeighbours } from '../mesh/adjacency.ts';
 import { BONE, PART_NAMES, type HeadTemplate, type MeshName } from '../template/types.ts';
 
 /** The eyelid contour stays this much (relative to the eyeball's radius) outside the lids' sphere. */
@@ -47,6 +48,8 @@ export interface ExpressionFrame {
    * lies just outside a sphere of the eyeball's size (the fitted eyeball may sit a little off).
    */
   lidCentres: { left: Vec3; right: Vec3 };
+  /** Head vertices on each eye opening's rim (the eyelid contour and, in 2.0, the points refined between). */
+  lidRims: { left: number[]; right: number[] };
 }
 
 export function meshNames(): MeshName[] {
@@ -87,6 +90,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   const eyeCentres = { left: eyeCentre('eyeLeft'), right: eyeCentre('eyeRight') };
   const socket = new Uint8Array(jaw.length);
   for (const v of [...template.regions.eyeSocketLeft, ...template.regions.eyeSocketRight]) socket[v] = 1;
+  const neighbours = vertexNeighbours(jaw.length, template.head.indices);
   const mouthBag = new Uint8Array(jaw.length);
   for (const v of template.regions.mouthBag) mouthBag[v] = 1;
   const forward = turn([0, 0, 1]);
@@ -121,7 +125,22 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     eyeCentres,
     eyeRadius,
     lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
+    lidRims: { left: rimOf(neighbours, template.loops.leftEye), right: rimOf(neighbours, template.loops.rightEye) },
   };
+}
+
+/**
+ * The rim of an eye opening: its contour and, in 2.0, the vertices refined between neighbours on it
+ * (each the one vertex joined to both of two contour points that are not joined themselves).
+ */
+function rimOf(neighbours: number[][], loop: readonly number[]): number[] {
+  const rim = new Set(loop);
+  loop.forEach((a, k) => {
+    const b = loop[(k + 1) % loop.length];
+    // Neighbours on the contour in 1.6; in 2.0 one refined vertex lies between them.
+    if (!neighbours[a].includes(b)) for (const v of neighbours[a]) if (neighbours[b].includes(v)) rim.add(v);
+  });
+  return [...rim].sort((x, y) => x - y);
 }
 
 /** A displacement given in template axes (left, up, forward), in the fitted frame. */
