@@ -87,9 +87,9 @@ export function upperAndLower(frame: ExpressionFrame, loop: readonly number[]): 
 export type Side = 'left' | 'right';
 
 /** A fully closed lid's margin stays this far (cm) from the other's: the lids meet, they do not cross. */
-const LIDS_MEET = 0.01;
+const LIDS_MEET = 0.015;
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
-const REACH_ACROSS = 0.01;
+const REACH_ACROSS = 0.02;
 /** Where the motion fades at the corners, as a multiple of the opening's widest angle. */
 const CORNER = { skin: 0.6, socket: 1 };
 /** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
@@ -146,7 +146,10 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
   const otherRim = frame.lidRims[side].filter((v) => isUpper(v) !== (lid === 'upper'));
   const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
   const reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
-  const otherElevation = contourProfile(frame, otherRim, elevation), otherDistance = contourProfile(frame, otherRim, distance);
+  // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
+  const otherRimElevation = contourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
+  const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation(x), otherContour(x));
+  const otherDistance = contourProfile(frame, otherRim, distance);
   const margin = ownRim.map((v) => {
     const q = vertex(frame.fitted.head, v);
     const x = dot(q, frame.left);
