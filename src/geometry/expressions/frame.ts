@@ -90,7 +90,6 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   const eyeCentres = { left: eyeCentre('eyeLeft'), right: eyeCentre('eyeRight') };
   const socket = new Uint8Array(jaw.length);
   for (const v of [...template.regions.eyeSocketLeft, ...template.regions.eyeSocketRight]) socket[v] = 1;
-  const neighbours = vertexNeighbours(jaw.length, template.head.indices);
   const mouthBag = new Uint8Array(jaw.length);
   for (const v of template.regions.mouthBag) mouthBag[v] = 1;
   const forward = turn([0, 0, 1]);
@@ -125,8 +124,21 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     eyeCentres,
     eyeRadius,
     lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
-    lidRims: { left: rimOf(neighbours, template.loops.leftEye), right: rimOf(neighbours, template.loops.rightEye) },
+    lidRims: lidRimsOf(template),
   };
+}
+
+const rims = new WeakMap<HeadTemplate, ExpressionFrame['lidRims']>();
+
+/** Both eye openings' rims, found once per template (they depend on its topology alone). */
+function lidRimsOf(template: HeadTemplate): ExpressionFrame['lidRims'] {
+  let out = rims.get(template);
+  if (!out) {
+    const neighbours = vertexNeighbours(template.head.positions.length / 3, template.head.indices);
+    out = { left: rimOf(neighbours, template.loops.leftEye), right: rimOf(neighbours, template.loops.rightEye) };
+    rims.set(template, out);
+  }
+  return out;
 }
 
 /**

@@ -87,7 +87,7 @@ export function upperAndLower(frame: ExpressionFrame, loop: readonly number[]): 
 export type Side = 'left' | 'right';
 
 /** A fully closed lid's margin stays this far (cm) from the other's: the lids meet, they do not cross. */
-const LIDS_MEET = 0.015;
+const LIDS_MEET = 0.04;
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
 /** Where the motion fades at the corners, as a multiple of the opening's widest angle. */

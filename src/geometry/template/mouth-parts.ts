@@ -158,7 +158,7 @@ export function buildTeeth(frame: MouthFrame, sectionsPerRow: number, profilePoi
   return { mesh: finish(b), lower };
 }
 
-/** The tongue: a flattened tube from the back of the mouth to a rounded tip behind the lower incisors. */
+/** The tongue: a flattened tube from the thick root at the back of the mouth to a thin rounded tip behind the lower incisors. */
 export function buildTongue(frame: MouthFrame, sections: number, profilePoints: number): MeshData {
   const b = new MeshBuilder();
   const lowerArch = arch(frame, true);
@@ -166,9 +166,12 @@ export function buildTongue(frame: MouthFrame, sections: number, profilePoints: 
   const top = frame.occlusalY - 0.35, bottom = frame.occlusalY - 1.3;
   const list: TubeSection[] = [];
   for (let i = 0; i < sections; i++) {
-    const z = backZ + ((tipZ - backZ) * i) / (sections - 1);
-    const halfWidth = Math.min(1.7, lowerArch.innerHalfWidth(z) - 0.15);
-    list.push({ centre: [0, (top + bottom) / 2, z], across: [halfWidth, 0, 0], up: [0, (top - bottom) / 2, 0] });
+    const t = i / (sections - 1);
+    const z = backZ + (tipZ - backZ) * t;
+    // Thick at the root, thinning and narrowing to a flat, rounded tip.
+    const halfWidth = Math.min(1.7, lowerArch.innerHalfWidth(z) - 0.15) * (1 - 0.3 * t ** 3);
+    const halfHeight = ((top - bottom) / 2) * (1 - 0.45 * t * t);
+    list.push({ centre: [0, (top + bottom) / 2, z], across: [halfWidth, 0, 0], up: [0, halfHeight, 0] });
   }
   addTube(b, list, [[0, (top + bottom) / 2, backZ - 0.3], [0, (top + bottom) / 2 + 0.05, tipZ + 0.35]], profilePoints, 1.3, [0.02, 0.02, 0.98, 0.98]);
   return finish(b);
