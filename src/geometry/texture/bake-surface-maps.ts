@@ -90,8 +90,9 @@ export interface SurfaceMapInput {
   size: number;
   /** Per vertex, 0..1. */
   occlusion: Float32Array;
-  /** Per vertex; omitted: no normal map (a uniform surface, e.g. the teeth). */
+  /** Per vertex. */
   look: SurfaceLook[];
+  /** False for surfaces without detail worth a map (eyes, teeth). */
   normalMap: boolean;
 }
 
