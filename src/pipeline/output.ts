@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Skin, Texture } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
+import { surfaceMapName } from './surface-maps.ts';
 import type { PipelineResult } from './types.ts';
 import type { FittedHead } from '../geometry/fit/fit-head.ts';
 import { fitBones } from '../geometry/fit/fit-bones.ts';
@@ -32,12 +33,17 @@ export function assemble(
 ): AvatarModel {
   const materials: Material[] = [];
   const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
-    const texture = `${m.name}_baseColor.png`;
+    const texture = (name: string) => (images.has(name) ? name : undefined);
+    const roughnessMap = texture(surfaceMapName(m.name, 'metallicRoughness'));
     materials.push({
       name: m.name,
       baseColorFactor: [1, 1, 1, 1],
-      baseColorTexture: images.has(texture) ? texture : undefined,
-      roughness: m.name in tpl.eyes ? 0.15 : m.name === 'teeth' ? 0.35 : 0.6,
+      baseColorTexture: texture(`${m.name}_baseColor.png`),
+      normalTexture: texture(surfaceMapName(m.name, 'normal')),
+      occlusionTexture: texture(surfaceMapName(m.name, 'occlusion')),
+      metallicRoughnessTexture: roughnessMap,
+      // The map holds the roughness itself where there is one.
+      roughness: roughnessMap ? 1 : m.name in tpl.eyes ? 0.15 : m.name === 'teeth' ? 0.35 : 0.6,
       metallic: 0,
       alphaMode: 'OPAQUE',
     });

@@ -7,6 +7,7 @@ import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './type
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { featureShapes, stageClock, supportsMeta } from './stages.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
+import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
@@ -24,12 +25,10 @@ import { tintHair } from '../geometry/hair/strand-texture.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import {
   bakeEyeTexture,
-  bakeSolidTexture,
+  bakeMouthPartTexture,
   sampleIrisColour,
   MOUTH_INSIDE_COLOUR,
   EYE_SOCKET_COLOUR,
-  TEETH_COLOUR,
-  TONGUE_COLOUR,
   type Rgb,
 } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
@@ -121,13 +120,15 @@ export class PhotoPipeline implements Pipeline {
     const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     lap('expressions', 60);
 
-    const model = assemble(tpl, geometries, fitted, textures.images, morphs, hairMesh);
+    // The PBR maps are the template's, baked and encoded once for all its avatars.
+    const maps = surfaceMaps(tpl);
+    const images = new Map([...textures.images, ...maps.images]);
+    const model = assemble(tpl, geometries, fitted, images, morphs, hairMesh);
     model.animations = animations;
     lap('assembly', 65);
 
-    const { preview, views } = await renderAndEncodePreviews(model, textures.images);
-    const encoded = await encoding;
-    model.textures = encoded;
+    const { preview, views } = await renderAndEncodePreviews(model, images);
+    model.textures = [...(await encoding), ...(await maps.textures)];
     lap('preview', 95);
 
     return {
@@ -217,7 +218,7 @@ export class PhotoPipeline implements Pipeline {
       const rgba =
         m.name in tpl.eyes
           ? eye
-          : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
+          : bakeMouthPartTexture(PART_TEXTURE_SIZE, m.name === 'tongue' ? 'tongue' : 'teeth', tpl.gumsBelowV);
       images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
     }
     return { images, skin, iris, hairColours, glasses, light: { ...light, colour: balance.light } };

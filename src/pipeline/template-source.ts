@@ -2,6 +2,7 @@
 import type { TemplateVersion } from '../model/avatar.ts';
 import { buildTemplate } from '../geometry/template/build.ts';
 import { PART_NAMES } from '../geometry/template/types.ts';
+import { GUMS_BELOW_V } from '../geometry/template/mouth-parts.ts';
 import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
@@ -41,6 +42,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
     hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions), t.loops.faceOval),
     eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
     irisUv: { center: t.irisUv.centre, radius: t.irisUv.radius, pupilRadius: t.irisUv.pupilRadius },
+    gumsBelowV: GUMS_BELOW_V,
   };
   views.set(version, view);
   return view;

@@ -36,4 +36,6 @@ export interface TemplateView {
   /** Head vertices of the eye sockets behind the eyeballs (painted dark). */
   eyeSockets: number[];
   irisUv: IrisUv;
+  /** The teeth texture holds the gums below this v, the crowns above. */
+  gumsBelowV: number;
 }

@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { applyMat3, fitSimilarity, type Similarity } from '../fit/similarity.ts';
 import { add, dot, length, normalize, scale, sub, vertex } from '../mesh/vec.ts';
+import { vertexNeighbours } from '../mesh/adjacency.ts';
 import { BONE, PART_NAMES, type HeadTemplate, type MeshName } from '../template/types.ts';
 
 /** The eyelid contour stays this much (relative to the eyeball's radius) outside the lids' sphere. */
@@ -47,6 +48,8 @@ export interface ExpressionFrame {
    * lies just outside a sphere of the eyeball's size (the fitted eyeball may sit a little off).
    */
   lidCentres: { left: Vec3; right: Vec3 };
+  /** Head vertices on each eye opening's rim (the eyelid contour and, in 2.0, the points refined between). */
+  lidRims: { left: number[]; right: number[] };
 }
 
 export function meshNames(): MeshName[] {
@@ -121,7 +124,35 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     eyeCentres,
     eyeRadius,
     lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
+    lidRims: lidRimsOf(template),
   };
+}
+
+const rims = new WeakMap<HeadTemplate, ExpressionFrame['lidRims']>();
+
+/** Both eye openings' rims, found once per template (they depend on its topology alone). */
+function lidRimsOf(template: HeadTemplate): ExpressionFrame['lidRims'] {
+  let out = rims.get(template);
+  if (!out) {
+    const neighbours = vertexNeighbours(template.head.positions.length / 3, template.head.indices);
+    out = { left: rimOf(neighbours, template.loops.leftEye), right: rimOf(neighbours, template.loops.rightEye) };
+    rims.set(template, out);
+  }
+  return out;
+}
+
+/**
+ * The rim of an eye opening: its contour and, in 2.0, the vertices refined between neighbours on it
+ * (each the one vertex joined to both of two contour points that are not joined themselves).
+ */
+function rimOf(neighbours: number[][], loop: readonly number[]): number[] {
+  const rim = new Set(loop);
+  loop.forEach((a, k) => {
+    const b = loop[(k + 1) % loop.length];
+    // Neighbours on the contour in 1.6; in 2.0 one refined vertex lies between them.
+    if (!neighbours[a].includes(b)) for (const v of neighbours[a]) if (neighbours[b].includes(v)) rim.add(v);
+  });
+  return [...rim].sort((x, y) => x - y);
 }
 
 /** A displacement given in template axes (left, up, forward), in the fitted frame. */

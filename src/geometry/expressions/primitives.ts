@@ -86,8 +86,23 @@ export function upperAndLower(frame: ExpressionFrame, loop: readonly number[]): 
 
 export type Side = 'left' | 'right';
 
-/** Fraction of the eye's opening that stays when a lid closes fully: the lids meet, they do not cross. */
-const LIDS_MEET = 0.1;
+/** A fully closed lid's margin stays this far (cm) from the other's: the lids meet, they do not cross. */
+const LIDS_MEET = 0.04;
+/** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
+const REACH_ACROSS = 0.02;
+/** Where the motion fades at the corners, as a multiple of the opening's widest angle. */
+const CORNER = { skin: 0.6, socket: 1 };
+/** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
+const PUSH = { reach: 0.3, corner: 0.8 };
+/** Lids pulled in to meet stay this far (cm) off the eyeball. */
+const EYE_CLEARANCE = 0.03;
+
+/** `p`, or where it would be pushed out to on the sphere about `centre` of `radius` if it is inside it. */
+function clearOf(p: Vec3, centre: Vec3, radius: number): Vec3 {
+  const r = sub(p, centre), length = Math.hypot(r[0], r[1], r[2]);
+  return length >= radius || length === 0 ? p : [centre[0] + (r[0] * radius) / length, centre[1] + (r[1] * radius) / length, centre[2] + (r[2] * radius) / length];
+}
+
 /**
  * Past the lid's margin its motion starts to fade, and fades out, at these multiples of the
  * opening's widest angle: a wide-open eye closes with a wider band of lid skin.
@@ -115,36 +130,46 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const x = dot(vertex(frame.fitted.head, v), frame.left);
     return upper(x) - lower(x);
   }));
-  // How far each point of the moving margin turns (nothing at the corners, where the opening
-  // tapers away); every other vertex turns as the margin points nearest to it do. A closed lid's
-  // margin ends LIDS_MEET of the opening's height short of the other lid's: the upper lid sits
-  // further out from the centre than the lower one, so meeting in angle alone would cross them.
-  const height = (p: Vec3) => dot(sub(p, centre), frame.up);
-  const upperHeight = contourProfile(frame, chains.upper, height), lowerHeight = contourProfile(frame, chains.lower, height);
+  // How far each point of the moving margin turns, and how far it moves out from (or in towards) the
+  // eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
+  // same depth, so that no slit stays open seen from the front or from below. Every other vertex
+  // moves as the margin points nearest to it do.
+  const distance = (p: Vec3) => {
+    const r = sub(p, centre);
+    return Math.hypot(dot(r, frame.up), dot(r, frame.forward));
+  };
+  const isUpper = (v: number) => {
+    const q = vertex(frame.fitted.head, v), x = dot(q, frame.left);
+    return elevation(q) > (upper(x) + lower(x)) / 2;
+  };
+  const ownRim = frame.lidRims[side].filter((v) => isUpper(v) === (lid === 'upper'));
+  const otherRim = frame.lidRims[side].filter((v) => isUpper(v) !== (lid === 'upper'));
   const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
-  const reachAcross = 0.08 * (Math.max(...across) - Math.min(...across));
-  const margin = (lid === 'upper' ? chains.upper : chains.lower).map((v) => {
+  const reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
+  // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
+  const otherRimElevation = contourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
+  const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation(x), otherContour(x));
+  const otherDistance = contourProfile(frame, otherRim, distance);
+  const margin = ownRim.map((v) => {
     const q = vertex(frame.fitted.head, v);
     const x = dot(q, frame.left);
     const gap = Math.max(0, upper(x) - lower(x));
-    const r = sub(q, centre);
-    const radius = Math.hypot(dot(r, frame.up), dot(r, frame.forward));
-    // Against the other lid's nearest edge a little to either side too: its margin slopes.
-    const near = [x - reachAcross, x, x + reachAcross];
-    const floor = Math.max(...near.map(lowerHeight)), ceiling = Math.min(...near.map(upperHeight));
-    const meet = lid === 'upper' ? floor + LIDS_MEET * (upperHeight(x) - floor) : ceiling - LIDS_MEET * (ceiling - lowerHeight(x));
-    const target = Math.asin(Math.max(-1, Math.min(1, meet / radius)));
-    const turn = Math.max(0, Math.min((1 - LIDS_MEET) * gap, sign * (elevation(q) - target)));
-    return { q, turn: turn * smoothstep(gap / (0.6 * widest)) };
+    // Against the other lid's edge a little to either side too: its margin slopes.
+    const near = [x - reachAcross, x, x + reachAcross].map(otherElevation);
+    const meet = (lid === 'upper' ? Math.max(...near) : Math.min(...near)) + (sign * LIDS_MEET) / otherDistance(x);
+    return { q, turn: Math.max(0, Math.min(gap, sign * (elevation(q) - meet))), out: otherDistance(x) - distance(q) };
   });
-  const turnNear = (q: Vec3) => {
-    let sum = 0, weights = 0;
+  const near2 = (q: Vec3, m: { q: Vec3 }) => (q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9;
+  const fromMargin = (q: Vec3) => {
+    let turn = 0, outward = 0, weights = 0, nearest = Infinity;
     for (const m of margin) {
-      const w = 1 / ((q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9);
-      sum += w * m.turn;
+      const w = 1 / near2(q, m);
+      nearest = Math.min(nearest, near2(q, m));
+      turn += w * m.turn;
+      outward += w * m.out;
       weights += w;
     }
-    return sum / weights;
+    return { turn: turn / weights, out: outward / weights, nearest: Math.sqrt(nearest) };
   };
   const p = frame.fitted.head, d = out.head;
   for (let v = 0; v < p.length / 3; v++) {
@@ -161,13 +186,22 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     if (across <= 0) continue;
     // The lining of the socket behind the lid slides along with it, fading far round the back.
     const [start, span] = frame.socket[v] ? SOCKET_FADE : SKIN_FADE;
-    // Near the corners, where the opening tapers away, everything stays put.
-    const corner = smoothstep(gap / (0.6 * widest));
+    // Near the corners, where the opening tapers away, everything stays put; the socket over a
+    // wider stretch, as its small triangles there fold first.
+    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : CORNER.skin) * widest));
     const w = near * corner * (across <= 1 ? smoothstep(across) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
-    const turn = Math.min(turnNear(q), (1 - LIDS_MEET) * gap);
-    const moved = rotateAbout(q, centre, frame.left, sign * closing * turn * w);
+    const motion = fromMargin(q);
+    const turn = Math.min(motion.turn, gap);
+    const turned = rotateAbout(q, centre, frame.left, sign * closing * turn * w);
+    // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
+    // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
+    const radial = sub(turned, centre);
+    const along = radial.map((c, k) => c - dot(radial, frame.left) * frame.left[k]);
+    const length = Math.hypot(along[0], along[1], along[2]) || 1;
+    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion.out * w * (1 - smoothstep(motion.nearest / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
+    const moved = clearOf(turned.map((c, k) => c + (push * along[k]) / length) as Vec3, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE);
     for (let k = 0; k < 3; k++) d[3 * v + k] += moved[k] - q[k];
   }
 }

@@ -38,30 +38,127 @@ function arch(frame: MouthFrame, lower: boolean) {
   };
 }
 
-/** Upper and lower rows of teeth, two closed tubes; returns the mesh and the lower row's vertices. */
+/**
+ * The teeth of one side from the middle back, with their widths along the arch (adult upper row, cm;
+ * the lower row is fitted to its shorter arch by the same ratios) and crown shapes.
+ */
+const TEETH: { kind: ToothKind; width: number }[] = [
+  { kind: 'incisor', width: 0.85 }, { kind: 'incisor', width: 0.66 }, { kind: 'canine', width: 0.77 },
+  { kind: 'premolar', width: 0.7 }, { kind: 'premolar', width: 0.67 }, { kind: 'molar', width: 1.0 },
+  { kind: 'molar', width: 0.92 }, { kind: 'molar', width: 0.86 },
+];
+type ToothKind = 'incisor' | 'canine' | 'premolar' | 'molar';
+/**
+ * Per kind, from the gum to the biting edge: how the crown's width and thickness scale, and how square
+ * its cross-section is (2 round, larger boxier). Incisors thin to a blade, canines to a point.
+ */
+const CROWN: Record<ToothKind, { width: (t: number) => number; thickness: (t: number) => number; square: number }> = {
+  incisor: { width: (t) => 0.85 + 0.15 * Math.sin(Math.PI * t * 0.8), thickness: (t) => 1 - 0.65 * t * t, square: 2.6 },
+  canine: { width: (t) => 1 - 0.7 * t ** 3, thickness: (t) => 1 - 0.45 * t * t, square: 2.2 },
+  premolar: { width: (t) => 0.85 + 0.15 * Math.sin(Math.PI * t), thickness: (t) => 0.9 + 0.1 * Math.sin(Math.PI * t), square: 2.4 },
+  molar: { width: (t) => 0.88 + 0.12 * Math.sin(Math.PI * t), thickness: (t) => 0.88 + 0.12 * Math.sin(Math.PI * t), square: 3 },
+};
+/** The gum covers this share of the old band's height at the root; the crowns show below it. */
+const GUM_SHARE = 0.38;
+/** Crowns stop this far (cm) short of the gum and of each other: touching, never cutting in. */
+const CLEARANCE = 0.01;
+/** UV: the gums in the bottom band of the teeth texture (below `GUMS_BELOW_V`), each tooth in a cell above. */
+export const GUMS_BELOW_V = 0.2;
+
+/** Curvature of the arch's centre line at parameter s (1/cm). */
+function curvature(a: ReturnType<typeof arch>, s: number): number {
+  const w = a.at(1)[0], d = a.at(0)[2] - a.at(1)[2];
+  return (2 * w * d) / (w * w + 4 * d * d * s * s) ** 1.5;
+}
+
+/** Arc length of the arch from its middle to parameter s (numerically). */
+function archLength(a: ReturnType<typeof arch>, s: number): number {
+  const steps = 64;
+  let sum = 0;
+  for (let i = 0; i < steps; i++) {
+    const p = a.at((s * i) / steps), q = a.at((s * (i + 1)) / steps);
+    sum += Math.hypot(q[0] - p[0], q[2] - p[2]);
+  }
+  return sum;
+}
+
+/** The arch parameter at arc length `length` from the middle (bisection). */
+function archAt(a: ReturnType<typeof arch>, length: number): number {
+  let lo = 0, hi = 1.2;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (archLength(a, mid) < length) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Upper and lower rows: gums along each arch (closed tubes over the roots) and sixteen closed crowns a
+ * row (incisors, canines, premolars, molars), each hanging from (or standing on) its gum. Returns the
+ * mesh and the lower row's vertices.
+ */
 export function buildTeeth(frame: MouthFrame, sectionsPerRow: number, profilePoints: number): { mesh: MeshData; lower: number[] } {
   const b = new MeshBuilder();
-  let lower: number[] = [];
+  const lower: number[] = [];
+  const toothSections = Math.max(4, Math.round(profilePoints / 2.5));
+  const toothProfile = Math.max(8, Math.round((profilePoints * 3) / 4));
   for (const isLower of [false, true]) {
     const a = arch(frame, isLower);
-    const sections: TubeSection[] = [];
+    const sign = isLower ? -1 : 1;
+    const first = b.vertexCount;
+    // The gum: the top share of a band as deep as the teeth, along the whole arch.
+    const gum: TubeSection[] = [];
     for (let i = 0; i < sectionsPerRow; i++) {
       const s = -1 + (2 * i) / (sectionsPerRow - 1);
       const h = toothHeight(s), t = a.tangent(s), c = a.at(s);
-      const sign = isLower ? -1 : 1;
-      sections.push({ centre: [c[0], frame.occlusalY + sign * (ARCH.gap + h / 2), c[2]], across: [t[2] * toothHalfThickness(s), 0, -t[0] * toothHalfThickness(s)], up: [0, h / 2, 0] });
+      const centre = frame.occlusalY + sign * (ARCH.gap + h * (1 - GUM_SHARE / 2));
+      gum.push({ centre: [c[0], centre, c[2]], across: [t[2] * toothHalfThickness(s), 0, -t[0] * toothHalfThickness(s)], up: [0, (h * GUM_SHARE) / 2, 0] });
     }
-    const end = (s: number, dir: number): Vec3 => {
-      const c = sections[s === -1 ? 0 : sectionsPerRow - 1].centre, t = a.tangent(s);
+    const end = (i: number, s: number, dir: number): Vec3 => {
+      const c = gum[i].centre, t = a.tangent(s);
       return [c[0] + dir * 0.15 * t[0], c[1], c[2] + dir * 0.15 * t[2]];
     };
-    const ids = addTube(b, sections, [end(-1, -1), end(1, 1)], profilePoints, 2.5, isLower ? [0.01, 0.01, 0.99, 0.49] : [0.01, 0.51, 0.99, 0.99]);
-    if (isLower) lower = ids;
+    const gumRow = isLower ? 1 : 0;
+    addTube(b, gum, [end(0, -1, -1), end(sectionsPerRow - 1, 1, 1)], profilePoints, 2.5, [0.01, 0.01 + gumRow * 0.1, 0.99, 0.09 + gumRow * 0.1]);
+    // The crowns, placed by arc length so that each gets its width, scaled to fill the arch.
+    const half = archLength(a, 1);
+    const total = TEETH.reduce((sum, tooth) => sum + tooth.width, 0);
+    for (const side of [-1, 1]) {
+      let along = 0;
+      TEETH.forEach((tooth, k) => {
+        const width = (tooth.width * half) / total;
+        const s = side * archAt(a, along + width / 2);
+        along += width;
+        const c = a.at(s), t = a.tangent(s), h = toothHeight(s);
+        const outward: Vec3 = [-t[2], 0, t[0]];
+        const bend = curvature(a, s);
+        const crown = CROWN[tooth.kind];
+        const root = frame.occlusalY + sign * (ARCH.gap + h * (1 - GUM_SHARE) - CLEARANCE);
+        const edge = frame.occlusalY + sign * ARCH.gap;
+        const sections: TubeSection[] = [];
+        for (let j = 0; j < toothSections; j++) {
+          const f = j / (toothSections - 1);
+          const halfThick = (toothHalfThickness(s) - CLEARANCE) * crown.thickness(f);
+          // The arch bends: on its inside neighbouring crowns come closer by the curvature times the depth.
+          const halfWidth = (width / 2 - CLEARANCE) * crown.width(f) * Math.max(0.5, 1 - halfThick * bend);
+          const y = root + (edge - root) * (0.04 + 0.92 * f);
+          // across x up must run from the root to the edge: down for the upper row, up for the lower.
+          const dir = sign;
+          sections.push({ centre: [c[0], y, c[2]], across: [t[0] * halfWidth * dir, 0, t[2] * halfWidth * dir], up: [outward[0] * halfThick, 0, outward[2] * halfThick] });
+        }
+        const cell = (side < 0 ? 0 : TEETH.length) + k, row = isLower ? 2 : 0;
+        const u0 = (cell % 8) / 8, v0 = GUMS_BELOW_V + 0.02 + ((row + Math.floor(cell / 8)) * (0.98 - GUMS_BELOW_V)) / 4;
+        const v1 = v0 + (0.98 - GUMS_BELOW_V) / 4 - 0.02;
+        addTube(b, sections, [[c[0], root, c[2]], [c[0], edge, c[2]]], toothProfile, crown.square, [u0 + 0.01, v0, u0 + 0.115, v1]);
+      });
+    }
+    if (isLower) for (let v = first; v < b.vertexCount; v++) lower.push(v);
   }
   return { mesh: finish(b), lower };
 }
 
-/** The tongue: a flattened tube from the back of the mouth to a rounded tip behind the lower incisors. */
+/** The tongue: a flattened tube from the thick root at the back of the mouth to a thin rounded tip behind the lower incisors. */
 export function buildTongue(frame: MouthFrame, sections: number, profilePoints: number): MeshData {
   const b = new MeshBuilder();
   const lowerArch = arch(frame, true);
@@ -69,9 +166,12 @@ export function buildTongue(frame: MouthFrame, sections: number, profilePoints: 
   const top = frame.occlusalY - 0.35, bottom = frame.occlusalY - 1.3;
   const list: TubeSection[] = [];
   for (let i = 0; i < sections; i++) {
-    const z = backZ + ((tipZ - backZ) * i) / (sections - 1);
-    const halfWidth = Math.min(1.7, lowerArch.innerHalfWidth(z) - 0.15);
-    list.push({ centre: [0, (top + bottom) / 2, z], across: [halfWidth, 0, 0], up: [0, (top - bottom) / 2, 0] });
+    const t = i / (sections - 1);
+    const z = backZ + (tipZ - backZ) * t;
+    // Thick at the root, thinning and narrowing to a flat, rounded tip.
+    const halfWidth = Math.min(1.7, lowerArch.innerHalfWidth(z) - 0.15) * (1 - 0.3 * t ** 3);
+    const halfHeight = ((top - bottom) / 2) * (1 - 0.45 * t * t);
+    list.push({ centre: [0, (top + bottom) / 2, z], across: [halfWidth, 0, 0], up: [0, halfHeight, 0] });
   }
   addTube(b, list, [[0, (top + bottom) / 2, backZ - 0.3], [0, (top + bottom) / 2 + 0.05, tipZ + 0.35]], profilePoints, 1.3, [0.02, 0.02, 0.98, 0.98]);
   return finish(b);

@@ -100,6 +100,25 @@ export function bakeSolidTexture(size: number, colour: Rgb, grain: number): Uint
 }
 
 export const TEETH_COLOUR: Rgb = [232, 226, 208];
+export const GUM_COLOUR: Rgb = [196, 104, 108];
+
+/**
+ * The tongue's texture, or the teeth's: the crowns' colour above `gumsBelowV` and the gums' below it
+ * (the template lays its teeth mesh out so). Memoised like bakeSolidTexture.
+ */
+export function bakeMouthPartTexture(size: number, part: 'teeth' | 'tongue', gumsBelowV: number): Uint8Array {
+  if (part === 'tongue') return bakeSolidTexture(size, TONGUE_COLOUR, 0.06);
+  const teeth = bakeSolidTexture(size, TEETH_COLOUR, 0.06), gums = bakeSolidTexture(size, GUM_COLOUR, 0.06);
+  const key = `teeth:${size}:${gumsBelowV}`;
+  const cached = solids.get(key);
+  if (cached) return cached;
+  const out = Uint8Array.from(teeth);
+  // Rows run down from v = 1: the gums are the bottom rows.
+  const firstGumRow = Math.floor((1 - gumsBelowV) * size);
+  out.set(gums.subarray(firstGumRow * size * 4), firstGumRow * size * 4);
+  solids.set(key, out);
+  return out;
+}
 export const TONGUE_COLOUR: Rgb = [176, 86, 92];
 export const MOUTH_INSIDE_COLOUR: Rgb = [92, 38, 42];
 export const EYE_SOCKET_COLOUR: Rgb = [40, 28, 26];

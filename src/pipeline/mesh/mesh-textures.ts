@@ -12,12 +12,10 @@ import { blendPhotoRegion } from '../../geometry/texture/transfer-photo.ts';
 import { bakeAlbedo, measureSkinTone } from '../../geometry/texture/bake-albedo.ts';
 import {
   bakeEyeTexture,
-  bakeSolidTexture,
+  bakeMouthPartTexture,
   sampleIrisColour,
   EYE_SOCKET_COLOUR,
   MOUTH_INSIDE_COLOUR,
-  TEETH_COLOUR,
-  TONGUE_COLOUR,
   type Rgb,
 } from '../../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../../geometry/texture/photo-camera.ts';
@@ -74,7 +72,7 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
   images.set('head_baseColor.png', { width: size, height: size, rgba });
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
   for (const m of tpl.meshes.slice(1)) {
-    const part = m.name in tpl.eyes ? eye : bakeSolidTexture(PART_TEXTURE_SIZE, m.name.startsWith('tongue') ? TONGUE_COLOUR : TEETH_COLOUR, 0.06);
+    const part = m.name in tpl.eyes ? eye : bakeMouthPartTexture(PART_TEXTURE_SIZE, m.name === 'tongue' ? 'tongue' : 'teeth', tpl.gumsBelowV);
     images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba: part });
   }
   return { images, skin, iris };

@@ -15,6 +15,7 @@ import { vertexNormals } from '../../geometry/mesh/normals.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
+import { buildTemplate } from '../../geometry/template/build.ts';
 
 export const OBSERVE_SIZE = 768;
 const FOV = 20;
@@ -115,6 +116,8 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const textures = await decodeMaterialTextures(model);
   const head = model.meshes.find((m) => m.name === 'head');
   if (!head) throw new RangeError('observeShapes: the model has no head mesh');
+  const { leftEye, rightEye } = buildTemplate(model.template).loops;
+  const eyeLoops = { left: leftEye, right: rightEye };
   const camera = faceCamera(head.geometry.positions);
   const render = (weights: string | null) => renderMeshes(modelItems(posedModel(model, weights), textures), camera, {
     width: OBSERVE_SIZE,
@@ -150,11 +153,11 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
       measures,
       change: measures && difference(measures, neutral),
       pixels: regionChange(neutralRender, img, regions),
-      gaps: meshGaps(posedPositions(model, 'head', name)),
+      gaps: meshGaps(posedPositions(model, 'head', name), eyeLoops),
       render: img,
     });
   }
-  return { neutral: { measures: neutral, render: neutralRender, gaps: meshGaps(head.geometry.positions) }, shapes };
+  return { neutral: { measures: neutral, render: neutralRender, gaps: meshGaps(head.geometry.positions, eyeLoops) }, shapes };
 }
 
 /** A frontal camera framing the face landmarks' vertices (the head's first 468). */
@@ -329,17 +332,37 @@ function regionChange(a: RgbaImage, b: RgbaImage, regions: Regions): RegionChang
   return Object.fromEntries(Object.entries(sum).map(([k, s]) => [k, count[k as keyof RegionChange] ? s / count[k as keyof RegionChange] : 0])) as unknown as RegionChange;
 }
 
-/** Upper minus lower at the centre of the lips and lids, on the head mesh's face vertices. */
-function meshGaps(positions: Float32Array): MeshGaps {
+/**
+ * Upper minus lower at the centre of the lips and lids, on the head mesh's face vertices. A lid's
+ * centre is measured against the other lid's contour right below it: the lids' centre vertices sit
+ * a few millimetres apart across the face, where a closed eye's sloping lower lid is higher or lower.
+ */
+function meshGaps(positions: Float32Array, loops: { left: readonly number[]; right: readonly number[] }): MeshGaps {
   const at = (v: number): Vec3 => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
   const mid = (a: number, b: number) => at(a).map((c, k) => (c + at(b)[k]) / 2);
   const l = mid(SIDES.left.eyeIn, SIDES.left.eyeOut), r = mid(SIDES.right.eyeIn, SIDES.right.eyeOut);
   const eyes = Math.hypot(l[0] - r[0], l[1] - r[1], l[2] - r[2]);
   const gap = (up: number, down: number) => (positions[3 * up + 1] - positions[3 * down + 1]) / eyes;
+  const lidGap = (up: number, down: number, loop: readonly number[]) => {
+    const corners = [SIDES.left, SIDES.right].find((s) => s.lidUp === up)!;
+    const a = loop.indexOf(corners.eyeIn), b = loop.indexOf(corners.eyeOut);
+    const [i, j] = a < b ? [a, b] : [b, a];
+    const one = loop.slice(i, j + 1), other = [...loop.slice(j), ...loop.slice(0, i + 1)];
+    const lower = (one.includes(down) ? one : other).map(at).sort((p, q) => p[0] - q[0]);
+    const x = positions[3 * up];
+    let y = lower[x < lower[0][0] ? 0 : lower.length - 1][1];
+    for (let k = 1; k < lower.length; k++) {
+      if (x >= lower[k - 1][0] && x <= lower[k][0]) {
+        y = lower[k - 1][1] + ((lower[k][1] - lower[k - 1][1]) * (x - lower[k - 1][0])) / (lower[k][0] - lower[k - 1][0] || 1);
+        break;
+      }
+    }
+    return (positions[3 * up + 1] - y) / eyes;
+  };
   return {
     lips: gap(LIP.upperInner, LIP.lowerInner),
-    lidsLeft: gap(SIDES.left.lidUp, SIDES.left.lidDown),
-    lidsRight: gap(SIDES.right.lidUp, SIDES.right.lidDown),
+    lidsLeft: lidGap(SIDES.left.lidUp, SIDES.left.lidDown, loops.left),
+    lidsRight: lidGap(SIDES.right.lidUp, SIDES.right.lidDown, loops.right),
   };
 }
 

@@ -31,10 +31,11 @@ test('a sample photo becomes a complete avatar (template 1.6, all features)', { 
   assert.deepEqual(m.bones.slice(0, 6).map((b) => b.name), ['root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight']);
 });
 
-test('textures are PNGs named after their meshes; the head atlas has the template size', async () => {
+test('textures are PNGs named after their meshes and maps; the head atlas has the template size', async () => {
   const names = result.model.textures.map((t) => t.name).sort();
   const hair = result.meta.hairstyle !== 'none' ? ['hair_baseColor.png'] : [];
-  assert.deepEqual(names, ['eyeLeft_baseColor.png', 'eyeRight_baseColor.png', ...hair, 'head_baseColor.png', 'teeth_baseColor.png', 'tongue_baseColor.png']);
+  const maps = (mesh: string, normal: boolean) => [`${mesh}_baseColor.png`, `${mesh}_metallicRoughness.png`, ...(normal ? [`${mesh}_normal.png`] : []), `${mesh}_occlusion.png`];
+  assert.deepEqual(names, [...maps('eyeLeft', false), ...maps('eyeRight', false), ...hair, ...maps('head', true), ...maps('teeth', false), ...maps('tongue', true)]);
   const head = result.model.textures.find((t) => t.name === 'head_baseColor.png')!;
   const meta = await sharp(head.data).metadata();
   assert.equal(meta.format, 'png');

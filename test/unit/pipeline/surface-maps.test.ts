@@ -1,0 +1,65 @@
+/**
+ * Issue 20 item 6: the PBR maps' content. Occlusion darkens the enclosed places (the mouth's inside)
+ * and leaves the open ones (the forehead) bright; roughness is lower on the lips and the eyes than on
+ * the skin; the normal map carries detail (not the flat 128,128,255). Every mesh's material names them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { surfaceMapName, surfaceMaps } from '../../../src/pipeline/surface-maps.ts';
+import { assemble } from '../../../src/pipeline/output.ts';
+import type { RgbaImage } from '../../../src/geometry/render/image.ts';
+import type { FittedHead } from '../../../src/geometry/fit/fit-head.ts';
+
+const tpl = loadTemplateView('1.6');
+const maps = surfaceMaps(tpl);
+
+/** The map's texel under a head vertex's UV. */
+function at(img: RgbaImage, uvs: Float32Array, v: number, channel: number): number {
+  const x = Math.min(img.width - 1, Math.floor(uvs[2 * v] * img.width));
+  const y = Math.min(img.height - 1, Math.floor((1 - uvs[2 * v + 1]) * img.height));
+  return img.rgba[(y * img.width + x) * 4 + channel];
+}
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+test('occlusion: the mouth inside is darker than the forehead', () => {
+  const head = tpl.meshes[0].geometry, ao = maps.images.get(surfaceMapName('head', 'occlusion'))!;
+  const forehead = mean([10, 151, 9, 108, 337].map((v) => at(ao, head.uvs, v, 0)));
+  const mouth = mean(tpl.mouthInside.map((v) => at(ao, head.uvs, v, 0)));
+  assert.ok(forehead > 200, `forehead ${forehead}`);
+  assert.ok(mouth < 0.6 * forehead, `mouth ${mouth} against forehead ${forehead}`);
+});
+
+test('roughness: lips and eyes smoother than the skin', () => {
+  const head = tpl.meshes[0].geometry, r = maps.images.get(surfaceMapName('head', 'metallicRoughness'))!;
+  const skin = mean([10, 151, 50, 280].map((v) => at(r, head.uvs, v, 1)));
+  const lips = mean([0, 17, 37, 84].map((v) => at(r, head.uvs, v, 1)));
+  assert.ok(lips < skin - 20, `lips ${lips}, skin ${skin}`);
+  const eye = maps.images.get(surfaceMapName('eyeLeft', 'metallicRoughness'))!;
+  assert.ok(eye.rgba[(64 * eye.width + 64) * 4 + 1] < skin / 2, 'the cornea is glossy');
+  assert.ok([...Array(r.width * r.height).keys()].every((t) => r.rgba[t * 4 + 2] === 0), 'not metallic');
+});
+
+test('normal map: unit normals facing out, with detail on the face', () => {
+  const n = maps.images.get(surfaceMapName('head', 'normal'))!;
+  let tilted = 0;
+  for (let t = 0; t < n.width * n.height; t++) {
+    const [x, y, z] = [0, 1, 2].map((k) => n.rgba[t * 4 + k] / 127.5 - 1);
+    assert.ok(Math.abs(Math.hypot(x, y, z) - 1) < 0.03 && z > 0.5);
+    if (Math.hypot(x, y) > 0.05) tilted++;
+  }
+  assert.ok(tilted > 0.1 * n.width * n.height, `${tilted} texels tilted`);
+});
+
+test('every mesh material names its three maps, and each is encoded', async () => {
+  const geometries = tpl.meshes.map((m) => m.geometry);
+  const fitted = { global: { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] } } as unknown as FittedHead;
+  const model = assemble(tpl, geometries, { ...fitted, head: geometries[0].positions, parts: {}, eyes: {}, deform: (points: Float32Array) => points } as unknown as FittedHead, maps.images, undefined);
+  const names = new Set((await maps.textures).map((t) => t.name));
+  for (const m of model.materials) {
+    assert.ok(m.occlusionTexture && names.has(m.occlusionTexture), m.name);
+    assert.ok(m.metallicRoughnessTexture && names.has(m.metallicRoughnessTexture), m.name);
+    assert.equal(m.roughness, 1, 'the map holds the roughness');
+  }
+  for (const name of ['head', 'tongue']) assert.ok(model.materials.find((m) => m.name === name)!.normalTexture, name);
+});
