@@ -22,8 +22,16 @@ test('template sizes: 2.0 detailed, 1.6 light; built once per process', () => {
   assert.equal(buildTemplate('1.6'), light);
 });
 
+/** Triangle budgets of a whole avatar without hair (head and every part), from issue 20. */
+const TRIANGLE_BUDGET: Record<TemplateVersion, number> = { '1.6': 15000, '2.0': 60000 };
+
 for (const version of versions) {
   const tpl = buildTemplate(version);
+
+  test(`${version}: the avatar without hair stays within ${TRIANGLE_BUDGET[version]} triangles`, () => {
+    const triangles = [tpl.head, ...PART_NAMES.map((name) => tpl.parts[name])].reduce((sum, m) => sum + m.indices.length / 3, 0);
+    assert.ok(triangles <= TRIANGLE_BUDGET[version], `${triangles} triangles`);
+  });
 
   test(`${version}: head vertices 0..467 are the canonical face, its UVs placed in the atlas`, () => {
     const face = loadCanonicalFace();
