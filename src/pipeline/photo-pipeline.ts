@@ -130,6 +130,7 @@ export class PhotoPipeline implements Pipeline {
       photo: analysis.image,
       camera,
       faceOval: tpl.faceOval,
+      neck: tpl.neckFront,
       skin,
       visible: visibleFromPhoto(camera, analysis.image, headGeometry),
       hair: hair && { coverage: tpl.hairCoverage, colour: hair },

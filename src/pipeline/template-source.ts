@@ -37,6 +37,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       t.head.positions.length / 3,
     ),
     faceOval: t.loops.faceOval,
+    neckFront: neckFront(t.head.positions, t.regions.neck),
     mouthInside: t.regions.mouthBag,
     hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions), t.loops.faceOval),
     eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
@@ -64,6 +65,14 @@ function facingPairs(loop: readonly number[], positions: Float32Array): [number,
 function scalpOf(regions: { skin: number[]; neck: number[] }): number[] {
   const neck = new Set(regions.neck);
   return regions.skin.filter((v) => !neck.has(v));
+}
+
+/** The throat and the neck's front sides below the jaw's shadow: neck vertices between these heights (cm), facing forwards. */
+const NECK_FRONT = { top: -12, bottom: -15, behindChin: 6 };
+
+function neckFront(positions: Float32Array, neck: readonly number[]): number[] {
+  const chinZ = positions[152 * 3 + 2];
+  return neck.filter((v) => positions[v * 3 + 1] <= NECK_FRONT.top && positions[v * 3 + 1] >= NECK_FRONT.bottom && positions[v * 3 + 2] > chinZ - NECK_FRONT.behindChin);
 }
 
 /** Folds appear next to the mouth and eye openings: within this distance (cm) of their contours. */
