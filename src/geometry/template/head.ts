@@ -93,7 +93,7 @@ export function buildBaseHead(): BaseHead {
   skin.earHoles.forEach((hole, side) => {
     const base = open.find((l) => l.includes(skin.grid[hole.k0][hole.c0]))!;
     const { rings, apex } = earRings(b.positions, base, side === 0 ? -1 : 1);
-    tag(b.cap(base, rings, apex), side === 0 ? Tag.EarRight : Tag.EarLeft);
+    tag(b.cap(base, rings, apex, true), side === 0 ? Tag.EarRight : Tag.EarLeft);
   });
 
   const jawOf = jawWeights(b.positions, loops.lipsInner);

@@ -23,6 +23,20 @@ test('template sizes: 2.0 detailed, 1.6 light; built once per process', () => {
   assert.equal(buildTemplate('1.6'), light);
 });
 
+/** Per triangle, texture pixels per cm on the surface (square root of the UV area in pixels over the area). */
+function texelDensity(mesh: MeshData, textureSize: number): number[] {
+  const { positions: p, uvs: uv, indices } = mesh;
+  const out: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]];
+    const e1 = [0, 1, 2].map((k) => p[3 * b + k] - p[3 * a + k]), e2 = [0, 1, 2].map((k) => p[3 * c + k] - p[3 * a + k]);
+    const area = Math.hypot(e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]) / 2;
+    const uvArea = Math.abs((uv[2 * b] - uv[2 * a]) * (uv[2 * c + 1] - uv[2 * a + 1]) - (uv[2 * c] - uv[2 * a]) * (uv[2 * b + 1] - uv[2 * a + 1])) / 2;
+    out.push(Math.sqrt((uvArea * textureSize * textureSize) / area));
+  }
+  return out;
+}
+
 /** Triangle budgets of a whole avatar without hair (head and every part), from issue 20. */
 const TRIANGLE_BUDGET: Record<TemplateVersion, number> = { '1.6': 15000, '2.0': 60000 };
 
@@ -54,6 +68,29 @@ for (const version of versions) {
     let lowest = Infinity;
     for (let i = 1; i < tpl.head.positions.length; i += 3) lowest = Math.min(lowest, tpl.head.positions[i]);
     assert.equal(lowest, bottom, 'nothing hangs below the cut');
+  });
+
+  test(`${version}: texel density: no triangle below a tenth of the median but the mouth's inside (never from the photo)`, () => {
+    const density = texelDensity(tpl.head, tpl.textureSize);
+    const median = [...density].sort((a, b) => a - b)[density.length >> 1];
+    // The mouth's inside is mapped into the slit between the inner lips in the face's UVs.
+    const uv = tpl.head.uvs;
+    const slit = tpl.loops.lipsInner.map((v): [number, number] => [uv[2 * v], uv[2 * v + 1]]);
+    const inSlit = (x: number, y: number) => {
+      let inside = false;
+      slit.forEach(([ax, ay], i) => {
+        const [bx, by] = slit[(i + 1) % slit.length];
+        if (ay > y !== by > y && x < ax + ((y - ay) * (bx - ax)) / (by - ay)) inside = !inside;
+      });
+      return inside;
+    };
+    const low: number[] = [];
+    density.forEach((d, t) => {
+      const corners = [0, 1, 2].map((k) => tpl.head.indices[3 * t + k]);
+      const centre = [0, 1].map((k) => corners.reduce((sum, v) => sum + uv[2 * v + k], 0) / 3);
+      if (d < median / 10 && !inSlit(centre[0], centre[1])) low.push(t);
+    });
+    assert.deepEqual(low, [], `${low.length} triangles below ${(median / 10).toFixed(1)} px/cm`);
   });
 
   test(`${version}: the bust reaches the shoulders and the top of the chest`, () => {
