@@ -74,8 +74,8 @@ async function picture(): Promise<Uint8Array> {
   for (const version of TEMPLATE_VERSIONS) {
     const template = buildTemplate(version);
     for (const view of views) {
-      // Framed on the whole bust (top of the head at about 14, the bust's bottom at -33).
-      const image = renderMeshes(renderItems(template, view.jaw ?? 0), { type: 'orthographic', viewHeight: view.height ?? 52, eye: view.eye, target: view.target ?? [0, -9.5, -5], up: [0, 1, 0] }, { width: 360, height: 360, background: [255, 255, 255, 255], supersample: 2, mode: view.mode ?? 'grey' });
+      // Framed on the whole bust (top of the head at about 14, the bust's bottom at -36).
+      const image = renderMeshes(renderItems(template, view.jaw ?? 0), { type: 'orthographic', viewHeight: view.height ?? 54, eye: view.eye, target: view.target ?? [0, -11, -5], up: [0, 1, 0] }, { width: 360, height: 360, background: [255, 255, 255, 255], supersample: 2, mode: view.mode ?? 'grey' });
       cells.push({ image, label: `${version} ${view.label}` });
     }
   }

@@ -11,12 +11,12 @@ import { NECK_CUT_Y } from './head-shape.ts';
  * cannot meet and the bust cannot cross itself.
  */
 
-/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -15). */
-export const BUST_BOTTOM_Y = -33;
+/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -19). */
+export const BUST_BOTTOM_Y = -36;
 /** The neck's axis (x, z), the centre of every column's half-plane. */
 const AXIS: [number, number] = [0, -6];
 /** Where the neck meets the trapezius, below the neck cut. */
-const NECK_BASE_DROP = 1.5;
+const NECK_BASE_DROP = 0.5;
 /**
  * The torso's outline at the shoulders, seen from above: a superellipse about the axis with half
  * widths to the shoulder tips, the chest and the back (adult means: biacromial breadth 39 cm,
@@ -27,7 +27,7 @@ const OUTLINE = { side: 19.5, front: 11, back: 9.5, exponent: 2.6 };
  * How far below the neck cut the shoulder line ends: at the tips (the acromion about 1.35 head
  * heights below the top of the head), the chest and the back.
  */
-const SHOULDER_DROP = { side: 5.5, front: 7, back: 4 };
+const SHOULDER_DROP = { side: 2.5, front: 4, back: 1.5 };
 /** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
 const EDGE_ROUND = 3.5;
 

@@ -8,7 +8,7 @@ import type { Vec3 } from '../../model/avatar.ts';
  */
 export const HEAD_CENTRE: Vec3 = [0, -1, -5.5];
 /** Height of the neck cut, the one opening of the head. */
-export const NECK_CUT_Y = -15;
+export const NECK_CUT_Y = -19;
 
 interface Ellipsoid {
   centre: Vec3;

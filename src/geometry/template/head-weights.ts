@@ -50,8 +50,8 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
  */
 export function headRow(p: Vec3, jaw: number): number[] {
   const head = smoothstep((p[1] + 14.5) / 4.5);
-  const neck = smoothstep((p[1] + 20) / 5);
-  const chest = smoothstep((p[1] + 29) / 6);
+  const neck = smoothstep((p[1] + 23) / 5);
+  const chest = smoothstep((p[1] + 32) / 6);
   const row = new Array<number>(BONE_COUNT).fill(0);
   row[BONE.head] = head * (1 - jaw);
   row[BONE.jaw] = head * jaw;
