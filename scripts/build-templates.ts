@@ -58,21 +58,24 @@ function renderItems(template: HeadTemplate, jaw: number): RenderItem[] {
   });
 }
 
-/** Front, side, back and three-quarter views (grey), the UV layout on the head, and the mouth opened by the jaw. */
+/** Front, side, back, below and three-quarter views (grey), the UV layout on the head, an ear close up and the mouth opened by the jaw. */
 async function picture(): Promise<Uint8Array> {
   const views: { label: string; eye: Vec3; target?: Vec3; height?: number; mode?: RenderMode; jaw?: number }[] = [
     { label: 'front', eye: [0, -2, 80] },
     { label: 'side', eye: [80, -2, -5] },
     { label: 'back', eye: [0, -2, -90] },
-    { label: 'three-quarter, below', eye: [-50, -40, 50] },
+    { label: 'below', eye: [0, -90, 10] },
+    { label: 'three-quarter', eye: [-50, -10, 50] },
     { label: 'UV layout', eye: [35, 5, 70], mode: 'uv-checker' },
+    { label: 'left ear', eye: [80, 10, 20], target: [8.6, 0.4, -5.4], height: 10 },
     { label: 'jaw bone at 20 deg', eye: [25, -8, 60], target: [0, -5, 2], height: 16, jaw: (20 * Math.PI) / 180 },
   ];
   const cells: SheetCell[] = [];
   for (const version of TEMPLATE_VERSIONS) {
     const template = buildTemplate(version);
     for (const view of views) {
-      const image = renderMeshes(renderItems(template, view.jaw ?? 0), { type: 'orthographic', viewHeight: view.height ?? 38, eye: view.eye, target: view.target ?? [0, -3, -4], up: [0, 1, 0] }, { width: 360, height: 360, background: [255, 255, 255, 255], supersample: 2, mode: view.mode ?? 'grey' });
+      // Framed on the whole bust (top of the head at about 14, the bust's bottom at -36).
+      const image = renderMeshes(renderItems(template, view.jaw ?? 0), { type: 'orthographic', viewHeight: view.height ?? 54, eye: view.eye, target: view.target ?? [0, -11, -5], up: [0, 1, 0] }, { width: 360, height: 360, background: [255, 255, 255, 255], supersample: 2, mode: view.mode ?? 'grey' });
       cells.push({ image, label: `${version} ${view.label}` });
     }
   }

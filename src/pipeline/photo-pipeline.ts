@@ -192,6 +192,7 @@ export class PhotoPipeline implements Pipeline {
       photo,
       camera,
       faceOval: tpl.faceOval,
+      neck: tpl.neckFront,
       skin,
       visible,
       hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairColours.base },

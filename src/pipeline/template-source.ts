@@ -38,6 +38,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       t.head.positions.length / 3,
     ),
     faceOval: t.loops.faceOval,
+    neckFront: neckFront(t.head.positions, t.regions.neck),
     mouthInside: t.regions.mouthBag,
     hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions), t.loops.faceOval),
     eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
@@ -66,6 +67,18 @@ function facingPairs(loop: readonly number[], positions: Float32Array): [number,
 function scalpOf(regions: { skin: number[]; neck: number[] }): number[] {
   const neck = new Set(regions.neck);
   return regions.skin.filter((v) => !neck.has(v));
+}
+
+/** The throat and the neck's front sides below the jaw's shadow: neck vertices between these heights (cm), facing forwards. */
+const NECK_FRONT = { top: -12, bottom: -15, behindChin: 6 };
+/** At most this many of them are sampled: each is a fill anchor, which every head vertex visits. */
+const NECK_SAMPLES = 24;
+
+function neckFront(positions: Float32Array, neck: readonly number[]): number[] {
+  const chinZ = positions[152 * 3 + 2];
+  const all = neck.filter((v) => positions[v * 3 + 1] <= NECK_FRONT.top && positions[v * 3 + 1] >= NECK_FRONT.bottom && positions[v * 3 + 2] > chinZ - NECK_FRONT.behindChin);
+  const stride = Math.ceil(all.length / NECK_SAMPLES);
+  return all.filter((_, i) => i % stride === 0);
 }
 
 /** Folds appear next to the mouth and eye openings: within this distance (cm) of their contours. */

@@ -56,9 +56,11 @@ export class MeshBuilder {
    * Closes `loop` with new rings and an apex. Each ring has a whole multiple of the loop's
    * vertex count: point j of a ring of s times the length sits at loop position j / s. The UVs
    * shrink the loop's UV outline towards its centre, so the cap fills the loop's UV hole
-   * without overlap. Returns the new vertices.
+   * without overlap: by equal steps, or with `evenDensity` so that each band between rings gets
+   * UV area in proportion to its area on the surface (no band squeezed into a sliver). Returns
+   * the new vertices.
    */
-  cap(loop: readonly number[], rings: readonly Vec3[][], apex: Vec3): number[] {
+  cap(loop: readonly number[], rings: readonly Vec3[][], apex: Vec3, evenDensity = false): number[] {
     const n = loop.length;
     const uvCentre = [0, 0];
     for (const v of loop) for (let k = 0; k < 2; k++) uvCentre[k] += this.uvs[2 * v + k] / n;
@@ -67,10 +69,11 @@ export class MeshBuilder {
       return this.uvs[2 * loop[i] + k] * (1 - f) + this.uvs[2 * loop[(i + 1) % n] + k] * f;
     };
     const steps = rings.length + 1;
+    const shrink = evenDensity ? areaShrink(loop.map((v) => [this.positions[3 * v], this.positions[3 * v + 1], this.positions[3 * v + 2]] as Vec3), rings, apex) : rings.map((_, r) => (r + 1) / steps);
     const added: number[] = [];
     let previous = loop;
     rings.forEach((ring, r) => {
-      const w = (r + 1) / steps;
+      const w = shrink[r];
       const per = ring.length / n;
       const next = ring.map((p, j) => this.vertex(p, [0, 1].map((k) => loopUv(j / per, k) * (1 - w) + uvCentre[k] * w) as [number, number]));
       this.stitch(previous, next, previous.map((_, i) => i / previous.length), next.map((_, j) => j / next.length));
@@ -87,6 +90,31 @@ export class MeshBuilder {
     for (let i = 0; i < loop.length; i++) this.triangle(loop[(i + 1) % loop.length], loop[i], apex);
   }
 }
+
+/**
+ * Per ring of a cap, how far its UVs shrink towards the centre (0 the loop, 1 the centre) so that the
+ * UV area inside each ring, which goes with the square of what is left, matches the share of the
+ * cap's surface inside it. Bands are measured as mean circumference times the distance between rings.
+ */
+function areaShrink(loop: Vec3[], rings: readonly Vec3[][], apex: Vec3): number[] {
+  const perimeter = (ring: readonly Vec3[]) => ring.reduce((s, p, i) => s + distance(p, ring[(i + 1) % ring.length]), 0);
+  const centre = (ring: readonly Vec3[]) => ring.reduce((c, p) => [c[0] + p[0] / ring.length, c[1] + p[1] / ring.length, c[2] + p[2] / ring.length] as Vec3, [0, 0, 0] as Vec3);
+  const all = [loop, ...rings];
+  const bands = all.map((ring, r) => {
+    if (r === all.length - 1) return (perimeter(ring) / 2) * distance(centre(ring), apex);
+    const next = all[r + 1];
+    const gap = ring.reduce((s, p, i) => s + distance(p, next[Math.floor((i * next.length) / ring.length)]), 0) / ring.length;
+    return ((perimeter(ring) + perimeter(next)) / 2) * gap;
+  });
+  const total = bands.reduce((s, a) => s + a, 0);
+  let inside = total;
+  return rings.map((_, r) => {
+    inside -= bands[r];
+    return 1 - Math.sqrt(Math.max(0, inside) / total);
+  });
+}
+
+const distance = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
 /** Where each vertex of a closed loop lies along it, by arc length, starting at 0. */
 export function loopParameters(positions: ArrayLike<number>, loop: readonly number[]): number[] {

@@ -3,7 +3,7 @@ import { vertexNormals } from '../mesh/normals.ts';
 import { subdivide } from '../mesh/subdivide.ts';
 import { buildEyeball, eyeballLayout } from './eyeball.ts';
 import { buildBaseHead, FACE_UV, Tag, type BaseHead } from './head.ts';
-import { NECK_CUT_Y } from './head-shape.ts';
+import { BUST_BOTTOM_Y } from './bust.ts';
 import { packSkin, singleBoneRow } from './head-weights.ts';
 import { buildTeeth, buildTongue, mouthFrame } from './mouth-parts.ts';
 import { jointPositions, skeleton } from './rig.ts';
@@ -30,18 +30,19 @@ export function buildTemplate(version: TemplateVersion): HeadTemplate {
 function refine(base: BaseHead, times: number): BaseHead {
   let head = base;
   for (let i = 0; i < times; i++) {
-    // Smooth only across face and skin; the thin ear and the cavities keep their flat edges.
-    const smoothTag = (v: number) => head.tags[v] === Tag.Face || head.tags[v] === Tag.Skin;
-    const cut = new Set(head.neckCut);
-    const out = subdivide({ ...head, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(cut.has(a) && cut.has(b)) });
+    // Smooth only across face, skin and bust; the thin ear, the cavities and the bust's bottom
+    // edge keep their flat edges (so the edge stays level and meets the bottom's copies of it).
+    const smoothTag = (v: number) => head.tags[v] === Tag.Face || head.tags[v] === Tag.Skin || head.tags[v] === Tag.Bust;
+    const edge = new Set(head.bustEdge);
+    const out = subdivide({ ...head, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(edge.has(a) && edge.has(b)) });
     const tags = [...head.tags, ...out.parents.map(([a, b]) => Math.min(head.tags[a], head.tags[b]) as Tag)];
-    const newCut = head.neckCut.flatMap((v, k) => {
-      const w = head.neckCut[(k + 1) % head.neckCut.length];
+    const newEdge = head.bustEdge.flatMap((v, k) => {
+      const w = head.bustEdge[(k + 1) % head.bustEdge.length];
       const mid = out.parents.findIndex(([a, b]) => (a === v && b === w) || (a === w && b === v));
       return [v, head.positions.length / 3 + mid];
     });
-    for (const v of newCut) out.positions[3 * v + 1] = NECK_CUT_Y;
-    head = { ...head, positions: out.positions, uvs: out.uvs, indices: out.indices, rows: out.rows, tags, neckCut: newCut };
+    for (const v of newEdge) out.positions[3 * v + 1] = BUST_BOTTOM_Y;
+    head = { ...head, positions: out.positions, uvs: out.uvs, indices: out.indices, rows: out.rows, tags, bustEdge: newEdge };
   }
   return head;
 }
@@ -51,7 +52,7 @@ export function generateTemplate(version: TemplateVersion): HeadTemplate {
   const res = RESOLUTION[version];
   const head = refine(buildBaseHead(), res.subdivisions);
   const eyes = head.eyes;
-  const world = jointPositions({ eyeLeft: eyes.left.centre, eyeRight: eyes.right.centre, neckCutY: NECK_CUT_Y });
+  const world = jointPositions({ eyeLeft: eyes.left.centre, eyeRight: eyes.right.centre, bottomY: BUST_BOTTOM_Y });
   const frame = mouthFrame(head.positions, 13, 14);
   const teeth = buildTeeth(frame, res.teethSections, res.profile);
   const lower = new Set(teeth.lower);
@@ -79,7 +80,7 @@ export function generateTemplate(version: TemplateVersion): HeadTemplate {
     },
     faceVertexCount: 468,
     loops: head.loops,
-    neckCut: head.neckCut,
+    bustEdge: head.bustEdge,
     regions: regionsOf(head),
     eyes: { left: { centre: eyes.left.centre as Vec3, radius: eyes.left.radius }, right: { centre: eyes.right.centre as Vec3, radius: eyes.right.radius } },
     irisUv: eyeballLayout(eyes.left.radius).irisUv,
@@ -98,6 +99,7 @@ function regionsOf(head: BaseHead): HeadRegions {
     face: where(is(Tag.Face)),
     skin: where(is(Tag.Skin)),
     neck: where((v) => head.tags[v] === Tag.Skin && head.positions[3 * v + 1] < NECK_BELOW_Y),
+    bust: where((v) => head.tags[v] === Tag.Bust || head.tags[v] === Tag.BustBottom),
     ears: where((v) => head.tags[v] === Tag.EarLeft || head.tags[v] === Tag.EarRight),
     earLeft: where(is(Tag.EarLeft)),
     earRight: where(is(Tag.EarRight)),

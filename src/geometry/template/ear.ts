@@ -3,27 +3,45 @@ import { loopParameters } from '../mesh/builder.ts';
 import { add, centroid, dot, normalize, scale, sub, vertex } from '../mesh/vec.ts';
 
 /**
- * An ear: a shell grown from an opening left in the skin. A stem leaves the head, flares into
- * the pinna (an ellipse 6.2 cm tall, tilted back, standing further out at the back), turns over
- * the rim and comes back on the outer side into the hollow of the concha. Each base vertex keeps
- * its angle about the opening's centre on every ring, so the rings nest without crossing.
+ * An ear: a shell grown from an opening left in the skin. A stem leaves the head and flares into
+ * the pinna's back (an ellipse 6.2 cm tall, tilted back, standing further out at the back); the
+ * helix turns over the rim and rolls inwards into the scapha's groove, rises again as the
+ * antihelix and falls into the hollow of the concha. At the bottom the rolls fade into a soft,
+ * longer lobe; at the front of the concha the tragus stands up over the ear canal. Each ring
+ * point keeps its angle about the opening's centre and the rings' outlines nest (growing to the
+ * rim, shrinking after it), so that the shell is a height field over them and cannot cross itself.
  */
 const PINNA = { halfHeight: 3.1, halfWidth: 1.8, back: 0.9, up: 0.35, tilt: (15 * Math.PI) / 180 };
 /**
  * Per ring: size of the outline, distance out from the head, how far its centre has moved from
- * the opening to the pinna's centre, extra distance at the back, and how much of the ring is
- * the outline (the rest is the opening itself).
+ * the opening to the pinna's centre, extra distance at the back, how much of the ring is the
+ * outline (the rest is the opening itself), and its distance where the lobe is (no rolls there).
  */
-const RINGS: [number, number, number, number, number][] = [
-  [0.45, 0.3, 0, 0, 0.5],
-  [0.55, 0.6, 0.3, 0, 1],
-  [0.9, 0.95, 1, 0.5, 1],
-  [1.0, 1.2, 1, 0.6, 1],
-  [1.03, 1.5, 1, 0.6, 1],
-  [0.9, 1.6, 1, 0.55, 1],
-  [0.6, 1.4, 1, 0.4, 1],
+const RINGS: [number, number, number, number, number, number][] = [
+  [0.45, 0.3, 0, 0, 0.5, 0.3],
+  [0.6, 0.6, 0.3, 0, 1, 0.6],
+  [0.92, 0.95, 1, 0.5, 1, 0.95],
+  [1.0, 1.2, 1, 0.6, 1, 1.2],
+  [1.04, 1.5, 1, 0.6, 1, 1.45],
+  // The helix's crest, its inner lip and the scapha's groove behind it.
+  [0.96, 1.72, 1, 0.55, 1, 1.55],
+  [0.84, 1.62, 1, 0.45, 1, 1.5],
+  [0.76, 1.38, 1, 0.4, 1, 1.42],
+  // The antihelix's ridge, then the wall of the concha.
+  [0.64, 1.55, 1, 0.35, 1, 1.3],
+  [0.5, 1.3, 1, 0.25, 1, 1.15],
 ];
+/** Points per ring per base vertex: the pinna needs a finer outline than the skin's opening. */
+const DETAIL = 2;
+/** How much lower the lobe reaches, as a fraction of the outline's size. */
+const LOBE_LENGTH = 0.22;
+/** Where the tragus sits (outline angle: 0 back, pi/2 up, pi front) and how far it stands out. */
+const TRAGUS = { angle: Math.PI + 0.35, height: 0.45 };
 const CONCHA_OUT = 0.85;
+
+/** Weight of the lobe at an outline angle: the lowest part, a little towards the back. */
+const lobeWeight = (angle: number) => Math.max(0, -Math.sin(angle - 0.2)) ** 3;
+const tragusWeight = (angle: number) => Math.max(0, Math.cos(angle - TRAGUS.angle)) ** 10;
 
 export function earRings(positions: ArrayLike<number>, base: readonly number[], side: 1 | -1): { rings: Vec3[][]; apex: Vec3 } {
   const b = centroid(positions, base);
@@ -43,19 +61,37 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
     const q = flat[(i + 1) % flat.length];
     area += p[0] * q[1] - q[0] * p[1];
   });
+  const n = base.length;
   const start = flat.reduce((best, p, i) => (Math.abs(Math.atan2(p[1], p[0])) < Math.abs(Math.atan2(flat[best][1], flat[best][0])) ? i : best), 0);
   const along = loopParameters(positions, [...base.slice(start), ...base.slice(0, start)]);
-  const angleOf = (i: number) => Math.atan2(flat[start][1], flat[start][0]) + Math.sign(area) * 2 * Math.PI * along[(i - start + base.length) % base.length];
-  const rings = RINGS.map(([size, distance, shift, backExtra, blend]) =>
-    base.map((v, i): Vec3 => {
-      const [ob, ou] = outline(angleOf(i));
+  // Loop position of ring point j (a fraction of the way between base vertices i and i + 1).
+  const where = (j: number) => ({ i: Math.floor(j / DETAIL), f: (j % DETAIL) / DETAIL });
+  const angleOf = (j: number) => {
+    const { i, f } = where(j);
+    const k = (i - start + n) % n;
+    const t = along[k] + f * ((k + 1 < n ? along[k + 1] : 1) - along[k]);
+    return Math.atan2(flat[start][1], flat[start][0]) + Math.sign(area) * 2 * Math.PI * t;
+  };
+  const relAt = (j: number): Vec3 => {
+    const { i, f } = where(j);
+    return add(scale(rel[i], 1 - f), scale(rel[(i + 1) % n], f));
+  };
+  const rings = RINGS.map(([size, distance, shift, backExtra, blend, lobeDistance], r) =>
+    Array.from({ length: n * DETAIL }, (_, j): Vec3 => {
+      const angle = angleOf(j);
+      const lobe = lobeWeight(angle);
+      const grown = r >= 2 ? size * (1 + LOBE_LENGTH * lobe) : size;
+      const [ob, ou] = outline(angle);
       const ringCentre = add(b, scale(sub(centre, b), shift));
-      const target = add(add(ringCentre, scale(back, ob * size)), scale(up, ou * size));
-      const onBase = add(vertex(positions, v), scale(out, -dot(rel[i], out)));
+      const target = add(add(ringCentre, scale(back, ob * grown)), scale(up, ou * grown));
+      const relJ = relAt(j);
+      const onBase = add(add(b, relJ), scale(out, -dot(relJ, out)));
       const planar = add(scale(onBase, 1 - blend), scale(target, blend));
       const backness = Math.max(0, ob / PINNA.halfWidth);
+      const tragus = r >= RINGS.length - 2 ? TRAGUS.height * tragusWeight(angle) * (r === RINGS.length - 1 ? 1 : 0.5) : 0;
+      const lift = distance * (1 - lobe) + lobeDistance * lobe + tragus;
       // The base's own curvature fades out as the rings leave the head.
-      return add(planar, scale(out, distance + backExtra * backness + dot(rel[i], out) * (1 - blend)));
+      return add(planar, scale(out, lift + backExtra * backness + dot(relJ, out) * (1 - blend)));
     }),
   );
   return { rings, apex: add(add(b, scale(back, PINNA.back * 0.8)), scale(out, CONCHA_OUT)) };

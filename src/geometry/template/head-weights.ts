@@ -43,13 +43,21 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
   };
 }
 
-/** Dense weight row (one entry per bone) of a head vertex: neck below, head above, jaw share. */
+/**
+ * Dense weight row (one entry per bone) of a head vertex, by height: the head (with the jaw's
+ * share) above the neck, the neck blending into the chest at the neck's base and the chest into
+ * the spine low in the bust, so that turning any of them bends the neck or the shoulders smoothly.
+ */
 export function headRow(p: Vec3, jaw: number): number[] {
-  const h = smoothstep((p[1] + 14.5) / 4.5);
+  const head = smoothstep((p[1] + 14.5) / 4.5);
+  const neck = smoothstep((p[1] + 23) / 5);
+  const chest = smoothstep((p[1] + 32) / 6);
   const row = new Array<number>(BONE_COUNT).fill(0);
-  row[BONE.neck] = 1 - h;
-  row[BONE.head] = h * (1 - jaw);
-  row[BONE.jaw] = h * jaw;
+  row[BONE.head] = head * (1 - jaw);
+  row[BONE.jaw] = head * jaw;
+  row[BONE.neck] = (1 - head) * neck;
+  row[BONE.chest] = (1 - head) * (1 - neck) * chest;
+  row[BONE.spine] = (1 - head) * (1 - neck) * (1 - chest);
   return row;
 }
 

@@ -3,10 +3,10 @@ import { boundaryLoops } from '../mesh/adjacency.ts';
 import { MeshBuilder } from '../mesh/builder.ts';
 import { vertex } from '../mesh/vec.ts';
 import { FACE_VERTEX_COUNT, loadCanonicalFace } from './canonical-face.ts';
+import { buildBust } from './bust.ts';
 import { earRings } from './ear.ts';
 import { fitEyeball, socketRings, type EyeFit } from './eye-socket.ts';
 import { openFace, type FaceLoops } from './face-parts.ts';
-import { NECK_CUT_Y } from './head-shape.ts';
 import { headRow, jawWeights } from './head-weights.ts';
 import { mouthBagRings } from './mouth-bag.ts';
 import { buildSkin } from './skin.ts';
@@ -20,6 +20,9 @@ export const enum Tag {
   SocketRight = 4,
   EarLeft = 5,
   EarRight = 6,
+  Bust = 7,
+  /** The bust's flat bottom (its own UV island). */
+  BustBottom = 8,
 }
 
 export interface BaseHead {
@@ -30,18 +33,32 @@ export interface BaseHead {
   /** Dense skin weight rows (one entry per bone). */
   rows: number[][];
   loops: FaceLoops;
-  neckCut: number[];
+  /** The bust's bottom edge on its sides (the bottom has its own copies of these vertices). */
+  bustEdge: number[];
   eyes: { left: EyeFit; right: EyeFit };
 }
 
 /** The face's canonical UVs take the middle half of the head atlas; the skin surrounds them. */
 export const FACE_UV = { offset: [0.25, 0.25] as [number, number], scale: 0.5 };
-const SKIN = { columnsPerEdge: 3, rings: 26, earCentre: [-7.4, 0.1, -4.5] as Vec3, earCells: [2, 6] as [number, number] };
+/**
+ * The skin's and the bust's sides share one radial UV layout around the face island, out to the
+ * border of the atlas above a strip along its bottom edge, which holds the bust's flat bottom.
+ */
+const BOTTOM_STRIP = 0.1;
+const SKIN = {
+  columnsPerEdge: 3,
+  rings: 26,
+  earCentre: [-7.4, 0.1, -4.5] as Vec3,
+  earCells: [2, 6] as [number, number],
+  uvReach: 0.8,
+  uvBox: [0.004, BOTTOM_STRIP + 0.006, 0.996, 0.996] as [number, number, number, number],
+};
+const BUST = { rings: 8, bottomRings: 2, bottomUv: { centre: [0.5, BOTTOM_STRIP / 2] as [number, number], half: [0.496, BOTTOM_STRIP / 2 - 0.004] as [number, number] } };
 
 /**
  * The head at the light template's resolution: the opened canonical face, the skin from its
- * oval to the neck cut with openings for the ears, eye sockets and the mouth bag closing the
- * face's holes, and the ears. Vertices 0..467 are the canonical face's.
+ * oval to the neck cut with openings for the ears, the bust below the cut, eye sockets and the
+ * mouth bag closing the face's holes, and the ears. Vertices 0..467 are the canonical face's.
  */
 export function buildBaseHead(): BaseHead {
   const face = loadCanonicalFace();
@@ -57,6 +74,9 @@ export function buildBaseHead(): BaseHead {
   const before = b.vertexCount;
   const skin = buildSkin(b, loops.faceOval, [FACE_UV.offset[0] + FACE_UV.scale / 2, FACE_UV.offset[1] + FACE_UV.scale / 2], SKIN);
   tag(range(before, b.vertexCount), Tag.Skin);
+  const bust = buildBust(b, skin.cut, { ...BUST, uvOf: (c, r) => skin.columnUv(c, SKIN.uvReach + ((1 - SKIN.uvReach) * r) / BUST.rings) });
+  tag(bust.sides, Tag.Bust);
+  tag(bust.bottom, Tag.BustBottom);
 
   const eyes = { left: fitEyeball(b.positions, loops.leftEye), right: fitEyeball(b.positions, loops.rightEye) };
   const socket = (loop: number[], eye: EyeFit, t: Tag) => {
@@ -73,7 +93,7 @@ export function buildBaseHead(): BaseHead {
   skin.earHoles.forEach((hole, side) => {
     const base = open.find((l) => l.includes(skin.grid[hole.k0][hole.c0]))!;
     const { rings, apex } = earRings(b.positions, base, side === 0 ? -1 : 1);
-    tag(b.cap(base, rings, apex), side === 0 ? Tag.EarRight : Tag.EarLeft);
+    tag(b.cap(base, rings, apex, true), side === 0 ? Tag.EarRight : Tag.EarLeft);
   });
 
   const jawOf = jawWeights(b.positions, loops.lipsInner);
@@ -96,13 +116,13 @@ export function buildBaseHead(): BaseHead {
   );
   rows[bagIds[bagIds.length - 1]] = headRow(bag.apex, 0.5);
 
-  return compact(b, tags, rows, loops, skin.cut, eyes);
+  return compact(b, tags, rows, loops, bust.edge, eyes);
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** Drops vertices no triangle uses (the skin's grid inside the ear openings), keeping the order of the rest. */
-function compact(b: MeshBuilder, tags: Tag[], rows: number[][], loops: FaceLoops, cut: number[], eyes: BaseHead['eyes']): BaseHead {
+function compact(b: MeshBuilder, tags: Tag[], rows: number[][], loops: FaceLoops, bustEdge: number[], eyes: BaseHead['eyes']): BaseHead {
   const used = new Uint8Array(b.vertexCount);
   for (const v of b.indices) used[v] = 1;
   const map = new Int32Array(b.vertexCount).fill(-1);
@@ -114,8 +134,6 @@ function compact(b: MeshBuilder, tags: Tag[], rows: number[][], loops: FaceLoops
     positions.set(b.positions.slice(3 * v, 3 * v + 3), 3 * i);
     uvs.set(b.uvs.slice(2 * v, 2 * v + 2), 2 * i);
   });
-  const neckCut = cut.map((v) => map[v]);
-  for (let i = 0; i < neckCut.length; i++) positions[3 * neckCut[i] + 1] = NECK_CUT_Y;
   return {
     positions,
     uvs,
@@ -123,7 +141,7 @@ function compact(b: MeshBuilder, tags: Tag[], rows: number[][], loops: FaceLoops
     tags: keep.map((v) => tags[v]),
     rows: keep.map((v) => rows[v]),
     loops,
-    neckCut,
+    bustEdge: bustEdge.map((v) => map[v]),
     eyes,
   };
 }

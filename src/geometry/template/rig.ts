@@ -5,20 +5,24 @@ import { BONE } from './types.ts';
 export interface RigJoints {
   eyeLeft: Vec3;
   eyeRight: Vec3;
-  neckCutY: number;
+  /** Height of the bust's flat bottom, where the root sits. */
+  bottomY: number;
 }
 
 /** The jaw hinges just in front of the ears, at the height of the ear openings. */
 export const JAW_PIVOT: Vec3 = [0, -0.8, -3.6];
+/** The spine joint low in the chest, the chest joint at the base of the neck. */
+const SPINE_JOINT: Vec3 = [0, -30, -7];
+const CHEST_JOINT: Vec3 = [0, -21, -6.5];
 const NECK_JOINT: Vec3 = [0, -14, -6];
 const HEAD_JOINT: Vec3 = [0, -4.5, -5.5];
 const TONGUE_JOINT: Vec3 = [0, -5, 0.8];
 
-const PARENTS: Record<keyof typeof BONE, number> = { root: -1, neck: BONE.root, head: BONE.neck, jaw: BONE.head, eyeLeft: BONE.head, eyeRight: BONE.head, tongue: BONE.jaw };
+const PARENTS: Record<keyof typeof BONE, number> = { root: -1, spine: BONE.root, chest: BONE.spine, neck: BONE.chest, head: BONE.neck, jaw: BONE.head, eyeLeft: BONE.head, eyeRight: BONE.head, tongue: BONE.jaw };
 
 /** World rest positions in BONE order. */
 export function jointPositions(j: RigJoints): Vec3[] {
-  return [[0, j.neckCutY, -6], NECK_JOINT, HEAD_JOINT, JAW_PIVOT, j.eyeLeft, j.eyeRight, TONGUE_JOINT];
+  return [[0, j.bottomY, -6], SPINE_JOINT, CHEST_JOINT, NECK_JOINT, HEAD_JOINT, JAW_PIVOT, j.eyeLeft, j.eyeRight, TONGUE_JOINT];
 }
 
 /** Bones with local rest translations (child minus parent) and identity rotations. */

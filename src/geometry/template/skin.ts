@@ -9,7 +9,7 @@ import { HEAD_CENTRE, NECK_CUT_Y, headRadius } from './head-shape.ts';
  * pole straight down the neck, so each one runs from the face oval over the head to the cut
  * (the forehead's over the crown and down the back, the chin's down the throat); rings are
  * equal fractions of every column's length. The same plane layout, squeezed between the face's
- * UV island and the atlas border, is the skin's UV layout: no overlaps by construction.
+ * UV island and the border of a UV box, is the skin's UV layout: no overlaps by construction.
  */
 export interface SkinOptions {
   /** Columns per edge of the face oval. */
@@ -20,6 +20,10 @@ export interface SkinOptions {
   earCentre: Vec3;
   /** Size of each ear opening in cells: rings, columns. */
   earCells: [number, number];
+  /** Fraction of each column's UV line (face island to atlas border) the rings use; the rest is left for what continues below the cut. */
+  uvReach: number;
+  /** The box (min u, min v, max u, max v) whose border the columns' UV lines reach. */
+  uvBox: [number, number, number, number];
 }
 
 /** A block of cells left open: rings [k0, k1), columns [c0, c1). */
@@ -38,6 +42,8 @@ export interface SkinGrid {
   columns: number;
   /** Openings for the right and the left ear. */
   earHoles: [SkinHole, SkinHole];
+  /** UV of column c at fraction w of its line from the face island (0) to the border of the UV box (1). */
+  columnUv: (c: number, w: number) => [number, number];
 }
 
 /** Samples along a column; the rings are interpolated between them. */
@@ -48,8 +54,6 @@ const RING_SMOOTHING = 12;
 const RELAX_PASSES = 4;
 /** Arc length over which the skin eases from the face's boundary onto the head shape. */
 const EASE_LENGTH = 4;
-/** Atlas square the skin's UVs fill (a small margin keeps bilinear sampling inside). */
-const ATLAS_MIN = 0.004, ATLAS_MAX = 0.996;
 
 const toPlane = (d: Vec3): [number, number] => [d[0] / (1 + d[1]), d[2] / (1 + d[1])];
 function fromPlane(a: number, b: number): Vec3 {
@@ -175,7 +179,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     const dir: [number, number] = [away[0] / Math.hypot(away[0], away[1]), away[1] / Math.hypot(away[0], away[1])];
     const uvInner = lerpUv(b, oval[i], oval[j], t);
     const origin = lerp(ovalPoints[i], ovalPoints[j], t);
-    return { ...sampleColumn(start, dir, origin, normalize(lerp(slopes[i], slopes[j], t))), uvInner, uvOuter: squareHit(faceUvCentre, uvInner) };
+    return { ...sampleColumn(start, dir, origin, normalize(lerp(slopes[i], slopes[j], t))), uvInner, uvOuter: boxHit(faceUvCentre, uvInner, options.uvBox) };
   });
   // Ring k sits at the k/K fraction of each column's length; those places are smoothed across
   // neighbouring columns, whose lengths differ, so that the rings run smoothly.
@@ -188,7 +192,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     for (let k = 1; k <= K; k++) {
       const s = Math.min(Math.floor(place[c][k]), points.length - 2);
       const p = k === K ? points[points.length - 1] : lerp(points[s], points[s + 1], place[c][k] - s);
-      const w = k / K;
+      const w = (k / K) * options.uvReach;
       grid[k][c] = b.vertex(k === K ? [p[0], NECK_CUT_Y, p[2]] : p, [uvInner[0] + (uvOuter[0] - uvInner[0]) * w, uvInner[1] + (uvOuter[1] - uvInner[1]) * w]);
     }
   });
@@ -212,7 +216,11 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
       }
     }
   }
-  return { grid, cut: grid[K], columns: M, earHoles };
+  const columnUv = (c: number, w: number): [number, number] => {
+    const { uvInner, uvOuter } = columns[c];
+    return [uvInner[0] + (uvOuter[0] - uvInner[0]) * w, uvInner[1] + (uvOuter[1] - uvInner[1]) * w];
+  };
+  return { grid, cut: grid[K], columns: M, earHoles, columnUv };
 }
 
 /**
@@ -241,14 +249,14 @@ function lerpUv(b: MeshBuilder, v0: number, v1: number, t: number): [number, num
   return [b.uvs[2 * v0] + (b.uvs[2 * v1] - b.uvs[2 * v0]) * t, b.uvs[2 * v0 + 1] + (b.uvs[2 * v1 + 1] - b.uvs[2 * v0 + 1]) * t];
 }
 
-/** Where the ray from `centre` through `p` meets the border of the atlas square. */
-function squareHit(centre: [number, number], p: [number, number]): [number, number] {
+/** Where the ray from `centre` through `p` meets the border of `box` (min u, min v, max u, max v). */
+function boxHit(centre: [number, number], p: [number, number], box: [number, number, number, number]): [number, number] {
   const dx = p[0] - centre[0], dy = p[1] - centre[1];
   let t = Infinity;
-  if (dx > 0) t = Math.min(t, (ATLAS_MAX - centre[0]) / dx);
-  if (dx < 0) t = Math.min(t, (ATLAS_MIN - centre[0]) / dx);
-  if (dy > 0) t = Math.min(t, (ATLAS_MAX - centre[1]) / dy);
-  if (dy < 0) t = Math.min(t, (ATLAS_MIN - centre[1]) / dy);
+  if (dx > 0) t = Math.min(t, (box[2] - centre[0]) / dx);
+  if (dx < 0) t = Math.min(t, (box[0] - centre[0]) / dx);
+  if (dy > 0) t = Math.min(t, (box[3] - centre[1]) / dy);
+  if (dy < 0) t = Math.min(t, (box[1] - centre[1]) / dy);
   return [centre[0] + dx * t, centre[1] + dy * t];
 }
 

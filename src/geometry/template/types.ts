@@ -6,7 +6,7 @@ export type MeshName = 'head' | PartName;
 export const PART_NAMES: readonly PartName[] = ['eyeLeft', 'eyeRight', 'teeth', 'tongue'];
 
 /** Bone indices of every template's skeleton (the order of `HeadTemplate.bones`). */
-export const BONE = { root: 0, neck: 1, head: 2, jaw: 3, eyeLeft: 4, eyeRight: 5, tongue: 6 } as const;
+export const BONE = { root: 0, spine: 1, chest: 2, neck: 3, head: 4, jaw: 5, eyeLeft: 6, eyeRight: 7, tongue: 8 } as const;
 
 /** Vertex index sets of the head mesh, ascending. */
 export interface HeadRegions {
@@ -16,6 +16,8 @@ export interface HeadRegions {
   skin: number[];
   /** Skin below the jaw line down to the cut. */
   neck: number[];
+  /** Below the neck cut: shoulders, top of the chest and the flat bottom. */
+  bust: number[];
   ears: number[];
   earLeft: number[];
   earRight: number[];
@@ -41,7 +43,7 @@ export interface HeadTemplate {
   textureSize: number;
   head: MeshData;
   parts: Record<PartName, MeshData>;
-  /** root, neck, head, jaw, eyeLeft, eyeRight, tongue (indices in BONE); rotations identity. */
+  /** root, spine, chest, neck, head, jaw, eyeLeft, eyeRight, tongue (indices in BONE); rotations identity. */
   bones: Bone[];
   /** Rest-pose world position of every bone. */
   boneWorld: Vec3[];
@@ -49,8 +51,11 @@ export interface HeadTemplate {
   faceVertexCount: 468;
   /** Ordered contours in head vertex numbering (all on the face, so the same in both templates). */
   loops: FaceLoops;
-  /** The neck cut, the head's only open boundary, ordered. */
-  neckCut: number[];
+  /**
+   * The bust's level bottom edge, ordered, on its sides; the flat bottom closing it has its own
+   * copies of these vertices (a UV seam), so the head is closed.
+   */
+  bustEdge: number[];
   regions: HeadRegions;
   eyes: { left: EyeInfo; right: EyeInfo };
   /** The iris and pupil as discs in the eye texture's UV space (v up), the same for both eyes. */

@@ -28,6 +28,12 @@ export interface AlbedoInput {
   visible?: Uint8Array;
   /** Hair over the fill: per-vertex coverage (0..1) and colour. */
   hair?: { coverage: Float32Array; colour: Rgb };
+  /**
+   * Vertices on the front of the neck: where the photo shows them as skin (seen, facing the camera and
+   * near the skin tone, not a collar or a scarf), their colour there joins the face border's in the fill,
+   * so the neck and the bust take the photo's neck colour, and the face's tone further away.
+   */
+  neck?: readonly number[];
   /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
   fixed?: { vertices: readonly number[]; colour: Rgb }[];
   /** Per vertex, linear RGB gains from the photo's colour to albedo (white balance, shading; see estimatePhotoLight). */
@@ -252,6 +258,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
     return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k) }];
   });
+  anchors.push(...neckAnchors(input, img, skin, r));
   if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin] });
   const n = input.positions.length / 3;
   const out = new Float32Array(n * 3);
@@ -278,6 +285,32 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     }
   }
   return out;
+}
+
+/**
+ * A neck sample is skin when its chromaticity (r, g over r + g + b) lies this close to the skin tone's
+ * and its luminance within these ratios of it: a white collar, a dark scarf or the background are not.
+ */
+const NECK_SKIN = { chromaticity: 0.025, darkest: 0.7, brightest: 1.2 };
+const chromaticity = (c: ArrayLike<number>) => [c[0] / (c[0] + c[1] + c[2] || 1), c[1] / (c[0] + c[1] + c[2] || 1)];
+
+/** Fill anchors at the neck vertices the photo shows as skin, with the photo's colour there. */
+function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: number): { p: number[]; c: number[] }[] {
+  const facing = facingCamera(input.camera, input.normals);
+  const lum = luminance(skin);
+  const { width, height } = input.photo;
+  return (input.neck ?? []).flatMap((v) => {
+    const [x, y] = [img[v * 2], img[v * 2 + 1]];
+    if ((input.visible && !input.visible[v]) || facing[v] < FACING_FULL || x < radius || y < radius || x >= width - radius || y >= height - radius) return [];
+    const pixel = Math.round(y) * width + Math.round(x);
+    if (input.matte && input.matte[pixel] < MATTE_RAMP[1]) return [];
+    const g = input.photoGain;
+    // Under the same white balance and light as the face's anchors, which `skin` already is.
+    const c = g ? applyGains(medianPatch(input.photo, x, y, radius), [g[v * 3], g[v * 3 + 1], g[v * 3 + 2]]) : medianPatch(input.photo, x, y, radius);
+    const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), ratio = luminance(c) / lum;
+    if (Math.hypot(cr - sr, cg - sg) > NECK_SKIN.chromaticity || ratio < NECK_SKIN.darkest || ratio > NECK_SKIN.brightest) return [];
+    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: [...c] }];
+  });
 }
 
 function luminance(c: ArrayLike<number>): number {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { MeshData } from '../../../src/model/avatar.ts';
 import { detectHeadOrientation } from '../../../src/formats/head-orientation.ts';
 import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
 
 /** A rotation matrix (row-major) from a quaternion drawn with a seeded generator. */
 function randomRotation(seed: number): number[] {
@@ -46,8 +47,16 @@ function shuffled(mesh: MeshData, seed: number): { positions: Float32Array; indi
   return { positions, indices };
 }
 
+/** The template's head without its bust, open at the neck like a head scan (the bust's vertices stay, unused). */
+function headScan(): MeshData {
+  const template = buildTemplate('1.6');
+  const bust = new Set(template.regions.bust);
+  const kept = Array.from({ length: template.head.indices.length / 3 }, (_, t) => t).filter((t) => [0, 1, 2].every((k) => !bust.has(template.head.indices[t * 3 + k])));
+  return { ...template.head, indices: Uint32Array.from(kept.flatMap((t) => [0, 1, 2].map((k) => template.head.indices[t * 3 + k]))) };
+}
+
 test('a head turned any way, in metres and re-ordered, is turned back to Y up and face +Z', () => {
-  const head = buildTemplate('1.6').head;
+  const head = headScan();
   const identity = detectHeadOrientation(head.positions, head.indices);
   assert.ok(residualDeg(identity.rotation, [1, 0, 0, 0, 1, 0, 0, 0, 1]) < 1, 'the template itself is already upright and facing +z');
   for (let seed = 1; seed <= 8; seed++) {
@@ -61,9 +70,8 @@ test('a head turned any way, in metres and re-ordered, is turned back to Y up an
 });
 
 test('a closed head (neck cut filled) still comes out upright and facing the front', () => {
-  const template = buildTemplate('1.6');
-  const { positions, indices } = template.head;
-  const loop = template.neckCut;
+  const { positions, indices } = headScan();
+  const loop = boundaryLoops(indices).reduce((a, l) => (l.length > a.length ? l : a), []);
   const centre = [0, 1, 2].map((k) => loop.reduce((s, v) => s + positions[v * 3 + k], 0) / loop.length);
   const n = positions.length / 3;
   // Fill the cut with a fan around its centre (winding does not matter to the search).

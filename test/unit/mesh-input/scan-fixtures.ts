@@ -10,10 +10,14 @@ import { writeZip } from '../../../src/formats/zip-write.ts';
 import { decodeImage } from '../../../src/geometry/render/decode-texture.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { subdivide } from '../../../src/geometry/mesh/subdivide.ts';
+import { buildTemplate } from '../../../src/geometry/template/build.ts';
 
 export type ScanMesh = Pick<MeshData, 'positions' | 'uvs' | 'indices'>;
 
-/** The avatar's head and eyes as one mesh with one texture atlas (cm, the avatar's frame). */
+/**
+ * The avatar's head and eyes as one mesh with one texture atlas (cm, the avatar's frame). The bust is
+ * left out, the neck open where it was, as a studio's head scan is cut.
+ */
 export async function avatarScan(model: AvatarModel): Promise<{ mesh: ScanMesh; texture: RgbaImage }> {
   const parts = model.meshes.filter((m) => m.name === 'head' || m.name.startsWith('eye'));
   const images = await Promise.all(parts.map((m) => decodeImage(model.textures.find((t) => t.name === model.materials.find((x) => x.name === m.material)!.baseColorTexture)!.data)));
@@ -33,7 +37,11 @@ export async function avatarScan(model: AvatarModel): Promise<{ mesh: ScanMesh; 
       if (i === 0) uvs.push((g.uvs[v] * images[0].width) / width, g.uvs[v + 1]);
       else uvs.push((images[0].width + g.uvs[v] * eye.width) / width, (g.uvs[v + 1] * eye.height) / height);
     }
-    for (const k of g.indices) indices.push(base + k);
+    const bust = new Set(i === 0 ? buildTemplate(model.template).regions.bust : []);
+    for (let t = 0; t < g.indices.length; t += 3) {
+      const corners = [g.indices[t], g.indices[t + 1], g.indices[t + 2]];
+      if (!corners.some((k) => bust.has(k))) indices.push(...corners.map((k) => base + k));
+    }
   });
   return {
     mesh: { positions: Float32Array.from(positions), uvs: Float32Array.from(uvs), indices: Uint32Array.from(indices) },

@@ -28,7 +28,7 @@ test('a sample photo becomes a complete avatar (template 1.6, all features)', { 
     assert.ok(mesh.geometry.positions.every(Number.isFinite), mesh.name);
     assert.ok(m.materials.some((mat) => mat.name === mesh.material));
   }
-  assert.deepEqual(m.bones.slice(0, 6).map((b) => b.name), ['root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight']);
+  assert.deepEqual(m.bones.slice(0, 8).map((b) => b.name), ['root', 'spine', 'chest', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight']);
 });
 
 test('textures are PNGs named after their meshes and maps; the head atlas has the template size', async () => {

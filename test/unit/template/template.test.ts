@@ -7,6 +7,7 @@ import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
 import { axisAngle, poseVertices } from '../../../src/geometry/mesh/skinning.ts';
 import { BONE, PART_NAMES } from '../../../src/geometry/template/types.ts';
+import { NECK_CUT_Y } from '../../../src/geometry/template/head-shape.ts';
 
 const versions: TemplateVersion[] = ['1.6', '2.0'];
 const at = (positions: ArrayLike<number>, v: number): Vec3 => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
@@ -16,14 +17,36 @@ const valid = { closed: true, manifold: true, outwardFacing: true, selfIntersect
 test('template sizes: 2.0 detailed, 1.6 light; built once per process', () => {
   const detailed = buildTemplate('2.0'), light = buildTemplate('1.6');
   assert.ok(detailed.head.positions.length / 3 >= 10000);
-  assert.ok(light.head.positions.length / 3 <= 5000);
+  assert.ok(light.head.positions.length / 3 <= 6000);
   assert.equal(detailed.textureSize, 2048);
   assert.equal(light.textureSize, 1024);
   assert.equal(buildTemplate('1.6'), light);
 });
 
+/** Per triangle, texture pixels per cm on the surface (square root of the UV area in pixels over the area). */
+function texelDensity(mesh: MeshData, textureSize: number): number[] {
+  const { positions: p, uvs: uv, indices } = mesh;
+  const out: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]];
+    const e1 = [0, 1, 2].map((k) => p[3 * b + k] - p[3 * a + k]), e2 = [0, 1, 2].map((k) => p[3 * c + k] - p[3 * a + k]);
+    const area = Math.hypot(e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]) / 2;
+    const uvArea = Math.abs((uv[2 * b] - uv[2 * a]) * (uv[2 * c + 1] - uv[2 * a + 1]) - (uv[2 * c] - uv[2 * a]) * (uv[2 * b + 1] - uv[2 * a + 1])) / 2;
+    out.push(Math.sqrt((uvArea * textureSize * textureSize) / area));
+  }
+  return out;
+}
+
+/** Triangle budgets of a whole avatar without hair (head and every part), from issue 20. */
+const TRIANGLE_BUDGET: Record<TemplateVersion, number> = { '1.6': 15000, '2.0': 60000 };
+
 for (const version of versions) {
   const tpl = buildTemplate(version);
+
+  test(`${version}: the avatar without hair stays within ${TRIANGLE_BUDGET[version]} triangles`, () => {
+    const triangles = [tpl.head, ...PART_NAMES.map((name) => tpl.parts[name])].reduce((sum, m) => sum + m.indices.length / 3, 0);
+    assert.ok(triangles <= TRIANGLE_BUDGET[version], `${triangles} triangles`);
+  });
 
   test(`${version}: head vertices 0..467 are the canonical face, its UVs placed in the atlas`, () => {
     const face = loadCanonicalFace();
@@ -34,12 +57,51 @@ for (const version of versions) {
     assert.equal(tpl.faceVertexCount, 468);
   });
 
-  test(`${version}: the head is closed but for the neck cut, manifold, outward, without intersections, UVs valid`, () => {
-    const report = checkMesh(tpl.head, { openBoundaries: [tpl.neckCut] });
-    assert.deepEqual(report, { ...valid, boundaryLoops: 1 });
+  test(`${version}: the head with its bust is closed, manifold, outward, without intersections, UVs valid`, () => {
+    assert.deepEqual(checkMesh(tpl.head), { ...valid, boundaryLoops: 0 });
+    // The only open loops by index are the two sides of the UV seam round the bust's flat bottom.
     const loops = boundaryLoops(tpl.head.indices);
-    assert.deepEqual([...loops[0]].sort((a, b) => a - b), [...tpl.neckCut].sort((a, b) => a - b));
-    assert.ok(tpl.neckCut.every((v) => Math.abs(tpl.head.positions[3 * v + 1] - tpl.head.positions[3 * tpl.neckCut[0] + 1]) < 1e-6), 'the cut is level');
+    assert.equal(loops.length, 2);
+    assert.ok(loops.some((l) => [...l].sort((a, b) => a - b).join() === [...tpl.bustEdge].sort((a, b) => a - b).join()));
+    const bottom = tpl.head.positions[3 * tpl.bustEdge[0] + 1];
+    for (const loop of loops) assert.ok(loop.every((v) => Math.abs(tpl.head.positions[3 * v + 1] - bottom) < 1e-6), 'the bottom cut is level');
+    let lowest = Infinity;
+    for (let i = 1; i < tpl.head.positions.length; i += 3) lowest = Math.min(lowest, tpl.head.positions[i]);
+    assert.equal(lowest, bottom, 'nothing hangs below the cut');
+  });
+
+  test(`${version}: texel density: no triangle below a tenth of the median but the mouth's inside (never from the photo)`, () => {
+    const density = texelDensity(tpl.head, tpl.textureSize);
+    const median = [...density].sort((a, b) => a - b)[density.length >> 1];
+    // The mouth's inside is mapped into the slit between the inner lips in the face's UVs.
+    const uv = tpl.head.uvs;
+    const slit = tpl.loops.lipsInner.map((v): [number, number] => [uv[2 * v], uv[2 * v + 1]]);
+    const inSlit = (x: number, y: number) => {
+      let inside = false;
+      slit.forEach(([ax, ay], i) => {
+        const [bx, by] = slit[(i + 1) % slit.length];
+        if (ay > y !== by > y && x < ax + ((y - ay) * (bx - ax)) / (by - ay)) inside = !inside;
+      });
+      return inside;
+    };
+    const low: number[] = [];
+    density.forEach((d, t) => {
+      const corners = [0, 1, 2].map((k) => tpl.head.indices[3 * t + k]);
+      const centre = [0, 1].map((k) => corners.reduce((sum, v) => sum + uv[2 * v + k], 0) / 3);
+      if (d < median / 10 && !inSlit(centre[0], centre[1])) low.push(t);
+    });
+    assert.deepEqual(low, [], `${low.length} triangles below ${(median / 10).toFixed(1)} px/cm`);
+  });
+
+  test(`${version}: the bust reaches the shoulders and the top of the chest`, () => {
+    let [left, right, front, top] = [-Infinity, Infinity, -Infinity, -Infinity];
+    for (const v of tpl.regions.bust) {
+      const [x, y, z] = at(tpl.head.positions, v);
+      [left, right, front, top] = [Math.max(left, x), Math.min(right, x), Math.max(front, z), Math.max(top, y)];
+    }
+    assert.ok(left - right > 36 && left - right < 42, `shoulder breadth ${left - right}`);
+    assert.ok(front > 3, `chest front at z ${front}`);
+    assert.ok(top <= NECK_CUT_Y + 1e-4, 'the bust starts at the neck cut');
   });
 
   test(`${version}: eyes, teeth and tongue are closed and valid and do not cut into the head or each other`, () => {
@@ -62,7 +124,9 @@ for (const version of versions) {
     const [, top] = bounds(tpl.head, 1);
     const chin = tpl.head.positions[3 * 152 + 1];
     assert.ok(Math.abs(top - chin - 23.5) < 1, `chin to vertex ${top - chin}`);
-    const [back, front] = bounds(tpl.head, 2);
+    const bust = new Set(tpl.regions.bust);
+    const above = { positions: tpl.head.positions.filter((_, i) => !bust.has(Math.floor(i / 3))) } as MeshData;
+    const [back, front] = bounds(above, 2);
     assert.ok(front - back > 19.8 && front - back < 23, `depth with nose ${front - back}`);
     const ipd = distance(tpl.eyes.left.centre, tpl.eyes.right.centre);
     assert.ok(Math.abs(ipd - 6.3) < 0.3, `interpupillary ${ipd}`);
@@ -73,7 +137,7 @@ for (const version of versions) {
   test(`${version}: loops and regions partition the head`, () => {
     const { loops, regions } = tpl;
     assert.deepEqual([loops.faceOval.length, loops.lipsInner.length, loops.lipsOuter.length, loops.leftEye.length, loops.rightEye.length], [36, 20, 20, 16, 16]);
-    const parts = [regions.face, regions.skin, regions.earLeft, regions.earRight, regions.mouthBag, regions.eyeSocketLeft, regions.eyeSocketRight];
+    const parts = [regions.face, regions.skin, regions.bust, regions.earLeft, regions.earRight, regions.mouthBag, regions.eyeSocketLeft, regions.eyeSocketRight];
     const all = parts.flat().sort((a, b) => a - b);
     assert.deepEqual(all, Array.from({ length: tpl.head.positions.length / 3 }, (_, i) => i));
     assert.ok(regions.neck.length > 0 && regions.neck.every((v) => regions.skin.includes(v)));
@@ -83,7 +147,7 @@ for (const version of versions) {
   });
 
   test(`${version}: skeleton and 4-influence skin weights summing to one`, () => {
-    assert.deepEqual(tpl.bones.map((b) => b.name), ['root', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight', 'tongue']);
+    assert.deepEqual(tpl.bones.map((b) => b.name), ['root', 'spine', 'chest', 'neck', 'head', 'jaw', 'eyeLeft', 'eyeRight', 'tongue']);
     tpl.bones.forEach((b, i) => assert.ok(b.parent < i));
     for (const [name, skin] of Object.entries(tpl.skins)) {
       const mesh = name === 'head' ? tpl.head : tpl.parts[name as keyof typeof tpl.parts];
@@ -102,7 +166,7 @@ for (const version of versions) {
     assert.ok(gap(head) > gap(tpl.head.positions) + 2, `lip gap ${gap(tpl.head.positions)} -> ${gap(head)}`);
     for (const v of [10, 1, 33, 263, 13]) assert.ok(distance(at(head, v), at(tpl.head.positions, v)) < 0.05, `vertex ${v} stays`);
     assert.ok(at(head, 152)[1] < at(tpl.head.positions, 152)[1] - 1.5, 'the chin drops');
-    assert.deepEqual(checkMesh({ ...tpl.head, positions: head }, { openBoundaries: [tpl.neckCut] }), { ...valid, boundaryLoops: 1 });
+    assert.deepEqual(checkMesh({ ...tpl.head, positions: head }), { ...valid, boundaryLoops: 0 });
     const teeth = poseVertices(tpl.parts.teeth.positions, tpl.skins.teeth, tpl.bones, pose);
     const lower = new Set(tpl.lowerTeeth);
     for (let v = 0; v < teeth.length / 3; v++) {

@@ -1,0 +1,72 @@
+/**
+ * The render sheet of issue 20 (docs/asset-anatomy.png): three avatars rendered in Blender from their
+ * FBX (front, side, three-quarter, left ear), made by the code at `--before` (a checkout of an earlier
+ * commit, with node_modules) and by this checkout.
+ *   node --import tsx scripts/asset-anatomy-sheet.ts --before /path/to/old/checkout [--out docs/asset-anatomy.png]
+ * Needs Blender 3.4 on the PATH.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
+
+const PHOTOS = ['p05-a', 'p13-a', 'p03-a'];
+const VIEWS = ['front', 'side', 'three-quarter', 'ear'];
+const here = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const before = option('--before');
+const out = path.resolve(option('--out', path.join(here, 'docs', 'asset-anatomy.png'))!);
+const work = path.resolve(option('--work', path.join(os.tmpdir(), 'asset-anatomy-sheet'))!);
+
+/** Runs the photo pipeline of the checkout `root` on each photo and writes its FBX and textures to work/<label>/<photo>/. */
+function exportAvatars(root: string, label: string): void {
+  const driver = `
+    import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+    import path from 'node:path';
+    const { createPipeline } = await import(${JSON.stringify(path.join(root, 'src/pipeline/index.ts'))});
+    const { writeFbx } = await import(${JSON.stringify(path.join(root, 'src/formats/fbx/write.ts'))});
+    const pipeline = await createPipeline();
+    for (const photo of ${JSON.stringify(PHOTOS)}) {
+      const file = readFileSync(path.join(${JSON.stringify(path.join(here, 'test/fixtures/faces'))}, photo + '.jpg'));
+      const r = await pipeline.run({ inputType: 'photo', file, template: '2.0', features: ['basic'] }, () => {});
+      const dir = path.join(${JSON.stringify(path.join(work, label))}, photo);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'avatar_model.fbx'), writeFbx(r.model));
+      for (const t of r.model.textures) writeFileSync(path.join(dir, t.name), t.data);
+    }
+    await pipeline.close?.();
+    process.exit(0);
+  `;
+  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', driver], { cwd: root, stdio: 'inherit' });
+}
+
+function render(label: string): void {
+  for (const photo of PHOTOS) {
+    const dir = path.join(work, label, photo);
+    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400'], { stdio: 'ignore' });
+  }
+}
+
+mkdirSync(work, { recursive: true });
+const labels = before ? ['before', 'after'] : ['after'];
+// --render-only re-renders the FBX files of an earlier run.
+if (!args.includes('--render-only')) {
+  if (before) exportAvatars(path.resolve(before), 'before');
+  exportAvatars(here, 'after');
+}
+for (const label of labels) render(label);
+const cells: SheetCell[] = [];
+for (const photo of PHOTOS) {
+  for (const label of labels) for (const view of VIEWS) cells.push({ image: readFileSync(path.join(work, label, photo, `view-${view}.png`)), label: `${photo} ${label}: ${view}` });
+}
+const sheet = await contactSheet(cells, {
+  columns: VIEWS.length * labels.length,
+  cellWidth: 260,
+  cellHeight: 260,
+  background: [236, 236, 238],
+  title: `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`,
+});
+writeFileSync(out, sheet);
+console.log(`wrote ${out}`);

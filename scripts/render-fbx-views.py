@@ -1,0 +1,97 @@
+"""Renders an avatar FBX in Blender from the front, the side, three-quarter and close on its left ear.
+
+blender -b --factory-startup -P scripts/render-fbx-views.py -- AVATAR.fbx OUT_PREFIX [SIZE]
+Writes OUT_PREFIX-front.png, -side.png, -three-quarter.png and -ear.png (Cycles on the CPU,
+transparent background). The avatar's frame is Y up, face along +Z; Blender's importer turns it
+Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
+"""
+import math
+import sys
+
+import bpy
+from mathutils import Matrix, Vector
+
+argv = sys.argv[sys.argv.index('--') + 1:]
+fbx, prefix = argv[0], argv[1]
+size = int(argv[2]) if len(argv) > 2 else 480
+
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.import_scene.fbx(filepath=fbx)
+# The rest pose, not the first frame of an imported clip.
+for armature in (o for o in bpy.context.scene.objects if o.type == 'ARMATURE'):
+    armature.data.pose_position = 'REST'
+meshes = [o for o in bpy.context.scene.objects if o.type == 'MESH']
+depsgraph = bpy.context.evaluated_depsgraph_get()
+
+
+def world_vertices(obj):
+    ev = obj.evaluated_get(depsgraph)
+    return [ev.matrix_world @ v.co for v in ev.data.vertices]
+
+
+points = {o.name: world_vertices(o) for o in meshes}
+every = [p for ps in points.values() for p in ps]
+lo = Vector([min(p[k] for p in every) for k in range(3)])
+hi = Vector([max(p[k] for p in every) for k in range(3)])
+
+
+def centre_of(name_part):
+    ps = next(ps for n, ps in points.items() if name_part in n)
+    return sum(ps, Vector()) / len(ps)
+
+
+eye_left, eye_right = centre_of('eyeLeft'), centre_of('eyeRight')
+unit = (eye_left - eye_right).length / 6.3  # Blender units per template cm
+
+scene = bpy.context.scene
+scene.render.engine = 'CYCLES'
+scene.cycles.device = 'CPU'
+scene.cycles.samples = 24
+scene.cycles.use_denoising = False
+scene.render.film_transparent = True
+scene.render.resolution_x = scene.render.resolution_y = size
+scene.view_settings.view_transform = 'Standard'
+world = bpy.data.worlds.new('world')
+world.use_nodes = True
+world.node_tree.nodes['Background'].inputs[0].default_value = (0.45, 0.45, 0.47, 1)
+scene.world = world
+for name, rotation, energy in (('key', (50, 0, 30), 3.0), ('fill', (60, 0, -60), 1.2), ('rim', (110, 0, 180), 1.5)):
+    light = bpy.data.lights.new(name, 'SUN')
+    light.energy = energy
+    obj = bpy.data.objects.new(name, light)
+    obj.rotation_euler = [math.radians(a) for a in rotation]
+    scene.collection.objects.link(obj)
+
+camera_data = bpy.data.cameras.new('camera')
+camera_data.type = 'ORTHO'
+camera = bpy.data.objects.new('camera', camera_data)
+scene.collection.objects.link(camera)
+scene.camera = camera
+
+
+def shoot(name, direction, target, extent):
+    """Orthographic view along -direction onto target, `extent` Blender units across."""
+    d = Vector(direction).normalized()
+    camera.location = target + d * (hi - lo).length * 2
+    # Look along -d with Blender's Z up: the camera's local -Z is the view, local Y the up.
+    right = (-d).cross(Vector((0, 0, 1))).normalized()
+    up = right.cross(-d)
+    camera.rotation_euler = Matrix((right, up, d)).transposed().to_euler()
+    camera_data.ortho_scale = extent
+    camera_data.clip_end = (hi - lo).length * 5
+    scene.render.filepath = f'{prefix}-{name}.png'
+    bpy.ops.render.render(write_still=True)
+
+
+middle = (lo + hi) / 2
+whole = max(hi.z - lo.z, hi.x - lo.x) * 1.08
+shoot('front', (0, -1, 0.05), middle, whole)
+shoot('side', (1, 0, 0.05), middle, whole)
+shoot('three-quarter', (0.7, -0.7, 0.1), middle, whole)
+# The left ear (+X): the outermost head point near the ear's height, somewhat behind the eyes.
+ear_z = eye_left.z - 2.2 * unit
+head = next(ps for n, ps in points.items() if n.startswith('head'))
+near = [p for p in head if abs(p.z - ear_z) < 2.5 * unit and p.y > eye_left.y + 3 * unit and p.x > 0]
+rim = max(near, key=lambda p: p.x) if near else eye_left
+ear = Vector((rim.x - 1.0 * unit, rim.y, ear_z))
+shoot('ear', (1, -0.35, 0.1), ear, 12 * unit)

@@ -1,0 +1,157 @@
+import type { Vec3 } from '../../model/avatar.ts';
+import { MeshBuilder } from '../mesh/builder.ts';
+import { vertex } from '../mesh/vec.ts';
+import { NECK_CUT_Y } from './head-shape.ts';
+
+/**
+ * The bust: the neck continues below the head's neck cut into the shoulders and the top of the
+ * chest, down to a level cut closed by a flat bottom. Each vertex of the neck cut leads a column
+ * in its own vertical half-plane about the neck's axis; the column's profile (distance from the
+ * axis against height) only moves outwards and downwards, so columns in different half-planes
+ * cannot meet and the bust cannot cross itself.
+ */
+
+/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -19). */
+export const BUST_BOTTOM_Y = -36;
+/** The neck's axis (x, z), the centre of every column's half-plane. */
+const AXIS: [number, number] = [0, -6];
+/** Where the neck meets the trapezius, below the neck cut. */
+const NECK_BASE_DROP = 0.5;
+/**
+ * The torso's outline at the shoulders, seen from above: a superellipse about the axis with half
+ * widths to the shoulder tips, the chest and the back (adult means: biacromial breadth 39 cm,
+ * chest depth 21 cm).
+ */
+const OUTLINE = { side: 19.5, front: 11, back: 9.5, exponent: 2.6 };
+/**
+ * How far below the neck cut the shoulder line ends: at the tips (the acromion about 1.35 head
+ * heights below the top of the head), the chest and the back.
+ */
+const SHOULDER_DROP = { side: 2.5, front: 4, back: 1.5 };
+/** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
+const EDGE_ROUND = 3.5;
+
+export interface BustOptions {
+  /** Rings between the neck cut and the bottom edge (the last one is the bottom edge). */
+  rings: number;
+  /** Rings of the flat bottom inside its edge, before the centre. */
+  bottomRings: number;
+  /** UV of ring r (1..rings) of the column under neck cut vertex i. */
+  uvOf: (i: number, r: number) => [number, number];
+  /** The bottom's UV island: its centre and half sizes; the edge maps onto its ellipse. */
+  bottomUv: { centre: [number, number]; half: [number, number] };
+}
+
+export interface Bust {
+  /** Vertices of the sides (ring by ring, the cut's order within a ring). */
+  sides: number[];
+  /** Vertices of the flat bottom, its centre last. */
+  bottom: number[];
+  /** The bottom edge, ordered like the neck cut. */
+  edge: number[];
+}
+
+/** Distance of the outline from the axis in the horizontal direction (dx, dz) (unit). */
+function outlineRadius(dx: number, dz: number): number {
+  const depth = dz >= 0 ? OUTLINE.front : OUTLINE.back;
+  const e = OUTLINE.exponent;
+  return (Math.abs(dx / OUTLINE.side) ** e + Math.abs(dz / depth) ** e) ** (-1 / e);
+}
+
+/** Blend of the three drop values by direction: sides by |dx|, front or back by dz. */
+function shoulderDrop(dx: number, dz: number): number {
+  const across = dx * dx;
+  return across * SHOULDER_DROP.side + (1 - across) * (dz >= 0 ? SHOULDER_DROP.front : SHOULDER_DROP.back);
+}
+
+/**
+ * A column's profile as (distance from the axis, height) points, densely sampled: down the neck's
+ * base, a concave turn onto the shoulder line, out to a convex rounded edge and straight down to
+ * the bottom.
+ */
+function profile(start: number, dx: number, dz: number): [number, number][] {
+  const outer = outlineRadius(dx, dz);
+  const drop = shoulderDrop(dx, dz);
+  const baseY = NECK_CUT_Y - NECK_BASE_DROP;
+  const edgeY = NECK_CUT_Y - drop;
+  const round = Math.min(EDGE_ROUND, (outer - start) / 3);
+  const points: [number, number][] = [[start, NECK_CUT_Y]];
+  const steps = 24;
+  // Concave fillet from the vertical neck onto the sloping shoulder line.
+  const filletReach = (outer - round - start) * 0.45, filletDrop = (baseY - edgeY) * 0.45;
+  for (let s = 0; s <= steps; s++) {
+    const phi = (s / steps) * (Math.PI / 2);
+    points.push([start + filletReach * (1 - Math.cos(phi)), baseY - filletDrop * Math.sin(phi)]);
+  }
+  const [fx, fy] = points[points.length - 1];
+  // The shoulder line, then a quarter round into the vertical side.
+  const lineEnd: [number, number] = [outer - round, edgeY];
+  for (let s = 1; s <= steps; s++) points.push([fx + ((lineEnd[0] - fx) * s) / steps, fy + ((lineEnd[1] - fy) * s) / steps]);
+  for (let s = 1; s <= steps; s++) {
+    const phi = (s / steps) * (Math.PI / 2);
+    points.push([lineEnd[0] + round * Math.sin(phi), lineEnd[1] - round * (1 - Math.cos(phi))]);
+  }
+  const sideTop = lineEnd[1] - round;
+  for (let s = 1; s <= steps; s++) points.push([outer, sideTop + ((BUST_BOTTOM_Y - sideTop) * s) / steps]);
+  return points;
+}
+
+/** Point at arc-length fraction `t` of a polyline. */
+function along(points: [number, number][], t: number): [number, number] {
+  const lengths = [0];
+  for (let i = 1; i < points.length; i++) lengths.push(lengths[i - 1] + Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]));
+  const target = t * lengths[lengths.length - 1];
+  let i = 1;
+  while (i < points.length - 1 && lengths[i] < target) i++;
+  const f = (target - lengths[i - 1]) / (lengths[i] - lengths[i - 1] || 1);
+  return [points[i - 1][0] + (points[i][0] - points[i - 1][0]) * f, points[i - 1][1] + (points[i][1] - points[i - 1][1]) * f];
+}
+
+/**
+ * Builds the bust onto `b` below `cut` (the neck cut, ordered as a boundary loop of the head). The
+ * rings sit at equal fractions of each column's length; the bottom is filled by rings shrinking
+ * towards the centre of the bottom edge, so the cut is clean and flat.
+ */
+export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustOptions): Bust {
+  const columns = cut.map((v) => {
+    const p = vertex(b.positions, v);
+    const dx = p[0] - AXIS[0], dz = p[2] - AXIS[1];
+    const start = Math.hypot(dx, dz);
+    return { dx: dx / start, dz: dz / start, points: profile(start, dx / start, dz / start) };
+  });
+  const sides: number[] = [];
+  let previous = [...cut];
+  for (let r = 1; r <= options.rings; r++) {
+    const ring = columns.map((c, i) => {
+      const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, r / options.rings);
+      return b.vertex([AXIS[0] + c.dx * radius, y, AXIS[1] + c.dz * radius], options.uvOf(i, r));
+    });
+    b.strip(previous, ring);
+    sides.push(...ring);
+    previous = ring;
+  }
+  const edge = previous;
+  const edgePoints = edge.map((v) => vertex(b.positions, v));
+  const centre: Vec3 = [AXIS[0], BUST_BOTTOM_Y, edgePoints.reduce((s, p) => s + p[2], 0) / edgePoints.length];
+  const { centre: uvC, half } = options.bottomUv;
+  const n = edge.length;
+  // The edge's UVs on the island's ellipse, by the angle of each edge vertex about the centre.
+  const angle = edgePoints.map((p) => Math.atan2(p[2] - centre[2], p[0] - centre[0]));
+  const uvAt = (i: number, w: number): [number, number] => [uvC[0] + half[0] * w * Math.cos(angle[i]), uvC[1] + half[1] * w * Math.sin(angle[i])];
+  const bottom: number[] = [];
+  // The rim is a UV seam: the bottom has its own copies of the edge's vertices (same positions).
+  const rim = edge.map((_, i) => b.vertex(edgePoints[i], uvAt(i, 1)));
+  bottom.push(...rim);
+  let inner = rim;
+  for (let r = 1; r <= options.bottomRings; r++) {
+    const w = 1 - r / (options.bottomRings + 1);
+    const ring = edgePoints.map((p, i) => b.vertex([centre[0] + (p[0] - centre[0]) * w, BUST_BOTTOM_Y, centre[2] + (p[2] - centre[2]) * w], uvAt(i, w)));
+    b.strip(inner, ring);
+    bottom.push(...ring);
+    inner = ring;
+  }
+  const apex = b.vertex(centre, uvC);
+  b.fan(inner, apex);
+  bottom.push(apex);
+  return { sides, bottom, edge };
+}
