@@ -107,7 +107,7 @@ export class PhotoPipeline implements Pipeline {
     const library = hairLibrary(tpl.source, tpl.hairCoverage);
     const avatarHead = { positions: fitted.head, indices: head.geometry.indices };
     const choice = chooseHairstyle({ library, observation: hair, camera, landmarks: analysis.landmarks, place: (p) => placeBySimilarity(p, fitted), avatar: avatarHead });
-    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, HAIR_MARGIN);
+    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, head.geometry.indices, HAIR_MARGIN);
     lap('hair', 40);
 
     const textures = this.bakeTextures(tpl, geometries[0], analysis, camera, hair, matte);

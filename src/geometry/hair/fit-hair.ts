@@ -8,7 +8,8 @@ import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
 import type { HairLibrary } from './library.ts';
 import { factorRbf, solveRbf, type RbfFactor } from '../fit/rbf.ts';
 import { BONE } from '../template/types.ts';
-import { keepOutside } from './keep-outside.ts';
+import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
+import { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
 
 /** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
@@ -69,10 +70,11 @@ export interface FittedHair {
 
 /**
  * A library style on an avatar: its standoff scaled by `volume`, warped onto the avatar's cranium
- * (`avatar`: the fitted head's positions), kept `margin` outside the avatar's head, on the head bone. The
+ * (`avatar`: the fitted head's positions, `avatarIndices` its triangles), kept `margin` outside the avatar's head
+ * and bust, on the head bone. The
  * normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
  */
-export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style: MeshData, volume: number, template: ArrayLike<number>, avatar: Float32Array, margin: number): FittedHair {
+export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style: MeshData, volume: number, template: ArrayLike<number>, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
   const scaled = scaleVolume(style, lib.map, volume);
   // The cranium's centre rides along, for the avatar's own scalp map.
   const withCentre = new Float32Array(scaled.length + 3);
@@ -82,6 +84,7 @@ export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style:
   const positions = warped.slice(0, scaled.length);
   const centre: Vec3 = [warped[scaled.length], warped[scaled.length + 1], warped[scaled.length + 2]];
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
+  keepOutsideMesh(positions, TriangleBvh.build(avatar, avatarIndices), margin);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);
   const weights = new Float32Array(n * 4);

@@ -5,6 +5,7 @@
  * such as the ears), and cheap: no closest-point search over the head's triangles.
  */
 import { outsideRadius, type ScalpMap } from './scalp-map.ts';
+import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 
 /** Moves positions (in place) out of the head the map describes; returns how many moved. */
 export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number): number {
@@ -19,6 +20,26 @@ export function keepOutside(positions: Float32Array, head: ScalpMap, margin: num
     positions[v] = cx + dx * k;
     positions[v + 1] = cy + dy * k;
     positions[v + 2] = cz + dz * k;
+    moved++;
+  }
+  return moved;
+}
+
+/**
+ * Below the cranium the scalp map says nothing: hair that falls onto the shoulders could pass into the
+ * bust. Every vertex inside the closed head-and-bust mesh moves out to its closest surface point, `margin`
+ * beyond it. Returns how many moved.
+ */
+export function keepOutsideMesh(positions: Float32Array, body: TriangleBvh, margin: number): number {
+  const hit = emptyClosestPoint();
+  let moved = 0;
+  for (let v = 0; v < positions.length; v += 3) {
+    const [x, y, z] = [positions[v], positions[v + 1], positions[v + 2]];
+    if (!body.closestPoint(x, y, z, hit) || !hit.inside) continue;
+    const d = Math.max(hit.distance, 1e-6);
+    positions[v] = hit.x + ((hit.x - x) / d) * margin;
+    positions[v + 1] = hit.y + ((hit.y - y) / d) * margin;
+    positions[v + 2] = hit.z + ((hit.z - z) / d) * margin;
     moved++;
   }
   return moved;

@@ -9,10 +9,14 @@ import { buildTeeth, buildTongue, mouthFrame } from './mouth-parts.ts';
 import { jointPositions, skeleton } from './rig.ts';
 import { BONE, type HeadRegions, type HeadTemplate } from './types.ts';
 
-/** Resolution of each template: the 2.0 head is the 1.6 head split once (about four times the vertices). */
-const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: number; eyeSegments: number; teethSections: number; profile: number }> = {
-  '1.6': { textureSize: 1024, subdivisions: 0, eyeSegments: 20, teethSections: 17, profile: 10 },
-  '2.0': { textureSize: 2048, subdivisions: 1, eyeSegments: 32, teethSections: 33, profile: 16 },
+/**
+ * Resolution of each template: the 2.0 head is the 1.6 head split once (about four times the vertices).
+ * 1.6's crowns are hexagonal in section and its gums have fewer sections, to keep the avatar within its
+ * 15,000 triangles.
+ */
+const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: number; eyeSegments: number; teethSections: number; profile: number; toothProfile: number }> = {
+  '1.6': { textureSize: 1024, subdivisions: 0, eyeSegments: 20, teethSections: 13, profile: 10, toothProfile: 6 },
+  '2.0': { textureSize: 2048, subdivisions: 1, eyeSegments: 32, teethSections: 33, profile: 16, toothProfile: 12 },
 };
 
 const cache = new Map<TemplateVersion, HeadTemplate>();
@@ -54,7 +58,7 @@ export function generateTemplate(version: TemplateVersion): HeadTemplate {
   const eyes = head.eyes;
   const world = jointPositions({ eyeLeft: eyes.left.centre, eyeRight: eyes.right.centre, bottomY: BUST_BOTTOM_Y });
   const frame = mouthFrame(head.positions, 13, 14);
-  const teeth = buildTeeth(frame, res.teethSections, res.profile);
+  const teeth = buildTeeth(frame, res.teethSections, res.profile, res.toothProfile);
   const lower = new Set(teeth.lower);
   const mesh = (positions: Float32Array, uvs: Float32Array, indices: Uint32Array): MeshData => ({ positions, normals: vertexNormals(positions, indices), uvs, indices });
   const parts = {

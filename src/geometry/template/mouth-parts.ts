@@ -96,13 +96,12 @@ function archAt(a: ReturnType<typeof arch>, length: number): number {
 /**
  * Upper and lower rows: gums along each arch (closed tubes over the roots) and sixteen closed crowns a
  * row (incisors, canines, premolars, molars), each hanging from (or standing on) its gum. Returns the
- * mesh and the lower row's vertices.
+ * mesh and the lower row's vertices. `toothProfile` is the points round each crown.
  */
-export function buildTeeth(frame: MouthFrame, sectionsPerRow: number, profilePoints: number): { mesh: MeshData; lower: number[] } {
+export function buildTeeth(frame: MouthFrame, sectionsPerRow: number, profilePoints: number, toothProfile: number): { mesh: MeshData; lower: number[] } {
   const b = new MeshBuilder();
   const lower: number[] = [];
   const toothSections = Math.max(4, Math.round(profilePoints / 2.5));
-  const toothProfile = Math.max(8, Math.round((profilePoints * 3) / 4));
   for (const isLower of [false, true]) {
     const a = arch(frame, isLower);
     const sign = isLower ? -1 : 1;

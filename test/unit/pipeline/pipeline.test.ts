@@ -154,7 +154,8 @@ test('the package views: front, three-quarter and side, transparent PNGs of the 
     const data = await pixels(png);
     for (let k = 0; k < PACKAGE_VIEW_SIZE; k++) assert.equal(data[k * 4 + 3] + data[k * PACKAGE_VIEW_SIZE * 4 + 3] + data[(k * PACKAGE_VIEW_SIZE + last) * 4 + 3], 0);
   }
-  for (const v of [front, threeQuarter, side]) assert.ok(v.share > 0.25 && v.share < 0.8, JSON.stringify(v));
+  // The bust and long hair take part of the frame: the head and shoulders cover at least a fifth of it.
+  for (const v of [front, threeQuarter, side]) assert.ok(v.share > 0.2 && v.share < 0.8, JSON.stringify(v));
   // Turned, the head shows its depth: a profile from the nose to the back of the head is wider than the face.
   assert.ok(side.width > front.width * 1.05, JSON.stringify({ front, threeQuarter, side }));
 });
