@@ -1,7 +1,8 @@
 /**
  * The quality measures of issue 3, per photo and overall: landmark error of a render made with the photo's
  * estimated camera, identity distance between photo and front render (face-api descriptors), verification
- * against the other photos, and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
+ * against the other photos, the mouth's gap and corner lift on the front preview (a neutral avatar's mouth is
+ * closed and relaxed), and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
  */
 import sharp from 'sharp';
 import type { PipelineInput, Feature } from '../types.ts';
@@ -11,6 +12,7 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
+import { mouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
 import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
@@ -35,6 +37,9 @@ export interface PhotoQuality {
   message?: string;
   /** Mean landmark distance / eye-centre distance. */
   landmarkError?: number;
+  /** Inner-lip gap and mouth-corner lift over mouth width, detected on the front preview. */
+  mouthGap?: number;
+  mouthLift?: number;
   /** Descriptor distance photo vs front render. */
   identityDistance?: number;
   /** Render closer to the person's other photos than to anyone else's; null without another photo of them. */
@@ -56,14 +61,19 @@ export interface QualityReport {
     refused: number;
     meanLandmarkError: number;
     meanIdentityDistance: number;
+    meanMouthGap: number;
+    maxMouthGap: number;
+    meanMouthLift: number;
+    maxMouthLift: number;
     verified: number;
     verifiable: number;
     meshValid: number;
   };
-  goals: { landmarkError: number; identityDistance: number };
+  goals: typeof GOALS;
 }
 
-export const GOALS = { landmarkError: 0.04, identityDistance: 0.5 };
+/** Landmark error and identity distance: means; mouth gap: on every photo; mouth lift: mean. */
+export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, mouthGap: 0.03, mouthLift: 0.03 };
 const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
 async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
@@ -87,14 +97,18 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promis
   return { width, height, data: rgb };
 }
 
+/** The landmarks of the largest face detected on an RGB image, or undefined. */
+async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
+  const faces = await detectFaces(img.data, img.width, img.height);
+  if (faces.length === 0) return undefined;
+  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  return new Float32Array(face.mesh.flat());
+}
+
 /** Landmark error of one result; NaN when no face is found on the render. */
 export async function landmarkErrorOf(result: PhotoPipelineResult): Promise<number> {
-  const render = await renderWithPhotoCamera(result);
-  const faces = await detectFaces(render.data, render.width, render.height);
-  if (faces.length === 0) return NaN;
-  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
-  const lm = new Float32Array(face.mesh.flat());
-  return normalisedLandmarkError(result.analysis.landmarks, lm);
+  const lm = await detectLandmarks(await renderWithPhotoCamera(result));
+  return lm ? normalisedLandmarkError(result.analysis.landmarks, lm) : NaN;
 }
 
 export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {
@@ -132,7 +146,10 @@ export async function evaluatePhotos(
     opts.onPreview?.(c.name, result.preview.jpg);
     const landmarkError = await landmarkErrorOf(result);
     const photoDesc = await faceDescriptor(result.analysis.image);
-    const renderDesc = await faceDescriptor(await jpegToRgb(result.preview.jpg));
+    const preview = await jpegToRgb(result.preview.jpg);
+    const renderDesc = await faceDescriptor(preview);
+    const previewLandmarks = await detectLandmarks(preview);
+    const mouth = previewLandmarks ? mouthShape(previewLandmarks) : { gap: NaN, lift: NaN };
     photoDescriptors.set(c.name, photoDesc);
     renderDescriptors.set(c.name, renderDesc);
     const mesh = headMeshReport(result);
@@ -141,6 +158,8 @@ export async function evaluatePhotos(
       person: c.person,
       status: 'done',
       landmarkError,
+      mouthGap: mouth.gap,
+      mouthLift: mouth.lift,
       identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
       mesh: mesh.report,
       meshValid: mesh.valid,
@@ -166,6 +185,7 @@ export async function evaluatePhotos(
   }
   const done = photos.filter((p) => p.status === 'done');
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
   return {
     template: opts.template,
     photos,
@@ -174,6 +194,10 @@ export async function evaluatePhotos(
       refused: photos.length - done.length,
       meanLandmarkError: mean(done.map((p) => p.landmarkError!)),
       meanIdentityDistance: mean(done.map((p) => p.identityDistance!)),
+      meanMouthGap: mean(done.map((p) => p.mouthGap!)),
+      maxMouthGap: max(done.map((p) => p.mouthGap!)),
+      meanMouthLift: mean(done.map((p) => p.mouthLift!)),
+      maxMouthLift: max(done.map((p) => p.mouthLift!)),
       verified: done.filter((p) => p.verified === true).length,
       verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
       meshValid: done.filter((p) => p.meshValid).length,
