@@ -38,7 +38,7 @@ function personOf(file: string): string | undefined {
 function printTable(r: QualityReport): void {
   const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(`template ${r.template}`);
-  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', '  gap', ' lift', ' ident', ' same', ' other', 'verified', 'mesh', 'ms');
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', 'posed', '  gap', ' lift', ' ident', ' same', ' other', 'verified', 'mesh', 'ms');
   for (const p of r.photos) {
     if (p.status === 'refused') {
       console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
@@ -48,6 +48,7 @@ function printTable(r: QualityReport): void {
       p.name.padEnd(26),
       'done'.padEnd(8),
       f(p.landmarkError).padStart(6),
+      f(p.posedLandmarkError).padStart(5),
       f(p.mouthGap).padStart(5),
       f(p.mouthLift).padStart(5),
       f(p.identityDistance).padStart(6),
@@ -60,7 +61,8 @@ function printTable(r: QualityReport): void {
   }
   const o = r.overall;
   console.log(
-    `overall: ${o.done} done, ${o.refused} refused; mean landmark error ${f(o.meanLandmarkError)} (goal < ${r.goals.landmarkError}); ` +
+    `overall: ${o.done} done, ${o.refused} refused; mean landmark error ${f(o.meanLandmarkError)} (goal < ${r.goals.landmarkError}), ` +
+      `with the photo's expression put back ${f(o.meanPosedLandmarkError)}; ` +
       `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); ` +
       `mouth gap mean ${f(o.meanMouthGap)} max ${f(o.maxMouthGap)} (goal <= ${r.goals.mouthGap} on every photo); ` +
       `mouth lift mean ${f(o.meanMouthLift)} (goal <= ${r.goals.mouthLift}) max ${f(o.maxMouthLift)}; verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}`,

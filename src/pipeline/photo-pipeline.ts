@@ -1,5 +1,7 @@
 /**
- * The photo pipeline: face analysis -> fitting -> textures -> (expressions) -> assembly -> preview.
+ * The photo pipeline: face analysis -> fitting (expression and identity) -> textures -> (expressions) -> assembly -> preview.
+ * The avatar is the neutral face: the photo's expression is fitted, reported and taken out; the photo is
+ * sampled with the expression-posed fit, so that its lips and corners land on the neutral's.
  * Implements the Pipeline contract the service's worker calls.
  */
 import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
@@ -10,10 +12,12 @@ import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarity, fitHead, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
+import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import { sampleHairColour } from './hair.ts';
 import {
   bakeEyeTexture,
@@ -36,6 +40,8 @@ const PART_TEXTURE_SIZE = 256;
 export interface PhotoPipelineResult extends PipelineResult {
   analysis: FaceAnalysis;
   camera: PhotoCamera;
+  /** The photo's expression: weight of each fitted ARKit shape (the avatar itself is neutral). */
+  expression: Record<string, number>;
   timings: Record<string, number>;
 }
 
@@ -57,21 +63,28 @@ export class PhotoPipeline implements Pipeline {
     timings.detection = analysis.detectionMs;
     lap('face-analysis', 20);
 
-    const fitted = fitHead(
-      {
-        head: head.geometry.positions,
-        indices: head.geometry.indices,
-        parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
-        eyes: tpl.eyes,
-        openingPairs: tpl.openingPairs,
-      },
-      { landmarks: analysis.headLandmarks },
-    );
+    const source: FitSource = {
+      head: head.geometry.positions,
+      indices: head.geometry.indices,
+      parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
+      eyes: tpl.eyes,
+      openingPairs: tpl.openingPairs,
+    };
+    const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
+    const fitted = fitHead(source, { landmarks: expression.neutral });
     untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.foldProne);
+    // Closing can fold the skin where the lips meet at the corners: those spots open again as far as needed.
+    const open = fitted.head.slice();
+    fitted.head.set(closeMouth(tpl.source, fitted));
+    untangle(fitted.head, open, head.geometry.indices, tpl.foldProne);
     const geometries = tpl.meshes.map((m, i): MeshData => {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
     });
+    // The head as the photo shows it, expression and all: the photo is sampled with it (same UVs).
+    const posed = fitHead(source, { landmarks: analysis.headLandmarks });
+    untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
+    const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
 
     const camera: PhotoCamera = {
@@ -79,7 +92,7 @@ export class PhotoPipeline implements Pipeline {
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
-    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera);
+    const textures = this.bakeTextures(tpl, posedHead, analysis, camera);
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeTextures(textures.images);
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
@@ -101,7 +114,7 @@ export class PhotoPipeline implements Pipeline {
       model,
       preview,
       views,
-      meta: pipelineMeta(input, model, analysis, textures),
+      meta: { ...pipelineMeta(input, model, analysis, textures), 'photo-expression': describeExpression(expression.expression) || 'none' },
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
@@ -109,6 +122,7 @@ export class PhotoPipeline implements Pipeline {
       },
       analysis,
       camera,
+      expression: expression.expression,
       timings,
     };
   }
@@ -121,13 +135,15 @@ export class PhotoPipeline implements Pipeline {
       Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
     );
     const hair = sampleHairColour(analysis.image, lm, skin);
+    const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
+    const lips = synthesiseLips(analysis.image, contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner));
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
       normals: headGeometry.normals,
       uvs: headGeometry.uvs,
       indices: headGeometry.indices,
-      photo: analysis.image,
+      photo: lips.photo,
       camera,
       faceOval: tpl.faceOval,
       skin,

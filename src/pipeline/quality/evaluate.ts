@@ -14,6 +14,7 @@ import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { mouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
+import { posedModel } from '../../geometry/expressions/posed-model.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
 import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
 import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
@@ -35,8 +36,10 @@ export interface PhotoQuality {
   status: 'done' | 'refused';
   code?: number;
   message?: string;
-  /** Mean landmark distance / eye-centre distance. */
+  /** Mean landmark distance / eye-centre distance, on the neutral avatar. */
   landmarkError?: number;
+  /** The same with the photo's expression put back (the fitted weights on the avatar's blendshapes). */
+  posedLandmarkError?: number;
   /** Inner-lip gap and mouth-corner lift over mouth width, detected on the front preview. */
   mouthGap?: number;
   mouthLift?: number;
@@ -60,6 +63,7 @@ export interface QualityReport {
     done: number;
     refused: number;
     meanLandmarkError: number;
+    meanPosedLandmarkError: number;
     meanIdentityDistance: number;
     meanMouthGap: number;
     maxMouthGap: number;
@@ -81,11 +85,14 @@ async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
-/** Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like the preview). */
-export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promise<RgbImage> {
+/**
+ * Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like
+ * the preview), neutral or with blendshape weights applied.
+ */
+export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights: Record<string, number> = {}): Promise<RgbImage> {
   const { width, height } = result.analysis.image;
   const textures = await decodeMaterialTextures(result.model);
-  const img = renderMeshes(modelItems(result.model, textures), photoRenderCamera(result.camera, width, height), {
+  const img = renderMeshes(modelItems(posedModel(result.model, weights), textures), photoRenderCamera(result.camera, width, height), {
     width,
     height,
     supersample: 2,
@@ -105,9 +112,9 @@ async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined>
   return new Float32Array(face.mesh.flat());
 }
 
-/** Landmark error of one result; NaN when no face is found on the render. */
-export async function landmarkErrorOf(result: PhotoPipelineResult): Promise<number> {
-  const lm = await detectLandmarks(await renderWithPhotoCamera(result));
+/** Landmark error of one result, neutral or posed; NaN when no face is found on the render. */
+export async function landmarkErrorOf(result: PhotoPipelineResult, weights: Record<string, number> = {}): Promise<number> {
+  const lm = await detectLandmarks(await renderWithPhotoCamera(result, weights));
   return lm ? normalisedLandmarkError(result.analysis.landmarks, lm) : NaN;
 }
 
@@ -145,6 +152,7 @@ export async function evaluatePhotos(
     const totalMs = performance.now() - t0;
     opts.onPreview?.(c.name, result.preview.jpg);
     const landmarkError = await landmarkErrorOf(result);
+    const posedLandmarkError = await landmarkErrorOf(result, result.expression);
     const photoDesc = await faceDescriptor(result.analysis.image);
     const preview = await jpegToRgb(result.preview.jpg);
     const renderDesc = await faceDescriptor(preview);
@@ -158,6 +166,7 @@ export async function evaluatePhotos(
       person: c.person,
       status: 'done',
       landmarkError,
+      posedLandmarkError,
       mouthGap: mouth.gap,
       mouthLift: mouth.lift,
       identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
@@ -193,6 +202,7 @@ export async function evaluatePhotos(
       done: done.length,
       refused: photos.length - done.length,
       meanLandmarkError: mean(done.map((p) => p.landmarkError!)),
+      meanPosedLandmarkError: mean(done.map((p) => p.posedLandmarkError!)),
       meanIdentityDistance: mean(done.map((p) => p.identityDistance!)),
       meanMouthGap: mean(done.map((p) => p.mouthGap!)),
       maxMouthGap: max(done.map((p) => p.mouthGap!)),

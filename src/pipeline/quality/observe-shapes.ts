@@ -12,6 +12,7 @@ import { modelItems } from '../../geometry/render/preview.ts';
 import type { LightRig } from '../../geometry/render/lighting.ts';
 import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
 import { posedModel, posedPositions } from '../../geometry/expressions/posed-model.ts';
+import { insidePolygon } from '../../geometry/spatial/inside-polygon.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
@@ -246,15 +247,6 @@ function irisCentre(img: RgbaImage, contour: Point[]): Point {
     sw += w;
   }
   return sw > 0 ? [sx / sw, sy / sw] : [(x0 + x1) / 2, (y0 + y1) / 2];
-}
-
-function insidePolygon(poly: Point[], px: number, py: number): boolean {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i], [xj, yj] = poly[j];
-    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 function difference(a: FaceMeasures, b: FaceMeasures): FaceMeasures {
