@@ -42,12 +42,11 @@ const DEPTH_WEIGHT = 0.25;
  * landmark motion before it is used, so that a face's own make is not read as an expression; the make
  * shapes take what they explain more freely.
  */
-const EXPRESSION_RIDGE = Number(process.env.RIDGE ?? 3);
-const MAKE_RIDGE = Number(process.env.MRIDGE ?? 0.3);
+export const RIDGE = { expression: 3, make: 0.3 };
 /** Alternations between the pose and the weights; the weights settle in three or four. */
 const ROUNDS = 5;
 /** Coordinate-descent sweeps over the weights per round. */
-const SWEEPS = 60;
+const SWEEPS = 100;
 
 export interface ExpressionBasis {
   /** The expression shapes, then the make shapes. */
@@ -98,7 +97,7 @@ export interface ExpressionFit {
 }
 
 /** Fits shape weights and pose to 478 head-frame landmarks; pure. */
-export function fitExpression(basis: ExpressionBasis, template: Float32Array, landmarks: Float32Array): ExpressionFit {
+export function fitExpression(basis: ExpressionBasis, template: Float32Array, landmarks: Float32Array, ridge = RIDGE): ExpressionFit {
   const k = basis.names.length;
   const weights = new Float64Array(k);
   const posed = template.slice(0, FACE_POINTS * 3);
@@ -114,7 +113,7 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
       for (let d = 0; d < 3; d++) residual[i * 3 + d] = q[d] / pose.scale - template[i * 3 + d];
     }
     for (let a = 0; a < k; a++) rhs[a] = weightedDot(basis.deltas[a], residual);
-    solveBoxRidge(basis, rhs, weights);
+    solveBoxRidge(basis, ridge, rhs, weights);
     posed.set(template.subarray(0, FACE_POINTS * 3));
     addWeighted(posed, basis.deltas, weights);
     pose = fitSimilarity(posed, landmarks, face);
@@ -144,14 +143,14 @@ export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Floa
 }
 
 /** min |Bw - r|² + sum ridge_s w_s² over 0 <= w <= 1, by coordinate descent from the given w (normal equations). */
-function solveBoxRidge(basis: ExpressionBasis, rhs: Float64Array, w: Float64Array): void {
+function solveBoxRidge(basis: ExpressionBasis, ridges: typeof RIDGE, rhs: Float64Array, w: Float64Array): void {
   const { gram } = basis;
   const k = rhs.length;
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     for (let a = 0; a < k; a++) {
       let g = rhs[a];
       for (let b = 0; b < k; b++) if (b !== a) g -= gram[a * k + b] * w[b];
-      const ridge = a < basis.expressions ? EXPRESSION_RIDGE : MAKE_RIDGE;
+      const ridge = a < basis.expressions ? ridges.expression : ridges.make;
       w[a] = Math.min(1, Math.max(0, g / (gram[a * k + a] + ridge)));
     }
   }
