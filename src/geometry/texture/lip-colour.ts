@@ -1,9 +1,10 @@
 /**
  * Lips without teeth: a neutral avatar's mouth is closed, so the teeth a photo shows between its lips
  * must not reach the lips' texture. Inside the outer lip contour, pixels that look like teeth are replaced
- * by the lip colour measured on the visible lips, and so is the whole opening of an open mouth (its dark
- * inside too). Dark pixels of a closed mouth stay: they are the seam closed lips show (replacing them too
- * made the renders less like the person). Works on a copy of the photo, which is then sampled as usual.
+ * by the lip colour measured on the visible lips; in an open mouth, so are dark pixels (the mouth's
+ * inside, the shadow under the upper lip) and the whole opening, as the neutral's closed lips must not show
+ * them (the detector read them as parted lips). Dark pixels of a closed mouth stay: they are the seam closed
+ * lips show (replacing them too made the renders less like the person). Works on a copy of the photo, which is then sampled as usual.
  */
 import type { Rgb, RgbImage } from './rgb-image.ts';
 import { median } from './sample.ts';
@@ -16,7 +17,7 @@ type Point = [number, number];
  * is teeth. (Skin, which the detected outer contour often takes in, is about as saturated as lips.)
  */
 const TEETH_SATURATION = 0.5;
-/** A pixel darker than the lips by this factor is the mouth's inside or the seam: not sampled for the lip colour. */
+/** A pixel darker than the lips by this factor is the mouth's inside, a shadow or the seam: not lip colour. */
 const INSIDE_DARKER = 0.55;
 /** A mouth whose inner contour is taller than this share of its width is open. */
 const OPEN_MOUTH = 0.08;
@@ -60,7 +61,9 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   let replaced = 0;
   const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
   const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
-  for (const i of new Set([...all.filter(teeth), ...(open ? opening : [])])) {
+  const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
+  const replace = open ? [...all.filter((i) => teeth(i) || luma(i) < INSIDE_DARKER * lipLuma), ...opening] : all.filter(teeth);
+  for (const i of new Set(replace)) {
     out.set(colour, i * 3);
     replaced++;
   }
