@@ -81,8 +81,9 @@ export class PhotoPipeline implements Pipeline {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
     });
-    // The head as the photo shows it, expression and all: the photo is sampled with it (same UVs).
-    const posed = fitHead(source, { landmarks: analysis.headLandmarks });
+    // The head as the photo shows it, expression and all (no parts: only the texture needs it): the photo is
+    // sampled with it and written to the same UVs, which un-warps the photo onto the neutral.
+    const posed = fitHead({ ...source, parts: {}, eyes: {} }, { landmarks: analysis.headLandmarks });
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
