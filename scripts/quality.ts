@@ -1,7 +1,7 @@
 /**
  * Quality tool: runs the photo pipeline on photos and prints landmark error, identity distance,
- * verification, the head silhouette, the skin colour, mesh checks and the landmark model's and segmentation's
- * times per photo and overall.
+ * verification, the head silhouette, the skin colour, the front preview's mouth gap and corner lift, mesh
+ * checks and the landmark model's and segmentation's times per photo and overall.
  *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] [--previews DIR] PHOTO...
  * --previews writes each front preview as DIR/<photo>.jpg (for before/after sheets).
  * Person ids come from a manifest.json next to the photos (files with the same person id show the same person).
@@ -41,7 +41,7 @@ function personOf(file: string): string | undefined {
 function printTable(r: QualityReport): void {
   const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(`template ${r.template}`);
-  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), '   ms', 'lm-ms', 'seg-ms');
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', 'posed', '  gap', ' lift', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), '   ms', 'lm-ms', 'seg-ms');
   for (const p of r.photos) {
     if (p.status === 'refused') {
       console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
@@ -51,6 +51,9 @@ function printTable(r: QualityReport): void {
       p.name.padEnd(26),
       'done'.padEnd(8),
       f(p.landmarkError).padStart(6),
+      f(p.posedLandmarkError).padStart(5),
+      f(p.mouthGap).padStart(5),
+      f(p.mouthLift).padStart(5),
       f(p.identityDistance).padStart(6),
       f(p.samePersonDistance, 2).padStart(5),
       f(p.otherPersonDistance, 2).padStart(5),
@@ -66,7 +69,10 @@ function printTable(r: QualityReport): void {
   const o = r.overall;
   console.log(
     `overall: ${o.done} done, ${o.refused} refused; mean landmark error ${f(o.meanLandmarkError)} (goal < ${r.goals.landmarkError}); ` +
-      `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}; ` +
+      `with the photo's expression put back ${f(o.meanPosedLandmarkError)}; ` +
+      `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); ` +
+      `mouth gap mean ${f(o.meanMouthGap)} max ${f(o.maxMouthGap)} (goal <= ${r.goals.mouthGap} on every photo); ` +
+      `mouth lift mean ${f(o.meanMouthLift)} (goal <= ${r.goals.mouthLift}) max ${f(o.maxMouthLift)}; verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}; ` +
       `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE})`,
   );
   const done = r.photos.filter((p) => p.status === 'done');

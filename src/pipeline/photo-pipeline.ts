@@ -1,5 +1,7 @@
 /**
- * The photo pipeline: face analysis -> fitting -> textures -> (expressions) -> assembly -> preview.
+ * The photo pipeline: face analysis -> fitting (expression and identity) -> textures -> (expressions) -> assembly -> preview.
+ * The avatar is the neutral face: the photo's expression is fitted, reported and taken out; the photo is
+ * sampled with the expression-posed fit, so that its lips and corners land on the neutral's.
  * Implements the Pipeline contract the service's worker calls.
  */
 import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
@@ -11,7 +13,8 @@ import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarity, fitHead, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarity, fitHead, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
@@ -23,6 +26,7 @@ import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { fitHair } from '../geometry/hair/fit-hair.ts';
 import { tintHair } from '../geometry/hair/strand-texture.ts';
 import { HAIR_TEXTURE } from './output.ts';
+import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import {
   bakeEyeTexture,
   bakeMouthPartTexture,
@@ -56,6 +60,8 @@ export interface PhotoPipelineResult extends PipelineResult {
   /** The hairstyle chosen for it (none for a bald head), with every style's score. */
   hairChoice?: { style: string; volume: number; scores: { name: string; volume: number; iou: number; score: number }[] };
   camera: PhotoCamera;
+  /** The photo's expression: weight of each fitted ARKit shape (the avatar itself is neutral). */
+  expression: Record<string, number>;
   timings: Record<string, number>;
 }
 
@@ -82,21 +88,29 @@ export class PhotoPipeline implements Pipeline {
     timings['hair-observation'] = performance.now() - segmentationStart - timings.segmentation;
     lap('face-analysis', 20);
 
-    const fitted = fitHead(
-      {
-        head: head.geometry.positions,
-        indices: head.geometry.indices,
-        parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
-        eyes: tpl.eyes,
-        openingPairs: tpl.openingPairs,
-      },
-      { landmarks: analysis.headLandmarks },
-    );
+    const source: FitSource = {
+      head: head.geometry.positions,
+      indices: head.geometry.indices,
+      parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
+      eyes: tpl.eyes,
+      openingPairs: tpl.openingPairs,
+    };
+    const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
+    const fitted = fitHead(source, { landmarks: expression.neutral });
     untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.foldProne);
+    // Closing can fold the skin where the lips meet at the corners: those spots open again as far as needed.
+    const open = fitted.head.slice();
+    fitted.head.set(closeMouth(tpl.source, fitted));
+    untangle(fitted.head, open, head.geometry.indices, tpl.foldProne);
     const geometries = tpl.meshes.map((m, i): MeshData => {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
     });
+    // The head as the photo shows it, expression and all (no parts: only the texture needs it): the photo is
+    // sampled with it and written to the same UVs, which un-warps the photo onto the neutral.
+    const posed = fitHead({ ...source, parts: {}, eyes: {} }, { landmarks: analysis.headLandmarks });
+    untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
+    const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
 
     const camera: PhotoCamera = {
@@ -110,7 +124,7 @@ export class PhotoPipeline implements Pipeline {
     const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, head.geometry.indices, HAIR_MARGIN);
     lap('hair', 40);
 
-    const textures = this.bakeTextures(tpl, geometries[0], analysis, camera, hair, matte);
+    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte);
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE]));
@@ -135,7 +149,11 @@ export class PhotoPipeline implements Pipeline {
       model,
       preview,
       views,
-      meta: { ...pipelineMeta(input, model, analysis, { ...textures, hair }), hairstyle: choice?.style.style.name ?? 'none' },
+      meta: {
+        ...pipelineMeta(input, model, analysis, { ...textures, hair }),
+        hairstyle: choice?.style.style.name ?? 'none',
+        'photo-expression': describeExpression(expression.expression) || 'none',
+      },
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
@@ -146,6 +164,7 @@ export class PhotoPipeline implements Pipeline {
       hair,
       hairChoice: choice && { style: choice.style.style.name, volume: choice.volume, scores: choice.scores },
       camera,
+      expression: expression.expression,
       timings,
     };
   }
@@ -183,13 +202,15 @@ export class PhotoPipeline implements Pipeline {
       gains: balance.gains,
       sideLight: SIDE_LIGHT_REMOVED,
     });
+    const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
+    const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner));
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
       normals: headGeometry.normals,
       uvs: headGeometry.uvs,
       indices: headGeometry.indices,
-      photo,
+      photo: lips.photo,
       camera,
       faceOval: tpl.faceOval,
       neck: tpl.neckFront,

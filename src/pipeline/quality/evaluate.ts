@@ -1,7 +1,8 @@
 /**
  * The quality measures of issue 3, per photo and overall: landmark error of a render made with the photo's
  * estimated camera, identity distance between photo and front render (face-api descriptors), verification
- * against the other photos, and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
+ * against the other photos, the mouth's gap and corner lift on the front preview (a neutral avatar's mouth is
+ * closed and relaxed), and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
  */
 import sharp from 'sharp';
 import type { PipelineInput } from '../types.ts';
@@ -13,7 +14,9 @@ import { detectFaces } from '../face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { renderedSkinLab, samePersonDeltaE, type Lab } from './skin-colour.ts';
+import { mouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
+import { posedModel } from '../../geometry/expressions/posed-model.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
 import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
 import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
@@ -36,8 +39,13 @@ export interface PhotoQuality {
   status: 'done' | 'refused';
   code?: number;
   message?: string;
-  /** Mean landmark distance / eye-centre distance. */
+  /** Mean landmark distance / eye-centre distance, on the neutral avatar. */
   landmarkError?: number;
+  /** The same with the photo's expression put back (the fitted weights on the avatar's blendshapes). */
+  posedLandmarkError?: number;
+  /** Inner-lip gap and mouth-corner lift over mouth width, detected on the front preview. */
+  mouthGap?: number;
+  mouthLift?: number;
   /** Descriptor distance photo vs front render. */
   identityDistance?: number;
   /** Render closer to the person's other photos than to anyone else's; null without another photo of them. */
@@ -65,9 +73,14 @@ export interface QualityReport {
     done: number;
     refused: number;
     meanLandmarkError: number;
+    meanPosedLandmarkError: number;
     meanIdentityDistance: number;
     meanHeadSilhouette: number;
     minHeadSilhouette: number;
+    meanMouthGap: number;
+    maxMouthGap: number;
+    meanMouthLift: number;
+    maxMouthLift: number;
     verified: number;
     verifiable: number;
     meshValid: number;
@@ -75,10 +88,11 @@ export interface QualityReport {
     skinDeltaE: number;
     skinPairs: number;
   };
-  goals: { landmarkError: number; identityDistance: number; meanHeadSilhouette: number; minHeadSilhouette: number; skinDeltaE: number };
+  goals: typeof GOALS;
 }
 
-export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6 };
+/** Landmark error and identity distance: means; head silhouette: mean and lowest; mouth gap: on every photo; mouth lift: mean. */
+export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6, mouthGap: 0.03, mouthLift: 0.03 };
 const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
 async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
@@ -86,11 +100,14 @@ async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
-/** Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like the preview). */
-export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promise<RgbImage> {
+/**
+ * Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like
+ * the preview), neutral or with blendshape weights applied.
+ */
+export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights: Record<string, number> = {}): Promise<RgbImage> {
   const { width, height } = result.analysis.image;
   const textures = await decodeMaterialTextures(result.model);
-  const img = renderMeshes(modelItems(result.model, textures), photoRenderCamera(result.camera, width, height), {
+  const img = renderMeshes(modelItems(posedModel(result.model, weights), textures), photoRenderCamera(result.camera, width, height), {
     width,
     height,
     supersample: 2,
@@ -102,14 +119,18 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult): Promis
   return { width, height, data: rgb };
 }
 
-/** Landmark error of one result; NaN when no face is found on the render. */
-export async function landmarkErrorOf(result: PhotoPipelineResult): Promise<number> {
-  const render = await renderWithPhotoCamera(result);
-  const faces = await detectFaces(render.data, render.width, render.height);
-  if (faces.length === 0) return NaN;
+/** The landmarks of the largest face detected on an RGB image, or undefined. */
+async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
+  const faces = await detectFaces(img.data, img.width, img.height);
+  if (faces.length === 0) return undefined;
   const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
-  const lm = new Float32Array(face.mesh.flat());
-  return normalisedLandmarkError(result.analysis.landmarks, lm);
+  return new Float32Array(face.mesh.flat());
+}
+
+/** Landmark error of one result, neutral or posed; NaN when no face is found on the render. */
+export async function landmarkErrorOf(result: PhotoPipelineResult, weights: Record<string, number> = {}): Promise<number> {
+  const lm = await detectLandmarks(await renderWithPhotoCamera(result, weights));
+  return lm ? normalisedLandmarkError(result.analysis.landmarks, lm) : NaN;
 }
 
 /** The head-silhouette figure of one result; NaN when no face is found on the preview. */
@@ -164,9 +185,12 @@ export async function evaluatePhotos(
     const totalMs = performance.now() - t0;
     opts.onPreview?.(c.name, result.preview.jpg);
     const landmarkError = await landmarkErrorOf(result);
+    const posedLandmarkError = await landmarkErrorOf(result, result.expression);
     const photoDesc = await faceDescriptor(result.analysis.image);
     const preview = await jpegToRgb(result.preview.jpg);
     const renderDesc = await faceDescriptor(preview);
+    const previewLandmarks = await detectLandmarks(preview);
+    const mouth = previewLandmarks ? mouthShape(previewLandmarks) : { gap: NaN, lift: NaN };
     photoDescriptors.set(c.name, photoDesc);
     renderDescriptors.set(c.name, renderDesc);
     const mesh = headMeshReport(result);
@@ -176,6 +200,9 @@ export async function evaluatePhotos(
       person: c.person,
       status: 'done',
       landmarkError,
+      posedLandmarkError,
+      mouthGap: mouth.gap,
+      mouthLift: mouth.lift,
       identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
       headSilhouette,
       mesh: mesh.report,
@@ -206,6 +233,7 @@ export async function evaluatePhotos(
   const done = photos.filter((p) => p.status === 'done');
   const skin = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
   return {
     template: opts.template,
     photos,
@@ -213,9 +241,14 @@ export async function evaluatePhotos(
       done: done.length,
       refused: photos.length - done.length,
       meanLandmarkError: mean(done.map((p) => p.landmarkError!)),
+      meanPosedLandmarkError: mean(done.map((p) => p.posedLandmarkError!)),
       meanIdentityDistance: mean(done.map((p) => p.identityDistance!)),
       meanHeadSilhouette: mean(done.map((p) => p.headSilhouette!)),
       minHeadSilhouette: done.length ? Math.min(...done.map((p) => p.headSilhouette!)) : NaN,
+      meanMouthGap: mean(done.map((p) => p.mouthGap!)),
+      maxMouthGap: max(done.map((p) => p.mouthGap!)),
+      meanMouthLift: mean(done.map((p) => p.mouthLift!)),
+      maxMouthLift: max(done.map((p) => p.mouthLift!)),
       verified: done.filter((p) => p.verified === true).length,
       verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
       meshValid: done.filter((p) => p.meshValid).length,

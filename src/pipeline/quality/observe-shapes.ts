@@ -4,14 +4,15 @@
  * compared with the neutral render's (in eye-centre distances, y up, x towards the subject's left).
  * Lips and lids are also checked on the posed mesh itself: the detector cannot see them cross.
  */
-import type { AvatarModel, MeshData, Vec3 } from '../../model/avatar.ts';
+import type { AvatarModel, Vec3 } from '../../model/avatar.ts';
 import { cameraFrame, projectPoint, type Camera } from '../../geometry/render/camera.ts';
 import type { RgbaImage } from '../../geometry/render/image.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
 import type { LightRig } from '../../geometry/render/lighting.ts';
 import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
-import { vertexNormals } from '../../geometry/mesh/normals.ts';
+import { posedModel, posedPositions } from '../../geometry/expressions/posed-model.ts';
+import { insidePolygon } from '../../geometry/spatial/inside-polygon.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
@@ -119,7 +120,7 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const { leftEye, rightEye } = buildTemplate(model.template).loops;
   const eyeLoops = { left: leftEye, right: rightEye };
   const camera = faceCamera(head.geometry.positions);
-  const render = (weights: string | null) => renderMeshes(modelItems(posedModel(model, weights), textures), camera, {
+  const render = (shape: string | null) => renderMeshes(modelItems(posedModel(model, shape === null ? {} : { [shape]: 1 }), textures), camera, {
     width: OBSERVE_SIZE,
     height: OBSERVE_SIZE,
     supersample: 2,
@@ -153,7 +154,7 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
       measures,
       change: measures && difference(measures, neutral),
       pixels: regionChange(neutralRender, img, regions),
-      gaps: meshGaps(posedPositions(model, 'head', name), eyeLoops),
+      gaps: meshGaps(posedPositions(head, { [name]: 1 }), eyeLoops),
       render: img,
     });
   }
@@ -173,27 +174,6 @@ function faceCamera(positions: Float32Array): Camera {
   const half = (Math.max(hi[0] - lo[0], hi[1] - lo[1]) / 2) * MARGIN;
   const distance = half / Math.tan((FOV * Math.PI) / 360) + (hi[2] - lo[2]) / 2;
   return { type: 'perspective', fovY: FOV, eye: [target[0], target[1], target[2] + distance], target, up: [0, 1, 0] };
-}
-
-function posedPositions(model: AvatarModel, mesh: string, shape: string): Float32Array {
-  const m = model.meshes.find((x) => x.name === mesh)!;
-  const morph = m.morphs.find((t) => t.name === shape);
-  const out = Float32Array.from(m.geometry.positions);
-  if (morph) for (let i = 0; i < out.length; i++) out[i] += morph.deltas[i];
-  return out;
-}
-
-/** The model with one shape at weight 1 on every mesh that has it (normals recomputed), or as it is. */
-function posedModel(model: AvatarModel, shape: string | null): AvatarModel {
-  // The neutral gets its normals recomputed too, so that a shape of zero deltas renders identically.
-  return {
-    ...model,
-    meshes: model.meshes.map((m) => {
-      const positions = shape === null ? m.geometry.positions : posedPositions(model, m.name, shape);
-      const geometry: MeshData = { ...m.geometry, positions, normals: vertexNormals(positions, m.geometry.indices) };
-      return { ...m, geometry };
-    }),
-  };
 }
 
 async function landmarksOf(img: RgbaImage): Promise<Float32Array | undefined> {
@@ -270,15 +250,6 @@ function irisCentre(img: RgbaImage, contour: Point[]): Point {
     sw += w;
   }
   return sw > 0 ? [sx / sw, sy / sw] : [(x0 + x1) / 2, (y0 + y1) / 2];
-}
-
-function insidePolygon(poly: Point[], px: number, py: number): boolean {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i], [xj, yj] = poly[j];
-    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 function difference(a: FaceMeasures, b: FaceMeasures): FaceMeasures {

@@ -8,6 +8,7 @@ import { headMeshReport } from '../../../src/pipeline/quality/evaluate.ts';
 import { PACKAGE_VIEW_SIZE } from '../../../src/pipeline/output.ts';
 import { projectPoints } from '../../../src/geometry/texture/photo-camera.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
+import { posedPositions } from '../../../src/geometry/expressions/posed-model.ts';
 
 const photo = new Uint8Array(readFileSync(new URL('../../../assets/samples/sample-2.jpg', import.meta.url)));
 const pipeline = new PhotoPipeline(loadTemplateView);
@@ -85,13 +86,15 @@ test('deformation data pairs the template head with the fitted head, vertex for 
   assert.ok(d.template.some((v, i) => Math.abs(v - d.avatar[i]) > 0.05), 'the avatar differs from the template');
 });
 
-test('the fitted face lands on the photo landmarks through the estimated camera', () => {
-  const head = result.model.meshes[0].geometry.positions;
+test('the fitted face with the photo expression put back lands on the photo landmarks through the estimated camera', () => {
+  // The avatar is neutral (issue 19); the photo's landmarks carry its expression.
+  const head = posedPositions(result.model.meshes[0], result.expression);
   const img = projectPoints(result.camera, head.subarray(0, 468 * 3));
   const lm = result.analysis.landmarks;
   const errors = Array.from({ length: 468 }, (_, i) => Math.hypot(img[i * 2] - lm[i * 3], img[i * 2 + 1] - lm[i * 3 + 1]) * result.analysis.cmPerPixel).sort((a, b) => a - b);
-  // Only the lip/lid separation and the untangling of folds move landmarks, locally and by little.
-  assert.ok(errors[Math.floor(468 * 0.95)] < 0.05, `95th percentile ${errors[Math.floor(468 * 0.95)]} cm`);
+  // The shapes put back are the template's, computed on the neutral head: they land near, not on, the landmarks
+  // (0.056 cm at the 95th percentile on this photo; the neutral itself is 0.10 cm off, the fit before issue 19 under 0.05).
+  assert.ok(errors[Math.floor(468 * 0.95)] < 0.07, `95th percentile ${errors[Math.floor(468 * 0.95)]} cm`);
   assert.ok(errors[467] < 0.2, `worst ${errors[467]} cm`);
 });
 

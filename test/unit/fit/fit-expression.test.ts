@@ -1,0 +1,64 @@
+/**
+ * Issue 19: the expression fit. On the template posed with known ARKit weights and moved by a similarity,
+ * the fit finds those weights (less the ridge's shrinkage) and nothing else, and taking them out gives back
+ * the template's face; the template at rest reads as no expression.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { expressionBasis, fitExpression, describeExpression } from '../../../src/geometry/fit/fit-expression.ts';
+import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
+import { applySimilarity } from '../../../src/geometry/fit/fit-head.ts';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+
+const tpl = loadTemplateView('2.0');
+const template = tpl.meshes[0].geometry.positions;
+const basis = expressionBasis(tpl.source);
+const FACE = 468;
+const norm = Math.hypot(0.98, 0.1, -0.15, 0.05);
+const pose = { scale: 1.12, rotation: quatToMat3(0.98 / norm, 0.1 / norm, -0.15 / norm, 0.05 / norm), translation: [1.5, -2, 40] as [number, number, number] };
+
+/** 478 landmarks: the template's face posed with these weights, moved by `pose` (irises: copies of face points). */
+function posedLandmarks(weights: Record<string, number>): Float32Array {
+  const face = template.slice(0, FACE * 3);
+  basis.names.forEach((name, s) => {
+    const w = weights[name] ?? 0;
+    for (let i = 0; i < face.length; i++) face[i] += w * basis.deltas[s][i];
+  });
+  const out = new Float32Array(478 * 3);
+  for (let v = 0; v < 478; v++) out.set(applySimilarity(pose, ...(Array.from(face.subarray((v % FACE) * 3, (v % FACE) * 3 + 3)) as [number, number, number])), v * 3);
+  return out;
+}
+
+test('the template at rest shows no expression', () => {
+  const fit = fitExpression(basis, template, posedLandmarks({}));
+  assert.ok(Object.values(fit.expression).every((w) => w < 0.01), describeExpression(fit.expression));
+  assert.ok(Math.abs(fit.pose.scale - pose.scale) < 1e-3);
+});
+
+const truth = { jawOpen: 0.3, mouthSmileLeft: 0.7, mouthSmileRight: 0.6, browInnerUp: 0.5, eyeBlinkLeft: 0.4 };
+const rms = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < FACE * 3; i++) s += (a[i] - b[i]) ** 2;
+  return Math.sqrt(s / FACE);
+};
+
+test('without the ridge, known weights on the posed template are found and taken out', () => {
+  const fit = fitExpression(basis, template, posedLandmarks(truth), { expression: 0, make: 0 });
+  // Some shapes nearly share their landmark motion (mouthLowerDown with jawOpen and the lip shapes):
+  // a little weight may go to a neighbour.
+  for (const [name, w] of Object.entries(fit.expression)) assert.ok(Math.abs(w - (truth[name as keyof typeof truth] ?? 0)) < 0.15, `${name}: ${w.toFixed(3)}`);
+  const rest = posedLandmarks({});
+  assert.ok(rms(fit.neutral, rest) < 0.1 * rms(posedLandmarks(truth), rest), `rms ${rms(fit.neutral, rest).toFixed(4)}`);
+});
+
+test('with the ridge, the weights shrink (small shapes most) but the strongest shapes lead and most of the expression goes', () => {
+  const lm = posedLandmarks(truth);
+  const fit = fitExpression(basis, template, lm);
+  for (const [name, w] of Object.entries(fit.expression)) {
+    const want = truth[name as keyof typeof truth] ?? 0;
+    assert.ok(want > 0 ? w >= 0.2 * want && w <= want + 0.02 : w < 0.15, `${name}: ${w.toFixed(3)}, posed with ${want}`);
+  }
+  assert.match(describeExpression(fit.expression), /^mouthSmileLeft:0\.\d\d,mouthSmileRight:0\.\d\d,jawOpen/);
+  const rest = posedLandmarks({});
+  assert.ok(rms(fit.neutral, rest) < 0.5 * rms(lm, rest), `rms ${rms(fit.neutral, rest).toFixed(3)} cm left of ${rms(lm, rest).toFixed(3)}`);
+});
