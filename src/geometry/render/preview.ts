@@ -76,27 +76,38 @@ export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, Rgb
  * front of it (+z) for the front view, turned around the head towards the subject's left (+x) for the others.
  */
 export function previewCamera(model: AvatarModel, view: PreviewView = 'front'): Camera {
+  let top = -Infinity;
+  for (const mesh of model.meshes) {
+    const p = mesh.geometry.positions;
+    for (let i = 1; i < p.length; i += 3) top = Math.max(top, p[i]);
+  }
+  if (!(top > -Infinity)) throw new RangeError('renderPreview: the model has no vertices');
+  // Breadth of the head itself, at the eyes and above: neither hair standing out or hanging wide nor the
+  // bust's shoulders push the frame down the neck.
+  const head = model.meshes.find((m) => m.name === 'head')?.geometry.positions;
+  const eyes = model.meshes.filter((m) => m.name === 'eyeLeft' || m.name === 'eyeRight').map((m) => m.geometry.positions);
+  const eyeY = eyes.length ? Math.min(...eyes.map((p) => meanY(p))) : -Infinity;
+  let breadth = 0;
+  if (head) {
+    let a = Infinity, b = -Infinity;
+    for (let i = 0; i < head.length; i += 3) if (head[i + 1] >= eyeY) [a, b] = [Math.min(a, head[i]), Math.max(b, head[i])];
+    breadth = b - a;
+  }
+  const bottom = breadth > 0 ? top - PREVIEW_DEPTH_BREADTHS * breadth : -Infinity;
+  // The box of what the frame shows: everything from the top of the head down to `bottom`.
   const lo: Vec3 = [Infinity, Infinity, Infinity];
   const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (const mesh of model.meshes) {
     const p = mesh.geometry.positions;
     for (let i = 0; i < p.length; i += 3) {
+      if (p[i + 1] < bottom) continue;
       for (let k = 0; k < 3; k++) {
         lo[k] = Math.min(lo[k], p[i + k]);
         hi[k] = Math.max(hi[k], p[i + k]);
       }
     }
   }
-  if (!(lo[0] <= hi[0])) throw new RangeError('renderPreview: the model has no vertices');
-  // Breadth of the head itself: hair standing out or hanging wide does not push the frame down the neck.
-  const head = model.meshes.find((m) => m.name === 'head')?.geometry.positions;
-  let breadth = hi[0] - lo[0];
-  if (head) {
-    let a = Infinity, b = -Infinity;
-    for (let i = 0; i < head.length; i += 3) [a, b] = [Math.min(a, head[i]), Math.max(b, head[i])];
-    breadth = b - a;
-  }
-  lo[1] = Math.max(lo[1], hi[1] - PREVIEW_DEPTH_BREADTHS * breadth);
+  lo[1] = Math.max(lo[1], bottom);
   const target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
   // The bounding box as the turned camera sees it: its width across the view and its depth along it.
   const turn = (PREVIEW_VIEWS[view] * Math.PI) / 180;
@@ -113,4 +124,10 @@ export function previewCamera(model: AvatarModel, view: PreviewView = 'front'): 
     target[2] + distance * Math.cos(el) * Math.cos(turn),
   ];
   return { type: 'perspective', fovY: PREVIEW_FOV, eye, target, up: [0, 1, 0] };
+}
+
+function meanY(p: Float32Array): number {
+  let sum = 0;
+  for (let i = 1; i < p.length; i += 3) sum += p[i];
+  return sum / (p.length / 3);
 }
