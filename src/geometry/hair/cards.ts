@@ -7,7 +7,7 @@
 import type { MeshData, Vec3 } from '../../model/avatar.ts';
 import { add, cross, dot, normalize, scale, sub } from '../mesh/vec.ts';
 import { ATLAS, cardColumn } from './atlas.ts';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../../util/seeded-random.ts';
 import { direction, hairlineCoverage, onScalp, surfaceRadius, type ScalpMap } from './scalp-map.ts';
 import type { HairStyle } from './styles.ts';
 

@@ -7,7 +7,7 @@
 import type { RgbaImage } from '../render/image.ts';
 import type { Rgb } from '../texture/rgb-image.ts';
 import { ATLAS, HAIR_TEXTURE_SIZE } from './atlas.ts';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../../util/seeded-random.ts';
 
 export interface StrandPattern {
   size: number;

@@ -2,6 +2,7 @@
  * Synthetic heads for the deformation tests: a closed superellipsoid "template" (UV sphere topology
  * with single pole vertices) and an "avatar" made by a smooth, non-uniform warp of it.
  */
+import { seededRandom } from '../../../src/util/seeded-random.ts';
 
 export interface TestMesh {
   positions: Float32Array;
@@ -90,14 +91,5 @@ export function surfaceSamples(
   return { template: onTemplate, avatar: onAvatar };
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers in [0, 1). */
+export const random = seededRandom;

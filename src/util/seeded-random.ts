@@ -1,4 +1,4 @@
-/** A small seeded generator (mulberry32): the library must come out the same on every run and machine. */
+/** A small seeded generator (mulberry32): generated data (the hair library, test shapes) comes out the same on every run and machine. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
