@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeshData } from '../../../src/model/avatar.ts';
 import { detectHeadOrientation } from '../../../src/formats/head-orientation.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
+import { headScan } from './head-scan.ts';
 
 /** A rotation matrix (row-major) from a quaternion drawn with a seeded generator. */
 function randomRotation(seed: number): number[] {
@@ -45,14 +45,6 @@ function shuffled(mesh: MeshData, seed: number): { positions: Float32Array; indi
   const tris = Array.from({ length: mesh.indices.length / 3 }, (_, t) => t).reverse();
   const indices = Uint32Array.from(tris.flatMap((t) => [0, 1, 2].map((k) => where[mesh.indices[t * 3 + k]])));
   return { positions, indices };
-}
-
-/** The template's head without its bust, open at the neck like a head scan (the bust's vertices stay, unused). */
-function headScan(): MeshData {
-  const template = buildTemplate('1.6');
-  const bust = new Set(template.regions.bust);
-  const kept = Array.from({ length: template.head.indices.length / 3 }, (_, t) => t).filter((t) => [0, 1, 2].every((k) => !bust.has(template.head.indices[t * 3 + k])));
-  return { ...template.head, indices: Uint32Array.from(kept.flatMap((t) => [0, 1, 2].map((k) => template.head.indices[t * 3 + k]))) };
 }
 
 test('a head turned any way, in metres and re-ordered, is turned back to Y up and face +Z', () => {
