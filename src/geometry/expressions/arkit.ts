@@ -446,7 +446,15 @@ const sneer = sided((s) => (f, o) => {
   brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.7 * u, along(f, towards(s) * 0.05 * u, 0.45 * u, 0));
   brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.2 * u, 0), (v) => 1 - f.jaw[v]);
 });
-const mouthSide = (s: Side): Recipe => (f, o) => brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, along(f, towards(s) * 0.7 * f.mouthUnit, 0, 0));
+/**
+ * The whole mouth sideways: the brush on the lips' middle reaches the corners at about 40 % of its motion,
+ * so each corner gets a brush of its own and the mouth moves nearly as one (0.6-0.75 mouth units).
+ */
+const mouthSide = (s: Side): Recipe => (f, o) => {
+  const shift = (by: number) => along(f, towards(s) * by * f.mouthUnit, 0, 0);
+  brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, shift(0.7));
+  for (const side of ['left', 'right'] as const) brush(f, o, corner(f, side), 2 * f.mouthUnit, shift(0.4));
+};
 
 /** Everything a shape needs beyond the primitives is its recipe here. */
 const RECIPES: Record<ArkitName, Recipe> = {

@@ -96,6 +96,8 @@ export interface MeshGaps {
 
 export interface ShapeObservation {
   name: string;
+  /** The shape it was observed on top of (its expectation's `on`): change, pixels and gaps are against that pose. */
+  base?: { name: string; gaps: MeshGaps };
   /** False when no face was found on the render (then `change` is undefined). */
   detected: boolean;
   /** Shape minus neutral. */
@@ -120,14 +122,14 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const { leftEye, rightEye } = buildTemplate(model.template).loops;
   const eyeLoops = { left: leftEye, right: rightEye };
   const camera = faceCamera(head.geometry.positions);
-  const render = (shape: string | null) => renderMeshes(modelItems(posedModel(model, shape === null ? {} : { [shape]: 1 }), textures), camera, {
+  const render = (weights: Record<string, number>) => renderMeshes(modelItems(posedModel(model, weights), textures), camera, {
     width: OBSERVE_SIZE,
     height: OBSERVE_SIZE,
     supersample: 2,
     background: BACKGROUND,
     light: OBSERVE_LIGHT,
   });
-  const neutralRender = render(null);
+  const neutralRender = render({});
   const neutralPoints = await landmarksOf(neutralRender);
   if (!neutralPoints) throw new Error('observeShapes: no face found on the neutral render');
   const eyes = Math.hypot(neutralPoints[IRIS_PLUS_X * 3] - neutralPoints[IRIS_MINUS_X * 3], neutralPoints[IRIS_PLUS_X * 3 + 1] - neutralPoints[IRIS_MINUS_X * 3 + 1]);
@@ -143,18 +145,31 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const neutral = measure(neutralPoints, eyes, irises(neutralRender), neutralPoints);
   const regions = faceRegions(neutralPoints, eyes);
   const all = names ?? head.morphs.map((m) => m.name);
+  const bases = new Map<string, { render: RgbaImage; measures?: FaceMeasures; gaps: MeshGaps }>();
+  const baseOf = async (name: string) => {
+    if (!bases.has(name)) {
+      const img = render({ [name]: 1 });
+      const points = await landmarksOf(img);
+      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img), neutralPoints), gaps: meshGaps(posedPositions(head, { [name]: 1 }), eyeLoops) });
+    }
+    return bases.get(name)!;
+  };
   const shapes: ShapeObservation[] = [];
   for (const name of all) {
-    const img = render(name);
+    const on = expectationOf(name)?.on;
+    const base = on ? await baseOf(on) : { render: neutralRender, measures: neutral, gaps: undefined };
+    const weights = on ? { [on]: 1, [name]: 1 } : { [name]: 1 };
+    const img = render(weights);
     const points = await landmarksOf(img);
     const measures = points ? measure(points, eyes, irises(img), neutralPoints) : undefined;
     shapes.push({
       name,
-      detected: !!measures,
+      base: on && base.gaps ? { name: on, gaps: base.gaps } : undefined,
+      detected: !!measures && !!base.measures,
       measures,
-      change: measures && difference(measures, neutral),
-      pixels: regionChange(neutralRender, img, regions),
-      gaps: meshGaps(posedPositions(head, { [name]: 1 }), eyeLoops),
+      change: measures && base.measures && difference(measures, base.measures),
+      pixels: regionChange(base.render, img, regions),
+      gaps: meshGaps(posedPositions(head, weights), eyeLoops),
       render: img,
     });
   }
@@ -349,6 +364,11 @@ export interface Expectation {
   says: string;
   /** Where the render must change. */
   region: keyof RegionChange;
+  /**
+   * Observed on top of this shape at weight 1 rather than on the neutral (ARKit's mouthClose acts with
+   * jawOpen: on the neutral, whose lips already meet, it has nothing to close).
+   */
+  on?: string;
   /** Small motions (lips pressed, dimples): a lower bar for the region's pixel change. */
   subtle?: boolean;
   /** The subject's side a Left/Right shape acts on: that half of the face must change more than the other. */
@@ -378,7 +398,12 @@ const opens = (by: number): Check => [`opens the lips by ${by}`, (c) => c.mouthO
  */
 const seenLipGap = (o: ShapeObservation, n: ObservedAvatar['neutral']) => o.measures!.mouthOpen - (n.measures.mouthOpen - n.gaps.lips);
 const closed: Check = ['lips closed (gap under 0.04, less the detector\'s over-read of the neutral lips)', (_, o, n) => !!o.measures && seenLipGap(o, n) < 0.04];
-const notOpened: Check = ['does not open the lips', (c) => c.mouthOpen < LANDMARK_NOISE];
+/**
+ * mouthClose on jawOpen (both readings against jawOpen alone): it must take back at least a quarter of
+ * jawOpen's opening, which jawOpen makes about 0.4 eye distances wide on the test photos.
+ */
+const closesOpenJaw: Check = ['closes jawOpen\'s lips by 0.1 (detector)', (c) => c.mouthOpen < -0.1];
+const closesOnMesh: Check = ['closes a quarter of jawOpen\'s lip gap on the mesh', (_, o) => !!o.base && o.gaps.lips < 0.75 * o.base.gaps.lips];
 const lipsApartOnMesh: Check = ['moves the lips apart on the mesh', (_, o, n) => o.gaps.lips > n.gaps.lips + 0.01];
 /** The detector reads lips that meet as slightly parted on some faces (p13-a: 0.08 with the mesh's lips in contact): the mesh says whether they meet. */
 const lipsMeetOnMesh: Check = ['lips meet on the mesh (centre gap under 0.01)', (_, o) => o.gaps.lips < 0.01];
@@ -452,7 +477,7 @@ const ARKIT_EXPECTATIONS: Record<string, Expectation> = {
   jawLeft: pixelsOnly('shifts the jaw to the left (0.2 mouth units: under the detector\'s noise)', 'mouth'),
   jawRight: pixelsOnly('shifts the jaw to the right (0.2 mouth units: under the detector\'s noise)', 'mouth'),
   jawOpen: { seen: 'landmarks', says: 'opens the mouth', region: 'mouth', checks: [opens(0.2)] },
-  mouthClose: pixelsOnly('closes the resting lip gap, opens nothing', 'mouth', { subtle: true, checks: [notOpened] }),
+  mouthClose: { seen: 'landmarks', says: 'closes the lips of an open jaw (observed on jawOpen)', region: 'mouth', on: 'jawOpen', checks: [closesOpenJaw, closesOnMesh] },
   mouthFunnel: { seen: 'landmarks', says: 'funnels the lips: rounder, narrower', region: 'mouth', checks: [rounder, narrower(0.02)] },
   mouthPucker: { seen: 'landmarks', says: 'puckers the lips: narrower', region: 'mouth', checks: [narrower(0.04)] },
   mouthLeft: mouthTo.left, mouthRight: mouthTo.right,
