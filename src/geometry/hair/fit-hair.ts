@@ -84,7 +84,9 @@ export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style:
   const positions = warped.slice(0, scaled.length);
   const centre: Vec3 = [warped[scaled.length], warped[scaled.length + 1], warped[scaled.length + 2]];
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
-  keepOutsideMesh(positions, TriangleBvh.build(avatar, avatarIndices), margin);
+  // A vertex pushed out of one surface can land inside a fold next to it (behind an ear): a few passes settle it.
+  const body = TriangleBvh.build(avatar, avatarIndices);
+  for (let pass = 0; pass < 4 && keepOutsideMesh(positions, body, margin) > 0; pass++);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);
   const weights = new Float32Array(n * 4);
