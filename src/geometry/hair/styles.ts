@@ -3,7 +3,7 @@
  * grows into a mesh. Lengths are strand lengths in cm from the root; the template head is about
  * 23 cm from chin to crown, the shoulders some 25 cm below the ears.
  */
-import type { HairLength, HairParting } from '../../pipeline/hair/observation.ts';
+import type { HairLength, HairParting } from './hair-words.ts';
 
 /** How strands leave the scalp: away from a parting line, away from the crown, back from the forehead, or to a gather point. */
 export type Flow = 'parting' | 'crown' | 'back' | 'gather';

@@ -4,12 +4,9 @@
  * analysed image (FaceAnalysis.image), row 0 at the top.
  */
 import type { Rgb } from '../../geometry/texture/rgb-image.ts';
+import type { HairLength, HairParting } from '../../geometry/hair/hair-words.ts';
 
-/** Coarse length classes, from the longest hair tip relative to the face. */
-export type HairLength = 'none' | 'shaved' | 'short' | 'ear' | 'chin' | 'shoulder' | 'long';
-
-/** The side of the parting, the person's own: their left is the image's right. */
-export type HairParting = 'none' | 'left' | 'centre' | 'right';
+export type { HairLength, HairParting };
 
 export interface HairObservation {
   /** No hair on the scalp (bald), or hair so short the scalp shows through it (shaved). */
