@@ -36,8 +36,6 @@ export interface BustOptions {
   rings: number;
   /** Rings of the flat bottom inside its edge, before the centre. */
   bottomRings: number;
-  /** UV of ring r (1..rings) of the column under neck cut vertex i. */
-  uvOf: (i: number, r: number) => [number, number];
   /** The bottom's UV island: its centre and half sizes; the edge maps onto its ellipse. */
   bottomUv: { centre: [number, number]; half: [number, number] };
 }
@@ -122,9 +120,10 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
   const sides: number[] = [];
   let previous = [...cut];
   for (let r = 1; r <= options.rings; r++) {
-    const ring = columns.map((c, i) => {
+    const ring = columns.map((c) => {
       const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, r / options.rings);
-      return b.vertex([AXIS[0] + c.dx * radius, y, AXIS[1] + c.dz * radius], options.uvOf(i, r));
+      // The sides' UVs are laid out with the back of the head's (back-island.ts).
+      return b.vertex([AXIS[0] + c.dx * radius, y, AXIS[1] + c.dz * radius], [0, 0]);
     });
     b.strip(previous, ring);
     sides.push(...ring);

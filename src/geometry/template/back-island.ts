@@ -1,0 +1,62 @@
+import { vertex } from '../mesh/vec.ts';
+
+/**
+ * UV islands of the skin behind the front island's seam and of the bust's sides: a band of rings of
+ * equal vertex counts, from the seam behind the ears and under the chin down through the neck cut
+ * to the bust's bottom edge, between two columns, unrolled flat. Each ring keeps its own length
+ * across the island and each column its own arc length down it, measured from the neck cut, so
+ * texels stay close to square on the surface (a radial layout around the face had stretched the
+ * neck round its circumference). The bust, which is seen least, shrinks towards its bottom edge.
+ */
+export interface IslandOptions {
+  /** Index of the neck cut among the rings. */
+  neckRing: number;
+  /** Scale of the bust's bottom edge against the head's rings (1: same texel density). */
+  bottomScale: number;
+}
+
+export interface Island {
+  /** uv[j][c]: place of ring j, column c, in cm at the head's scale, the island's box starting at 0. */
+  uv: [number, number][][];
+  size: [number, number];
+}
+
+/** Unrolls `rings` (open rows of vertices, the same count each, ordered like the mesh's columns). */
+export function unrollIsland(positions: ArrayLike<number>, rings: readonly (readonly number[])[], options: IslandOptions): Island {
+  const N = rings[0].length - 1;
+  const dist = (a: number, b: number) => {
+    const p = vertex(positions, a), q = vertex(positions, b);
+    return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+  };
+  const last = rings.length - 1;
+  const ringScale = (j: number) => (j <= options.neckRing ? 1 : 1 - ((1 - options.bottomScale) * (j - options.neckRing)) / (last - options.neckRing));
+  // Across: arc length along the ring, centred on its middle.
+  const across = rings.map((ring, j) => {
+    const cumulative = [0];
+    for (let c = 0; c < N; c++) cumulative.push(cumulative[c] + dist(ring[c], ring[c + 1]));
+    return cumulative.map((s) => (s - cumulative[N] / 2) * ringScale(j));
+  });
+  // Down: arc length along each column from the neck cut, up positive. Below the cut, where the
+  // bust's rings shrink, each ring is a level row at its mean distance: rows that were not level
+  // would fold the narrowing cells at the island's ends.
+  const down = rings.map(() => new Array<number>(N + 1).fill(0));
+  for (let c = 0; c <= N; c++) {
+    for (let j = options.neckRing - 1; j >= 0; j--) down[j][c] = down[j + 1][c] + dist(rings[j][c], rings[j + 1][c]);
+  }
+  for (let j = options.neckRing + 1; j <= last; j++) {
+    const step = rings[j].reduce((sum, v, c) => sum + dist(v, rings[j - 1][c]), 0) / (N + 1);
+    down[j].fill(down[j - 1][0] - (step * (ringScale(j) + ringScale(j - 1))) / 2);
+  }
+  let [minU, minV, maxU, maxV] = [Infinity, Infinity, -Infinity, -Infinity];
+  rings.forEach((_, j) =>
+    across[j].forEach((u, c) => {
+      [minU, maxU, minV, maxV] = [Math.min(minU, u), Math.max(maxU, u), Math.min(minV, down[j][c]), Math.max(maxV, down[j][c])];
+    }),
+  );
+  return { uv: rings.map((_, j) => across[j].map((u, c): [number, number] => [u - minU, down[j][c] - minV])), size: [maxU - minU, maxV - minV] };
+}
+
+/** Places an island at `origin` (its box's lower left corner in the atlas) at `scale` UV units per cm. */
+export function placeIsland(island: Island, origin: [number, number], scale: number): [number, number][][] {
+  return island.uv.map((row) => row.map(([u, v]): [number, number] => [origin[0] + u * scale, origin[1] + v * scale]));
+}
