@@ -39,11 +39,13 @@ function refine(base: BaseHead, times: number): BaseHead {
     // edge keep their flat edges (so the edge stays level and meets the bottom's copies of it).
     const smoothTag = (v: number) => head.tags[v] === Tag.Face || head.tags[v] === Tag.Skin || head.tags[v] === Tag.Bust;
     const edge = new Set(head.bustEdge);
-    const out = subdivide({ ...head, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(edge.has(a) && edge.has(b)) });
+    // Seam copies on the smooth surface weld, so the butterfly smooths across the UV seams alike on
+    // both sides; the bottom's copies of its edge stay apart (the edge is a crease).
+    const weld = weldMap(head.positions).map((w, v) => (smoothTag(v) && smoothTag(w) ? w : v));
+    const out = subdivide({ ...head, weld, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(edge.has(a) && edge.has(b)) });
     const tags = [...head.tags, ...out.parents.map(([a, b]) => Math.min(head.tags[a], head.tags[b]) as Tag)];
-    // The edge's midpoints on the sides (not the bottom's copies); across the seam down the back
-    // the sides' triangle uses a copy of the edge's first vertex, found by its position.
-    const weld = weldMap(head.positions);
+    // The edge's midpoints on the sides (not the bottom's copies); across a seam the sides'
+    // triangle uses a copy of an edge vertex, found by its position.
     const sideMid = new Map<string, number>();
     out.parents.forEach(([a, b], i) => {
       if (head.tags[a] === Tag.Bust && head.tags[b] === Tag.Bust) sideMid.set([weld[a], weld[b]].sort((x, y) => x - y).join(), head.positions.length / 3 + i);
