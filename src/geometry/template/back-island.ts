@@ -21,6 +21,10 @@ export interface Island {
   size: [number, number];
 }
 
+/** How much an island's width may change between rings, against their spacing. */
+const MAX_LEAN = 1.5;
+const clamp = (x: number, around: number, reach: number) => Math.min(around + reach, Math.max(around - reach, x));
+
 /** Unrolls `rings` (open rows of vertices, the same count each, ordered like the mesh's columns). */
 export function unrollIsland(positions: ArrayLike<number>, rings: readonly (readonly number[])[], options: IslandOptions): Island {
   const N = rings[0].length - 1;
@@ -30,12 +34,19 @@ export function unrollIsland(positions: ArrayLike<number>, rings: readonly (read
   };
   const last = rings.length - 1;
   const ringScale = (j: number) => (j <= options.neckRing ? 1 : 1 - ((1 - options.bottomScale) * (j - options.neckRing)) / (last - options.neckRing));
-  // Across: arc length along the ring, centred on its middle.
-  const across = rings.map((ring, j) => {
-    const cumulative = [0];
-    for (let c = 0; c < N; c++) cumulative.push(cumulative[c] + dist(ring[c], ring[c + 1]));
-    return cumulative.map((s) => (s - cumulative[N] / 2) * ringScale(j));
+  // Across: arc length along the ring, centred on its middle. Where rings shorten faster than
+  // their spacing (over the crown's dome), the island's ends would lean over and fold its cells:
+  // the width changes by at most MAX_LEAN times the least spacing from the next ring towards the neck.
+  const cumulative = rings.map((ring) => {
+    const sums = [0];
+    for (let c = 0; c < N; c++) sums.push(sums[c] + dist(ring[c], ring[c + 1]));
+    return sums;
   });
+  const width = cumulative.map((sums) => sums[N]);
+  const spacing = (j: number, k: number) => Math.min(...rings[j].map((v, c) => dist(v, rings[k][c])));
+  for (let j = options.neckRing - 1; j >= 0; j--) width[j] = clamp(width[j], width[j + 1], MAX_LEAN * spacing(j, j + 1));
+  for (let j = options.neckRing + 1; j <= last; j++) width[j] = clamp(width[j], width[j - 1], MAX_LEAN * spacing(j, j - 1));
+  const across = cumulative.map((sums, j) => sums.map((s) => (s / sums[N] - 0.5) * width[j] * ringScale(j)));
   // Down: arc length along each column from the neck cut, up positive. Below the cut, where the
   // bust's rings shrink, each ring is a level row at its mean distance: rows that were not level
   // would fold the narrowing cells at the island's ends.

@@ -11,7 +11,7 @@ import { NECK_CUT_Y } from './head-shape.ts';
  * cannot meet and the bust cannot cross itself.
  */
 
-/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -19). */
+/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -15.5). */
 export const BUST_BOTTOM_Y = -36;
 /** The neck's axis (x, z), the centre of every column's half-plane. */
 const AXIS: [number, number] = [0, -6];
@@ -24,10 +24,11 @@ const NECK_BASE_DROP = 0.5;
  */
 const OUTLINE = { side: 19.5, front: 11, back: 9.5, exponent: 2.6 };
 /**
- * How far below the neck cut the shoulder line ends: at the tips (the acromion about 1.35 head
- * heights below the top of the head), the chest and the back.
+ * How far below the neck cut the shoulder line ends: at the tips, a slope of about 20 degrees from
+ * the neck's base (the acromion about 1.35 head heights below the top of the head); down to the
+ * top of the chest in front and the trapezius behind.
  */
-const SHOULDER_DROP = { side: 2.5, front: 4, back: 1.5 };
+const SHOULDER_DROP = { side: 4.4, front: 5, back: 2.5 };
 /** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
 const EDGE_ROUND = 3.5;
 

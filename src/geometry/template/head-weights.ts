@@ -49,8 +49,8 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
  * the spine low in the bust, so that turning any of them bends the neck or the shoulders smoothly.
  */
 export function headRow(p: Vec3, jaw: number): number[] {
-  const head = smoothstep((p[1] + 14.5) / 4.5);
-  const neck = smoothstep((p[1] + 23) / 5);
+  const head = smoothstep((p[1] + 13.5) / 4.5);
+  const neck = smoothstep((p[1] + 20) / 4.5);
   const chest = smoothstep((p[1] + 32) / 6);
   const row = new Array<number>(BONE_COUNT).fill(0);
   row[BONE.head] = head * (1 - jaw);
