@@ -14,7 +14,7 @@ import { NECK_CUT_Y } from './head-shape.ts';
 /** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -15.5). */
 export const BUST_BOTTOM_Y = -36;
 /** The neck's axis (x, z), the centre of every column's half-plane. */
-const AXIS: [number, number] = [0, -6];
+export const NECK_AXIS: [number, number] = [0, -6];
 /** Where the neck meets the trapezius, below the neck cut. */
 const NECK_BASE_DROP = 0.5;
 /**
@@ -114,7 +114,7 @@ function along(points: [number, number][], t: number): [number, number] {
 export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustOptions): Bust {
   const columns = cut.map((v) => {
     const p = vertex(b.positions, v);
-    const dx = p[0] - AXIS[0], dz = p[2] - AXIS[1];
+    const dx = p[0] - NECK_AXIS[0], dz = p[2] - NECK_AXIS[1];
     const start = Math.hypot(dx, dz);
     return { dx: dx / start, dz: dz / start, points: profile(start, dx / start, dz / start) };
   });
@@ -124,7 +124,7 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
     const ring = columns.map((c) => {
       const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, r / options.rings);
       // The sides' UVs are laid out with the back of the head's (back-island.ts).
-      return b.vertex([AXIS[0] + c.dx * radius, y, AXIS[1] + c.dz * radius], [0, 0]);
+      return b.vertex([NECK_AXIS[0] + c.dx * radius, y, NECK_AXIS[1] + c.dz * radius], [0, 0]);
     });
     b.strip(previous, ring);
     sides.push(...ring);
@@ -132,7 +132,7 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
   }
   const edge = previous;
   const edgePoints = edge.map((v) => vertex(b.positions, v));
-  const centre: Vec3 = [AXIS[0], BUST_BOTTOM_Y, edgePoints.reduce((s, p) => s + p[2], 0) / edgePoints.length];
+  const centre: Vec3 = [NECK_AXIS[0], BUST_BOTTOM_Y, edgePoints.reduce((s, p) => s + p[2], 0) / edgePoints.length];
   const { centre: uvC, half } = options.bottomUv;
   const n = edge.length;
   // The edge's UVs on the island's ellipse, by the angle of each edge vertex about the centre.

@@ -198,6 +198,25 @@ for (const version of versions) {
     assert.equal(countIntersectionsBetween({ ...tpl.head, positions: head }, { ...tpl.parts.tongue, positions: tongue }), 0);
   });
 
+  test(`${version}: turning the head 40 degrees on the neck bends the neck smoothly; the shoulders stay`, () => {
+    const pose = new Map([[BONE.neck, axisAngle([0, 1, 0], (40 * Math.PI) / 180)]]);
+    const head = poseVertices(tpl.head.positions, tpl.skins.head, tpl.bones, pose);
+    assert.deepEqual(checkMesh({ ...tpl.head, positions: head }), { ...valid, boundaryLoops: 0 });
+    // The nose tip swings round with the head; the shoulder tips and the bust's bottom do not move.
+    assert.ok(at(head, 1)[0] > at(tpl.head.positions, 1)[0] + 4, 'the face turns');
+    const bust = tpl.regions.bust.map((v) => ({ v, p: at(tpl.head.positions, v) }));
+    const tips = bust.filter(({ p }) => Math.abs(p[0]) > 17);
+    for (const { v, p } of tips) assert.ok(distance(at(head, v), p) < 0.05, `shoulder vertex ${v} moves`);
+    // Smoothly: along the neck, no ring of skin turns much more than the one below it.
+    const turn = (v: number) => Math.atan2(head[3 * v], head[3 * v + 2] + 6) - Math.atan2(tpl.head.positions[3 * v], tpl.head.positions[3 * v + 2] + 6);
+    const front = tpl.regions.neck.filter((v) => Math.abs(tpl.head.positions[3 * v]) < 0.3 && tpl.head.positions[3 * v + 2] > -3);
+    const steps = front.map((v) => ({ y: tpl.head.positions[3 * v + 1], turn: turn(v) })).sort((a, b) => a.y - b.y);
+    for (let i = 1; i < steps.length; i++) {
+      const rate = (steps[i].turn - steps[i - 1].turn) / Math.max(0.2, steps[i].y - steps[i - 1].y);
+      assert.ok(Math.abs(rate) < 0.25, `neck front turns ${rate.toFixed(2)} rad/cm at y ${steps[i].y.toFixed(1)}`);
+    }
+  });
+
   test(`${version}: the eye bones turn the eyeballs about their centres`, () => {
     const eye = tpl.parts.eyeLeft, centre = tpl.eyes.left.centre;
     const posed = poseVertices(eye.positions, tpl.skins.eyeLeft, tpl.bones, new Map([[BONE.eyeLeft, axisAngle([0, 1, 0], 0.3)]]));
