@@ -4,7 +4,7 @@ import { packGlb } from './glb-container.ts';
 import { appendSparseTargets } from './gltf-morphs.ts';
 import { meshNodeName } from './naming.ts';
 import { computeTangents } from '../geometry/mesh/tangents.ts';
-import { boneWorldMatrices, invertAffine } from './transform.ts';
+import { boneWorldMatrices, invertAffine } from '../geometry/mesh/transform.ts';
 
 /** glTF lengths are metres; the avatar document's are centimetres. Converted in the data, no scale node. */
 export const METRES_PER_CM = 0.01;

@@ -3,7 +3,7 @@ import { deriveConstraints, type Constraint } from './constraints.ts';
 import { materialState, type MaterialState } from './material-state.ts';
 import { meshNodeName } from './naming.ts';
 import { sparseShape } from './sparse-shape.ts';
-import { boneWorldMatrices, invertAffine } from './transform.ts';
+import { boneWorldMatrices, invertAffine } from '../geometry/mesh/transform.ts';
 
 /** A node of the Unity JSON scene tree; `mesh` names an entry of `meshes`. */
 export interface UnityNode {

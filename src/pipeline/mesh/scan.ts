@@ -8,7 +8,7 @@ import type { MeshData } from '../../model/avatar.ts';
 import { readMeshInput } from '../../formats/mesh-input.ts';
 import type { MeshInputType } from '../../model/product.ts';
 import { objToMeshData, detectHeadUnit, type LengthUnit } from '../../formats/obj-read.ts';
-import { detectHeadOrientation, type HeadOrientation } from '../../formats/head-orientation.ts';
+import { detectHeadOrientation, type HeadOrientation } from '../../geometry/register/head-orientation.ts';
 import { InputError } from '../../formats/input-error.ts';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';

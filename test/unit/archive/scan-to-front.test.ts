@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { zipSync } from 'fflate';
 import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
 import { readArchive } from '../../../src/formats/archive-read.ts';
-import { detectHeadOrientation } from '../../../src/formats/head-orientation.ts';
+import { detectHeadOrientation } from '../../../src/geometry/register/head-orientation.ts';
 import { detectHeadUnit, objToMeshData, readObj } from '../../../src/formats/obj-read.ts';
 import type { Camera } from '../../../src/geometry/render/camera.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';

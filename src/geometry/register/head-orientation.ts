@@ -1,4 +1,4 @@
-import type { Vec3 } from '../model/avatar.ts';
+import type { Vec3 } from '../../model/avatar.ts';
 
 /** A head mesh's axes in its file, and the rotation into the service's frame (Y up, face along +Z). */
 export interface HeadOrientation {

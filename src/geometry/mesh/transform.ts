@@ -1,4 +1,4 @@
-import type { Bone, Quat, Vec3 } from '../model/avatar.ts';
+import type { Bone, Quat, Vec3 } from '../../model/avatar.ts';
 
 /** 4x4 matrix, column-major (translation in elements 12..14), as FBX, glTF and three store it. */
 export type Mat4 = Float64Array;
