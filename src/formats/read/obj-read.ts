@@ -1,4 +1,4 @@
-import type { MeshData } from '../model/avatar.ts';
+import type { MeshData } from '../../model/avatar.ts';
 import { InputCodes, InputError } from './input-error.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { MeshInputType } from '../model/product.ts';
+import type { MeshInputType } from '../../model/product.ts';
 import { readArchive } from './archive-read.ts';
 import { InputCodes, InputError } from './input-error.ts';
 import { readObj, type ObjMesh } from './obj-read.ts';
