@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
-import { readFbx } from '../../src/formats/fbx/read.ts';
+import { readFbx } from '../../tools/read-fbx.ts';
 import { writeFbx } from '../../src/formats/fbx/write.ts';
 import { writeObj } from '../../src/formats/obj-write.ts';
 import type { AvatarModel, Material } from '../../src/model/avatar.ts';

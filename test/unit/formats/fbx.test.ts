@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { Bone, Mesh, MeshPhongMaterial, SkinnedMesh } from 'three';
 import { encodeFbx } from '../../../src/formats/fbx/encode.ts';
 import { findChild, findChildren, int32, node, type FbxNode } from '../../../src/formats/fbx/node.ts';
-import { readFbx } from '../../../src/formats/fbx/read.ts';
+import { readFbx } from '../../../tools/read-fbx.ts';
 import { writeFbx } from '../../../src/formats/fbx/write.ts';
 import { channelMaps, channelMapTextures } from '../../../src/formats/fbx/channel-maps.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';

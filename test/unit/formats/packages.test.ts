@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
-import { readFbx } from '../../../src/formats/fbx/read.ts';
+import { readFbx } from '../../../tools/read-fbx.ts';
 import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES } from '../../../src/formats/packages.ts';
 import type { RigJson } from '../../../src/formats/rig-json.ts';
 import { writeObj } from '../../../src/formats/obj-write.ts';

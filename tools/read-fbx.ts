@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
-import { HEADER_MAGIC } from './encode.ts';
-import type { FbxNode, FbxValue } from './node.ts';
+import { HEADER_MAGIC } from '../src/formats/fbx/encode.ts';
+import type { FbxNode, FbxValue } from '../src/formats/fbx/node.ts';
 
 export interface FbxDocument {
   version: number;
