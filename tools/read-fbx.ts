@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
-import { HEADER_MAGIC } from '../src/formats/fbx/encode.ts';
-import type { FbxNode, FbxValue } from '../src/formats/fbx/node.ts';
+import { HEADER_MAGIC } from '../src/formats/write/fbx/encode.ts';
+import type { FbxNode, FbxValue } from '../src/formats/write/fbx/node.ts';
 
 export interface FbxDocument {
   version: number;

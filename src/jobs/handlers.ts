@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
 import type { AvatarStore, Files, Job } from '../domain/ports.ts';
-import { buildBlendshapeZip, buildPackages } from '../formats/packages.ts';
+import { buildBlendshapeZip, buildPackages } from '../formats/write/packages.ts';
 import { parseVertexFile, writeVertexFile } from '../formats/vertex-file.ts';
 import { createDeformer } from '../geometry/deform/index.ts';
 import { decodeDocument, encodeDocument } from '../model/codec.ts';

@@ -5,8 +5,8 @@
  */
 import sharp from 'sharp';
 import type { AvatarModel, MeshData } from '../../../src/model/avatar.ts';
-import { writeObj } from '../../../src/formats/obj-write.ts';
-import { writeZip } from '../../../src/formats/zip-write.ts';
+import { writeObj } from '../../../src/formats/write/obj-write.ts';
+import { writeZip } from '../../../src/formats/write/zip-write.ts';
 import { decodeImage } from '../../../src/geometry/render/decode-texture.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { subdivide } from '../../../src/geometry/mesh/subdivide.ts';

@@ -1,10 +1,10 @@
 import { Document, Format, NodeIO, type Accessor, type Buffer as GltfBuffer, type Material as GltfMaterial, type Node, type Texture as GltfTexture } from '@gltf-transform/core';
-import { DEFAULT_ALPHA_CUTOFF, type AnimationClip, type AvatarMesh, type AvatarModel, type Material, type MorphTrack, type Vec3 } from '../model/avatar.ts';
+import { DEFAULT_ALPHA_CUTOFF, type AnimationClip, type AvatarMesh, type AvatarModel, type Material, type MorphTrack, type Vec3 } from '../../model/avatar.ts';
 import { packGlb } from './glb-container.ts';
 import { appendSparseTargets } from './gltf-morphs.ts';
 import { meshNodeName } from './naming.ts';
-import { computeTangents } from '../geometry/mesh/tangents.ts';
-import { boneWorldMatrices, invertAffine } from '../geometry/mesh/transform.ts';
+import { computeTangents } from '../../geometry/mesh/tangents.ts';
+import { boneWorldMatrices, invertAffine } from '../../geometry/mesh/transform.ts';
 
 /** glTF lengths are metres; the avatar document's are centimetres. Converted in the data, no scale node. */
 export const METRES_PER_CM = 0.01;

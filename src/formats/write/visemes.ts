@@ -1,5 +1,5 @@
-import { POLLY_VISEMES } from '../geometry/expressions/visemes.ts';
-import type { AvatarModel } from '../model/avatar.ts';
+import { POLLY_VISEMES } from '../../geometry/expressions/visemes.ts';
+import type { AvatarModel } from '../../model/avatar.ts';
 
 /**
  * For each viseme value of the speech marks (Amazon Polly's set, as the speech service writes them),

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
-import type { AvatarModel, Texture } from '../model/avatar.ts';
-import type { Platform } from '../model/product.ts';
-import type { PreviewView } from '../geometry/render/preview.ts';
+import type { AvatarModel, Texture } from '../../model/avatar.ts';
+import type { Platform } from '../../model/product.ts';
+import type { PreviewView } from '../../geometry/render/preview.ts';
 import { channelMapTextures } from './fbx/channel-maps.ts';
 import { writeFbx } from './fbx/write.ts';
 import { writeGlb } from './gltf.ts';

@@ -1,5 +1,5 @@
-import type { AvatarMesh, AvatarModel } from '../../model/avatar.ts';
-import { boneWorldMatrices, invertAffine, quatToEulerXYZDegrees } from '../../geometry/mesh/transform.ts';
+import type { AvatarMesh, AvatarModel } from '../../../model/avatar.ts';
+import { boneWorldMatrices, invertAffine, quatToEulerXYZDegrees } from '../../../geometry/mesh/transform.ts';
 import { modelNode } from './model-node.ts';
 import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
 import { SCENE_ROOT, type FbxScene } from './scene.ts';

@@ -1,4 +1,4 @@
-import type { MeshData } from '../model/avatar.ts';
+import type { MeshData } from '../../model/avatar.ts';
 
 const fixed = (x: number): string => (Math.round(x * 1e6) / 1e6).toString();
 

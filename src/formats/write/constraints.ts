@@ -1,6 +1,6 @@
-import type { AvatarModel, Vec3 } from '../model/avatar.ts';
+import type { AvatarModel, Vec3 } from '../../model/avatar.ts';
 import { meshNodeName } from './naming.ts';
-import { boneWorldMatrices } from '../geometry/mesh/transform.ts';
+import { boneWorldMatrices } from '../../geometry/mesh/transform.ts';
 
 /** Rig constraints a realtime engine can use instead of (or besides) skinning. */
 export type Constraint =

@@ -1,9 +1,9 @@
-import type { AvatarModel, Quat, Vec3 } from '../model/avatar.ts';
+import type { AvatarModel, Quat, Vec3 } from '../../model/avatar.ts';
 import { deriveConstraints, type Constraint } from './constraints.ts';
 import { materialState, type MaterialState } from './material-state.ts';
 import { meshNodeName } from './naming.ts';
 import { sparseShape } from './sparse-shape.ts';
-import { boneWorldMatrices, invertAffine } from '../geometry/mesh/transform.ts';
+import { boneWorldMatrices, invertAffine } from '../../geometry/mesh/transform.ts';
 
 /** A node of the Unity JSON scene tree; `mesh` names an entry of `meshes`. */
 export interface UnityNode {

@@ -1,4 +1,4 @@
-import type { AvatarMesh } from '../model/avatar.ts';
+import type { AvatarMesh } from '../../model/avatar.ts';
 import { sparseShape } from './sparse-shape.ts';
 
 const FLOAT = 5126, UNSIGNED_SHORT = 5123, UNSIGNED_INT = 5125;

@@ -1,5 +1,5 @@
-import type { AvatarMesh } from '../../model/avatar.ts';
-import { gatherVec3 } from '../../geometry/mesh/gather.ts';
+import type { AvatarMesh } from '../../../model/avatar.ts';
+import { gatherVec3 } from '../../../geometry/mesh/gather.ts';
 import { int32, node, properties70, type FbxNode } from './node.ts';
 
 const i = int32;

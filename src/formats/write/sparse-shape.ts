@@ -1,5 +1,5 @@
-import type { MorphTarget } from '../model/avatar.ts';
-import { gatherVec3 } from '../geometry/mesh/gather.ts';
+import type { MorphTarget } from '../../model/avatar.ts';
+import { gatherVec3 } from '../../geometry/mesh/gather.ts';
 
 /** Deltas below this (cm) are left out of a shape; a blendshape moves only part of the head. */
 const DELTA_EPSILON = 1e-6;

@@ -1,4 +1,4 @@
-import type { AvatarModel } from '../../model/avatar.ts';
+import type { AvatarModel } from '../../../model/avatar.ts';
 import { addClip, takes } from './animation.ts';
 import { addBlendShapes } from './blendshapes.ts';
 import { meshNodeName } from '../naming.ts';

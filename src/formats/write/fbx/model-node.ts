@@ -1,4 +1,4 @@
-import type { Vec3 } from '../../model/avatar.ts';
+import type { Vec3 } from '../../../model/avatar.ts';
 import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
 
 const i = int32;

@@ -1,4 +1,4 @@
-import type { AvatarMesh } from '../model/avatar.ts';
+import type { AvatarMesh } from '../../model/avatar.ts';
 
 /**
  * Scene-graph name of a mesh's node or object. Meshes and bones share names (`head`, `eyeLeft`);

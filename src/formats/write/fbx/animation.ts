@@ -1,5 +1,5 @@
-import type { AnimationClip } from '../../model/avatar.ts';
-import { quatToEulerXYZDegrees } from '../../geometry/mesh/transform.ts';
+import type { AnimationClip } from '../../../model/avatar.ts';
+import { quatToEulerXYZDegrees } from '../../../geometry/mesh/transform.ts';
 import { ktime } from './header.ts';
 import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
 import type { FbxScene } from './scene.ts';

@@ -1,4 +1,4 @@
-import type { AvatarMesh } from '../../model/avatar.ts';
+import type { AvatarMesh } from '../../../model/avatar.ts';
 import { sparseShape } from '../sparse-shape.ts';
 import { int32, node, prop70, properties70 } from './node.ts';
 import type { FbxScene } from './scene.ts';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { AvatarModel, Texture } from '../../model/avatar.ts';
+import type { AvatarModel, Texture } from '../../../model/avatar.ts';
 
 /**
  * A grey map the FBX needs that the model holds only as one channel of a packed texture: FBX

@@ -1,4 +1,4 @@
-import type { Material } from '../../model/avatar.ts';
+import type { Material } from '../../../model/avatar.ts';
 import { int32, node, objectName, prop70, properties70, type FbxNode } from './node.ts';
 
 /**

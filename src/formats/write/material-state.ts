@@ -1,4 +1,4 @@
-import { DEFAULT_ALPHA_CUTOFF, type AvatarModel, type Material } from '../model/avatar.ts';
+import { DEFAULT_ALPHA_CUTOFF, type AvatarModel, type Material } from '../../model/avatar.ts';
 
 /** Material description shared by `material_state.json` (maya package) and the Unity JSON model. */
 export interface MaterialState {

@@ -1,4 +1,4 @@
-import type { AvatarModel, Quat, Vec3 } from '../model/avatar.ts';
+import type { AvatarModel, Quat, Vec3 } from '../../model/avatar.ts';
 import { deriveConstraints, type Constraint } from './constraints.ts';
 import { visemeMapping } from './visemes.ts';
 
