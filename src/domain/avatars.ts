@@ -7,7 +7,7 @@ import { inspectPhoto } from './input-check.ts';
 import { readMeshInput } from '../formats/read/mesh-input.ts';
 import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
 import type { ListCodes } from './list-codes.ts';
-import { parseVertexFile } from '../formats/vertex-file.ts';
+import { parseVertexFile } from '../formats/read/vertex-file.ts';
 import type { Account, Avatar, AvatarStore, Files, MetaEntry, Result } from './ports.ts';
 
 export interface AvatarSettings {
