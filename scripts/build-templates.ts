@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeObj } from '../src/formats/write/obj-write.ts';
-import { buildTemplate } from '../src/geometry/template/build.ts';
+import { buildTemplate } from '../src/pipeline/head-template.ts';
 import { BONE, PART_NAMES, type HeadTemplate } from '../src/geometry/template/types.ts';
 import type { TemplateVersion, Vec3 } from '../src/model/avatar.ts';
 import { renderMeshes, type RenderItem, type RenderMode } from '../src/geometry/render/rasterize.ts';

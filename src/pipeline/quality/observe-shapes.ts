@@ -16,7 +16,7 @@ import { insidePolygon } from '../../geometry/spatial/inside-polygon.ts';
 import { detectFaces } from '../face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
-import { buildTemplate } from '../../geometry/template/build.ts';
+import { buildTemplate } from '../head-template.ts';
 
 export const OBSERVE_SIZE = 768;
 const FOV = 20;

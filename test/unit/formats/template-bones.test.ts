@@ -6,7 +6,7 @@ import { writeFbx } from '../../../src/formats/write/fbx/write.ts';
 import { writeGlb } from '../../../src/formats/write/gltf.ts';
 import { buildUnityModel } from '../../../src/formats/write/unity-json.ts';
 import { buildRig } from '../../../src/formats/write/rig-json.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { BONE, PART_NAMES } from '../../../src/geometry/template/types.ts';
 import { collect, loadFbxWithThree, loadGlbWithThree } from './three-loaders.ts';
 

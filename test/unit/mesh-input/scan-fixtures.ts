@@ -10,7 +10,7 @@ import { writeZip } from '../../../src/formats/write/zip-write.ts';
 import { decodeImage } from '../../../src/geometry/render/decode-texture.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { subdivide } from '../../../src/geometry/mesh/subdivide.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 
 export type ScanMesh = Pick<MeshData, 'positions' | 'uvs' | 'indices'>;
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeshData, TemplateVersion, Vec3 } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
-import { loadCanonicalFace } from '../../../src/geometry/template/canonical-face.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
+import { loadCanonicalFace } from '../../../src/pipeline/canonical-face-file.ts';
 import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
 import { axisAngle, poseVertices } from '../../../src/geometry/mesh/skinning.ts';
