@@ -18,7 +18,7 @@ import { mouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { posedModel } from '../../geometry/expressions/posed-model.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
-import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
+import { decodeMaterialTextures } from '../../formats/read/decode-image.ts';
 import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../geometry/mesh/adjacency.ts';

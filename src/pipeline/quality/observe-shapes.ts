@@ -10,7 +10,7 @@ import type { RgbaImage } from '../../geometry/render/image.ts';
 import { renderMeshes } from '../../geometry/render/rasterize.ts';
 import { modelItems } from '../../geometry/render/preview.ts';
 import type { LightRig } from '../../geometry/render/lighting.ts';
-import { decodeMaterialTextures } from '../../geometry/render/decode-texture.ts';
+import { decodeMaterialTextures } from '../../formats/read/decode-image.ts';
 import { posedModel, posedPositions } from '../../geometry/expressions/posed-model.ts';
 import { insidePolygon } from '../../geometry/spatial/inside-polygon.ts';
 import { detectFaces } from '../face/landmark-model.ts';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { RgbaImage } from './image.ts';
+import type { RgbaImage } from '../../geometry/render/image.ts';
 
 /** The solid background of JPEG previews (sRGB), a light neutral grey. */
 export const PREVIEW_BACKGROUND: [number, number, number] = [226, 228, 232];
