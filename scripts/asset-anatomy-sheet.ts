@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
+import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 
 const PHOTOS = ['p05-a', 'p13-a', 'p03-a'];
 const VIEWS = ['front', 'side', 'three-quarter', 'ear'];

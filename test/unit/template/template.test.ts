@@ -5,7 +5,7 @@ import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { loadCanonicalFace } from '../../../src/pipeline/canonical-face-file.ts';
 import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
-import { axisAngle, poseVertices } from '../../../src/geometry/mesh/skinning.ts';
+import { axisAngle, poseVertices } from '../../../tools/skinning.ts';
 import { BONE, PART_NAMES } from '../../../src/geometry/template/types.ts';
 import { NECK_CUT_Y } from '../../../src/geometry/template/head-shape.ts';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { contactSheet } from '../../../src/geometry/render/contact-sheet.ts';
+import { contactSheet } from '../../../tools/contact-sheet.ts';
 
 const solid = (r: number, g: number, b: number) =>
   sharp({ create: { width: 40, height: 20, channels: 3, background: { r, g, b } } }).png().toBuffer();

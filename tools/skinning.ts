@@ -1,4 +1,4 @@
-import type { Bone, Quat, Skin, Vec3 } from '../../model/avatar.ts';
+import type { Bone, Quat, Skin, Vec3 } from '../src/model/avatar.ts';
 
 /** 3x4 affine transform, row-major: rotation columns then translation. */
 type Affine = Float64Array;

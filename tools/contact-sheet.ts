@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { RgbaImage } from './image.ts';
+import type { RgbaImage } from '../src/geometry/render/image.ts';
 
 export interface SheetCell {
   /** An encoded image (PNG, JPEG, ...) or a raw render. */
