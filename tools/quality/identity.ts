@@ -5,8 +5,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { landmarkModel } from '../face/landmark-model.ts';
-import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import { landmarkModel } from '../../src/pipeline/face/landmark-model.ts';
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -4,7 +4,7 @@
  * landmarks (eye corners, nose) onto the photo's, counted inside the head region above the chin.
  * Hair, or the lack of it, is what moves this figure: the face itself is aligned by construction.
  */
-import { faceFrame, toFace } from '../hair/face-frame.ts';
+import { faceFrame, toFace } from '../../src/pipeline/hair/face-frame.ts';
 
 /** Landmarks that a smile, a frown or an open mouth do not move: the eyes' corners and the nose. */
 export const STABLE_LANDMARKS = [33, 133, 362, 263, 168, 6, 197, 195, 4, 1];

@@ -5,26 +5,26 @@
  * closed and relaxed), and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
  */
 import sharp from 'sharp';
-import type { PipelineInput } from '../types.ts';
-import type { Feature } from '../../model/product.ts';
-import { PipelineError } from '../errors.ts';
-import { PHOTO_TEXTURE_LIGHT } from '../output.ts';
-import type { PhotoPipeline, PhotoPipelineResult } from '../photo-pipeline.ts';
-import { detectFaces } from '../face/landmark-model.ts';
+import type { PipelineInput } from '../../src/pipeline/types.ts';
+import type { Feature } from '../../src/model/product.ts';
+import { PipelineError } from '../../src/pipeline/errors.ts';
+import { PHOTO_TEXTURE_LIGHT } from '../../src/pipeline/output.ts';
+import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/photo-pipeline.ts';
+import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { renderedSkinLab, samePersonDeltaE, type Lab } from './skin-colour.ts';
 import { mouthShape } from './mouth-shape.ts';
-import { renderMeshes } from '../../geometry/render/rasterize.ts';
-import { posedModel } from '../../geometry/expressions/posed-model.ts';
-import { modelItems } from '../../geometry/render/preview.ts';
-import { decodeMaterialTextures } from '../../formats/read/decode-image.ts';
-import { photoRenderCamera } from '../../geometry/texture/photo-camera.ts';
-import { checkMesh, type MeshCheckReport } from '../../geometry/mesh/checks.ts';
-import { boundaryLoops } from '../../geometry/mesh/adjacency.ts';
-import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
+import { posedModel } from '../../src/geometry/expressions/posed-model.ts';
+import { modelItems } from '../../src/geometry/render/preview.ts';
+import { decodeMaterialTextures } from '../../src/formats/read/decode-image.ts';
+import { photoRenderCamera } from '../../src/geometry/texture/photo-camera.ts';
+import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.ts';
+import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import { headSilhouetteIoU } from './head-silhouette.ts';
-import type { TemplateVersion } from '../../model/avatar.ts';
+import type { TemplateVersion } from '../../src/model/avatar.ts';
 
 export interface PhotoCase {
   name: string;

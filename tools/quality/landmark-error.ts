@@ -3,7 +3,7 @@
  * and the landmarks detected on a render of the avatar made with the photo's estimated camera, divided by
  * the distance between the eye centres (iris centres) in the photo.
  */
-import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
+import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/pose.ts';
 
 export function normalisedLandmarkError(photo: Float32Array, render: Float32Array): number {
   const eyes = Math.hypot(photo[IRIS_PLUS_X * 3] - photo[IRIS_MINUS_X * 3], photo[IRIS_PLUS_X * 3 + 1] - photo[IRIS_MINUS_X * 3 + 1]);

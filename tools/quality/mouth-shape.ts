@@ -3,7 +3,7 @@
  * the inner-lip gap and the mouth corners' lift, each over the mouth's width, in the face's own axes
  * (across = along the line through the irises, pointing to the image's right; up = across turned a quarter). A closed relaxed mouth is below 0.03 on both.
  */
-import { IRIS_MINUS_X, IRIS_PLUS_X } from '../face/pose.ts';
+import { IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/pose.ts';
 
 /** Facing inner-lip landmarks [upper, lower]: the centre and half way to each corner. */
 const INNER_LIP_PAIRS = [[82, 87], [13, 14], [312, 317]];

@@ -3,10 +3,10 @@
  * of small patches on the cheeks and forehead is averaged and expressed in CIE Lab (D65). Two photos of the
  * same person should give the same skin: their difference is CIE76 ΔE (2-3 is what a person notices).
  */
-import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
-import { medianPatch } from '../../geometry/texture/sample.ts';
-import { srgbToLinear } from '../../geometry/render/srgb.ts';
-import { detectFaces } from '../face/landmark-model.ts';
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
+import { medianPatch } from '../../src/geometry/texture/sample.ts';
+import { srgbToLinear } from '../../src/geometry/render/srgb.ts';
+import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 
 export type Lab = [number, number, number];
 
