@@ -15,7 +15,7 @@ export interface IslandOptions {
   bottomScale: number;
 }
 
-export interface Island {
+interface Island {
   /** uv[j][c]: place of ring j, column c, in cm at the head's scale, the island's box starting at 0. */
   uv: [number, number][][];
   size: [number, number];
@@ -26,7 +26,7 @@ const MAX_LEAN = 1.5;
 const clamp = (x: number, around: number, reach: number) => Math.min(around + reach, Math.max(around - reach, x));
 
 /** Unrolls `rings` (open rows of vertices, the same count each, ordered like the mesh's columns). */
-export function unrollIsland(positions: ArrayLike<number>, rings: readonly (readonly number[])[], options: IslandOptions): Island {
+function unrollIsland(positions: ArrayLike<number>, rings: readonly (readonly number[])[], options: IslandOptions): Island {
   const N = rings[0].length - 1;
   const dist = (a: number, b: number) => {
     const p = vertex(positions, a), q = vertex(positions, b);
@@ -67,7 +67,35 @@ export function unrollIsland(positions: ArrayLike<number>, rings: readonly (read
   return { uv: rings.map((_, j) => across[j].map((u, c): [number, number] => [u - minU, down[j][c] - minV])), size: [maxU - minU, maxV - minV] };
 }
 
-/** Places an island at `origin` (its box's lower left corner in the atlas) at `scale` UV units per cm. */
-export function placeIsland(island: Island, origin: [number, number], scale: number): [number, number][][] {
+function placeIsland(island: Island, origin: [number, number], scale: number): [number, number][][] {
   return island.uv.map((row) => row.map(([u, v]): [number, number] => [origin[0] + u * scale, origin[1] + v * scale]));
+}
+
+export interface BehindSeamOptions extends IslandOptions {
+  /** Columns where the closed rings are cut apart, as fractions of the ring (ascending round it). */
+  seams: number[];
+  /** Per island (the one starting at each seam), its box (min u, min v, max u, max v). */
+  boxes: [number, number, number, number][];
+}
+
+/**
+ * Cuts closed `rings` into islands at the seam columns and places them in their boxes at one scale,
+ * the largest at which each fits its box, each at its box's top. Returns the UV of ring j, column c
+ * for a triangle in the cell after column `cell` (which tells the two copies of a seam column apart).
+ */
+export function layoutBehindSeam(positions: ArrayLike<number>, rings: readonly (readonly number[])[], options: BehindSeamOptions): (cell: number, j: number, c: number) => [number, number] {
+  const M = rings[0].length;
+  const islands = options.seams.map((from, i) => {
+    const to = options.seams[(i + 1) % options.seams.length];
+    const first = Math.round(from * M), count = Math.round(((((to - from) % 1) + 1) % 1 || 1) * M);
+    const rows = rings.map((ring) => Array.from({ length: count + 1 }, (_, c) => ring[(first + c) % M]));
+    return { first, count, island: unrollIsland(positions, rows, options) };
+  });
+  const boxes = options.boxes;
+  const scale = Math.min(...islands.map(({ island }, i) => Math.min((boxes[i][2] - boxes[i][0]) / island.size[0], (boxes[i][3] - boxes[i][1]) / island.size[1])));
+  const placed = islands.map(({ island }, i) => placeIsland(island, [boxes[i][0], boxes[i][3] - island.size[1] * scale], scale));
+  return (cell, j, c) => {
+    const i = islands.findIndex((x) => (cell - x.first + M) % M < x.count);
+    return placed[i][j][(c - islands[i].first + M) % M];
+  };
 }

@@ -4,7 +4,7 @@ import { MeshBuilder } from '../mesh/builder.ts';
 import { vertex } from '../mesh/vec.ts';
 import { FACE_VERTEX_COUNT, type CanonicalFace } from './canonical-face.ts';
 import { splitSeams } from '../mesh/split-seams.ts';
-import { placeIsland, unrollIsland } from './back-island.ts';
+import { layoutBehindSeam } from './back-island.ts';
 import { buildBust } from './bust.ts';
 import { earRings } from './ear.ts';
 import { fitEyeball, socketRings, type EyeFit } from './eye-socket.ts';
@@ -41,12 +41,12 @@ export interface BaseHead {
 }
 
 /**
- * The head atlas has three islands. The front island holds the face, its canonical UVs scaled up in
+ * The head atlas has four islands. The front island holds the face, its canonical UVs scaled up in
  * the middle, and the skin's first rings around it, out to the seam that runs over the top of the
- * head, behind the ears and under the chin (SEAM_RING). The back island holds the rest of the skin
- * and the bust's sides, unrolled with a seam down the back (back-island.ts). A strip along the
- * bottom holds the bust's flat bottom. The face gets about twice the texel density of the back of
- * the head and the neck: it is what users look at and what the photo shows.
+ * head, behind the ears and under the chin (SEAM_RING). Behind it the rest of the skin and the bust's
+ * sides are unrolled (back-island.ts) in two islands, cut down the sides of the neck: the back, and
+ * the throat and chest. The bust's flat bottom is the fourth. The face gets over twice the texel
+ * density of the back of the head and the neck: it is what users look at and what the photo shows.
  */
 type Box = [number, number, number, number];
 /** The front island's box (min u, min v, max u, max v); the face's square sits in its middle. */
@@ -61,10 +61,12 @@ const SKIN = {
   uvRings: SEAM_RING,
   uvBox: FRONT_BOX,
 };
-/** Where the skin behind the seam is cut, down the sides of the neck from behind the ears over the shoulders, as fractions of the columns (the first is under the right ear). */
-const SIDE_SEAMS = [0.75, 0.25];
-/** The back island in the column right of the front island, the neck's front island below the front island. */
-const BACK = { bottomScale: 0.4, boxes: [[0.692, 0.004, 0.996, 0.996], [0.004, 0.004, 0.684, 0.308]] as Box[] };
+/**
+ * Behind the seam: cut down the sides of the neck from behind the ears over the shoulders (as fractions
+ * of the columns, which start on the forehead and run down the right side), the back island in the
+ * column right of the front island, the throat's and chest's island below the front island.
+ */
+const BACK = { seams: [0.75, 0.25], bottomScale: 0.4, boxes: [[0.692, 0.004, 0.996, 0.996], [0.004, 0.004, 0.684, 0.308]] as Box[] };
 /** The bust's flat bottom, never seen, in the corner right of the neck's front island. */
 const BUST = { rings: 8, bottomRings: 2, bottomUv: { centre: [0.55, 0.1] as [number, number], half: [0.13, 0.09] as [number, number] } };
 
@@ -108,20 +110,10 @@ export function buildBaseHead(face: CanonicalFace): BaseHead {
     tag(b.cap(base, rings, apex, true), side === 0 ? Tag.EarRight : Tag.EarLeft);
   });
 
-  // Behind the seam: the skin's rings, then the bust's, cut into a back and a front island.
+  // Behind the seam: the skin's rings, then the bust's.
   const M = skin.columns;
   const backRings = [...skin.grid.slice(SEAM_RING), ...range(0, BUST.rings).map((r) => bust.sides.slice(r * M, (r + 1) * M))];
-  const islands = SIDE_SEAMS.map((from, i) => {
-    const to = SIDE_SEAMS[(i + 1) % SIDE_SEAMS.length];
-    const span = (((to - from) % 1) + 1) % 1 || 1;
-    const first = Math.round(from * M), count = Math.round(span * M);
-    const rows = backRings.map((ring) => range(0, count + 1).map((c) => ring[(first + c) % M]));
-    return { first, count, island: unrollIsland(b.positions, rows, { neckRing: SKIN.rings - SEAM_RING, bottomScale: BACK.bottomScale }) };
-  });
-  // One scale for both, the largest at which each fits its box; each sits at its box's top.
-  const boxes = BACK.boxes;
-  const scale = Math.min(...islands.map(({ island }, i) => Math.min((boxes[i][2] - boxes[i][0]) / island.size[0], (boxes[i][3] - boxes[i][1]) / island.size[1])));
-  const placed = islands.map(({ island }, i) => placeIsland(island, [boxes[i][0], boxes[i][3] - island.size[1] * scale], scale));
+  const uvBehind = layoutBehindSeam(b.positions, backRings, { ...BACK, neckRing: SKIN.rings - SEAM_RING });
   const place = new Map<number, [number, number]>();
   backRings.forEach((ring, j) => ring.forEach((v, c) => place.set(v, [j, c])));
   const copies = splitSeams(b, (t, v) => {
@@ -130,9 +122,8 @@ export function buildBaseHead(face: CanonicalFace): BaseHead {
     // The triangle's cell: the column after which its other column follows.
     const columns = new Set(corners.map((p) => p![1]));
     const cell = [...columns].find((c) => columns.has((c + 1) % M))!;
-    const i = islands.findIndex((x) => (cell - x.first + M) % M < x.count);
     const [j, c] = place.get(v)!;
-    return placed[i][j][(c - islands[i].first + M) % M];
+    return uvBehind(cell, j, c);
   });
   for (const v of copies) tags.push(tags[v]);
 
