@@ -29,6 +29,12 @@ const OUTLINE = { side: 19.5, front: 11, back: 9.5, exponent: 2.6 };
  * top of the chest in front and the trapezius behind.
  */
 const SHOULDER_DROP = { side: 4.4, front: 5, back: 2.5 };
+/**
+ * The rings crowd towards the neck (ring r at the (r / rings) ** RING_GRADING fraction of a column):
+ * the concave turn from the neck onto the shoulders needs them, the flat sides below do not. Even
+ * rings left that turn to a single 4 cm segment, a crease that rendered as a line round the neck.
+ */
+const RING_GRADING = 1.7;
 /** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
 const EDGE_ROUND = 3.5;
 
@@ -122,7 +128,7 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
   let previous = [...cut];
   for (let r = 1; r <= options.rings; r++) {
     const ring = columns.map((c) => {
-      const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, r / options.rings);
+      const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, (r / options.rings) ** RING_GRADING);
       // The sides' UVs are laid out with the back of the head's (back-island.ts).
       return b.vertex([NECK_AXIS[0] + c.dx * radius, y, NECK_AXIS[1] + c.dz * radius], [0, 0]);
     });
