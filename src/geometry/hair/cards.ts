@@ -6,9 +6,10 @@
  */
 import type { MeshData, Vec3 } from '../../model/avatar.ts';
 import { add, cross, dot, normalize, scale, sub } from '../mesh/vec.ts';
-import { ATLAS, cardColumn } from './atlas.ts';
+import { ATLAS, cardColumn, type AtlasRegion } from './atlas.ts';
 import { seededRandom } from '../../util/seeded-random.ts';
 import { direction, hairlineCoverage, onScalp, surfaceRadius, type ScalpMap } from './scalp-map.ts';
+import { MAX_PUSH } from './keep-outside.ts';
 import type { HairStyle } from './styles.ts';
 
 /** The face features the hair keeps clear of (template cm). */
@@ -72,8 +73,8 @@ const tangential = (v: Vec3, radial: Vec3): Vec3 => sub(v, scale(radial, dot(v, 
 export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceClearance, budget: CardBudget, seed = 1): MeshData {
   const rnd = seededRandom(seed * 7919 + style.name.length * 104729 + style.name.charCodeAt(0));
   const b = new Builder();
-  shell(b, map, budget, style.shellOnly ? ATLAS.stubble : ATLAS.shell, style.shellOnly ? 0.08 : SHELL_LIFT);
-  if (style.shellOnly) return b.mesh();
+  shell(b, map, budget, style.shellOnly ? ATLAS.stubble : ATLAS.shell, style.shellOnly ? 0.08 : style.cardless ? style.lift : SHELL_LIFT);
+  if (style.shellOnly || style.cardless) return b.mesh();
   const grow = new Grower(style, map, face, budget, rnd);
   if (style.gather?.bun) grow.bun(b, budget.triangles * 0.3);
   if (style.gather?.tail) grow.tail(b, budget.triangles * 0.3);
@@ -95,49 +96,57 @@ export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceCle
   return b.mesh();
 }
 
-/** The under-layer: a grid over the hair-covered part of the map, closed with a fan at the crown. */
-function shell(b: Builder, map: ScalpMap, budget: CardBudget, region: { u0: number; u1: number; v0: number; v1: number }, lift: number): void {
+/** Coverage of the template's hairline at which the under-layer ends. */
+const SHELL_EDGE = 0.35;
+
+/**
+ * The under-layer: per column around the head, rows from where the hairline's coverage rises through
+ * SHELL_EDGE (found on a fine scan, interpolated) to the crown, closed with a fan at the pole. Its edge
+ * thus follows the hairline smoothly instead of in grid steps, and the first row maps onto the region's
+ * feathered band, so the edge shows as strand tips rather than a cut.
+ */
+function shell(b: Builder, map: ScalpMap, budget: CardBudget, region: AtlasRegion, lift: number): void {
   const { shellAround: na, shellUp: ne } = budget;
   const el0 = -Math.PI / 3, el1 = (Math.PI / 2) * 0.94;
-  const ids = new Int32Array(na * ne).fill(-1);
-  const cov = new Float32Array(na * ne);
-  const point = (a: number, e: number): Vec3 => onScalp(map, add(map.centre, direction((a / na) * 2 * Math.PI, el0 + ((el1 - el0) * e) / (ne - 1))), lift);
-  for (let e = 0; e < ne; e++) for (let a = 0; a < na; a++) {
-    const p = point(a, e);
-    cov[e * na + a] = hairlineCoverage(map, p[0], p[1], p[2]);
-  }
-  const id = (a: number, e: number) => {
-    const c = e * na + (a % na);
-    if (ids[c] < 0) {
-      const p = point(a % na, e);
-      // u runs around once; the seam's column repeats the first (its own UV).
-      ids[c] = b.vertex(p, normalize(sub(p, map.centre)), region.u0 + ((region.u1 - region.u0) * (a % na)) / na, region.v0 + ((region.v1 - region.v0) * e) / (ne - 1));
-    }
-    return ids[c];
+  const azimuth = (a: number) => (a / na) * 2 * Math.PI;
+  const coverageAt = (az: number, el: number) => {
+    const p = add(map.centre, direction(az, el));
+    return hairlineCoverage(map, p[0], p[1], p[2]);
   };
-  const keep = 0.3;
-  for (let e = 0; e < ne - 1; e++) for (let a = 0; a < na; a++) {
-    const a1 = (a + 1) % na;
-    if ([cov[e * na + a], cov[e * na + a1], cov[(e + 1) * na + a], cov[(e + 1) * na + a1]].some((c) => c < keep)) continue;
-    // The seam column gets its own vertices so u does not wrap back across the region.
-    const [p00, p01, p10, p11] = a1 === 0 ? seam(b, map, point, region, na, ne, a, e) : [id(a, e), id(a1, e), id(a, e + 1), id(a1, e + 1)];
+  const fine = ne * 6;
+  const bottom = new Float64Array(na).fill(el0);
+  for (let a = 0; a < na; a++) {
+    let above = coverageAt(azimuth(a), el1);
+    for (let k = fine - 2; k >= 0; k--) {
+      const el = el0 + ((el1 - el0) * k) / (fine - 1);
+      const c = coverageAt(azimuth(a), el);
+      if (c < SHELL_EDGE) {
+        const step = (el1 - el0) / (fine - 1);
+        bottom[a] = el + step * ((SHELL_EDGE - c) / Math.max(1e-6, above - c));
+        break;
+      }
+      above = c;
+    }
+  }
+  const elevation = (a: number, e: number) => bottom[a] + ((el1 - bottom[a]) * e) / (ne - 1);
+  const v = (e: number) => (e === 0 ? region.v0 : region.v0 + region.feather + ((region.v1 - region.v0 - region.feather) * (e - 1)) / (ne - 2));
+  const vertex = (a: number, e: number, u: number) => {
+    const p = onScalp(map, add(map.centre, direction(azimuth(a), elevation(a % na, e))), lift);
+    return b.vertex(p, normalize(sub(p, map.centre)), u, v(e));
+  };
+  // Columns 0..na: the last repeats the first with its own u, so that u does not wrap back across the region.
+  const ids: number[][] = [];
+  for (let a = 0; a <= na; a++) {
+    const u = region.u0 + ((region.u1 - region.u0) * a) / na;
+    ids.push(Array.from({ length: ne }, (_, e) => vertex(a % na, e, u)));
+  }
+  for (let a = 0; a < na; a++) for (let e = 0; e < ne - 1; e++) {
+    const [p00, p01, p10, p11] = [ids[a][e], ids[a + 1][e], ids[a][e + 1], ids[a + 1][e + 1]];
     b.indices.push(p00, p01, p11, p00, p11, p10);
   }
-  // Crown cap: a fan from the top ring to the pole.
-  const top = ne - 1;
   const pole = onScalp(map, add(map.centre, [0, 1, 0]), lift);
   const c = b.vertex(pole, [0, 1, 0], (region.u0 + region.u1) / 2, region.v1);
-  for (let a = 0; a < na - 1; a++) b.indices.push(id(a, top), id(a + 1, top), c);
-}
-
-function seam(b: Builder, map: ScalpMap, point: (a: number, e: number) => Vec3, region: { u0: number; u1: number; v0: number; v1: number }, na: number, ne: number, a: number, e: number): [number, number, number, number] {
-  const v = (ee: number) => region.v0 + ((region.v1 - region.v0) * ee) / (ne - 1);
-  const mk = (aa: number, ee: number, u: number) => {
-    const p = point(aa, ee);
-    return b.vertex(p, normalize(sub(p, map.centre)), u, v(ee));
-  };
-  const uA = region.u0 + ((region.u1 - region.u0) * a) / na;
-  return [mk(a, e, uA), mk(0, e, region.u1), mk(a, e + 1, uA), mk(0, e + 1, region.u1)];
+  for (let a = 0; a < na; a++) b.indices.push(ids[a][ne - 1], ids[a + 1][ne - 1], c);
 }
 
 class Grower {
@@ -166,7 +175,8 @@ class Grower {
     const min = surfaceRadius(m, p[0], p[1], p[2]) + lift;
     // Over the cranium hair lies on its layer rather than sticking out; below it, it hangs free.
     const max = hug && d[1] / r > -0.3 ? min + HUG_SLACK + this.style.lift * 0.3 : Infinity;
-    let q = r < min || r > max ? add(m.centre, scale(d, Math.min(max, Math.max(min, r)) / r)) : p;
+    // A point far below the map's surface is beside the neck with the shoulder behind it (keep-outside.ts): a strand falls on.
+    let q = (r < min && min - r <= MAX_PUSH) || r > max ? add(m.centre, scale(d, Math.min(max, Math.max(min, r)) / r)) : p;
     const f = this.face;
     const stop = fringe ? f.hairlineY - this.style.fringe * (f.hairlineY - f.browY) : f.browY + 1;
     if (q[2] > f.front && Math.abs(q[0]) < f.halfWidth && q[1] < Math.max(stop, f.browY + 0.4)) return undefined;

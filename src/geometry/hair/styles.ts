@@ -33,13 +33,15 @@ export interface HairStyle {
   gather?: { at: [number, number, number]; tail: number; bun: number };
   /** Only a stubble shell: no cards. */
   shellOnly?: boolean;
+  /** Only the dense under-layer, `lift` off the scalp, no cards: a buzz cut. */
+  cardless?: boolean;
 }
 
 const base = { fringe: 0, lift: 0.6, curl: 0, curlRate: 0, stand: 0, tucked: false } as const;
 
 export const HAIRSTYLES: readonly HairStyle[] = [
   { ...base, name: 'shaved', length: 'shaved', flow: 'crown', parting: 'none', top: 0, sides: 0, back: 0, lift: 0, shellOnly: true },
-  { ...base, name: 'buzz-cut', length: 'shaved', flow: 'crown', parting: 'none', top: 1.2, sides: 0.8, back: 0.8, lift: 0.15 },
+  { ...base, name: 'buzz-cut', length: 'shaved', flow: 'crown', parting: 'none', top: 1.2, sides: 0.8, back: 0.8, lift: 0.3, cardless: true },
   { ...base, name: 'short-crop', length: 'short', flow: 'crown', parting: 'none', top: 4, sides: 2.5, back: 3, lift: 0.6 },
   { ...base, name: 'short-fringe', length: 'short', flow: 'crown', parting: 'none', top: 7, sides: 3.5, back: 4, fringe: 0.7, lift: 0.8 },
   { ...base, name: 'side-part', length: 'short', flow: 'parting', parting: 'left', top: 8, sides: 3.5, back: 4, lift: 0.9 },
