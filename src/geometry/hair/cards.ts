@@ -42,6 +42,8 @@ const FLYAWAY_SHARE = 0.03;
 const GRAVITY: Vec3 = [0, -1, 0];
 /** How far beyond its layer a strand over the cranium may stray, cm (plus a share of the style's lift). */
 const HUG_SLACK = 0.5;
+/** Cards shorter than this (cm) take only the root end of the strand texture: a cut, blunt end instead of thinning points. */
+const FULL_TAPER_LENGTH = 12;
 
 class Builder {
   positions: number[] = [];
@@ -178,7 +180,8 @@ class Grower {
     // A point far below the map's surface is beside the neck with the shoulder behind it (keep-outside.ts): a strand falls on.
     let q = (r < min && min - r <= MAX_PUSH) || r > max ? add(m.centre, scale(d, Math.min(max, Math.max(min, r)) / r)) : p;
     const f = this.face;
-    const stop = fringe ? f.hairlineY - this.style.fringe * (f.hairlineY - f.browY) : f.browY + 1;
+    // Only a fringe comes down over the forehead; other strands end about the hairline.
+    const stop = fringe ? f.hairlineY - this.style.fringe * (f.hairlineY - f.browY) : f.hairlineY - 1;
     if (q[2] > f.front && Math.abs(q[0]) < f.halfWidth && q[1] < Math.max(stop, f.browY + 0.4)) return undefined;
     if (this.style.tucked && q[1] < f.earTop + 1 && q[1] > f.earTop - 12 && q[2] > f.earBack && Math.abs(q[0]) > f.halfWidth - 1) q = [q[0], q[1], f.earBack];
     return q;
@@ -215,7 +218,9 @@ class Grower {
     const inner = !flyaway && rnd() < INNER_SHARE;
     const fringe = s.fringe > 0 && rootDir[2] > 0.45 && Math.abs(rootDir[0]) < 0.55 && rootDir[1] > 0;
     const length = this.lengthAt(rootDir) * (0.8 + 0.3 * rnd()) * (inner ? 0.85 : 1);
-    const lift = (inner ? Math.min(0.35, s.lift) : s.lift * (0.7 + 0.5 * rnd())) + (flyaway ? 0.8 : 0);
+    // A quiff stands up over the forehead and settles towards the crown.
+    const front = (s.quiff ?? 0) * smooth(0.35, 0.8, rootDir[2]) * smooth(-0.1, 0.35, rootDir[1]) * smooth(0.75, 0.3, Math.abs(rootDir[0]));
+    const lift = (inner ? Math.min(0.35, s.lift) : (s.lift + front) * (0.7 + 0.5 * rnd())) + (flyaway ? 0.8 : 0);
     const width = (flyaway ? 0.35 : 1.1 + 0.8 * rnd()) * Math.max(0.6, Math.min(1.4, length / 8));
     const column = flyaway ? ATLAS.flyawayColumn : Math.floor(rnd() * (ATLAS.cardColumns - 1));
     this.ribbon(b, root, this.startDirection(root, radial, fringe), length, lift, width, column, fringe, flyaway ? 0.25 : 0, s.flow === 'gather');
@@ -252,13 +257,15 @@ class Grower {
     }
     if (path.length < 2) return;
     const [u0, u1] = cardColumn(column);
-    const twist = (rnd() - 0.5) * 0.6;
+    // Short cards: less of the texture's thinning tips, less taper and twist (lying flat, cut blunt).
+    const span = Math.min(1, Math.max(0.8, length / FULL_TAPER_LENGTH));
+    const twist = (rnd() - 0.5) * 0.6 * span;
     const ids: number[] = [];
     for (let i = 0; i < path.length; i++) {
       const rad = facing ?? this.radial(path[i]);
       const side = normalize(add(normalize(cross(tangents[i], rad)), scale(rad, twist)));
-      const w = (width / 2) * (1 - 0.45 * (i / (nodes - 1)));
-      const v = 0.99 - 0.98 * ((i * step) / length);
+      const w = (width / 2) * (1 - 0.45 * span * (i / (nodes - 1)));
+      const v = 0.99 - 0.98 * span * ((i * step) / length);
       ids.push(b.vertex(sub(path[i], scale(side, w)), rad, u0, v), b.vertex(add(path[i], scale(side, w)), rad, u1, v));
     }
     for (let i = 0; i + 1 < path.length; i++) {
