@@ -39,6 +39,7 @@ const ROOT_LIFT = 0.25;
 /** Under-layer cards hug the scalp; the rest form the outer layer at the style's lift. */
 const INNER_SHARE = 0.35;
 const FLYAWAY_SHARE = 0.03;
+const FLYAWAY_MIN_LENGTH = 12;
 const GRAVITY: Vec3 = [0, -1, 0];
 /** How far beyond its layer a strand over the cranium may stray, cm (plus a share of the style's lift). */
 const HUG_SLACK = 0.5;
@@ -214,13 +215,15 @@ class Grower {
     const s = this.style, rnd = this.rnd;
     const root = onScalp(this.map, add(this.map.centre, rootDir), ROOT_LIFT);
     const radial = this.radial(root);
-    const flyaway = rnd() < FLYAWAY_SHARE;
+    // Flyaways belong to long hair: on short hair they stand off as antennae.
+    const flyaway = rnd() < FLYAWAY_SHARE && this.lengthAt(rootDir) > FLYAWAY_MIN_LENGTH;
     const inner = !flyaway && rnd() < INNER_SHARE;
     const fringe = s.fringe > 0 && rootDir[2] > 0.45 && Math.abs(rootDir[0]) < 0.55 && rootDir[1] > 0;
     const length = this.lengthAt(rootDir) * (0.8 + 0.3 * rnd()) * (inner ? 0.85 : 1);
     // A quiff stands up over the forehead and settles towards the crown.
     const front = (s.quiff ?? 0) * smooth(0.35, 0.8, rootDir[2]) * smooth(-0.1, 0.35, rootDir[1]) * smooth(0.75, 0.3, Math.abs(rootDir[0]));
-    const lift = (inner ? Math.min(0.35, s.lift) : (s.lift + front) * (0.7 + 0.5 * rnd())) + (flyaway ? 0.8 : 0);
+    // The quiff's rise varies little card to card: a roll, not a crest of spikes.
+    const lift = (inner ? Math.min(0.35, s.lift) : s.lift * (0.7 + 0.5 * rnd()) + front * (0.85 + 0.3 * rnd())) + (flyaway ? 0.8 : 0);
     const width = (flyaway ? 0.35 : 1.1 + 0.8 * rnd()) * Math.max(0.6, Math.min(1.4, length / 8));
     const column = flyaway ? ATLAS.flyawayColumn : Math.floor(rnd() * (ATLAS.cardColumns - 1));
     this.ribbon(b, root, this.startDirection(root, radial, fringe), length, lift, width, column, fringe, flyaway ? 0.25 : 0, s.flow === 'gather');
