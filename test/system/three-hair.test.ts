@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { writeGlb } from '../../src/formats/gltf.ts';
+import { writeGlb } from '../../src/formats/write/gltf.ts';
 
 /**
  * The hair of an avatar made from a test photo, in three.js as a web page would show it: GLTFLoader
