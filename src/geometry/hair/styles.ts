@@ -47,7 +47,7 @@ export const HAIRSTYLES: readonly HairStyle[] = [
   { ...base, name: 'short-crop', length: 'short', flow: 'crown', parting: 'none', top: 4, sides: 2.5, back: 3, lift: 0.35 },
   { ...base, name: 'short-fringe', length: 'short', flow: 'crown', parting: 'none', top: 7, sides: 3.5, back: 4, fringe: 0.7, lift: 0.8 },
   { ...base, name: 'side-part', length: 'short', flow: 'parting', parting: 'left', top: 9, sides: 3.5, back: 4, lift: 0.6 },
-  { ...base, name: 'quiff', length: 'short', flow: 'back', parting: 'none', top: 10, sides: 2, back: 3, lift: 0.5, quiff: 2 },
+  { ...base, name: 'quiff', length: 'short', flow: 'back', parting: 'none', top: 10, sides: 2, back: 3, lift: 0.5, quiff: 1.4 },
   { ...base, name: 'short-curly', length: 'short', flow: 'crown', parting: 'none', top: 6, sides: 4.5, back: 5, fringe: 0.3, lift: 1.6, curl: 0.8, curlRate: 4 },
   { ...base, name: 'afro', length: 'ear', flow: 'crown', parting: 'none', top: 9, sides: 9, back: 9, lift: 4.5, curl: 0.9, curlRate: 5, stand: 0.15 },
   { ...base, name: 'bob', length: 'chin', flow: 'parting', parting: 'centre', top: 20, sides: 17, back: 17, lift: 1.2 },
