@@ -10,13 +10,13 @@ function card(height: number): MeshData {
 }
 
 test('skin under a hair card counts as covered, skin beside it or far below it does not', () => {
-  // Head vertices: under the card's middle at 0.5 cm, beside the card, and 5 cm below it.
-  const head = new Float32Array([0, -0.5, 0, 20, 0, 0, 0, -5, 0]);
+  // Head vertices: under the card's middle at 0.2 cm, beside the card, and 5 cm below it.
+  const head = new Float32Array([0, -0.2, 0, 20, 0, 0, 0, -5, 0]);
   const cover = hairCover(head, card(0));
   assert.equal(cover(0), 1);
   assert.equal(cover(1), 0);
   assert.equal(cover(2), 0);
   // Between near and far it fades, closer covering more.
-  const mid = hairCover(new Float32Array([0, -1.5, 0, 0, -2.5, 0]), card(0));
+  const mid = hairCover(new Float32Array([0, -0.5, 0, 0, -0.8, 0]), card(0));
   assert.ok(mid(0) > mid(1) && mid(1) > 0 && mid(0) < 1, `${mid(0)} ${mid(1)}`);
 });
