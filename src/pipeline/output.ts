@@ -9,7 +9,7 @@ import { surfaceMapName } from './surface-maps.ts';
 import type { PipelineResult } from './types.ts';
 import type { FittedHead } from '../geometry/fit/fit-head.ts';
 import { fitBones } from '../geometry/fit/fit-bones.ts';
-import { modelItems, previewCamera, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
+import { modelItems, previewCamera, softItems, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
 import { encodePreview } from '../formats/write/encode-preview.ts';
@@ -110,7 +110,7 @@ export const PACKAGE_VIEW_SIZE = 512;
  * preview scaled down.
  */
 export async function renderAndEncodePreviews(model: AvatarModel, images: Map<string, RgbaImage>): Promise<Pick<PipelineResult, 'preview' | 'views'>> {
-  const items = modelItems(model, images);
+  const items = softItems(modelItems(model, images));
   const render = (view: PreviewView, size: number) =>
     renderMeshes(items, previewCamera(model, view), { width: size, height: size, supersample: 2, light: PHOTO_TEXTURE_LIGHT });
   const front = render('front', PREVIEW_SIZE);

@@ -25,6 +25,7 @@ import { chooseHairstyle } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { fitHair } from '../geometry/hair/fit-hair.ts';
 import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import {
@@ -125,7 +126,7 @@ export class PhotoPipeline implements Pipeline {
     const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, head.geometry.indices, HAIR_MARGIN);
     lap('hair', 40);
 
-    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte);
+    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE]));
@@ -170,7 +171,7 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation, matte: PersonMatte) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation, matte: PersonMatte, hairOver?: (vertex: number) => number) {
     const lm = analysis.landmarks;
     const glasses = detectGlasses(analysis.image, lm).present;
     // The frame comes out of the photo before anything is sampled from it (skin tone, light, albedo).
@@ -218,6 +219,7 @@ export class PhotoPipeline implements Pipeline {
       skin,
       visible,
       hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairColours.base },
+      hairOver,
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
