@@ -6,6 +6,7 @@
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { pushPullFill, TexelSource } from '../../geometry/texture/transfer-fill.ts';
+import { rankFilter } from './rank-filter.ts';
 import { EYE_CONTOURS, BROWS, landmarkPoint, fillPolygon, scaleAboutCentroid, type Point } from './face-regions.ts';
 
 export interface GlassesFinding {
@@ -127,27 +128,6 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   const grown = grow(frame, width, height, Math.max(1, Math.round(unit * 0.06)));
   for (let i = 0; i < grown.length; i++) if (kept[i] || !zone[i]) grown[i] = 0;
   return grown;
-}
-
-/** Square max or min filter of half-width `r` (separable: rows, then columns). */
-function rankFilter(values: Float32Array, width: number, height: number, r: number, pick: (a: number, b: number) => number): Float32Array {
-  const rows = new Float32Array(values.length);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let v = values[y * width + x];
-      for (let k = Math.max(0, x - r); k <= Math.min(width - 1, x + r); k++) v = pick(v, values[y * width + k]);
-      rows[y * width + x] = v;
-    }
-  }
-  const out = new Float32Array(values.length);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let v = rows[y * width + x];
-      for (let k = Math.max(0, y - r); k <= Math.min(height - 1, y + r); k++) v = pick(v, rows[k * width + x]);
-      out[y * width + x] = v;
-    }
-  }
-  return out;
 }
 
 const LENS_OUTLINE_POINTS = 32;
