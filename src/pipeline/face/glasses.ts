@@ -122,7 +122,7 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   const lum = new Float32Array(width * height);
   for (let i = 0; i < lum.length; i++) lum[i] = 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
   const reach = Math.max(1, Math.round(unit * FRAME_HALF_WIDTH));
-  const closed = rankFilter(rankFilter(lum, width, height, reach, Math.max), width, height, reach, Math.min);
+  const closed = rankFilter(rankFilter(lum, width, height, reach, 'max'), width, height, reach, 'min');
   const frame = new Uint8Array(width * height);
   for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && closed[i] - lum[i] > FRAME_DEPTH * closed[i]) frame[i] = 1;
   const grown = grow(frame, width, height, Math.max(1, Math.round(unit * 0.06)));
