@@ -125,9 +125,8 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   const closed = rankFilter(rankFilter(lum, width, height, reach, 'max'), width, height, reach, 'min');
   const frame = new Uint8Array(width * height);
   for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && closed[i] - lum[i] > FRAME_DEPTH * closed[i]) frame[i] = 1;
-  const grown = grow(frame, width, height, Math.max(1, Math.round(unit * 0.06)));
-  for (let i = 0; i < grown.length; i++) if (kept[i] || !zone[i]) grown[i] = 0;
-  return grown;
+  const grown = rankFilter(frame, width, height, Math.max(1, Math.round(unit * 0.06)), 'max');
+  return Uint8Array.from(grown, (g, i) => (g > 0 && zone[i] && !kept[i] ? 1 : 0));
 }
 
 const LENS_OUTLINE_POINTS = 32;
@@ -143,25 +142,6 @@ function lensOutline(eye: Point[]): Point[] {
     const [a, b] = [Math.cos(t) * LENS_REACH[0] * w, Math.sin(t) * LENS_REACH[1] * w];
     return [cx + a * u[0] - b * u[1], cy + a * u[1] + b * u[0]];
   });
-}
-
-/** Square dilation by `r` pixels (separable: rows, then columns). */
-function grow(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
-  const rows = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    let last = -Infinity;
-    for (let x = 0; x < width; x++) if (mask[y * width + x]) last = x; else if (x - last <= r) rows[y * width + x] = 1;
-    last = Infinity;
-    for (let x = width - 1; x >= 0; x--) if (mask[y * width + x]) { last = x; rows[y * width + x] = 1; } else if (last - x <= r) rows[y * width + x] = 1;
-  }
-  const out = new Uint8Array(mask.length);
-  for (let x = 0; x < width; x++) {
-    let last = -Infinity;
-    for (let y = 0; y < height; y++) if (rows[y * width + x]) { last = y; out[y * width + x] = 1; } else if (y - last <= r) out[y * width + x] = 1;
-    last = Infinity;
-    for (let y = height - 1; y >= 0; y--) if (rows[y * width + x]) last = y; else if (last - y <= r) out[y * width + x] = 1;
-  }
-  return out;
 }
 
 /** Half-width (pixels) of the blur that splits the photo into shading and texture for the fill. */
