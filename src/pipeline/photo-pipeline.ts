@@ -18,7 +18,7 @@ import { closeMouth, describeExpression, expressionBasis, fitExpression } from '
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
-import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
+import { estimatePersonMatte, innerMatte, type PersonMatte } from './face/person-matte.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle } from './hair/choose.ts';
@@ -192,6 +192,7 @@ export class PhotoPipeline implements Pipeline {
       light: applyGains(hair.colour.light, balance.gains),
     };
     const visible = visibleFromPhoto(camera, photo, headGeometry);
+    const person = innerMatte(matte);
     const light = estimatePhotoLight({
       positions: headGeometry.positions,
       normals: headGeometry.normals,
@@ -200,7 +201,7 @@ export class PhotoPipeline implements Pipeline {
       faceOval: tpl.faceOval,
       visible,
       features,
-      matte: matte.alpha,
+      matte: person,
       gains: balance.gains,
       sideLight: SIDE_LIGHT_REMOVED,
     });
@@ -225,7 +226,7 @@ export class PhotoPipeline implements Pipeline {
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
       ],
       photoGain: light.vertexGain,
-      matte: matte.alpha,
+      matte: person,
       highlights: { skin, features },
     });
     const irisRadius = irisDiameterPx(lm) / 2;
