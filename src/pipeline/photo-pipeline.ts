@@ -63,6 +63,8 @@ export interface PhotoPipelineResult extends PipelineResult {
   /** The photo's expression: weight of each fitted ARKit shape (the avatar itself is neutral). */
   expression: Record<string, number>;
   timings: Record<string, number>;
+  /** CPU time of the process per stage (ms), see stageClock. */
+  cpuTimings: Record<string, number>;
 }
 
 export class PhotoPipeline implements Pipeline {
@@ -75,7 +77,7 @@ export class PhotoPipeline implements Pipeline {
         `input type ${input.inputType} is not supported by this pipeline yet; upload a photo`,
       );
     }
-    const { timings, lap } = stageClock(progress);
+    const { timings, cpuTimings, lap } = stageClock(progress);
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
@@ -166,6 +168,7 @@ export class PhotoPipeline implements Pipeline {
       camera,
       expression: expression.expression,
       timings,
+      cpuTimings,
     };
   }
 
