@@ -7,7 +7,8 @@
 import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
-import { featureShapes, stageClock, supportsMeta } from './stages.ts';
+import { stageClock, supportsMeta } from './stages.ts';
+import { shapesHere, type ShapeSource } from './shape-worker.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -68,7 +69,11 @@ export interface PhotoPipelineResult extends PipelineResult {
 }
 
 export class PhotoPipeline implements Pipeline {
-  constructor(private readonly template: (version: TemplateVersion) => TemplateView) {}
+  /** `shapes` builds the blendshapes; given a ShapeWorker's, they are built while the hair and textures are. */
+  constructor(
+    private readonly template: (version: TemplateVersion) => TemplateView,
+    private readonly shapes: ShapeSource = shapesHere,
+  ) {}
 
   async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
     if (input.inputType !== 'photo') {
@@ -114,6 +119,9 @@ export class PhotoPipeline implements Pipeline {
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
+    // The blendshapes need only the fitted geometry: started now, awaited at the assembly.
+    const shaping = this.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
 
     const camera: PhotoCamera = {
       rotation: analysis.pose.rotation,
@@ -133,7 +141,12 @@ export class PhotoPipeline implements Pipeline {
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
-    const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    const {
+      shapes: { morphs, animations },
+      ms: shapesMs,
+    } = await shaping;
+    // The lap is the wait for them; their own time beside it (on the other thread when they ran there).
+    timings['expressions-build'] = shapesMs;
     lap('expressions', 60);
 
     // The PBR maps are the template's, baked and encoded once for all its avatars.
