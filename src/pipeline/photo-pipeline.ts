@@ -8,7 +8,7 @@ import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts'
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
-import { shapesHere, type ShapeSource } from './shape-worker.ts';
+import { renderHere, shapesHere, type RenderSource, type ShapeSource } from './helper-thread.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -69,10 +69,13 @@ export interface PhotoPipelineResult extends PipelineResult {
 }
 
 export class PhotoPipeline implements Pipeline {
-  /** `shapes` builds the blendshapes; given a ShapeWorker's, they are built while the hair and textures are. */
+  /**
+   * `helper` builds the blendshapes and draws the side views; a HelperThread does it while this thread
+   * fits the hair and bakes the textures, and draws the front view.
+   */
   constructor(
     private readonly template: (version: TemplateVersion) => TemplateView,
-    private readonly shapes: ShapeSource = shapesHere,
+    private readonly helper: { shapes: ShapeSource; render: RenderSource } = { shapes: shapesHere, render: renderHere },
   ) {}
 
   async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
@@ -120,7 +123,7 @@ export class PhotoPipeline implements Pipeline {
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
     // The blendshapes need only the fitted geometry: started now, awaited at the assembly.
-    const shaping = this.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    const shaping = this.helper.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
 
     const camera: PhotoCamera = {
@@ -156,7 +159,7 @@ export class PhotoPipeline implements Pipeline {
     model.animations = animations;
     lap('assembly', 65);
 
-    const { preview, views } = await renderAndEncodePreviews(model, images);
+    const { preview, views } = await renderAndEncodePreviews(model, images, this.helper.render);
     model.textures = [...(await encoding), ...(await maps.textures)];
     lap('preview', 95);
 
