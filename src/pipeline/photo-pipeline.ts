@@ -7,7 +7,8 @@
 import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
-import { featureShapes, stageClock, supportsMeta } from './stages.ts';
+import { stageClock, supportsMeta } from './stages.ts';
+import { renderHere, shapesHere, type RenderSource, type ShapeSource } from './helper-thread.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -64,10 +65,19 @@ export interface PhotoPipelineResult extends PipelineResult {
   /** The photo's expression: weight of each fitted ARKit shape (the avatar itself is neutral). */
   expression: Record<string, number>;
   timings: Record<string, number>;
+  /** CPU time of the process per stage (ms), see stageClock. */
+  cpuTimings: Record<string, number>;
 }
 
 export class PhotoPipeline implements Pipeline {
-  constructor(private readonly template: (version: TemplateVersion) => TemplateView) {}
+  /**
+   * `helper` builds the blendshapes and draws the side views; a HelperThread does it while this thread
+   * fits the hair and bakes the textures, and draws the front view.
+   */
+  constructor(
+    private readonly template: (version: TemplateVersion) => TemplateView,
+    private readonly helper: { shapes: ShapeSource; render: RenderSource } = { shapes: shapesHere, render: renderHere },
+  ) {}
 
   async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
     if (input.inputType !== 'photo') {
@@ -76,7 +86,7 @@ export class PhotoPipeline implements Pipeline {
         `input type ${input.inputType} is not supported by this pipeline yet; upload a photo`,
       );
     }
-    const { timings, lap } = stageClock(progress);
+    const { timings, cpuTimings, lap } = stageClock(progress);
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
@@ -114,6 +124,9 @@ export class PhotoPipeline implements Pipeline {
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
+    // The blendshapes need only the fitted geometry: started now, awaited at the assembly.
+    const shaping = this.helper.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
 
     const camera: PhotoCamera = {
       rotation: analysis.pose.rotation,
@@ -133,7 +146,12 @@ export class PhotoPipeline implements Pipeline {
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
-    const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    const {
+      shapes: { morphs, animations },
+      ms: shapesMs,
+    } = await shaping;
+    // The lap is the wait for them; their own time beside it (on the other thread when they ran there).
+    timings['expressions-build'] = shapesMs;
     lap('expressions', 60);
 
     // The PBR maps are the template's, baked and encoded once for all its avatars.
@@ -143,7 +161,7 @@ export class PhotoPipeline implements Pipeline {
     model.animations = animations;
     lap('assembly', 65);
 
-    const { preview, views } = await renderAndEncodePreviews(model, images);
+    const { preview, views } = await renderAndEncodePreviews(model, images, this.helper.render);
     model.textures = [...(await encoding), ...(await maps.textures)];
     lap('preview', 95);
 
@@ -168,6 +186,7 @@ export class PhotoPipeline implements Pipeline {
       camera,
       expression: expression.expression,
       timings,
+      cpuTimings,
     };
   }
 
