@@ -7,10 +7,19 @@ import { runMeshPipeline } from './mesh/mesh-pipeline.ts';
 import { PhotoPipeline } from './photo-pipeline.ts';
 import { loadTemplateView } from './template-source.ts';
 import type { Pipeline } from './types.ts';
+import { hairLibrary } from '../geometry/hair/library.ts';
+import { TEMPLATES } from '../model/product.ts';
 
-/** The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower. */
+/**
+ * The pipeline the service's worker uses; loads the landmark model and builds the templates and their hairstyle
+ * libraries (some 3 s each) up front, so the first job is not slower than the others.
+ */
 export async function createPipeline(): Promise<Pipeline> {
   await landmarkModel();
+  for (const version of TEMPLATES) {
+    const tpl = loadTemplateView(version);
+    hairLibrary(tpl.source, tpl.hairCoverage);
+  }
   const photo = new PhotoPipeline(loadTemplateView);
   return {
     run: (input, progress) => (input.inputType === 'photo' ? photo.run(input, progress) : runMeshPipeline(input, progress, loadTemplateView)),
