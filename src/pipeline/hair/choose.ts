@@ -4,13 +4,11 @@
  * with the photo's camera on a grid over the head. Its score is how well the head with that hair covers the
  * person matte above the chin (the outline, which the matte finds more surely than the hair's colour does)
  * and how well the hair alone covers the observed hair region (hair beside or over the face), less
- * penalties where its length class, fringe or parting disagree with what was observed. The length class
- * compared is the one the photo would show of the style, read off its silhouette as the observation reads
- * the photo's: a ponytail or a bun seen from the front shows short hair. The best few get
+ * penalties where its length class, fringe or parting disagree with what was observed. The best few get
  * their volume fitted to the outline (volume-fit.ts) and are scored again. A bald head gets none; a shaved
  * one, stubble.
  */
-import type { HairLength, HairObservation } from './observation.ts';
+import type { HairObservation } from './observation.ts';
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 import type { HairLibrary, LibraryStyle } from '../../geometry/hair/library.ts';
 import { LENGTH_ORDER } from '../../geometry/hair/styles.ts';
@@ -18,12 +16,11 @@ import { scaleVolume } from '../../geometry/hair/fit-hair.ts';
 import { faceFrame, fromFace, toFace, type FaceFrame } from './face-frame.ts';
 import { hairSilhouette, headDepth, iou, maskOnGrid, silhouetteGrid, type SilhouetteGrid } from './silhouette.ts';
 import { fitVolume } from './volume-fit.ts';
-import { hairTip, lengthClass } from './hair-measures.ts';
 
 /** Cells across the longer side of the comparison grid. */
-const GRID_CELLS = 112;
-/** The grid's box around the face, in face widths across and face heights up from the chin (face-frame.ts): down far enough to tell shoulder-length hair from long. */
-const BOX = { left: -1.15, right: 1.15, bottom: -1.15, top: 2.1 };
+const GRID_CELLS = 96;
+/** The grid's box around the face, in face widths across and face heights up from the chin (face-frame.ts). */
+const BOX = { left: -1.15, right: 1.15, bottom: -0.7, top: 2.1 };
 /** The outline is compared above the chin and within this many face widths of the face's middle: farther out are shoulders and other people. */
 const HEAD_HALF_WIDTH = 1;
 /** The hair region is compared down to this many face heights below the chin, over the shoulders. */
@@ -81,7 +78,7 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   const candidates = obs.bald ? library.styles.filter((s) => s.style.shellOnly) : library.styles.filter((s) => !s.style.shellOnly);
   const frame = faceFrame(input.landmarks);
   const grid = headGrid(frame);
-  const { outline: outlineRegion, hair: hairRegion, t } = regions(frame, grid);
+  const [outlineRegion, hairRegion] = regions(frame, grid);
   const matte = maskOnGrid(input.matte, grid).map((m, i) => m & outlineRegion[i]);
   const observed = maskOnGrid(obs.mask, grid);
   const head = headDepth(camera, grid, input.avatar);
@@ -93,22 +90,20 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
     const outline = hair.map((h, i) => h | headCells[i]);
     const outlineIoU = iou(outline, matte, outlineRegion);
     const silhouette = OUTLINE_WEIGHT * outlineIoU + (1 - OUTLINE_WEIGHT) * hairIoU;
-    const tip = hairTip({ t, step: grid.step }, hair, frame);
-    const seen = tip === undefined ? 'short' : lengthClass(tip);
-    return { style: s, volume, outline: outlineIoU, hair: hairIoU, score: silhouette - penalty(s, seen, obs) };
+    return { style: s, volume, outline: outlineIoU, hair: hairIoU, score: silhouette - penalty(s, obs) };
   };
   const tried = candidates.map((s) => score(s, 1)).sort((a, b) => b.score - a.score);
   const centre = input.warp(new Float32Array(library.map.centre));
   const scene = { camera, grid, head, matte, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
-  const fitted = tried.slice(0, RETRIED).map((t) => {
-    const mesh = t.style.mesh;
+  const fitted = tried.slice(0, RETRIED).map(({ style }) => {
+    const mesh = style.mesh;
     // The warp is smooth: along a strand's way out from the scalp it is close to linear, so the scalp point and
     // the style's point, warped once, give the point at any volume.
     const root = input.warp(scaleVolume(mesh, library.map, 0));
-    const tip = input.warp(new Float32Array(mesh.positions));
-    const warped = (f: Float32Array) => root.map((r, i) => r + f[Math.floor(i / 3)] * (tip[i] - r));
-    const volume = fitVolume(scene, 1, mesh.positions.length / 3, mesh.indices, warped);
-    return score(t.style, volume, warped(volume));
+    const full = input.warp(new Float32Array(mesh.positions));
+    const warped = (f: Float32Array) => root.map((r, i) => r + f[Math.floor(i / 3)] * (full[i] - r));
+    const volume = fitVolume(scene, mesh.positions.length / 3, mesh.indices, warped);
+    return score(style, volume, warped(volume));
   });
   fitted.sort((a, b) => b.score - a.score);
   const best = fitted[0];
@@ -137,27 +132,23 @@ function headGrid(frame: FaceFrame): SilhouetteGrid {
   return silhouetteGrid(Math.max(...xs) - x0, Math.max(...ys) - y0, GRID_CELLS, x0, y0);
 }
 
-/** The cells where the outline is compared, where the hair region is, and each cell's face height. */
-function regions(frame: FaceFrame, grid: SilhouetteGrid): { outline: Uint8Array; hair: Uint8Array; t: Float32Array } {
+/** The cells where the outline is compared, and where the hair region is. */
+function regions(frame: FaceFrame, grid: SilhouetteGrid): [Uint8Array, Uint8Array] {
   const outline = new Uint8Array(grid.columns * grid.rows);
   const hair = new Uint8Array(outline.length);
-  const heights = new Float32Array(outline.length);
   for (let y = 0; y < grid.rows; y++) {
     for (let x = 0; x < grid.columns; x++) {
-      const c = y * grid.columns + x;
       const [s, t] = toFace(frame, grid.x0 + (x + 0.5) * grid.step, grid.y0 + (y + 0.5) * grid.step);
-      outline[c] = t > 0 && Math.abs(s) < HEAD_HALF_WIDTH ? 1 : 0;
-      hair[c] = t > -BELOW_CHIN ? 1 : 0;
-      heights[c] = t;
+      outline[y * grid.columns + x] = t > 0 && Math.abs(s) < HEAD_HALF_WIDTH ? 1 : 0;
+      hair[y * grid.columns + x] = t > -BELOW_CHIN ? 1 : 0;
     }
   }
-  return { outline, hair, t: heights };
+  return [outline, hair];
 }
 
-/** `seen`: the length class the photo would show of the style. */
-function penalty(s: LibraryStyle, seen: HairLength, obs: HairObservation): number {
+function penalty(s: LibraryStyle, obs: HairObservation): number {
   const st = s.style;
-  const lengthGap = Math.abs(LENGTH_ORDER.indexOf(seen) - LENGTH_ORDER.indexOf(obs.length));
+  const lengthGap = Math.abs(LENGTH_ORDER.indexOf(st.length) - LENGTH_ORDER.indexOf(obs.length));
   const parting = obs.parting !== 'none' && st.parting !== 'none' && st.parting !== obs.parting ? PARTING_PENALTY : 0;
   return LENGTH_PENALTY * lengthGap + FRINGE_PENALTY * Math.abs(st.fringe - obs.fringe) + parting;
 }

@@ -64,8 +64,8 @@ const LENGTH_BOUNDS: [number, HairLength][] = [
   [-1.0, 'shoulder'],
 ];
 
-/** The lowest face-frame height that hair fills noticeably; undefined without hair. `grid`: any grid with its cells' t. */
-export function hairTip(grid: Pick<HairGrid, 't' | 'step'>, hair: Uint8Array, frame: FaceFrame): number | undefined {
+/** The lowest face-frame height that hair fills noticeably; undefined without hair. */
+export function hairTip(grid: HairGrid, hair: Uint8Array, frame: FaceFrame): number | undefined {
   const counts = new Map<number, number>();
   for (let c = 0; c < hair.length; c++) {
     if (!hair[c]) continue;

@@ -52,10 +52,10 @@ function reach(mask: Uint8Array, grid: SilhouetteGrid, cx: number, cy: number, a
 }
 
 /**
- * Per hair vertex, the factor on its standoff from the scalp (starting from `volume`). `placed` gives the hair's
- * avatar-space positions for a set of factors; `indices` are its triangles.
+ * Per hair vertex, the factor on the style's standoff from the scalp. `placed` gives the hair's avatar-space
+ * positions for a set of factors; `indices` are its triangles.
  */
-export function fitVolume(scene: OutlineScene, volume: number, vertices: number, indices: ArrayLike<number>, placed: (factors: Float32Array) => Float32Array): Float32Array {
+export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayLike<number>, placed: (factors: Float32Array) => Float32Array): Float32Array {
   const { camera, grid, frame } = scene;
   const [cx, cy] = project(camera, grid, scene.centre);
   const head = Uint8Array.from(scene.head, (d) => (d > -Infinity ? 1 : 0));
@@ -68,7 +68,7 @@ export function fitVolume(scene: OutlineScene, volume: number, vertices: number,
     const t = toFace(frame, grid.x0 + (cx + r * Math.cos(a)) * grid.step, grid.y0 + (cy - r * Math.sin(a)) * grid.step)[1];
     return t > LOWEST_T;
   });
-  const factors = new Float32Array(vertices).fill(volume);
+  const factors = new Float32Array(vertices).fill(1);
   let sectorOf: Float32Array | undefined;
   for (let round = 0; round < ROUNDS; round++) {
     const positions = placed(factors);
