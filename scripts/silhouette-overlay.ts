@@ -14,10 +14,10 @@ import { PhotoPipeline, type PhotoPipelineResult } from '../src/pipeline/photo-p
 import { PipelineError } from '../src/pipeline/errors.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { detectFaces, landmarkModel } from '../src/pipeline/face/landmark-model.ts';
-import { headSilhouetteIoU, labelsIoU, SILHOUETTE_LABEL } from '../src/pipeline/quality/head-silhouette.ts';
-import { headSilhouetteLabelsOf, RENDER_BACKGROUND } from '../src/pipeline/quality/evaluate.ts';
+import { headSilhouetteIoU, labelsIoU, SILHOUETTE_LABEL } from '../tools/quality/head-silhouette.ts';
+import { headSilhouetteLabelsOf, RENDER_BACKGROUND } from '../tools/quality/evaluate.ts';
 import { faceFrame, toFace } from '../src/pipeline/hair/face-frame.ts';
-import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
+import { contactSheet } from '../tools/contact-sheet.ts';
 
 const args = process.argv.slice(2);
 let sheet = '';
