@@ -32,7 +32,7 @@ const LENGTH_PENALTY = 0.06;
 const FRINGE_PENALTY = 0.2;
 const PARTING_PENALTY = 0.03;
 /** The best this many styles get their volume fitted and are scored again. */
-const RETRIED = 3;
+const RETRIED = 2;
 
 export interface StyleScore {
   name: string;

@@ -43,16 +43,18 @@ function raster(p: Float32Array, indices: ArrayLike<number>, grid: SilhouetteGri
     const y0 = Math.max(0, Math.floor(Math.min(p[a + 1], p[b + 1], p[c + 1]))), y1 = Math.min(rows - 1, Math.ceil(Math.max(p[a + 1], p[b + 1], p[c + 1])));
     const area = (p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[c] - p[a]) * (p[b + 1] - p[a + 1]);
     if (area === 0 || !(area === area)) continue;
+    // Barycentric weights are linear in x: evaluated at the row's first cell, then stepped along it.
+    const inv = 1 / area;
+    const dA = (p[b + 1] - p[c + 1]) * inv, dB = (p[c + 1] - p[a + 1]) * inv;
+    const px0 = x0 + 0.5;
     for (let y = y0; y <= y1; y++) {
       const py = y + 0.5;
-      for (let x = x0; x <= x1; x++) {
-        const px = x + 0.5;
-        const wa = ((p[b] - px) * (p[c + 1] - py) - (p[c] - px) * (p[b + 1] - py)) / area;
-        const wb = ((p[c] - px) * (p[a + 1] - py) - (p[a] - px) * (p[c + 1] - py)) / area;
+      let wa = ((p[b] - px0) * (p[c + 1] - py) - (p[c] - px0) * (p[b + 1] - py)) * inv;
+      let wb = ((p[c] - px0) * (p[a + 1] - py) - (p[a] - px0) * (p[c + 1] - py)) * inv;
+      for (let x = x0, i = y * columns + x0; x <= x1; x++, i++, wa += dA, wb += dB) {
         const wc = 1 - wa - wb;
         if (wa < 0 || wb < 0 || wc < 0) continue;
         const z = wa * p[a + 2] + wb * p[b + 2] + wc * p[c + 2];
-        const i = y * columns + x;
         if (z <= depth[i]) continue;
         depth[i] = z;
         if (mark) mark[i] = 1;

@@ -20,7 +20,7 @@ const LOWEST_T = 0.6;
 /** Hair standing off the head by less than this (cells) cannot be scaled into a measurable change. */
 const LEAST_STANDOFF = 0.75;
 /** Measure, scale, and measure again: the outline is not linear in the standoff. */
-const ROUNDS = 4;
+const ROUNDS = 3;
 /** A gap in a mask along a ray no wider than this (cells) does not end it (strands, holes in the matte). */
 const GAP = 1.5;
 const RAY_STEP = 0.5;
