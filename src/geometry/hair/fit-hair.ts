@@ -72,20 +72,24 @@ export interface FittedHair {
 }
 
 /**
- * A library style on an avatar: its standoff scaled by `volume` (one factor, or one per vertex), warped onto the avatar's cranium
- * (`avatar`: the fitted head's positions, `avatarIndices` its triangles), kept `margin` outside the avatar's head
- * and bust, on the head bone. The
- * normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
+ * A style carried onto the avatar's head by `warp` (avatarWarp), at any per-vertex volume: the scalp point and
+ * the style's point are warped once; along a strand's way out from the scalp the smooth warp is close to linear,
+ * so a point at any standoff lies on the line between the two.
  */
-export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style: MeshData, volume: number | ArrayLike<number>, template: ArrayLike<number>, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
-  const scaled = scaleVolume(style, lib.map, volume);
-  // The cranium's centre rides along, for the avatar's own scalp map.
-  const withCentre = new Float32Array(scaled.length + 3);
-  withCentre.set(scaled);
-  withCentre.set(lib.map.centre, scaled.length);
-  const warped = avatarWarp(lib.warp, template, avatar)(withCentre);
-  const positions = warped.slice(0, scaled.length);
-  const centre: Vec3 = [warped[scaled.length], warped[scaled.length + 1], warped[scaled.length + 2]];
+export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Float32Array) => Float32Array): (volume: ArrayLike<number>) => Float32Array {
+  const root = warp(scaleVolume(style, map, 0));
+  const full = warp(new Float32Array(style.positions));
+  return (volume) => root.map((r, i) => r + volume[Math.floor(i / 3)] * (full[i] - r));
+}
+
+/**
+ * A library style on an avatar (`positions`: carried onto it, warpedStyle; `centre`: the cranium's centre carried
+ * the same way), kept `margin` outside the avatar's head (`avatar`: the fitted head's positions, `avatarIndices`
+ * its triangles) and bust, on the head bone. The normals stay the style's (away from the cranium, the way hair
+ * is lit); the warp hardly turns them.
+ */
+export function fitHair(lib: Pick<HairLibrary, 'outer'>, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
+  const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
   // A vertex pushed out of one surface can land inside a fold next to it (behind an ear): a few passes settle it.
   const body = TriangleBvh.build(avatar, avatarIndices);

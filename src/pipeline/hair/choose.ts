@@ -12,7 +12,7 @@ import type { HairObservation } from './observation.ts';
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 import type { HairLibrary, LibraryStyle } from '../../geometry/hair/library.ts';
 import { LENGTH_ORDER } from '../../geometry/hair/styles.ts';
-import { scaleVolume } from '../../geometry/hair/fit-hair.ts';
+import { scaleVolume, warpedStyle } from '../../geometry/hair/fit-hair.ts';
 import { faceFrame, fromFace, toFace, type FaceFrame } from './face-frame.ts';
 import { hairSilhouette, headDepth, iou, maskOnGrid, silhouetteGrid, type SilhouetteGrid } from './silhouette.ts';
 import { fitVolume } from './volume-fit.ts';
@@ -31,8 +31,8 @@ const OUTLINE_WEIGHT = 0.5;
 const LENGTH_PENALTY = 0.06;
 const FRINGE_PENALTY = 0.2;
 const PARTING_PENALTY = 0.03;
-/** The best this many styles get their volume fitted and are scored again. */
-const RETRIED = 2;
+/** The best this many styles get their volume fitted and are scored again (each costs two warps of some 6,000 points). */
+const RETRIED = 1;
 
 export interface StyleScore {
   name: string;
@@ -48,6 +48,10 @@ export interface HairChoice {
   style: LibraryStyle;
   /** Per vertex of the style, the factor on its standoff from the scalp. */
   volume: Float32Array;
+  /** The style on the avatar's head at that volume (carried by ChoiceInput.warp). */
+  positions: Float32Array;
+  /** The cranium's centre carried the same way. */
+  centre: [number, number, number];
   /** Every style's score (at its library volume, and fitted for the best few), best first. */
   scores: StyleScore[];
 }
@@ -96,21 +100,19 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   const centre = input.warp(new Float32Array(library.map.centre));
   const scene = { camera, grid, head, matte, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
   const fitted = tried.slice(0, RETRIED).map(({ style }) => {
-    const mesh = style.mesh;
-    // The warp is smooth: along a strand's way out from the scalp it is close to linear, so the scalp point and
-    // the style's point, warped once, give the point at any volume.
-    const root = input.warp(scaleVolume(mesh, library.map, 0));
-    const full = input.warp(new Float32Array(mesh.positions));
-    const warped = (f: Float32Array) => root.map((r, i) => r + f[Math.floor(i / 3)] * (full[i] - r));
-    const volume = fitVolume(scene, mesh.positions.length / 3, mesh.indices, warped);
-    return score(style, volume, warped(volume));
+    const warped = warpedStyle(library.map, style.mesh, input.warp);
+    const volume = fitVolume(scene, style.mesh.positions.length / 3, style.mesh.indices, warped);
+    const positions = warped(volume);
+    return { ...score(style, volume, positions), volume, positions };
   });
   fitted.sort((a, b) => b.score - a.score);
   const best = fitted[0];
   const all = [...fitted, ...tried].sort((a, b) => b.score - a.score);
   return {
     style: best.style,
-    volume: best.volume as Float32Array,
+    volume: best.volume,
+    positions: best.positions,
+    centre: scene.centre,
     scores: all.map(({ style, volume, outline, hair, score }) => ({ name: style.style.name, volume: meanOf(volume), outline, hair, score })),
   };
 }
