@@ -4,7 +4,7 @@
  * pose are fitted together; the landmarks with the fitted expression taken out are the neutral face the
  * identity fit then follows, its lips brought together.
  */
-import { arkitShape, type ArkitName } from '../expressions/arkit.ts';
+import { arkitShape, motions, type ArkitName } from '../expressions/arkit.ts';
 import { expressionFrame, type FittedGeometry } from '../expressions/frame.ts';
 import { PART_NAMES, type HeadTemplate } from '../template/types.ts';
 import { applyMat3, fitSimilarity, type Similarity } from './similarity.ts';
@@ -132,20 +132,19 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
 }
 
 /**
- * Share of mouthClose applied: lips closed all the way touch, and where they cross the untangling opened
- * them again far more (p08-a: 1.8 mm left between the lips' centres; at 0.9, 0.8 mm and nothing to untangle).
- */
-const CLOSING = 0.9;
-
-/**
  * The neutral head with its lips closed: the template's own mouthClose on the fitted geometry, which
- * closes the lips all along and keeps them in front of the teeth. The template's lips part by 5 mm at
- * rest, and a photo's parted lips (over the teeth of a smile) leave an opening the expression does not
- * explain; moving the lip landmarks instead left the lip vertices between them apart.
+ * closes the lips and keeps them in front of the teeth, then sealed along the inner contour as the
+ * bilabial visemes seal them (down to LIPS_PRESSED, but for the last 0.8 mouth units at each corner).
+ * The template's lips part by 5 mm at rest, and a photo's parted lips (over the teeth of a smile) leave an
+ * opening the expression does not explain. mouthClose alone reads the gap over the bulging lip surface,
+ * which is narrower than at the contour: its lips stayed 0.9 to 2.8 mm apart along the contour on p07-a and
+ * p08-a, and the preview showed the teeth between them (sealed: 0.1 to 0.2 mm but at the corners).
  */
 export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Float32Array {
-  const close = arkitShape(expressionFrame(template, fitted), 'mouthClose').head;
-  return fitted.head.map((p, i) => p + CLOSING * close[i]);
+  const frame = expressionFrame(template, fitted);
+  const close = arkitShape(frame, 'mouthClose');
+  motions.sealLips(frame, close);
+  return fitted.head.map((p, i) => p + close.head[i]);
 }
 
 /** min |Bw - r|² + sum ridge_s w_s² over 0 <= w <= 1, by coordinate descent from the given w (normal equations). */
