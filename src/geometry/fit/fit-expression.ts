@@ -176,18 +176,25 @@ function liftCorners(basis: ExpressionBasis, template: Float32Array, residual: F
 }
 
 /**
+ * Mouth units at each corner over which the neutral's seal fades out. The visemes' 0.8 left 1.2 to 2.3 mm
+ * open at the corners, where the preview showed the teeth and the dark mouth (p01-a read a gap of 0.055);
+ * at 0.3 they close to 0.3 to 0.5 mm (p01-a 0.019) and untangling, which follows, keeps the skin unfolded.
+ */
+const SEAL_CORNERS = 0.3;
+
+/**
  * The neutral head with its lips closed: the template's own mouthClose on the fitted geometry, which
  * closes the lips and keeps them in front of the teeth, then sealed along the inner contour as the
- * bilabial visemes seal them (down to LIPS_PRESSED, but for the last 0.8 mouth units at each corner).
+ * bilabial visemes seal them (down to LIPS_PRESSED, nearly to the corners).
  * The template's lips part by 5 mm at rest, and a photo's parted lips (over the teeth of a smile) leave an
  * opening the expression does not explain. mouthClose alone reads the gap over the bulging lip surface,
  * which is narrower than at the contour: its lips stayed 0.9 to 2.8 mm apart along the contour on p07-a and
- * p08-a, and the preview showed the teeth between them (sealed: 0.1 to 0.2 mm but at the corners).
+ * p08-a, and the preview showed the teeth between them (sealed: 0.1 to 0.2 mm).
  */
 export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Float32Array {
   const frame = expressionFrame(template, fitted);
   const close = arkitShape(frame, 'mouthClose');
-  motions.sealLips(frame, close);
+  motions.sealLips(frame, close, SEAL_CORNERS);
   return fitted.head.map((p, i) => p + close.head[i]);
 }
 
