@@ -6,7 +6,7 @@ import { centroid, vertex } from '../mesh/vec.ts';
 import { addCaruncle } from './caruncle.ts';
 import { singleBoneRow } from './head-weights.ts';
 import { addCornea } from './cornea.ts';
-import { addLashCard } from './eyelashes.ts';
+import { addLashCard, type LidName } from './eyelashes.ts';
 import { lidRims } from './lid-rim.ts';
 import { addTearLine } from './tear-line.ts';
 import { BONE, type BoundPartName, type EyeInfo, type HeadTemplate } from './types.ts';
@@ -43,6 +43,11 @@ interface HeadInput {
 
 /** Per eye, the UV half of each bound part's texture space: the left eye's on the left. */
 const HALF = { left: [0.01, 0.49], right: [0.51, 0.99] } as const;
+/** The lash cards' UV rectangles (upper lids above v = 0.5, lower below), for the lash texture. */
+const LASH_RECTS = { upper: [0.51, 0.99], lower: [0.01, 0.49] } as const;
+export const LASH_CARD_UVS: { lid: LidName; rect: [number, number, number, number] }[] = (['left', 'right'] as const).flatMap((side) =>
+  (['upper', 'lower'] as const).map((lid) => ({ lid, rect: [HALF[side][0], LASH_RECTS[lid][0], HALF[side][1], LASH_RECTS[lid][1]] as [number, number, number, number] })),
+);
 
 /**
  * The eye's parts that ride on other meshes: the corneas on the eyeballs; the lashes, the tear lines
@@ -92,10 +97,10 @@ export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: E
   return {
     cornea: part((b, s) => [{ vertices: addCornea(b, s.eye.centre, s.eye.radius, res.cornea.segments, res.cornea.ringStep, { centre: [(HALF[s.side][0] + HALF[s.side][1]) / 2, 0.5], radius: 0.235 }) }], true),
     eyelashes: part((b, s) => {
-      const [u0, u1] = HALF[s.side];
+      const rect = (lid: LidName) => LASH_CARD_UVS.find((c) => c.lid === lid && c.rect[0] === HALF[s.side][0])!.rect;
       return [
-        addLashCard(b, s.rims.upper, s.eye.centre, 'upper', res.lashes.upper, res.lashes.rows, [u0, 0.51, u1, 0.99]),
-        addLashCard(b, s.rims.lower, s.eye.centre, 'lower', res.lashes.lower, res.lashes.rows, [u0, 0.01, u1, 0.49]),
+        addLashCard(b, s.rims.upper, s.eye.centre, 'upper', res.lashes.upper, res.lashes.rows, rect('upper')),
+        addLashCard(b, s.rims.lower, s.eye.centre, 'lower', res.lashes.lower, res.lashes.rows, rect('lower')),
       ];
     }, false),
     tearLine: part((b, s) => [addTearLine(b, s.rims.lower, s.eye.centre, s.eye.radius, res.tearStations, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99])], false),
