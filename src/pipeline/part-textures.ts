@@ -9,7 +9,7 @@ export const PART_TEXTURE_SIZE = 256;
 /** Strands a pixel or two wide need more texels than the solid parts. */
 const LASH_TEXTURE_SIZE = 512;
 /** Strands per card, per lid (per eye). */
-const LASH_STRANDS = { upper: 100, lower: 50 };
+const LASH_STRANDS = { upper: 70, lower: 35 };
 const CARUNCLE_COLOUR: Rgb = [205, 128, 128];
 
 /** Texture names whose alpha is coverage (kept when encoding). */

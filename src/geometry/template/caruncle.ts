@@ -7,7 +7,7 @@ import { add, cross, dot, normalize, scale, sub } from '../mesh/vec.ts';
  * the corner towards the opening's middle, on a sphere `gap` outside the eyeball (inside the lids'),
  * a flattened ellipsoid of these half-axes: along the lid, up, out from the eyeball.
  */
-const CARUNCLE = { inset: 0.14, gap: 0.045, halfAxes: [0.1, 0.065, 0.022] as Vec3 };
+const CARUNCLE = { inset: 0.06, gap: 0.04, halfAxes: [0.07, 0.045, 0.016] as Vec3 };
 
 /**
  * A closed ellipsoid at the inner corner `corner` of an eye opening whose middle is `middle`, added to

@@ -10,7 +10,7 @@ import { alongPolyline } from './lid-rim.ts';
  * They start a little way from the inner corner, where a lid has none.
  */
 export const LASHES = {
-  upper: { length: 0.95, from: 0.12, to: 0.97, lift: 0, curl: 0.6 },
+  upper: { length: 0.95, from: 0.18, to: 0.97, lift: 0, curl: 0.6 },
   lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4 },
   rootOut: 0.06,
   forward: 1.5,

@@ -9,7 +9,7 @@ import { alongPolyline } from './lid-rim.ts';
  * `above` over the eyeball, along most of the lid from
  * beside the caruncle; the cornea (at most 0.024 out) passes under it when the eye looks down.
  */
-const TEAR = { gap: 0.032, below: 0, above: 0.05, from: 0.17, to: 0.9 };
+const TEAR = { gap: 0.032, below: 0, above: 0.025, from: 0.17, to: 0.75 };
 
 /**
  * The tear line of one eye along the lower lid's margin (`rim`, inner corner to outer), as a strip of

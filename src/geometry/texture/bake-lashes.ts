@@ -1,7 +1,7 @@
 /**
  * The eyelash cards' texture: dark strands on full transparency, coverage in alpha. Each card's rectangle
  * of UV space gets strands standing from its root edge (v0) towards its tip edge (v1), tapering, of
- * varied length and lean, as many as a lid has (about 100 upper, half as many lower, per eye).
+ * varied length and lean, as many as the caller asks.
  */
 import type { Rgb } from './bake-parts.ts';
 
@@ -14,7 +14,7 @@ export interface LashCardUv {
 /** Lash colour (sRGB): near black with a warm cast. */
 const LASH_COLOUR: Rgb = [28, 20, 17];
 /** Strand width at the root and at the tip, pixels per 512 of texture. */
-const WIDTH = { root: 2.2, tip: 0.5 };
+const WIDTH = { root: 1.8, tip: 0.4 };
 
 /** Deterministic hash noise in [0, 1). */
 function noise(i: number): number {
@@ -39,7 +39,7 @@ export function bakeLashTexture(size: number, cards: readonly LashCardUv[]): Uin
       seed += 3;
       const u = u0 + (u1 - u0) * (0.02 + 0.96 * ((s + noise(seed)) / card.strands));
       const length = 0.55 + 0.45 * noise(seed + 1);
-      const lean = (noise(seed + 2) - 0.5) * 0.25 * (u1 - u0);
+      const lean = (noise(seed + 2) - 0.5) * 0.04 * (u1 - u0);
       // Walk the strand in half-pixel steps, stamping a soft disc whose width tapers to the tip.
       const steps = Math.ceil(Math.abs(v1 - v0) * length * size * 2);
       for (let k = 0; k <= steps; k++) {
