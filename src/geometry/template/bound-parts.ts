@@ -106,8 +106,8 @@ export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: E
     tearLine: part((b, s) => [addTearLine(b, s.rims.lower, s.eye.centre, s.eye.radius, res.tearStations, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99])], false),
     caruncle: part((b, s) => {
       const corner = vertex(head.positions, s.loop[0]);
-      const vertices = addCaruncle(b, corner, centroid(head.positions, s.loop), s.eye.centre, s.eye.radius, res.caruncle.segments, res.caruncle.rings, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99]);
-      return [{ vertices, roots: vertices.map(() => corner) }];
+      const { vertices, seat } = addCaruncle(b, corner, centroid(head.positions, s.loop), s.eye.centre, s.eye.radius, res.caruncle.segments, res.caruncle.rings, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99]);
+      return [{ vertices, roots: vertices.map(() => seat) }];
     }, false),
   };
 }

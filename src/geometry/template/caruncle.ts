@@ -4,20 +4,21 @@ import { add, cross, dot, normalize, scale, sub } from '../mesh/vec.ts';
 
 /**
  * The caruncle: the small pink mound in the inner corner of the eye (cm). It sits this far in from
- * the corner towards the opening's middle, on a sphere `gap` outside the eyeball (inside the lids'),
- * a flattened ellipsoid of these half-axes: along the lid, up, out from the eyeball.
+ * the corner towards the opening's middle and `drop` below it, on the lower lid's side of where the lids
+ * meet (a closing upper lid passes over it), on a sphere `gap` outside the eyeball (inside the lids'), a
+ * flattened ellipsoid of these half-axes: along the lid, up, out from the eyeball.
  */
-const CARUNCLE = { inset: 0.06, gap: 0.04, halfAxes: [0.07, 0.045, 0.016] as Vec3 };
+const CARUNCLE = { inset: 0.06, drop: 0.05, gap: 0.04, halfAxes: [0.07, 0.045, 0.016] as Vec3 };
 
 /**
  * A closed ellipsoid at the inner corner `corner` of an eye opening whose middle is `middle`, added to
  * `b` with `segments` points round and `rings` rings; UVs (a latitude-longitude grid) fill `rect`.
- * Returns its vertices.
+ * Returns its vertices and its seat on the lid (where it holds to it).
  */
-export function addCaruncle(b: MeshBuilder, corner: Vec3, middle: Vec3, eyeCentre: Vec3, eyeRadius: number, segments: number, rings: number, rect: [number, number, number, number]): number[] {
+export function addCaruncle(b: MeshBuilder, corner: Vec3, middle: Vec3, eyeCentre: Vec3, eyeRadius: number, segments: number, rings: number, rect: [number, number, number, number]): { vertices: number[]; seat: Vec3 } {
   const first = b.vertexCount;
   const inward = normalize(sub(middle, corner));
-  const seat = add(corner, scale(inward, CARUNCLE.inset));
+  const seat = add(add(corner, scale(inward, CARUNCLE.inset)), [0, -CARUNCLE.drop, 0]);
   const out = normalize(sub(seat, eyeCentre));
   const centre = add(eyeCentre, scale(out, eyeRadius + CARUNCLE.gap));
   const along = normalize(sub(inward, scale(out, dot(inward, out))));
@@ -43,5 +44,5 @@ export function addCaruncle(b: MeshBuilder, corner: Vec3, middle: Vec3, eyeCentr
     }
   }
   for (let s = 0; s < segments; s++) b.triangle(bottom, ringIds[rings - 1][s + 1], ringIds[rings - 1][s]);
-  return Array.from({ length: b.vertexCount - first }, (_, i) => first + i);
+  return { vertices: Array.from({ length: b.vertexCount - first }, (_, i) => first + i), seat };
 }

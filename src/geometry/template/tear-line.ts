@@ -6,10 +6,11 @@ import { alongPolyline } from './lid-rim.ts';
 /**
  * The wet strip where the lower lid meets the eyeball (cm): on a sphere just outside the eyeball and
  * inside the lids' (the lid contour stays 0.04 out, eye-socket.ts), from under the margin (`below`) to
- * `above` over the eyeball, along most of the lid from
- * beside the caruncle; the cornea (at most 0.024 out) passes under it when the eye looks down.
+ * `above` over the eyeball, from beside the caruncle along most of the lid (its outer end, where a
+ * squinting 1.6 lid folds most, left out); the cornea (at most 0.024 out) passes under it when the eye
+ * looks down.
  */
-const TEAR = { gap: 0.032, below: 0, above: 0.025, from: 0.17, to: 0.75 };
+const TEAR = { gap: 0.028, below: 0, above: 0.025, from: 0.17, to: 0.75 };
 
 /**
  * The tear line of one eye along the lower lid's margin (`rim`, inner corner to outer), as a strip of
