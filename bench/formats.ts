@@ -1,9 +1,9 @@
 import type { Figure } from './figure.ts';
 import { measure as measureRuns } from './timing.ts';
 import type { AvatarModel } from '../src/model/avatar.ts';
-import { buildPackage, buildPackages } from '../src/formats/packages.ts';
-import { writeZip } from '../src/formats/zip-write.ts';
-import { writeObj } from '../src/formats/obj-write.ts';
+import { buildPackage, buildPackages } from '../src/formats/write/packages.ts';
+import { writeZip } from '../src/formats/write/zip-write.ts';
+import { writeObj } from '../src/formats/write/obj-write.ts';
 import { buildTestAvatar } from '../test/fixtures/avatar.ts';
 import { testViews } from '../test/fixtures/views.ts';
 import { PACKAGE_VIEW_SIZE } from '../src/pipeline/output.ts';

@@ -18,7 +18,7 @@ const round = (x: number) => Math.round(x * 10) / 10;
 
 async function measure(): Promise<Record<string, number>> {
   const { createPipeline } = await import('../src/pipeline/index.ts');
-  const { buildPackages } = await import('../src/formats/packages.ts');
+  const { buildPackages } = await import('../src/formats/write/packages.ts');
   const pipeline = await createPipeline();
   const file = new Uint8Array(readFileSync(PHOTO));
   const input = { inputType: 'photo' as const, file, template: '2.0' as const, features: ['basic', 'expressions', 'visemes'] as const };

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
+import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 
 const PHOTOS = ['p05-a', 'p13-a', 'p03-a'];
 const VIEWS = ['front', 'side', 'three-quarter', 'ear'];
@@ -26,7 +26,7 @@ function exportAvatars(root: string, label: string): void {
     import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
     import path from 'node:path';
     const { createPipeline } = await import(${JSON.stringify(path.join(root, 'src/pipeline/index.ts'))});
-    const { writeFbx } = await import(${JSON.stringify(path.join(root, 'src/formats/fbx/write.ts'))});
+    const { writeFbx } = await import(${JSON.stringify(path.join(root, 'src/formats/write/fbx/write.ts'))});
     const pipeline = await createPipeline();
     for (const photo of ${JSON.stringify(PHOTOS)}) {
       const file = readFileSync(path.join(${JSON.stringify(path.join(here, 'test/fixtures/faces'))}, photo + '.jpg'));

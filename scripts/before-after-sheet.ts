@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
+import { contactSheet } from '../tools/contact-sheet.ts';
 
 const [out, before, after, title, ...photos] = process.argv.slice(2);
 if (!out || !before || !after || photos.length === 0) {

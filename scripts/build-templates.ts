@@ -7,13 +7,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeObj } from '../src/formats/obj-write.ts';
-import { buildTemplate } from '../src/geometry/template/build.ts';
+import { writeObj } from '../src/formats/write/obj-write.ts';
+import { buildTemplate } from '../src/pipeline/head-template.ts';
 import { BONE, PART_NAMES, type HeadTemplate } from '../src/geometry/template/types.ts';
 import type { TemplateVersion, Vec3 } from '../src/model/avatar.ts';
 import { renderMeshes, type RenderItem, type RenderMode } from '../src/geometry/render/rasterize.ts';
-import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
-import { axisAngle, poseVertices } from '../src/geometry/mesh/skinning.ts';
+import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
+import { axisAngle, poseVertices } from '../tools/skinning.ts';
 import { vertexNormals } from '../src/geometry/mesh/normals.ts';
 
 export const TEMPLATE_VERSIONS: TemplateVersion[] = ['1.6', '2.0'];

@@ -6,8 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPipeline } from '../src/pipeline/index.ts';
-import { judgeShapes, observeShapes } from '../src/pipeline/quality/observe-shapes.ts';
-import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
+import { judgeShapes } from '../tools/quality/judge-shapes.ts';
+import { observeShapes } from '../tools/quality/observe-shapes.ts';
+import { contactSheet } from '../tools/contact-sheet.ts';
 
 const FACES = path.resolve(import.meta.dirname, '../test/fixtures/faces');
 const photo = process.argv[2] ?? 'p03-a';

@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
-import { decodeMaterialTextures } from '../src/geometry/render/decode-texture.ts';
+import { decodeMaterialTextures } from '../src/formats/read/decode-image.ts';
 import { modelItems, previewCamera } from '../src/geometry/render/preview.ts';
 import { renderMeshes } from '../src/geometry/render/rasterize.ts';
-import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
+import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
 import type { Camera } from '../src/geometry/render/camera.ts';
 

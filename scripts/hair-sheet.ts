@@ -9,7 +9,7 @@ import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { hairLibrary } from '../src/geometry/hair/library.ts';
 import { tintHair } from '../src/geometry/hair/strand-texture.ts';
 import { renderMeshes, type RenderItem } from '../src/geometry/render/rasterize.ts';
-import { contactSheet, type SheetCell } from '../src/geometry/render/contact-sheet.ts';
+import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 import type { Camera } from '../src/geometry/render/camera.ts';
 import type { Vec3 } from '../src/model/avatar.ts';
 

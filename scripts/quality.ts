@@ -12,8 +12,8 @@ import sharp from 'sharp';
 import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { landmarkModel } from '../src/pipeline/face/landmark-model.ts';
-import { evaluatePhotos, type PhotoCase, type QualityReport } from '../src/pipeline/quality/evaluate.ts';
-import { contactSheet } from '../src/geometry/render/contact-sheet.ts';
+import { evaluatePhotos, type PhotoCase, type QualityReport } from '../tools/quality/evaluate.ts';
+import { contactSheet } from '../tools/contact-sheet.ts';
 import type { Feature } from '../src/model/product.ts';
 import type { TemplateVersion } from '../src/model/avatar.ts';
 

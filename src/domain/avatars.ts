@@ -4,10 +4,10 @@ import { AVATAR_FEATURES, INPUT_TYPES, PLATFORMS, TEMPLATES, type Feature, type 
 import { errors } from './errors.ts';
 import { isKey, newKey } from './ids.ts';
 import { inspectPhoto } from './input-check.ts';
-import { readMeshInput } from '../formats/mesh-input.ts';
+import { readMeshInput } from '../formats/read/mesh-input.ts';
 import { avatarDir, inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath } from './layout.ts';
 import type { ListCodes } from './list-codes.ts';
-import { parseVertexFile } from '../formats/vertex-file.ts';
+import { parseVertexFile } from '../formats/read/vertex-file.ts';
 import type { Account, Avatar, AvatarStore, Files, MetaEntry, Result } from './ports.ts';
 
 export interface AvatarSettings {

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
 import type { AvatarStore, Files, Job } from '../domain/ports.ts';
-import { buildBlendshapeZip, buildPackages } from '../formats/packages.ts';
-import { parseVertexFile, writeVertexFile } from '../formats/vertex-file.ts';
+import { buildBlendshapeZip, buildPackages } from '../formats/write/packages.ts';
+import { parseVertexFile } from '../formats/read/vertex-file.ts';
+import { writeVertexFile } from '../formats/write/vertex-file.ts';
 import { createDeformer } from '../geometry/deform/index.ts';
 import { decodeDocument, encodeDocument } from '../model/codec.ts';
 import type { AvatarModel } from '../model/avatar.ts';

@@ -12,7 +12,7 @@ import { fitBones } from '../geometry/fit/fit-bones.ts';
 import { modelItems, previewCamera, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
-import { encodePreview } from '../geometry/render/encode-preview.ts';
+import { encodePreview } from '../formats/write/encode-preview.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** The hair mesh, its material and its texture (colour with coverage in alpha). */

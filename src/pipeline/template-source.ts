@@ -1,6 +1,6 @@
 /** Maps the head templates of src/geometry/template onto the view the photo pipeline works with. */
 import type { TemplateVersion } from '../model/avatar.ts';
-import { buildTemplate } from '../geometry/template/build.ts';
+import { buildTemplate } from './head-template.ts';
 import { PART_NAMES } from '../geometry/template/types.ts';
 import { GUMS_BELOW_V } from '../geometry/template/mouth-parts.ts';
 import type { TemplateView } from './template-view.ts';

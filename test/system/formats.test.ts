@@ -7,12 +7,12 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
-import { readFbx } from '../../src/formats/fbx/read.ts';
-import { writeFbx } from '../../src/formats/fbx/write.ts';
-import { writeObj } from '../../src/formats/obj-write.ts';
+import { readFbx } from '../../tools/read-fbx.ts';
+import { writeFbx } from '../../src/formats/write/fbx/write.ts';
+import { writeObj } from '../../src/formats/write/obj-write.ts';
 import type { AvatarModel, Material } from '../../src/model/avatar.ts';
-import { channelMaps } from '../../src/formats/fbx/channel-maps.ts';
-import { buildPackages, PACKAGE_FILES } from '../../src/formats/packages.ts';
+import { channelMaps } from '../../src/formats/write/fbx/channel-maps.ts';
+import { buildPackages, PACKAGE_FILES } from '../../src/formats/write/packages.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../fixtures/avatar.ts';
 import { testViews } from '../fixtures/views.ts';
 

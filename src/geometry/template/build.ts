@@ -2,6 +2,7 @@ import type { MeshData, TemplateVersion, Vec3 } from '../../model/avatar.ts';
 import { vertexNormals } from '../mesh/normals.ts';
 import { subdivide } from '../mesh/subdivide.ts';
 import { buildEyeball, eyeballLayout } from './eyeball.ts';
+import type { CanonicalFace } from './canonical-face.ts';
 import { buildBaseHead, FACE_UV, Tag, type BaseHead } from './head.ts';
 import { BUST_BOTTOM_Y } from './bust.ts';
 import { packSkin, singleBoneRow } from './head-weights.ts';
@@ -27,18 +28,6 @@ const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: n
   },
 };
 
-const cache = new Map<TemplateVersion, HeadTemplate>();
-
-/** The head template of a version: deterministic, built once per process (treat it as read-only). */
-export function buildTemplate(version: TemplateVersion): HeadTemplate {
-  let template = cache.get(version);
-  if (!template) {
-    template = generateTemplate(version);
-    cache.set(version, template);
-  }
-  return template;
-}
-
 function refine(base: BaseHead, times: number): BaseHead {
   let head = base;
   for (let i = 0; i < times; i++) {
@@ -59,10 +48,10 @@ function refine(base: BaseHead, times: number): BaseHead {
   return head;
 }
 
-/** Builds a template from scratch, bypassing the cache (for measurements). */
-export function generateTemplate(version: TemplateVersion): HeadTemplate {
+/** Builds the head template of a version around the canonical face: deterministic, and slow enough that callers keep it. */
+export function generateTemplate(version: TemplateVersion, face: CanonicalFace): HeadTemplate {
   const res = RESOLUTION[version];
-  const head = refine(buildBaseHead(), res.subdivisions);
+  const head = refine(buildBaseHead(face), res.subdivisions);
   const eyes = head.eyes;
   const world = jointPositions({ eyeLeft: eyes.left.centre, eyeRight: eyes.right.centre, bottomY: BUST_BOTTOM_Y });
   const frame = mouthFrame(head.positions, 13, 14);

@@ -2,7 +2,7 @@ import type { Vec3 } from '../../model/avatar.ts';
 import { boundaryLoops } from '../mesh/adjacency.ts';
 import { MeshBuilder } from '../mesh/builder.ts';
 import { vertex } from '../mesh/vec.ts';
-import { FACE_VERTEX_COUNT, loadCanonicalFace } from './canonical-face.ts';
+import { FACE_VERTEX_COUNT, type CanonicalFace } from './canonical-face.ts';
 import { buildBust } from './bust.ts';
 import { earRings } from './ear.ts';
 import { fitEyeball, socketRings, type EyeFit } from './eye-socket.ts';
@@ -60,8 +60,7 @@ const BUST = { rings: 8, bottomRings: 2, bottomUv: { centre: [0.5, BOTTOM_STRIP 
  * oval to the neck cut with openings for the ears, the bust below the cut, eye sockets and the
  * mouth bag closing the face's holes, and the ears. Vertices 0..467 are the canonical face's.
  */
-export function buildBaseHead(): BaseHead {
-  const face = loadCanonicalFace();
+export function buildBaseHead(face: CanonicalFace): BaseHead {
   const { indices: faceIndices, loops } = openFace(face);
   const b = new MeshBuilder();
   for (let i = 0; i < FACE_VERTEX_COUNT; i++) {

@@ -5,11 +5,11 @@
  */
 import sharp from 'sharp';
 import type { MeshData } from '../../model/avatar.ts';
-import { readMeshInput } from '../../formats/mesh-input.ts';
+import { readMeshInput } from '../../formats/read/mesh-input.ts';
 import type { MeshInputType } from '../../model/product.ts';
-import { objToMeshData, detectHeadUnit, type LengthUnit } from '../../formats/obj-read.ts';
-import { detectHeadOrientation, type HeadOrientation } from '../../formats/head-orientation.ts';
-import { InputError } from '../../formats/input-error.ts';
+import { objToMeshData, detectHeadUnit, type LengthUnit } from '../../formats/read/obj-read.ts';
+import { detectHeadOrientation, type HeadOrientation } from '../../geometry/register/head-orientation.ts';
+import { InputError } from '../../formats/read/input-error.ts';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';
 import { MAX_SCAN_TRIANGLES } from '../limits.ts';

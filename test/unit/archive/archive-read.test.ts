@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync } from 'fflate';
-import { readArchive, type ArchiveLimits } from '../../../src/formats/archive-read.ts';
-import { InputError } from '../../../src/formats/input-error.ts';
+import { readArchive, type ArchiveLimits } from '../../../src/formats/read/archive-read.ts';
+import { InputError } from '../../../src/formats/read/input-error.ts';
 import { buildRar4, buildRar5 } from './rar-builder.ts';
 import { buildZip } from './zip-builder.ts';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeshData } from '../../../src/model/avatar.ts';
-import { detectHeadOrientation } from '../../../src/formats/head-orientation.ts';
+import { detectHeadOrientation } from '../../../src/geometry/register/head-orientation.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
 import { headScan } from './head-scan.ts';
 

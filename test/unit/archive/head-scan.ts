@@ -1,5 +1,5 @@
 import type { MeshData } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 
 /**
  * The template's head without its bust, open at the neck like a head scan, and with only the vertices

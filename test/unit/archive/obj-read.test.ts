@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError } from '../../../src/formats/input-error.ts';
-import { detectHeadUnit, objToMeshData, readObj } from '../../../src/formats/obj-read.ts';
+import { InputError } from '../../../src/formats/read/input-error.ts';
+import { detectHeadUnit, objToMeshData, readObj } from '../../../src/formats/read/obj-read.ts';
 
 const obj = (s: string) => new TextEncoder().encode(s);
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDeformer } from '../../../src/geometry/deform/index.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { surfaceSamples, warpedHead } from './heads.ts';
 
 // The real head of template 2.0 (open at the neck, with ears, mouth bag and eye sockets), warped smoothly.

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VertexFileError, parseVertexFile, writeVertexFile } from '../../../src/formats/vertex-file.ts';
+import { VertexFileError, parseVertexFile } from '../../../src/formats/read/vertex-file.ts';
+import { writeVertexFile } from '../../../src/formats/write/vertex-file.ts';
 
 const codeOf = (bytes: Uint8Array): number | undefined => {
   try {

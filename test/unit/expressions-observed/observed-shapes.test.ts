@@ -1,6 +1,6 @@
 /**
  * Issue 5 item 4: every blendshape of avatars made from test photos, rendered at weight 1 and observed
- * with the landmark detector, does what its name says (expectations in src/pipeline/quality/observe-shapes.ts):
+ * with the landmark detector, does what its name says (expectations in tools/quality/observe-shapes.ts):
  * it does something, the right thing, on the right side, mirrored by its twin, without lips or lids crossing.
  */
 import { describe, test, before } from 'node:test';
@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPipeline } from '../../../src/pipeline/index.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
-import { expectationOf, judgeShapes, observeShapes, type ObservedAvatar, type ShapeVerdict } from '../../../src/pipeline/quality/observe-shapes.ts';
+import { expectationOf, judgeShapes, type ShapeVerdict } from '../../../tools/quality/judge-shapes.ts';
+import { observeShapes, type ObservedAvatar } from '../../../tools/quality/observe-shapes.ts';
 
 const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
 const PHOTOS = ['p03-a', 'p06-a', 'p13-a'];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MorphTarget, Vec3 } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { buildBlendshapes, blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import { ARKIT_NAMES } from '../../../src/geometry/expressions/arkit.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES } from '../../../src/geometry/expressions/visemes.ts';

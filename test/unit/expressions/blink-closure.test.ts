@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Vec3 } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
 import { renderTriangleIds } from '../../../src/geometry/render/rasterize.ts';
 import { PART_NAMES } from '../../../src/geometry/template/types.ts';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeshData, TemplateVersion, Vec3 } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
 import { countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { PART_NAMES, type HeadTemplate } from '../../../src/geometry/template/types.ts';

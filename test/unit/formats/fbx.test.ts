@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import sharp from 'sharp';
 import type { Bone, Mesh, MeshPhongMaterial, SkinnedMesh } from 'three';
-import { encodeFbx } from '../../../src/formats/fbx/encode.ts';
-import { findChild, findChildren, int32, node, type FbxNode } from '../../../src/formats/fbx/node.ts';
-import { readFbx } from '../../../src/formats/fbx/read.ts';
-import { writeFbx } from '../../../src/formats/fbx/write.ts';
-import { channelMaps, channelMapTextures } from '../../../src/formats/fbx/channel-maps.ts';
+import { encodeFbx } from '../../../src/formats/write/fbx/encode.ts';
+import { findChild, findChildren, int32, node, type FbxNode } from '../../../src/formats/write/fbx/node.ts';
+import { readFbx } from '../../../tools/read-fbx.ts';
+import { writeFbx } from '../../../src/formats/write/fbx/write.ts';
+import { channelMaps, channelMapTextures } from '../../../src/formats/write/fbx/channel-maps.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { collect, restPoseError, loadFbxWithThree } from './three-loaders.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DoubleSide, FrontSide, type Bone, type Mesh, type MeshStandardMaterial, type SkinnedMesh } from 'three';
 import { validateBytes } from 'gltf-validator';
-import { sampleTrack, writeGlb } from '../../../src/formats/gltf.ts';
+import { sampleTrack, writeGlb } from '../../../src/formats/write/gltf.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { collect, restPoseError, loadGlbWithThree } from './three-loaders.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildRig } from '../../../src/formats/rig-json.ts';
-import { OCULUS_FOR_POLLY, visemeMapping } from '../../../src/formats/visemes.ts';
+import { buildRig } from '../../../src/formats/write/rig-json.ts';
+import { OCULUS_FOR_POLLY, visemeMapping } from '../../../src/formats/write/visemes.ts';
 import { POLLY_VISEMES } from '../../../src/geometry/expressions/visemes.ts';
 import { buildTestAvatar } from '../../fixtures/avatar.ts';
 

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bone, SkinnedMesh } from 'three';
 import type { AvatarModel } from '../../../src/model/avatar.ts';
-import { writeFbx } from '../../../src/formats/fbx/write.ts';
-import { writeGlb } from '../../../src/formats/gltf.ts';
-import { buildUnityModel } from '../../../src/formats/unity-json.ts';
-import { buildRig } from '../../../src/formats/rig-json.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { writeFbx } from '../../../src/formats/write/fbx/write.ts';
+import { writeGlb } from '../../../src/formats/write/gltf.ts';
+import { buildUnityModel } from '../../../src/formats/write/unity-json.ts';
+import { buildRig } from '../../../src/formats/write/rig-json.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { BONE, PART_NAMES } from '../../../src/geometry/template/types.ts';
 import { collect, loadFbxWithThree, loadGlbWithThree } from './three-loaders.ts';
 

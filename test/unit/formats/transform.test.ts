@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Euler, Matrix4, Quaternion, Vector3 } from 'three';
 import type { Quat } from '../../../src/model/avatar.ts';
-import { compose, invertAffine, multiply, quatToEulerXYZDegrees } from '../../../src/formats/transform.ts';
+import { compose, invertAffine, multiply, quatToEulerXYZDegrees } from '../../../src/geometry/mesh/transform.ts';
 
 const close = (a: ArrayLike<number>, b: ArrayLike<number>, eps = 1e-9): void => {
   assert.equal(a.length, b.length);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { whiteBalance, applyGains, hueOfLinear, SKIN_HUE } from '../../../src/geometry/texture/white-balance.ts';
 import { srgbToLinear } from '../../../src/geometry/render/srgb.ts';
-import { srgbToLab, deltaE } from '../../../src/pipeline/quality/skin-colour.ts';
+import { srgbToLab, deltaE } from '../../../tools/quality/skin-colour.ts';
 import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
 
 /** The colour under a light of this linear RGB colour (a colour cast). */

@@ -5,7 +5,7 @@ import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
-import { writeZip } from '../../../src/formats/zip-write.ts';
+import { writeZip } from '../../../src/formats/write/zip-write.ts';
 import { avatarScan, decimate, moveRigid, random, shuffle, sphere, split, zipScan, type ScanMesh } from './scan-fixtures.ts';
 import { assertValidHead, faceError, run } from './run-mesh.ts';
 import { readFace } from '../../fixtures/faces.ts';

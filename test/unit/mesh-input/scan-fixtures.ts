@@ -5,12 +5,12 @@
  */
 import sharp from 'sharp';
 import type { AvatarModel, MeshData } from '../../../src/model/avatar.ts';
-import { writeObj } from '../../../src/formats/obj-write.ts';
-import { writeZip } from '../../../src/formats/zip-write.ts';
-import { decodeImage } from '../../../src/geometry/render/decode-texture.ts';
+import { writeObj } from '../../../src/formats/write/obj-write.ts';
+import { writeZip } from '../../../src/formats/write/zip-write.ts';
+import { decodeImage } from '../../../src/formats/read/decode-image.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { subdivide } from '../../../src/geometry/mesh/subdivide.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 
 export type ScanMesh = Pick<MeshData, 'positions' | 'uvs' | 'indices'>;
 

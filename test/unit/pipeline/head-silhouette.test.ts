@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignedIoU, fitSimilarity2, headSilhouetteIoU, invertSimilarity2, STABLE_LANDMARKS, type Mask, type Similarity2 } from '../../../src/pipeline/quality/head-silhouette.ts';
+import { alignedIoU, fitSimilarity2, headSilhouetteIoU, invertSimilarity2, STABLE_LANDMARKS, type Mask, type Similarity2 } from '../../../tools/quality/head-silhouette.ts';
 
 const apply = (m: Similarity2, [x, y]: [number, number]): [number, number] => [m.a * x - m.b * y + m.tx, m.b * x + m.a * y + m.ty];
 const identity: Similarity2 = { a: 1, b: 0, tx: 0, ty: 0 };

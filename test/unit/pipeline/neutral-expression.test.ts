@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { PhotoPipeline, type PhotoPipelineResult } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { headMeshReport } from '../../../src/pipeline/quality/evaluate.ts';
-import { mouthShape } from '../../../src/pipeline/quality/mouth-shape.ts';
+import { headMeshReport } from '../../../tools/quality/evaluate.ts';
+import { mouthShape } from '../../../tools/quality/mouth-shape.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 
 const photo = readFileSync(new URL('../../fixtures/faces/p08-a.jpg', import.meta.url));

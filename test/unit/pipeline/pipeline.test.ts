@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { PhotoPipeline, type PhotoPipelineResult } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { headMeshReport } from '../../../src/pipeline/quality/evaluate.ts';
+import { headMeshReport } from '../../../tools/quality/evaluate.ts';
 import { PACKAGE_VIEW_SIZE } from '../../../src/pipeline/output.ts';
 import { projectPoints } from '../../../src/geometry/texture/photo-camera.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { evaluatePhotos, GOALS, type QualityReport } from '../../../src/pipeline/quality/evaluate.ts';
+import { evaluatePhotos, GOALS, type QualityReport } from '../../../tools/quality/evaluate.ts';
 
 const dir = new URL('../../fixtures/faces/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as { photos: { file: string; person: string }[] };

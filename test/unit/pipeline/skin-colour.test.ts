@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { srgbToLab, deltaE, samePersonDeltaE } from '../../../src/pipeline/quality/skin-colour.ts';
+import { srgbToLab, deltaE, samePersonDeltaE } from '../../../tools/quality/skin-colour.ts';
 
 test('sRGB converts to CIE Lab under D65', () => {
   const close = (a: number[], b: number[], tol: number) => a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) < tol, `${a} vs ${b}`));

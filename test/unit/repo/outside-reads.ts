@@ -393,7 +393,7 @@ function filesUnder(root: string, dir: string): string[] {
 }
 
 /** Every finding in the code folders and the docs of the repository at `root`. */
-export function scanRepository(root: string, codeDirs = ['src', 'test', 'bench', 'scripts', 'web'], docs = ['README.md', 'docs']): Finding[] {
+export function scanRepository(root: string, codeDirs = ['src', 'tools', 'test', 'bench', 'scripts', 'web'], docs = ['README.md', 'docs']): Finding[] {
   const out: Finding[] = [];
   for (const file of codeDirs.flatMap((d) => filesUnder(root, d))) {
     if (BINARY.test(file)) continue;

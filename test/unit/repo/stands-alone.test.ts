@@ -5,7 +5,7 @@ import { scanRepository } from './outside-reads.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-test('nothing under src, test, bench, scripts or web reads a path outside the repository, and no doc sends readers there', () => {
+test('nothing under src, tools, test, bench, scripts or web reads a path outside the repository, and no doc sends readers there', () => {
   const found = scanRepository(root);
   assert.deepEqual(
     found.map((f) => `${f.file}:${f.line} (${f.form}) ${f.text} -> ${f.resolved}`),

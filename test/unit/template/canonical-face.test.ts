@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCanonicalFace } from '../../../src/geometry/template/canonical-face.ts';
+import { loadCanonicalFace } from '../../../src/pipeline/canonical-face-file.ts';
 import { openFace } from '../../../src/geometry/template/face-parts.ts';
-import { readFields, repeatedFloats, repeatedVarints } from '../../../src/geometry/template/protobuf.ts';
+import { readFields, repeatedFloats, repeatedVarints } from '../../../src/formats/read/protobuf.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
 
 test('the protobuf reader reads varints, packed and unpacked repeated fields', () => {

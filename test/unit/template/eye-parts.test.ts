@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeshData, TemplateVersion, Vec3 } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { placeBoundParts } from '../../../src/geometry/template/bound-parts.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
 import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
-import { axisAngle, poseVertices } from '../../../src/geometry/mesh/skinning.ts';
+import { axisAngle, poseVertices } from '../../../tools/skinning.ts';
 import { BONE, BOUND_PART_NAMES, OPEN_PARTS, PART_NAMES, type HeadTemplate } from '../../../src/geometry/template/types.ts';
 
 const versions: TemplateVersion[] = ['1.6', '2.0'];

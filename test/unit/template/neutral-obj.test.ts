@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import type { Mesh } from 'three';
 import { TEMPLATE_VERSIONS, neutralObj, neutralObjPath } from '../../../scripts/build-templates.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 
 for (const version of TEMPLATE_VERSIONS) {
   test(`${version}: the published neutral.obj is what the generator writes now`, () => {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MeshData, TemplateVersion, Vec3 } from '../../../src/model/avatar.ts';
-import { buildTemplate } from '../../../src/geometry/template/build.ts';
-import { loadCanonicalFace } from '../../../src/geometry/template/canonical-face.ts';
+import { buildTemplate } from '../../../src/pipeline/head-template.ts';
+import { loadCanonicalFace } from '../../../src/pipeline/canonical-face-file.ts';
 import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
-import { axisAngle, poseVertices } from '../../../src/geometry/mesh/skinning.ts';
+import { axisAngle, poseVertices } from '../../../tools/skinning.ts';
 import { BONE, BOUND_PART_NAMES, PART_NAMES, type BoundPartName } from '../../../src/geometry/template/types.ts';
 import { NECK_CUT_Y } from '../../../src/geometry/template/head-shape.ts';
 

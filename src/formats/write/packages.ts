@@ -1,0 +1,107 @@
+import { crc32 } from 'node:zlib';
+import type { AvatarModel, Texture } from '../../model/avatar.ts';
+import type { Platform } from '../../model/product.ts';
+import type { PreviewView } from '../../geometry/render/preview.ts';
+import { channelMapTextures } from './fbx/channel-maps.ts';
+import { writeFbx } from './fbx/write.ts';
+import { writeGlb } from './gltf.ts';
+import { materialState } from './material-state.ts';
+import { writeObj } from './obj-write.ts';
+import { buildRig } from './rig-json.ts';
+import { writeUnityJson } from './unity-json.ts';
+import { writeZip, type ZipEntry } from './zip-write.ts';
+
+/** File names inside the packages (docs/FORMATS.md lists the layouts). */
+export const PACKAGE_FILES = {
+  fbx: 'avatar_model.fbx',
+  glb: 'avatar_model.glb',
+  unityJson: 'avatar_model.json',
+  rig: 'avatar_rig.json',
+  materialState: 'material_state.json',
+  templateNeutral: 'template_neutral.obj',
+  /** Renders of the avatar beside the model in every package (PNG, transparent). */
+  views: { front: 'preview_front.png', threeQuarter: 'preview_three_quarter.png', side: 'preview_side.png' } satisfies Record<PreviewView, string>,
+} as const;
+
+/** What the packages carry besides the model: the template's neutral head (maya) and the views' PNGs (all). */
+export interface PackageExtras {
+  templateNeutralObj: Uint8Array;
+  views: Record<PreviewView, Uint8Array>;
+}
+
+const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 1));
+
+/**
+ * Download packages as zip bytes, one per platform asked for; the FBX is written once when both
+ * `maya` and `webviewer` are asked for. Pure: writing them atomically and building them once per
+ * avatar is the caller's job.
+ */
+export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Promise<Map<Platform, Uint8Array>> {
+  const entry = (t: Texture): ZipEntry => ({ name: t.name, data: t.data, crc: crc32(t.data) });
+  const f = PACKAGE_FILES;
+  // The images every package carries: the views and the textures.
+  const images: ZipEntry[] = [
+    ...Object.entries(f.views).map(([view, name]) => ({ name, data: extras.views[view as PreviewView] })),
+    ...model.textures.map(entry),
+  ];
+  // The FBX's grey maps encode on sharp's threads while the FBX is written.
+  const withFbx = platforms.some((p) => p === 'maya' || p === 'webviewer');
+  const maps = withFbx ? channelMapTextures(model).then((t) => t.map(entry)) : Promise.resolve([]);
+  maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
+  let fbx: Uint8Array | undefined;
+  const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: (fbx ??= writeFbx(model)) }, ...(await maps)];
+  const build = async (platform: Platform): Promise<Uint8Array> => {
+    switch (platform) {
+      case 'maya':
+        return writeZip([
+          ...(await fbxEntries()),
+          ...images,
+          { name: f.materialState, data: json(materialState(model)) },
+          { name: f.templateNeutral, data: extras.templateNeutralObj },
+        ]);
+      case 'webviewer':
+        return writeZip([
+          ...(await fbxEntries()),
+          { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
+          { name: f.glb, data: await writeGlb(model) },
+          ...images,
+        ]);
+      case 'unity':
+        return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...images]);
+    }
+  };
+  const out = new Map<Platform, Uint8Array>();
+  for (const p of platforms) out.set(p, await build(p));
+  return out;
+}
+
+/** The download package of one platform (see buildPackages). */
+export async function buildPackage(model: AvatarModel, platform: Platform, extras: PackageExtras): Promise<Uint8Array> {
+  return (await buildPackages(model, [platform], extras)).get(platform)!;
+}
+
+/**
+ * execute/blendshapes: `neutral.obj` and `<blendshape>.obj` per blendshape of the head (the
+ * mesh with morphs; `head` when several have): same vertex order, faces and UVs. An avatar with hair
+ * also gets `neutral_hair.obj`, the hair mesh as it sits on the neutral head (it has no blendshapes). No normals:
+ * every file then carries only what the shapes share or move, and tools recompute them alike.
+ */
+/** The hair mesh of the blendshape zip (not a blendshape, hence not `hair.obj`). */
+export const NEUTRAL_HAIR_OBJ = 'neutral_hair.obj';
+
+export function buildBlendshapeZip(model: AvatarModel): Uint8Array {
+  const withMorphs = model.meshes.filter((m) => m.morphs.length > 0);
+  const head = withMorphs.find((m) => m.name === 'head') ?? withMorphs[0];
+  if (!head) throw new Error('the avatar has no blendshapes');
+  const hair = model.meshes.find((m) => m.name === 'hair');
+  const g = head.geometry;
+  return writeZip([
+    { name: 'neutral.obj', data: writeObj({ positions: g.positions, uvs: g.uvs, indices: g.indices }, { name: 'neutral' }) },
+    ...(hair ? [{ name: NEUTRAL_HAIR_OBJ, data: writeObj({ positions: hair.geometry.positions, uvs: hair.geometry.uvs, indices: hair.geometry.indices }, { name: 'hair' }) }] : []),
+    ...head.morphs.map((morph) => {
+      const shape = { positions: g.positions.map((p, k) => p + morph.deltas[k]), uvs: g.uvs, indices: g.indices };
+      // Blendshape names become file names: keep them to safe characters.
+      return { name: `${morph.name.replace(/[^\w@.-]/g, '_')}.obj`, data: writeObj(shape, { name: morph.name }) };
+    }),
+  ]);
+}

@@ -1,0 +1,260 @@
+/**
+ * The quality measures of issue 3, per photo and overall: landmark error of a render made with the photo's
+ * estimated camera, identity distance between photo and front render (face-api descriptors), verification
+ * against the other photos, the mouth's gap and corner lift on the front preview (a neutral avatar's mouth is
+ * closed and relaxed), and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
+ */
+import sharp from 'sharp';
+import type { PipelineInput } from '../../src/pipeline/types.ts';
+import type { Feature } from '../../src/model/product.ts';
+import { PipelineError } from '../../src/pipeline/errors.ts';
+import { PHOTO_TEXTURE_LIGHT } from '../../src/pipeline/output.ts';
+import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/photo-pipeline.ts';
+import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
+import { normalisedLandmarkError } from './landmark-error.ts';
+import { faceDescriptor, descriptorDistance } from './identity.ts';
+import { renderedSkinLab, samePersonDeltaE, type Lab } from './skin-colour.ts';
+import { mouthShape } from './mouth-shape.ts';
+import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
+import { posedModel } from '../../src/geometry/expressions/posed-model.ts';
+import { modelItems } from '../../src/geometry/render/preview.ts';
+import { decodeMaterialTextures } from '../../src/formats/read/decode-image.ts';
+import { photoRenderCamera } from '../../src/geometry/texture/photo-camera.ts';
+import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.ts';
+import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
+import { headSilhouetteIoU } from './head-silhouette.ts';
+import type { TemplateVersion } from '../../src/model/avatar.ts';
+
+export interface PhotoCase {
+  name: string;
+  bytes: Uint8Array;
+  /** Same id = same person (for verification). */
+  person?: string;
+}
+
+export interface PhotoQuality {
+  name: string;
+  person?: string;
+  status: 'done' | 'refused';
+  code?: number;
+  message?: string;
+  /** Mean landmark distance / eye-centre distance, on the neutral avatar. */
+  landmarkError?: number;
+  /** The same with the photo's expression put back (the fitted weights on the avatar's blendshapes). */
+  posedLandmarkError?: number;
+  /** Inner-lip gap and mouth-corner lift over mouth width, detected on the front preview. */
+  mouthGap?: number;
+  mouthLift?: number;
+  /** Descriptor distance photo vs front render. */
+  identityDistance?: number;
+  /** Render closer to the person's other photos than to anyone else's; null without another photo of them. */
+  verified?: boolean | null;
+  /** Nearest other-photo distances behind `verified`. */
+  samePersonDistance?: number;
+  otherPersonDistance?: number;
+  /** IoU of the photo's person matte and the preview's alpha in the head region (head-silhouette.ts). */
+  headSilhouette?: number;
+  /** CIE Lab skin colour on the front preview's cheeks and forehead. */
+  skinLab?: Lab;
+  mesh?: MeshCheckReport;
+  meshValid?: boolean;
+  totalMs?: number;
+  /** The landmark model's and the person segmentation's own times in this run. */
+  landmarkMs?: number;
+  segmentationMs?: number;
+  meta?: Record<string, string>;
+}
+
+export interface QualityReport {
+  template: TemplateVersion;
+  photos: PhotoQuality[];
+  overall: {
+    done: number;
+    refused: number;
+    meanLandmarkError: number;
+    meanPosedLandmarkError: number;
+    meanIdentityDistance: number;
+    meanHeadSilhouette: number;
+    minHeadSilhouette: number;
+    meanMouthGap: number;
+    maxMouthGap: number;
+    meanMouthLift: number;
+    maxMouthLift: number;
+    verified: number;
+    verifiable: number;
+    meshValid: number;
+    /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
+    skinDeltaE: number;
+    skinPairs: number;
+  };
+  goals: typeof GOALS;
+}
+
+/** Landmark error and identity distance: means; head silhouette: mean and lowest; mouth gap: on every photo; mouth lift: mean. */
+export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6, mouthGap: 0.03, mouthLift: 0.03 };
+const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
+
+async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+/**
+ * Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like
+ * the preview), neutral or with blendshape weights applied.
+ */
+export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights: Record<string, number> = {}): Promise<RgbImage> {
+  const { width, height } = result.analysis.image;
+  const textures = await decodeMaterialTextures(result.model);
+  const img = renderMeshes(modelItems(posedModel(result.model, weights), textures), photoRenderCamera(result.camera, width, height), {
+    width,
+    height,
+    supersample: 2,
+    background: RENDER_BACKGROUND,
+    light: PHOTO_TEXTURE_LIGHT,
+  });
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0; i < width * height; i++) rgb.set(img.rgba.subarray(i * 4, i * 4 + 3), i * 3);
+  return { width, height, data: rgb };
+}
+
+/** The landmarks of the largest face detected on an RGB image, or undefined. */
+async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
+  const faces = await detectFaces(img.data, img.width, img.height);
+  if (faces.length === 0) return undefined;
+  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  return new Float32Array(face.mesh.flat());
+}
+
+/** Landmark error of one result, neutral or posed; NaN when no face is found on the render. */
+export async function landmarkErrorOf(result: PhotoPipelineResult, weights: Record<string, number> = {}): Promise<number> {
+  const lm = await detectLandmarks(await renderWithPhotoCamera(result, weights));
+  return lm ? normalisedLandmarkError(result.analysis.landmarks, lm) : NaN;
+}
+
+/** The head-silhouette figure of one result; NaN when no face is found on the preview. */
+export async function headSilhouetteOf(result: PhotoPipelineResult): Promise<number> {
+  const { data, info } = await sharp(result.preview.png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const n = info.width * info.height;
+  const alpha = new Uint8Array(n);
+  // The landmark model sees the preview on the render background, as it sees the renders above.
+  const rgb = new Uint8Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const a = data[i * 4 + 3];
+    alpha[i] = a;
+    for (let k = 0; k < 3; k++) rgb[i * 3 + k] = Math.round((data[i * 4 + k] * a + RENDER_BACKGROUND[k] * (255 - a)) / 255);
+  }
+  const faces = await detectFaces(rgb, info.width, info.height);
+  if (faces.length === 0) return NaN;
+  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  return headSilhouetteIoU(result.matte, result.analysis.landmarks, { width: info.width, height: info.height, alpha }, new Float32Array(face.mesh.flat()));
+}
+
+export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {
+  const head = result.model.meshes.find((m) => m.name === 'head')!.geometry;
+  // The neck cut is the head's one allowed opening: the longest boundary loop.
+  const loops = boundaryLoops(head.indices);
+  const neck = loops.reduce<number[]>((a, b) => (b.length > a.length ? b : a), []);
+  const report = checkMesh(head, { openBoundaries: neck.length ? [neck] : [] });
+  const valid =
+    report.closed && report.manifold && report.outwardFacing && report.selfIntersections === 0 && report.degenerateTriangles === 0 && report.uvOutOfRange === 0 && report.uvOverlaps === 0;
+  return { report, valid };
+}
+
+export async function evaluatePhotos(
+  pipeline: PhotoPipeline,
+  cases: PhotoCase[],
+  opts: { template: TemplateVersion; features: Feature[]; onPreview?: (name: string, jpg: Uint8Array) => void },
+): Promise<QualityReport> {
+  const photos: PhotoQuality[] = [];
+  const photoDescriptors = new Map<string, Float32Array | undefined>();
+  const renderDescriptors = new Map<string, Float32Array | undefined>();
+  for (const c of cases) {
+    const input: PipelineInput = { inputType: 'photo', file: c.bytes, template: opts.template, features: opts.features };
+    const t0 = performance.now();
+    let result: PhotoPipelineResult;
+    try {
+      result = await pipeline.run(input, () => {});
+    } catch (e) {
+      if (!(e instanceof PipelineError)) throw e;
+      photos.push({ name: c.name, person: c.person, status: 'refused', code: e.code, message: e.message });
+      photoDescriptors.set(c.name, await faceDescriptor(await jpegToRgb(c.bytes)));
+      continue;
+    }
+    const totalMs = performance.now() - t0;
+    opts.onPreview?.(c.name, result.preview.jpg);
+    const landmarkError = await landmarkErrorOf(result);
+    const posedLandmarkError = await landmarkErrorOf(result, result.expression);
+    const photoDesc = await faceDescriptor(result.analysis.image);
+    const preview = await jpegToRgb(result.preview.jpg);
+    const renderDesc = await faceDescriptor(preview);
+    const previewLandmarks = await detectLandmarks(preview);
+    const mouth = previewLandmarks ? mouthShape(previewLandmarks) : { gap: NaN, lift: NaN };
+    photoDescriptors.set(c.name, photoDesc);
+    renderDescriptors.set(c.name, renderDesc);
+    const mesh = headMeshReport(result);
+    const headSilhouette = await headSilhouetteOf(result);
+    photos.push({
+      name: c.name,
+      person: c.person,
+      status: 'done',
+      landmarkError,
+      posedLandmarkError,
+      mouthGap: mouth.gap,
+      mouthLift: mouth.lift,
+      identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
+      headSilhouette,
+      mesh: mesh.report,
+      meshValid: mesh.valid,
+      skinLab: await renderedSkinLab(preview),
+      totalMs,
+      landmarkMs: result.timings.detection,
+      segmentationMs: result.timings.segmentation,
+      meta: result.meta,
+    });
+  }
+  for (const p of photos) {
+    const render = renderDescriptors.get(p.name);
+    if (!render || !p.person) continue;
+    let same = Infinity;
+    let other = Infinity;
+    for (const q of cases) {
+      const d = photoDescriptors.get(q.name);
+      if (q.name === p.name || !d || !q.person || q.person === 'multi') continue;
+      const dist = descriptorDistance(render, d);
+      if (q.person === p.person) same = Math.min(same, dist);
+      else other = Math.min(other, dist);
+    }
+    p.samePersonDistance = Number.isFinite(same) ? same : undefined;
+    p.otherPersonDistance = Number.isFinite(other) ? other : undefined;
+    p.verified = Number.isFinite(same) ? same < other : null;
+  }
+  const done = photos.filter((p) => p.status === 'done');
+  const skin = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
+  return {
+    template: opts.template,
+    photos,
+    overall: {
+      done: done.length,
+      refused: photos.length - done.length,
+      meanLandmarkError: mean(done.map((p) => p.landmarkError!)),
+      meanPosedLandmarkError: mean(done.map((p) => p.posedLandmarkError!)),
+      meanIdentityDistance: mean(done.map((p) => p.identityDistance!)),
+      meanHeadSilhouette: mean(done.map((p) => p.headSilhouette!)),
+      minHeadSilhouette: done.length ? Math.min(...done.map((p) => p.headSilhouette!)) : NaN,
+      meanMouthGap: mean(done.map((p) => p.mouthGap!)),
+      maxMouthGap: max(done.map((p) => p.mouthGap!)),
+      meanMouthLift: mean(done.map((p) => p.mouthLift!)),
+      maxMouthLift: max(done.map((p) => p.mouthLift!)),
+      verified: done.filter((p) => p.verified === true).length,
+      verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
+      meshValid: done.filter((p) => p.meshValid).length,
+      skinDeltaE: skin.mean,
+      skinPairs: skin.pairs,
+    },
+    goals: GOALS,
+  };
+}

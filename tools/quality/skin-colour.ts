@@ -1,0 +1,54 @@
+/**
+ * Skin colour of a render as an evaluator measures it: the face is found on the render, the median colour
+ * of small patches on the cheeks and forehead is averaged and expressed in CIE Lab (D65). Two photos of the
+ * same person should give the same skin: their difference is CIE76 ΔE (2-3 is what a person notices).
+ */
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
+import { medianPatch } from '../../src/geometry/texture/sample.ts';
+import { srgbToLinear } from '../../src/geometry/render/srgb.ts';
+import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
+
+export type Lab = [number, number, number];
+
+/** Landmarks on plain skin of the rendered face: both cheeks, the forehead's middle and sides. */
+const CHEEK_FOREHEAD = [50, 280, 205, 425, 151, 108, 337];
+/** Patch half-size as a fraction of the distance between the eyes' outer corners. */
+const PATCH = 0.04;
+
+/** sRGB (0..255) to CIE Lab under D65. */
+export function srgbToLab(rgb: ArrayLike<number>): Lab {
+  const [r, g, b] = [0, 1, 2].map((c) => srgbToLinear[Math.min(255, Math.max(0, Math.round(rgb[c])))]);
+  const x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  const [fx, fy, fz] = [f(x), f(y), f(z)];
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+/** CIE76 colour difference. */
+export function deltaE(a: Lab, b: Lab): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+/** The Lab skin colour of the largest face on an image, or undefined when no face is found. */
+export async function renderedSkinLab(image: RgbImage): Promise<Lab | undefined> {
+  const faces = await detectFaces(image.data, image.width, image.height);
+  if (faces.length === 0) return undefined;
+  const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  const eyes = Math.hypot(face.mesh[33][0] - face.mesh[263][0], face.mesh[33][1] - face.mesh[263][1]);
+  const r = Math.max(1, Math.round(eyes * PATCH));
+  const labs = CHEEK_FOREHEAD.map((i) => srgbToLab(medianPatch(image, face.mesh[i][0], face.mesh[i][1], r)));
+  return [0, 1, 2].map((c) => labs.reduce((s, l) => s + l[c], 0) / labs.length) as Lab;
+}
+
+/** Mean ΔE over every pair of photos of the same person (ids 'multi' and undefined skipped); NaN without pairs. */
+export function samePersonDeltaE(skins: { person?: string; lab?: Lab }[]): { mean: number; pairs: number } {
+  const ds: number[] = [];
+  skins.forEach((a, i) =>
+    skins.slice(i + 1).forEach((b) => {
+      if (a.lab && b.lab && a.person && a.person !== 'multi' && a.person === b.person) ds.push(deltaE(a.lab, b.lab));
+    }),
+  );
+  return { mean: ds.length ? ds.reduce((s, d) => s + d, 0) / ds.length : NaN, pairs: ds.length };
+}
