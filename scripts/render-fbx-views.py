@@ -91,6 +91,8 @@ def set_shapes(weights):
         keys = o.data.shape_keys
         if keys is None:
             continue
+        # The imported clips animate the shape keys (the blink clip drives eyeBlink*): they would override these.
+        keys.animation_data_clear()
         for block in keys.key_blocks[1:]:
             block.value = weights.get(block.name, 0.0)
 
