@@ -373,10 +373,9 @@ type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
 
 const blink = sided((s) => (f, o) => eyelid(f, o, s, 'upper', 1));
-/** The upper lid comes down a little too: at 0.1 the observer saw p03-a's right eye narrow by under 0.02 once lashes framed it. */
 const squint = sided((s) => (f, o) => {
   eyelid(f, o, s, 'lower', 0.45);
-  eyelid(f, o, s, 'upper', 0.18);
+  eyelid(f, o, s, 'upper', 0.1);
 });
 const wide = sided((s) => (f, o) => eyelid(f, o, s, 'upper', -0.35));
 /** Looking down or up the upper lid follows the eye a little (more, and its lashes hide the iris's own motion). */
