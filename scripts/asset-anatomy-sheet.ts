@@ -1,8 +1,9 @@
 /**
- * The render sheet of issue 20 (docs/asset-anatomy.png): three avatars rendered in Blender from their
- * FBX (front, side, three-quarter, left ear), made by the code at `--before` (a checkout of an earlier
- * commit, with node_modules) and by this checkout.
- *   node --import tsx scripts/asset-anatomy-sheet.ts --before /path/to/old/checkout [--out docs/asset-anatomy.png]
+ * The render sheets of issue 20 (docs/asset-anatomy.png; with --closeups docs/asset-eyes.png): three
+ * avatars rendered in Blender from their FBX (front, side, three-quarter, left ear; or the eyes open,
+ * closed and the mouth open), made by the code at `--before` (a checkout of an earlier commit, with
+ * node_modules) and by this checkout.
+ *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
  * Needs Blender 3.4 on the PATH.
  */
@@ -13,13 +14,15 @@ import path from 'node:path';
 import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 
 const PHOTOS = ['p05-a', 'p13-a', 'p03-a'];
-const VIEWS = ['front', 'side', 'three-quarter', 'ear'];
 const here = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
+/** --closeups: the eyes open and closed (front, below) and the mouth open, to docs/asset-eyes.png. */
+const closeups = args.includes('--closeups');
+const VIEWS = closeups ? ['eyes', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const before = option('--before');
-const out = path.resolve(option('--out', path.join(here, 'docs', 'asset-anatomy.png'))!);
-const work = path.resolve(option('--work', path.join(os.tmpdir(), 'asset-anatomy-sheet'))!);
+const out = path.resolve(option('--out', path.join(here, 'docs', closeups ? 'asset-eyes.png' : 'asset-anatomy.png'))!);
+const work = path.resolve(option('--work', path.join(os.tmpdir(), closeups ? 'asset-eyes-sheet' : 'asset-anatomy-sheet'))!);
 
 /** Runs the photo pipeline of the checkout `root` on each photo and writes its FBX and textures to work/<label>/<photo>/. */
 function exportAvatars(root: string, label: string): void {
@@ -46,7 +49,7 @@ function exportAvatars(root: string, label: string): void {
 function render(label: string): void {
   for (const photo of PHOTOS) {
     const dir = path.join(work, label, photo);
-    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400'], { stdio: 'ignore' });
+    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(closeups ? ['closeups'] : [])], { stdio: 'ignore' });
   }
 }
 
@@ -68,7 +71,9 @@ const sheet = await contactSheet(cells, {
   cellWidth: 260,
   cellHeight: 260,
   background: [236, 236, 238],
-  title: `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`,
+  title: closeups
+    ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: cornea, lashes, tear line, caruncle; blink; open mouth)`
+    : `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`,
 });
 writeFileSync(out, sheet);
 console.log(`wrote ${out}`);

@@ -46,7 +46,13 @@ const COLOURS: Record<string, [number, number, number]> = {
   eyeRight: [0.85, 0.85, 0.82],
   teeth: [0.9, 0.88, 0.8],
   tongue: [0.7, 0.3, 0.3],
+  cornea: [0.9, 0.92, 0.95],
+  eyelashes: [0.12, 0.1, 0.09],
+  tearLine: [0.85, 0.6, 0.6],
+  caruncle: [0.8, 0.5, 0.5],
 };
+/** The cornea is clear: drawn faintly, so the eyeball's front shows through it. */
+const OPACITY: Record<string, number> = { cornea: 0.25 };
 
 /** The template's meshes for the renderer, optionally with the jaw opened by `jaw` radians. */
 function renderItems(template: HeadTemplate, jaw: number): RenderItem[] {
@@ -54,7 +60,7 @@ function renderItems(template: HeadTemplate, jaw: number): RenderItem[] {
   return (['head', ...PART_NAMES] as const).map((name) => {
     const mesh = name === 'head' ? template.head : template.parts[name];
     const positions = poseVertices(mesh.positions, template.skins[name], template.bones, pose);
-    return { geometry: { ...mesh, positions, normals: vertexNormals(positions, mesh.indices) }, color: COLOURS[name] };
+    return { geometry: { ...mesh, positions, normals: vertexNormals(positions, mesh.indices) }, color: COLOURS[name], opacity: OPACITY[name] };
   });
 }
 

@@ -1,8 +1,9 @@
 """Renders an avatar FBX in Blender from the front, the side, three-quarter and close on its left ear.
 
-blender -b --factory-startup -P scripts/render-fbx-views.py -- AVATAR.fbx OUT_PREFIX [SIZE]
+blender -b --factory-startup -P scripts/render-fbx-views.py -- AVATAR.fbx OUT_PREFIX [SIZE] [closeups]
 Writes OUT_PREFIX-front.png, -side.png, -three-quarter.png and -ear.png (Cycles on the CPU,
-transparent background). The avatar's frame is Y up, face along +Z; Blender's importer turns it
+transparent background); with `closeups` instead -eyes.png, -eyes-closed.png (eyeBlink* at 1),
+-eyes-closed-below.png and -mouth.png (jawOpen at 1). The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -14,6 +15,7 @@ from mathutils import Matrix, Vector
 argv = sys.argv[sys.argv.index('--') + 1:]
 fbx, prefix = argv[0], argv[1]
 size = int(argv[2]) if len(argv) > 2 else 480
+closeups = 'closeups' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -82,6 +84,31 @@ def shoot(name, direction, target, extent):
     scene.render.filepath = f'{prefix}-{name}.png'
     bpy.ops.render.render(write_still=True)
 
+
+def set_shapes(weights):
+    """Every mesh's shape keys to these weights by name (the rest to 0)."""
+    for o in meshes:
+        keys = o.data.shape_keys
+        if keys is None:
+            continue
+        # The imported clips animate the shape keys (the blink clip drives eyeBlink*): they would override these.
+        keys.animation_data_clear()
+        for block in keys.key_blocks[1:]:
+            block.value = weights.get(block.name, 0.0)
+
+
+if closeups:
+    # Close on the eyes (open, closed from the front and from below) and on the mouth wide open.
+    eyes = (eye_left + eye_right) / 2
+    span = (eye_left - eye_right).length
+    set_shapes({})
+    shoot('eyes', (0, -1, 0.05), eyes, span * 1.8)
+    set_shapes({'eyeBlinkLeft': 1.0, 'eyeBlinkRight': 1.0})
+    shoot('eyes-closed', (0, -1, 0.05), eyes, span * 1.8)
+    shoot('eyes-closed-below', (0, -0.8, -0.6), eyes, span * 1.8)
+    set_shapes({'jawOpen': 1.0})
+    shoot('mouth', (0, -1, 0.05), eyes - Vector((0, 0, 7.2 * unit)), 8 * unit)
+    sys.exit(0)
 
 middle = (lo + hi) / 2
 whole = max(hi.z - lo.z, hi.x - lo.x) * 1.08

@@ -22,6 +22,19 @@ export const HAIR_TEXTURE = `${HAIR_MESH}_baseColor.png`;
 /** Coverage below which a hair texel is not drawn (MASK): low enough to keep the strands' thin tips. */
 const HAIR_ALPHA_CUTOFF = 0.35;
 
+/**
+ * The eye's clear and fine parts. The cornea: a glossy film of low opacity over the iris (alpha blend,
+ * which three.js, Blender and Unity all draw; KHR_materials_transmission is not read everywhere); its
+ * darkness keeps the iris's colour and lets the highlight show. The tear line: a wet, faintly pink film.
+ * The lashes: cards with coverage in alpha, seen from both sides, MASK like the hair (no sorting).
+ */
+const PART_MATERIALS: Partial<Record<string, Partial<Material>>> = {
+  cornea: { baseColorFactor: [0.02, 0.02, 0.02, 0.18], alphaMode: 'BLEND', roughness: 0.03 },
+  tearLine: { baseColorFactor: [0.8, 0.6, 0.6, 0.4], alphaMode: 'BLEND', roughness: 0.05 },
+  eyelashes: { alphaMode: 'MASK', alphaCutoff: 0.3, doubleSided: true, roughness: 0.6 },
+  caruncle: { roughness: 0.3 },
+};
+
 const PNG_OPTIONS = { compressionLevel: 4, adaptiveFiltering: false } as const;
 
 export function assemble(
@@ -47,6 +60,7 @@ export function assemble(
       roughness: roughnessMap ? 1 : m.name in tpl.eyes ? 0.15 : m.name === 'teeth' ? 0.35 : 0.6,
       metallic: 0,
       alphaMode: 'OPAQUE',
+      ...PART_MATERIALS[m.name],
     });
     return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: morphs?.[m.name] ?? [] };
   });

@@ -10,6 +10,8 @@ import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
 import { renderHere, shapesHere, type RenderSource, type ShapeSource } from './helper-thread.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
+import { PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
+import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
@@ -31,7 +33,6 @@ import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import {
   bakeEyeTexture,
-  bakeMouthPartTexture,
   sampleIrisColour,
   MOUTH_INSIDE_COLOUR,
   EYE_SOCKET_COLOUR,
@@ -46,7 +47,6 @@ import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
 const SKIN_SAMPLE_LANDMARKS = [50, 280, 101, 330, 151, 9, 108, 337, 199, 205, 425];
-const PART_TEXTURE_SIZE = 256;
 /**
  * Half of the photo's side light is divided out of the albedo (in the exponent): all of it made the renders less
  * like their photos (identity distance of p12-a 0.458 -> 0.517, p11-a 0.457 -> 0.550); half: 0.494, 0.508.
@@ -114,6 +114,8 @@ export class PhotoPipeline implements Pipeline {
     const open = fitted.head.slice();
     fitted.head.set(closeMouth(tpl.source, fitted));
     untangle(fitted.head, open, head.geometry.indices, tpl.foldProne);
+    // The lashes, corneas, tear lines and caruncles ride on the finished lids and eyeballs.
+    Object.assign(fitted.parts, placeBoundParts(tpl.source, { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight }));
     const geometries = tpl.meshes.map((m, i): MeshData => {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
@@ -151,7 +153,7 @@ export class PhotoPipeline implements Pipeline {
     const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
-    const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE]));
+    const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
@@ -268,13 +270,7 @@ export class PhotoPipeline implements Pipeline {
     const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
     const images = new Map<string, RgbaImage>();
     images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
-    for (const m of tpl.meshes.slice(1)) {
-      const rgba =
-        m.name in tpl.eyes
-          ? eye
-          : bakeMouthPartTexture(PART_TEXTURE_SIZE, m.name === 'tongue' ? 'tongue' : 'teeth', tpl.gumsBelowV);
-      images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba });
-    }
+    for (const [name, image] of partTextures(tpl, eye)) images.set(name, image);
     return { images, skin, iris, hairColours, glasses, light: { ...light, colour: balance.light } };
   }
 }

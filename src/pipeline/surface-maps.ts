@@ -6,7 +6,7 @@
 import type { Texture } from '../model/avatar.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 import { bakeSurfaceMaps, vertexOcclusion, type SurfaceLook } from '../geometry/texture/bake-surface-maps.ts';
-import type { HeadTemplate } from '../geometry/template/types.ts';
+import { BOUND_PART_NAMES, type HeadTemplate } from '../geometry/template/types.ts';
 import type { TemplateView } from './template-view.ts';
 import { encodeTextures } from './output.ts';
 
@@ -49,12 +49,16 @@ export function surfaceMaps(tpl: TemplateView): SurfaceMapSet {
 
 function bakeAll(tpl: TemplateView): Map<string, RgbaImage> {
   const source = tpl.source;
-  const occlusion = vertexOcclusion(tpl.meshes.map((m) => m.geometry));
+  // The parts riding on the lids and eyeballs (clear films, lash cards, the caruncle) get no maps and
+  // cast no occlusion: the cornea would shade the iris it lets through.
+  const bound = new Set<string>(BOUND_PART_NAMES);
+  const meshes = tpl.meshes.filter((m) => !bound.has(m.name));
+  const occlusion = vertexOcclusion(meshes.map((m) => m.geometry));
   // The face's albedo comes from the photo and already carries its creases' shade: darkened again,
   // the preview lost likeness (p03-a's landmark error 0.022 -> 0.035 at full strength).
   for (const v of source.regions.face) occlusion[0][v] = 1 - FACE_OCCLUSION * (1 - occlusion[0][v]);
   const images = new Map<string, RgbaImage>();
-  tpl.meshes.forEach((m, i) => {
+  meshes.forEach((m, i) => {
     const count = m.geometry.positions.length / 3;
     const look = m.name === 'head' ? headLooks(source) : Array.from({ length: count }, (_, v) => partLook(tpl, m.name, m.geometry.uvs, v));
     const maps = bakeSurfaceMaps({

@@ -26,7 +26,8 @@ export const JAW_OPEN = 20 * deg;
  * the landmark detector's noise on lids that cover its top.
  */
 const EYE_YAW = 22 * deg, EYE_UP = 22 * deg, EYE_DOWN = 30 * deg;
-const TONGUE_OUT_JAW = 12 * deg;
+/** The jaw's drop for tongueOut: at 12 degrees the 2.0 tongue grazed the lower incisors' edges on its way out. */
+const TONGUE_OUT_JAW = 14 * deg;
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
 const JAW_SIDEWAYS = 0.2;
 

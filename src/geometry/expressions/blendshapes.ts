@@ -1,9 +1,10 @@
 import type { MorphTarget } from '../../model/avatar.ts';
 import type { Feature } from '../../model/product.ts';
-import type { HeadTemplate, MeshName } from '../template/types.ts';
+import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName } from '../template/types.ts';
+import { placeBoundParts, type BoundHostName } from '../template/bound-parts.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
-import { expressionFrame, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
+import { expressionFrame, fittedPositions, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
 /** Names of the blendshapes `buildBlendshapes` makes for these features, in their order. */
@@ -19,7 +20,8 @@ export function blendshapeNames(features: readonly Feature[]): string[] {
  * Blendshapes computed on the avatar's own fitted geometry: the 52 ARKit shapes for
  * `expressions` (with `basic` alone, the few the basic clips drive: BASIC_SHAPES); the 15 Oculus
  * visemes and one shape per Amazon Polly viseme for `visemes`.
- * Every mesh (head, eyes, teeth, tongue) gets the same names in the same order; a mesh a shape
+ * Every mesh (head, eyes, teeth, tongue, and the parts bound to the lids and eyeballs, which follow
+ * them) gets the same names in the same order; a mesh a shape
  * does not move gets zero deltas for it.
  */
 export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry, features: readonly Feature[]): Record<MeshName, MorphTarget[]> {
@@ -49,7 +51,16 @@ export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry,
     for (const [name, recipe] of Object.entries(OCULUS_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
     for (const { name, recipe } of Object.values(POLLY_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
   }
+  const rest = placeBoundParts(template, { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight });
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, rest, deltas);
   return Object.fromEntries(meshNames().map((mesh) => [mesh, shapes.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
+}
+
+/** The parts bound to the lids and eyeballs (lashes, corneas...) moved with them: their deltas set from their hosts' (in place). */
+function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32Array>, deltas: Deltas): void {
+  const moved = (host: BoundHostName) => fittedPositions(frame, host).map((x, i) => x + deltas[host][i]);
+  const shaped = placeBoundParts(frame.template, { head: moved('head'), eyeLeft: moved('eyeLeft'), eyeRight: moved('eyeRight') });
+  for (const name of BOUND_PART_NAMES) deltas[name] = shaped[name].map((x, i) => x - rest[name][i]);
 }
 
 /** Share of the rest gap between the lips that a bilabial closes by raising the jaw. */

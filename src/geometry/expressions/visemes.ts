@@ -1,4 +1,4 @@
-import { dot, sub, vertex } from '../mesh/vec.ts';
+import { add, dot, scale, sub, vertex } from '../mesh/vec.ts';
 import type { ArkitName } from './arkit.ts';
 import { type Deltas, type ExpressionFrame } from './frame.ts';
 import { rotate, smoothstep, translate } from './primitives.ts';
@@ -11,6 +11,8 @@ export interface VisemeRecipe {
   arkit: Partial<Record<ArkitName, number>>;
   tongueTip?: number;
   tongueBack?: number;
+  /** The tongue's tip slides forward into the gap between the front teeth (th), centred in it, not out past them. */
+  tongueBetweenTeeth?: boolean;
   /**
    * The lips meet (bilabials): they close down to LIPS_PRESSED rather than to the usual clearance,
    * and the jaw rises to close half of the rest gap (the lower lip and jaw do most of the closing).
@@ -23,7 +25,7 @@ export const OCULUS_VISEMES: Record<string, VisemeRecipe> = {
   viseme_sil: { arkit: {} },
   viseme_PP: { arkit: { mouthPressLeft: 1, mouthPressRight: 1 }, lipsMeet: true },
   viseme_FF: { arkit: { mouthRollLower: 0.8, mouthUpperUpLeft: 0.25, mouthUpperUpRight: 0.25, jawOpen: 0.08 } },
-  viseme_TH: { arkit: { jawOpen: 0.3, tongueOut: 0.3 } },
+  viseme_TH: { arkit: { jawOpen: 0.35 }, tongueBetweenTeeth: true },
   viseme_DD: { arkit: { jawOpen: 0.22, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueTip: 0.9 },
   viseme_kk: { arkit: { jawOpen: 0.28, mouthStretchLeft: 0.1, mouthStretchRight: 0.1 }, tongueBack: 1 },
   viseme_CH: { arkit: { jawOpen: 0.15, mouthFunnel: 0.55, mouthPucker: 0.2 }, tongueTip: 0.5 },
@@ -79,8 +81,42 @@ export function tongueMotions(frame: ExpressionFrame, out: Deltas, recipe: Visem
     const pivot = vertex(p, 0).map((x, k) => x + frame.forward[k] * (middle - depth(0))) as [number, number, number];
     rotate(frame, out, 'tongue', pivot, frame.left, -TONGUE_TIP_LIFT * recipe.tongueTip, (v) => smoothstep((depth(v) - middle) / (front - middle)));
   }
+  if (recipe.tongueBetweenTeeth) tipBetweenTeeth(frame, out);
   if (recipe.tongueBack) {
     const lift = 0.35 * frame.mouthUnit * recipe.tongueBack;
     translate(frame, out, 'tongue', frame.up.map((x) => x * lift) as [number, number, number], (v) => 1 - smoothstep((depth(v) - back) / (middle - back)));
   }
+}
+
+/** The front teeth's middle (this far either side of the centre line, cm) holds the incisors' edges. */
+const INCISORS_HALF_WIDTH = 0.5;
+/** How far (cm) the tip reaches past the front of the lower incisors: into the gap, not beyond the lips. */
+const TIP_PAST_INCISORS = 0.1;
+
+/**
+ * Moves the whole tongue (as the jaw has already placed it in `out`) so that its tip sits halfway
+ * between the upper and the lower incisors' edges, reaching just past the lower incisors' front.
+ */
+function tipBetweenTeeth(frame: ExpressionFrame, out: Deltas): void {
+  const at = (mesh: 'teeth' | 'tongue', v: number) => add(vertex(frame.fitted.parts[mesh], v), vertex(out[mesh], v));
+  const teeth = frame.fitted.parts.teeth;
+  const lower = new Set(frame.template.lowerTeeth);
+  const centre = frame.jawPivot;
+  let upperEdge = Infinity, lowerEdge = -Infinity, lowerFront = -Infinity;
+  for (let v = 0; v < teeth.length / 3; v++) {
+    const q = sub(at('teeth', v), centre);
+    if (Math.abs(dot(q, frame.left)) > INCISORS_HALF_WIDTH) continue;
+    const up = dot(q, frame.up);
+    if (lower.has(v)) {
+      lowerEdge = Math.max(lowerEdge, up);
+      lowerFront = Math.max(lowerFront, dot(q, frame.forward));
+    } else upperEdge = Math.min(upperEdge, up);
+  }
+  const tongue = frame.fitted.parts.tongue;
+  let tip = 0;
+  for (let v = 1; v < tongue.length / 3; v++) if (dot(at('tongue', v), frame.forward) > dot(at('tongue', tip), frame.forward)) tip = v;
+  const t = sub(at('tongue', tip), centre);
+  const lift = (upperEdge + lowerEdge) / 2 - dot(t, frame.up);
+  const ahead = lowerFront + TIP_PAST_INCISORS - dot(t, frame.forward);
+  translate(frame, out, 'tongue', add(scale(frame.up, lift), scale(frame.forward, ahead)));
 }

@@ -9,16 +9,24 @@ import { BUST_BOTTOM_Y } from './bust.ts';
 import { packSkin, singleBoneRow } from './head-weights.ts';
 import { buildTeeth, buildTongue, mouthFrame } from './mouth-parts.ts';
 import { jointPositions, skeleton } from './rig.ts';
-import { BONE, type HeadRegions, type HeadTemplate } from './types.ts';
+import { BONE, BOUND_PART_NAMES, type BoundPartName, type HeadRegions, type HeadTemplate } from './types.ts';
+import { buildBoundParts, type BoundPart, type BoundResolution } from './bound-parts.ts';
 
 /**
  * Resolution of each template: the 2.0 head is the 1.6 head split once (about four times the vertices).
- * 1.6's crowns are hexagonal in section and its gums have fewer sections, to keep the avatar within its
- * 15,000 triangles.
+ * 1.6's crowns are hexagonal in section, its gums have fewer sections, its eyeballs and corneas 16 segments (not 20),
+ * its lashes straight cards with fewer columns, to keep the avatar within
+ * its 15,000 triangles.
  */
-const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: number; eyeSegments: number; teethSections: number; profile: number; toothProfile: number }> = {
-  '1.6': { textureSize: 1024, subdivisions: 0, eyeSegments: 20, teethSections: 13, profile: 10, toothProfile: 6 },
-  '2.0': { textureSize: 2048, subdivisions: 1, eyeSegments: 32, teethSections: 33, profile: 16, toothProfile: 12 },
+const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: number; eyeSegments: number; teethSections: number; profile: number; toothProfile: number; bound: BoundResolution }> = {
+  '1.6': {
+    textureSize: 1024, subdivisions: 0, eyeSegments: 16, teethSections: 13, profile: 10, toothProfile: 6,
+    bound: { cornea: { segments: 16, ringStep: 1 }, lashes: { upper: 6, lower: 4, rows: 2 }, tearStations: 6, caruncle: { segments: 6, rings: 2 } },
+  },
+  '2.0': {
+    textureSize: 2048, subdivisions: 1, eyeSegments: 32, teethSections: 33, profile: 16, toothProfile: 12,
+    bound: { cornea: { segments: 32, ringStep: 1 }, lashes: { upper: 14, lower: 10, rows: 3 }, tearStations: 10, caruncle: { segments: 10, rings: 5 } },
+  },
 };
 
 function refine(base: BaseHead, times: number): BaseHead {
@@ -65,12 +73,19 @@ export function generateTemplate(version: TemplateVersion, face: CanonicalFace):
     teeth: teeth.mesh,
     tongue: buildTongue(frame, res.teethSections, res.profile),
   };
+  const socket = new Set(head.tags.flatMap((t, v) => (t === Tag.SocketLeft || t === Tag.SocketRight ? [v] : [])));
+  const bound = buildBoundParts(
+    { positions: head.positions, indices: head.indices, rows: head.rows, loops: head.loops, socket: (v) => socket.has(v) },
+    eyes,
+    { left: parts.eyeLeft, right: parts.eyeRight },
+    res.bound,
+  );
   const rigid = (m: MeshData, bone: number) => packSkin(Array.from({ length: m.positions.length / 3 }, () => singleBoneRow(bone)));
   return {
     version,
     textureSize: res.textureSize,
     head: mesh(head.positions, head.uvs, head.indices),
-    parts,
+    parts: { ...parts, ...mapBound(bound, (p) => p.mesh) },
     bones: skeleton(world),
     boneWorld: world,
     skins: {
@@ -79,7 +94,9 @@ export function generateTemplate(version: TemplateVersion, face: CanonicalFace):
       eyeRight: rigid(parts.eyeRight, BONE.eyeRight),
       teeth: packSkin(Array.from({ length: parts.teeth.positions.length / 3 }, (_, v) => singleBoneRow(lower.has(v) ? BONE.jaw : BONE.head))),
       tongue: rigid(parts.tongue, BONE.tongue),
+      ...mapBound(bound, (p) => packSkin(p.rows)),
     },
+    bound: mapBound(bound, (p) => p.binding),
     faceVertexCount: 468,
     loops: head.loops,
     bustEdge: head.bustEdge,
@@ -89,6 +106,10 @@ export function generateTemplate(version: TemplateVersion, face: CanonicalFace):
     lowerTeeth: teeth.lower,
     faceUv: FACE_UV,
   };
+}
+
+function mapBound<T>(parts: Record<BoundPartName, BoundPart>, f: (p: BoundPart) => T): Record<BoundPartName, T> {
+  return Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, f(parts[name])])) as Record<BoundPartName, T>;
 }
 
 /** Below the chin the skin counts as neck. */

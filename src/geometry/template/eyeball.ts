@@ -16,6 +16,15 @@ export interface EyeballLayout {
 
 const irisAngle = (radius: number) => Math.asin(IRIS_RADIUS / radius);
 
+/**
+ * Polar angles of the eyeball's rings over the pupil and the iris, the last at the iris's edge: the
+ * cornea takes its rings from these, so that its facets lie over the eyeball's and never dip into them.
+ */
+export function irisRingAngles(radius: number): number[] {
+  const iris = irisAngle(radius), pupil = Math.asin(PUPIL_RADIUS / radius);
+  return [pupil / 2, pupil, (pupil + iris) / 2, iris];
+}
+
 export function eyeballLayout(radius: number): EyeballLayout {
   return { irisUv: { centre: FRONT_UV.centre, radius: FRONT_UV.iris, pupilRadius: (FRONT_UV.iris * Math.asin(PUPIL_RADIUS / radius)) / irisAngle(radius) } };
 }
@@ -28,8 +37,7 @@ export function eyeballLayout(radius: number): EyeballLayout {
 export function buildEyeball(centre: Vec3, radius: number, segments: number): MeshData {
   const b = new MeshBuilder();
   const iris = irisAngle(radius);
-  const pupil = Math.asin(PUPIL_RADIUS / radius);
-  const front = [pupil / 2, pupil, (pupil + iris) / 2, iris, ...[1, 2, 3, 4, 5, 6].map((k) => iris + ((FRONT_LIMIT - iris) * k) / 6)];
+  const front = [...irisRingAngles(radius), ...[1, 2, 3, 4, 5, 6].map((k) => iris + ((FRONT_LIMIT - iris) * k) / 6)];
   const back = [FRONT_LIMIT + (Math.PI - FRONT_LIMIT) / 3, FRONT_LIMIT + ((Math.PI - FRONT_LIMIT) * 2) / 3];
   const frontRho = (polar: number) => (polar <= iris ? (FRONT_UV.iris * polar) / iris : FRONT_UV.iris + ((FRONT_UV.edge - FRONT_UV.iris) * (polar - iris)) / (FRONT_LIMIT - iris));
   const backRho = (polar: number) => (BACK_UV.radius * (Math.PI - polar)) / (Math.PI - FRONT_LIMIT);

@@ -1,9 +1,15 @@
 import type { Bone, MeshData, Skin, TemplateVersion, Vec3 } from '../../model/avatar.ts';
+import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import type { FaceLoops } from './face-parts.ts';
 
-export type PartName = 'eyeLeft' | 'eyeRight' | 'teeth' | 'tongue';
+/** Parts that ride on the head or the eyeballs (both eyes' in one mesh each); see bound-parts.ts. */
+export const BOUND_PART_NAMES = ['cornea', 'eyelashes', 'tearLine', 'caruncle'] as const;
+export type BoundPartName = (typeof BOUND_PART_NAMES)[number];
+export type PartName = 'eyeLeft' | 'eyeRight' | 'teeth' | 'tongue' | BoundPartName;
 export type MeshName = 'head' | PartName;
-export const PART_NAMES: readonly PartName[] = ['eyeLeft', 'eyeRight', 'teeth', 'tongue'];
+export const PART_NAMES: readonly PartName[] = ['eyeLeft', 'eyeRight', 'teeth', 'tongue', ...BOUND_PART_NAMES];
+/** Parts that are open cards or shells by design (the rest are closed): the cornea, the lashes and the tear line. */
+export const OPEN_PARTS: readonly PartName[] = ['cornea', 'eyelashes', 'tearLine'];
 
 /** Bone indices of every template's skeleton (the order of `HeadTemplate.bones`). */
 export const BONE = { root: 0, spine: 1, chest: 2, neck: 3, head: 4, jaw: 5, eyeLeft: 6, eyeRight: 7, tongue: 8 } as const;
@@ -60,6 +66,11 @@ export interface HeadTemplate {
   eyes: { left: EyeInfo; right: EyeInfo };
   /** The iris and pupil as discs in the eye texture's UV space (v up), the same for both eyes. */
   irisUv: { centre: [number, number]; radius: number; pupilRadius: number };
+  /**
+   * Per bound part, where each vertex holds to the head or an eyeball (hosts in BOUND_HOSTS order):
+   * place them with placeBoundParts after anything moves their hosts.
+   */
+  bound: Record<BoundPartName, SurfaceBinding>;
   /** Teeth mesh vertices of the lower row (they follow the jaw); the rest are the upper row. */
   lowerTeeth: number[];
   /** Where the face's canonical UVs sit in the head atlas: atlas = offset + canonical * scale. */

@@ -14,6 +14,8 @@ import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from '../output.ts';
+import { PART_ALPHA_TEXTURES } from '../part-textures.ts';
+import { placeBoundParts } from '../../geometry/template/bound-parts.ts';
 import { loadScan, type Scan } from './scan.ts';
 import { findScanLandmarks, type ScanLandmarks } from './scan-landmarks.ts';
 import { applyMat3, fitSimilarity, transposeMat3 } from '../../geometry/fit/similarity.ts';
@@ -46,6 +48,8 @@ export async function runMeshPipeline(
 
   const registration = registerScan(tpl, scan.geometry, found.points, photo?.headLandmarks);
   const { fitted, head } = registration;
+  // The lashes, corneas, tear lines and caruncles ride on the fitted lids and eyeballs.
+  Object.assign(fitted.parts, placeBoundParts(tpl.source, { head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight }));
   const geometries = tpl.meshes.map((m, i): MeshData => {
     const positions = i === 0 ? head : fitted.parts[m.name];
     return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
@@ -69,7 +73,7 @@ export async function runMeshPipeline(
   model.animations = animations;
   lap('assembly', 65);
 
-  const [encoded, { preview, views }] = await Promise.all([encodeTextures(textures.images), renderAndEncodePreviews(model, textures.images)]);
+  const [encoded, { preview, views }] = await Promise.all([encodeTextures(textures.images, PART_ALPHA_TEXTURES), renderAndEncodePreviews(model, textures.images)]);
   model.textures = encoded;
   lap('preview', 95);
 

@@ -12,7 +12,6 @@ import { blendPhotoRegion } from '../../geometry/texture/transfer-photo.ts';
 import { bakeAlbedo, measureSkinTone } from '../../geometry/texture/bake-albedo.ts';
 import {
   bakeEyeTexture,
-  bakeMouthPartTexture,
   sampleIrisColour,
   EYE_SOCKET_COLOUR,
   MOUTH_INSIDE_COLOUR,
@@ -24,6 +23,7 @@ import { applyMat3, fitSimilarity } from '../../geometry/fit/similarity.ts';
 import type { FaceAnalysis } from '../face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
+import { PART_TEXTURE_SIZE, partTextures } from '../part-textures.ts';
 
 /** Scan surface farther than this (cm) from the fitted head gives no colour (the fill takes over). */
 const TRANSFER_REACH = 1;
@@ -31,7 +31,6 @@ const TRANSFER_REACH = 1;
 const SKIN_LANDMARKS = [50, 280, 101, 330, 151];
 /** The eye region taken from the photo (hifimesh): full within `inner` cm of the eyelid contour, none beyond `outer`. */
 const EYE_REGION = { inner: 0.5, outer: 1.1 };
-const PART_TEXTURE_SIZE = 256;
 
 export interface MeshTextures {
   images: Map<string, RgbaImage>;
@@ -71,10 +70,7 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
   const images = new Map<string, RgbaImage>();
   images.set('head_baseColor.png', { width: size, height: size, rgba });
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
-  for (const m of tpl.meshes.slice(1)) {
-    const part = m.name in tpl.eyes ? eye : bakeMouthPartTexture(PART_TEXTURE_SIZE, m.name === 'tongue' ? 'tongue' : 'teeth', tpl.gumsBelowV);
-    images.set(`${m.name}_baseColor.png`, { width: PART_TEXTURE_SIZE, height: PART_TEXTURE_SIZE, rgba: part });
-  }
+  for (const [name, image] of partTextures(tpl, eye)) images.set(name, image);
   return { images, skin, iris };
 }
 

@@ -22,7 +22,7 @@ test('a rotated, moved, re-ordered scan in metres becomes a complete avatar on i
   const moved = moveRigid(shuffle(scan.mesh, random(7)), [0.4, 1, -0.3], 137, [12, -30, 4], 0.01);
   const result = await run(await zipScan(moved, scan.texture), 'lofimesh_texture', '2.0', ['basic', 'expressions', 'visemes']);
   const m = result.model;
-  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue']);
+  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue', 'cornea', 'eyelashes', 'tearLine', 'caruncle']);
   assert.equal(m.meshes[0].geometry.positions.length, loadTemplateView('2.0').meshes[0].geometry.positions.length);
   const shapes = blendshapeNames(['basic', 'expressions', 'visemes']);
   for (const mesh of m.meshes) assert.deepEqual(mesh.morphs.map((x) => x.name), shapes, mesh.name);

@@ -20,7 +20,7 @@ test('a sample photo becomes a complete avatar (template 1.6, all features)', { 
   const m = result.model;
   // A photo with hair adds the hair mesh, named by the meta entry hairstyle.
   const hair = result.meta.hairstyle !== 'none';
-  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue', ...(hair ? ['hair'] : [])]);
+  assert.deepEqual(m.meshes.map((x) => x.name), ['head', 'eyeLeft', 'eyeRight', 'teeth', 'tongue', 'cornea', 'eyelashes', 'tearLine', 'caruncle', ...(hair ? ['hair'] : [])]);
   assert.equal(m.template, '1.6');
   for (const mesh of m.meshes) {
     const n = mesh.geometry.positions.length / 3;
@@ -36,7 +36,10 @@ test('textures are PNGs named after their meshes and maps; the head atlas has th
   const names = result.model.textures.map((t) => t.name).sort();
   const hair = result.meta.hairstyle !== 'none' ? ['hair_baseColor.png'] : [];
   const maps = (mesh: string, normal: boolean) => [`${mesh}_baseColor.png`, `${mesh}_metallicRoughness.png`, ...(normal ? [`${mesh}_normal.png`] : []), `${mesh}_occlusion.png`];
-  assert.deepEqual(names, [...maps('eyeLeft', false), ...maps('eyeRight', false), ...hair, ...maps('head', true), ...maps('teeth', false), ...maps('tongue', true)]);
+  // The cornea and the tear line are clear films (colour and opacity in the material); the lashes and the caruncle have a colour only.
+  assert.deepEqual(names, ['caruncle_baseColor.png', ...maps('eyeLeft', false), ...maps('eyeRight', false), 'eyelashes_baseColor.png', ...hair, ...maps('head', true), ...maps('teeth', false), ...maps('tongue', true)]);
+  const lashes = await sharp(result.model.textures.find((t) => t.name === 'eyelashes_baseColor.png')!.data).metadata();
+  assert.ok(lashes.hasAlpha && lashes.width! <= 2048, 'the lash texture keeps its coverage');
   const head = result.model.textures.find((t) => t.name === 'head_baseColor.png')!;
   const meta = await sharp(head.data).metadata();
   assert.equal(meta.format, 'png');

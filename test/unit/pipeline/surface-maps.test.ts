@@ -10,6 +10,7 @@ import { surfaceMapName, surfaceMaps } from '../../../src/pipeline/surface-maps.
 import { assemble } from '../../../src/pipeline/output.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import type { FittedHead } from '../../../src/geometry/fit/fit-head.ts';
+import { BOUND_PART_NAMES } from '../../../src/geometry/template/types.ts';
 
 const tpl = loadTemplateView('1.6');
 const maps = surfaceMaps(tpl);
@@ -53,12 +54,17 @@ test('normal map: unit normals facing out, with detail on the face', () => {
   assert.ok(tilted > 0.05 * n.width * n.height, `${tilted} texels tilted`);
 });
 
-test('every mesh material names its three maps, and each is encoded', async () => {
+test('every mesh material names its three maps, and each is encoded (the clear films, lash cards and caruncle have none)', async () => {
   const geometries = tpl.meshes.map((m) => m.geometry);
   const fitted = { global: { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] } } as unknown as FittedHead;
   const model = assemble(tpl, geometries, { ...fitted, head: geometries[0].positions, parts: {}, eyes: {}, deform: (points: Float32Array) => points } as unknown as FittedHead, maps.images, undefined);
   const names = new Set((await maps.textures).map((t) => t.name));
+  const bound = new Set<string>(BOUND_PART_NAMES);
   for (const m of model.materials) {
+    if (bound.has(m.name)) {
+      assert.ok(!m.occlusionTexture && !m.metallicRoughnessTexture && !m.normalTexture, m.name);
+      continue;
+    }
     assert.ok(m.occlusionTexture && names.has(m.occlusionTexture), m.name);
     assert.ok(m.metallicRoughnessTexture && names.has(m.metallicRoughnessTexture), m.name);
     assert.equal(m.roughness, 1, 'the map holds the roughness');

@@ -1,0 +1,125 @@
+import type { MeshData, Vec3 } from '../../model/avatar.ts';
+import { MeshBuilder } from '../mesh/builder.ts';
+import { vertexNormals } from '../mesh/normals.ts';
+import { bindToSurface, nearestTriangle, placeBound, type BindingHost, type SurfaceBinding } from '../mesh/surface-binding.ts';
+import { centroid, vertex } from '../mesh/vec.ts';
+import { addCaruncle } from './caruncle.ts';
+import { singleBoneRow } from './head-weights.ts';
+import { addCornea } from './cornea.ts';
+import { addLashCard, type LidName } from './eyelashes.ts';
+import { lidRims } from './lid-rim.ts';
+import { addTearLine } from './tear-line.ts';
+import { BONE, type BoundPartName, type EyeInfo, type HeadTemplate } from './types.ts';
+
+/** The meshes bound parts hold to, in the order of `SurfaceBinding.host`. */
+export const BOUND_HOSTS = ['head', 'eyeLeft', 'eyeRight'] as const;
+export type BoundHostName = (typeof BOUND_HOSTS)[number];
+
+/** How finely each bound part is built (per eye). */
+export interface BoundResolution {
+  /** The cornea takes the eyeball's segments and every `ringStep`-th of its rings over the iris. */
+  cornea: { segments: number; ringStep: number };
+  /** Columns of the upper and lower lash cards, and rows root to tip. */
+  lashes: { upper: number; lower: number; rows: number };
+  tearStations: number;
+  caruncle: { segments: number; rings: number };
+}
+
+export interface BoundPart {
+  mesh: MeshData;
+  binding: SurfaceBinding;
+  /** Dense skin row per vertex (one weight per bone), from its host triangle's vertices. */
+  rows: number[][];
+}
+
+interface HeadInput {
+  positions: Float32Array;
+  indices: Uint32Array;
+  rows: readonly number[][];
+  loops: { leftEye: number[]; rightEye: number[] };
+  /** Head vertices of the eye sockets (behind the lids): the lid parts hold to the lids' skin instead. */
+  socket: (v: number) => boolean;
+}
+
+/** Per eye, the UV half of each bound part's texture space: the left eye's on the left. */
+const HALF = { left: [0.01, 0.49], right: [0.51, 0.99] } as const;
+/** The lash cards' UV rectangles (upper lids above v = 0.5, lower below), for the lash texture. */
+const LASH_RECTS = { upper: [0.51, 0.99], lower: [0.01, 0.49] } as const;
+export const LASH_CARD_UVS: { lid: LidName; rect: [number, number, number, number] }[] = (['left', 'right'] as const).flatMap((side) =>
+  (['upper', 'lower'] as const).map((lid) => ({ lid, rect: [HALF[side][0], LASH_RECTS[lid][0], HALF[side][1], LASH_RECTS[lid][1]] as [number, number, number, number] })),
+);
+
+/**
+ * The eye's parts that ride on other meshes: the corneas on the eyeballs; the lashes, the tear lines
+ * and the caruncles on the lids. Each vertex is bound to one host triangle (the lid parts to the
+ * skin triangles along the lid's margin nearest to where they meet the lid), so every fit, blendshape
+ * and bone moves them with their host; their skin weights are the host triangle's.
+ */
+export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: EyeInfo }, eyeMeshes: { left: MeshData; right: MeshData }, res: BoundResolution): Record<BoundPartName, BoundPart> {
+  const hosts: BindingHost[] = [head, eyeMeshes.left, eyeMeshes.right];
+  const eyeRows = { left: singleBoneRow(BONE.eyeLeft), right: singleBoneRow(BONE.eyeRight) };
+  const lidTriangles = (loop: readonly number[]) => {
+    const onRim = new Set(loop);
+    const out: number[] = [];
+    for (let t = 0; t < head.indices.length; t += 3) {
+      const tri = [head.indices[t], head.indices[t + 1], head.indices[t + 2]];
+      if (tri.some((v) => onRim.has(v)) && !tri.some(head.socket)) out.push(t);
+    }
+    return out;
+  };
+  const allTriangles = (mesh: MeshData) => Array.from({ length: mesh.indices.length / 3 }, (_, t) => 3 * t);
+  const sides = (['left', 'right'] as const).map((side) => {
+    const loop = side === 'left' ? head.loops.leftEye : head.loops.rightEye;
+    return { side, loop, eye: eyes[side], rims: lidRims(head.positions, loop), lid: lidTriangles(loop), host: side === 'left' ? 1 : 2 };
+  });
+
+  /** A part built per eye; `roots` per vertex says where it holds to its host (the vertex itself when absent). */
+  const part = (build: (b: MeshBuilder, s: (typeof sides)[number]) => { vertices: number[]; roots?: Vec3[] }[], onEyeball: boolean): BoundPart => {
+    const b = new MeshBuilder();
+    const host: number[] = [], corner: number[] = [], rows: number[][] = [];
+    for (const s of sides) {
+      for (const piece of build(b, s)) {
+        piece.vertices.forEach((v, k) => {
+          const at = piece.roots?.[k] ?? vertex(b.positions, v);
+          const h = onEyeball ? s.host : 0;
+          const t = nearestTriangle(at, hosts[h], onEyeball ? allTriangles(eyeMeshes[s.side]) : s.lid);
+          host.push(h);
+          corner.push(t);
+          rows.push(onEyeball ? eyeRows[s.side] : blendRows(head, t));
+        });
+      }
+    }
+    const positions = Float32Array.from(b.positions);
+    const indices = Uint32Array.from(b.indices);
+    return { mesh: { positions, normals: vertexNormals(positions, indices), uvs: Float32Array.from(b.uvs), indices }, binding: bindToSurface(positions, hosts, host, corner), rows };
+  };
+
+  return {
+    cornea: part((b, s) => [{ vertices: addCornea(b, s.eye.centre, s.eye.radius, res.cornea.segments, res.cornea.ringStep, { centre: [(HALF[s.side][0] + HALF[s.side][1]) / 2, 0.5], radius: 0.235 }) }], true),
+    eyelashes: part((b, s) => {
+      const rect = (lid: LidName) => LASH_CARD_UVS.find((c) => c.lid === lid && c.rect[0] === HALF[s.side][0])!.rect;
+      return [
+        addLashCard(b, s.rims.upper, s.eye.centre, 'upper', res.lashes.upper, res.lashes.rows, rect('upper')),
+        addLashCard(b, s.rims.lower, s.eye.centre, 'lower', res.lashes.lower, res.lashes.rows, rect('lower')),
+      ];
+    }, false),
+    tearLine: part((b, s) => [addTearLine(b, s.rims.lower, s.eye.centre, s.eye.radius, res.tearStations, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99])], false),
+    caruncle: part((b, s) => {
+      const corner = vertex(head.positions, s.loop[0]);
+      const { vertices, seat } = addCaruncle(b, corner, centroid(head.positions, s.loop), s.eye.centre, s.eye.radius, res.caruncle.segments, res.caruncle.rings, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99]);
+      return [{ vertices, roots: vertices.map(() => seat) }];
+    }, false),
+  };
+}
+
+/** The head's skin at a triangle: its three vertices' rows averaged. */
+function blendRows(head: HeadInput, corner: number): number[] {
+  const rows = [0, 1, 2].map((k) => head.rows[head.indices[corner + k]]);
+  return rows[0].map((_, j) => (rows[0][j] + rows[1][j] + rows[2][j]) / 3);
+}
+
+/** Every bound part placed on its hosts as they are now: the fitted or shaped head and eyeballs. */
+export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostName, Float32Array>): Record<BoundPartName, Float32Array> {
+  const meshes: BindingHost[] = BOUND_HOSTS.map((name) => ({ positions: hosts[name], indices: name === 'head' ? template.head.indices : template.parts[name].indices }));
+  return Object.fromEntries(Object.entries(template.bound).map(([name, binding]) => [name, placeBound(binding, meshes)])) as Record<BoundPartName, Float32Array>;
+}
