@@ -39,7 +39,7 @@ describe('the outside-reads scanner', () => {
     assert.ok(viaConst.some((f) => f.form === 'fs' && f.resolved === '/checkouts/wt/shared/faces/p01-a.jpg' && f.line === IMPORTS.split('\n').length + 1), JSON.stringify(viaConst));
     assert.deepEqual(forms(scan('src/a.ts', `const u = new URL('file:///checkouts/shared/spec/interface.md');`)), ['file-url /checkouts/shared/spec/interface.md', 'absolute /checkouts/shared/spec/interface.md']);
     assert.deepEqual(scan('bench/load.ts', `const photo = fs.readFileSync(new URL('../test/fixtures/faces/p03-a.jpg', import.meta.url));`), []);
-    assert.deepEqual(scan('test/helpers/process.ts', `const root = path.resolve(new URL('../..', import.meta.url).pathname);`), [], 'the root itself is inside');
+    assert.deepEqual(scan('tools/harness/process.ts', `const root = path.resolve(new URL('../..', import.meta.url).pathname);`), [], 'the root itself is inside');
   });
 
   it('catches paths built from the module location or the working directory', () => {

@@ -8,7 +8,7 @@ import { spokenChunks } from '../../../src/speech/render.ts';
 import { planPlainText } from '../../../src/speech/plan.ts';
 import { planSsml } from '../../../src/speech/ssml.ts';
 import type { SynthesisJob, SynthesisResult } from '../../../src/speech/synthesis.ts';
-import { HARVARD_SENTENCES } from './recognize.ts';
+import { HARVARD_SENTENCES } from '../../../tools/speech-recognition.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'speech-pool-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
