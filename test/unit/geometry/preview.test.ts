@@ -6,7 +6,7 @@ import { decodeMaterialTextures } from '../../../src/formats/read/decode-image.t
 import { encodePreview, PREVIEW_BACKGROUND } from '../../../src/formats/write/encode-preview.ts';
 import { modelItems, renderPreview } from '../../../src/geometry/render/preview.ts';
 import { buildTestAvatar } from '../../fixtures/avatar.ts';
-import { uvSphere } from './shapes.ts';
+import { uvSphere } from '../../fixtures/shapes.ts';
 
 /** A "head": a sphere 20 cm across, centred 160 cm up, with a red texture; and a black-blended "visor". */
 async function sphereModel(): Promise<AvatarModel> {
