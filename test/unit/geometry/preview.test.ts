@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { AvatarModel, MeshData } from '../../../src/model/avatar.ts';
-import { decodeMaterialTextures } from '../../../src/formats/read/decode-image.ts';
+import { decodeMaterialTextures } from '../../../tools/decode-image.ts';
 import { encodePreview, PREVIEW_BACKGROUND } from '../../../src/formats/write/encode-preview.ts';
 import { modelItems, renderPreview } from '../../../src/geometry/render/preview.ts';
 import { buildTestAvatar } from '../../fixtures/avatar.ts';
