@@ -3,6 +3,7 @@
  * FBX (front, side, three-quarter, left ear), made by the code at `--before` (a checkout of an earlier
  * commit, with node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts --before /path/to/old/checkout [--out docs/asset-anatomy.png]
+ * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
  * Needs Blender 3.4 on the PATH.
  */
 import { execFileSync } from 'node:child_process';
@@ -51,12 +52,13 @@ function render(label: string): void {
 
 mkdirSync(work, { recursive: true });
 const labels = before ? ['before', 'after'] : ['after'];
+const remake = labels.filter((label) => !option('--only') || option('--only') === label);
 // --render-only re-renders the FBX files of an earlier run.
 if (!args.includes('--render-only')) {
-  if (before) exportAvatars(path.resolve(before), 'before');
-  exportAvatars(here, 'after');
+  if (before && remake.includes('before')) exportAvatars(path.resolve(before), 'before');
+  if (remake.includes('after')) exportAvatars(here, 'after');
 }
-for (const label of labels) render(label);
+for (const label of remake) render(label);
 const cells: SheetCell[] = [];
 for (const photo of PHOTOS) {
   for (const label of labels) for (const view of VIEWS) cells.push({ image: readFileSync(path.join(work, label, photo, `view-${view}.png`)), label: `${photo} ${label}: ${view}` });

@@ -94,6 +94,7 @@ export class PhotoPipeline implements Pipeline {
       parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions])),
       eyes: tpl.eyes,
       openingPairs: tpl.openingPairs,
+      ears: tpl.ears,
     };
     const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
     const fitted = fitHead(source, { landmarks: expression.neutral });

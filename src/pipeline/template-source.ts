@@ -1,5 +1,6 @@
 /** Maps the head templates of src/geometry/template onto the view the photo pipeline works with. */
-import type { TemplateVersion } from '../model/avatar.ts';
+import type { MeshData, TemplateVersion } from '../model/avatar.ts';
+import type { EarRest } from '../geometry/fit/fit-head.ts';
 import { buildTemplate } from './head-template.ts';
 import { PART_NAMES } from '../geometry/template/types.ts';
 import { GUMS_BELOW_V } from '../geometry/template/mouth-parts.ts';
@@ -27,6 +28,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       eyeRight: { center: t.eyes.right.centre, radius: t.eyes.right.radius },
     },
     openingPairs: [t.loops.lipsInner, t.loops.leftEye, t.loops.rightEye].flatMap((loop) => facingPairs(loop, t.head.positions)),
+    ears: [earRest(t.head, t.regions.earRight, EAR_ANCHORS.right), earRest(t.head, t.regions.earLeft, EAR_ANCHORS.left)],
     foldProne: trianglesTouching(
       t.head.indices,
       near(
@@ -47,6 +49,29 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
   };
   views.set(version, view);
   return view;
+}
+
+/** Face contour landmarks just in front of each ear (the right ear is on -X), and across the face at the ears. */
+const EAR_ANCHORS = { right: [127, 234, 93, 132], left: [356, 454, 323, 361] };
+const FACE_WIDTH: [number, number] = [234, 454];
+/** Over this distance (cm) from the skin an ear's stem blends from the warp into the ear's own motion. */
+const EAR_STEM = 1.2;
+
+function earRest(head: MeshData, ear: readonly number[], anchors: number[]): EarRest {
+  const inEar = new Set(ear);
+  // The skin round the ear's opening: non-ear corners of triangles that touch the ear.
+  const rim = new Set<number>();
+  for (let t = 0; t < head.indices.length; t += 3) {
+    const corners = [head.indices[t], head.indices[t + 1], head.indices[t + 2]];
+    if (corners.some((v) => inEar.has(v))) for (const v of corners) if (!inEar.has(v)) rim.add(v);
+  }
+  const p = head.positions;
+  const weights = ear.map((v) => {
+    const d = Math.min(...[...rim].map((r) => Math.hypot(p[3 * v] - p[3 * r], p[3 * v + 1] - p[3 * r + 1], p[3 * v + 2] - p[3 * r + 2])));
+    const x = Math.min(1, d / EAR_STEM);
+    return x * x * (3 - 2 * x);
+  });
+  return { vertices: [...ear], weights, anchors, width: FACE_WIDTH };
 }
 
 /**

@@ -3,7 +3,7 @@
  * is mapped onto this view so that fitting and texturing do not depend on its internal layout.
  */
 import type { Bone, MeshData, Skin, TemplateVersion } from '../model/avatar.ts';
-import type { EyeRest } from '../geometry/fit/fit-head.ts';
+import type { EarRest, EyeRest } from '../geometry/fit/fit-head.ts';
 import type { IrisUv } from '../geometry/texture/bake-parts.ts';
 import type { HeadTemplate } from '../geometry/template/types.ts';
 
@@ -25,6 +25,8 @@ export interface TemplateView {
   eyes: Record<string, EyeRest>;
   /** [upper, lower] head vertex pairs facing each other across the mouth and eye openings. */
   openingPairs: [number, number][];
+  /** The ears, placed and sized from the face beside them. */
+  ears: EarRest[];
   /** Head triangles where a fit can fold the surface (face, mouth, eye sockets), checked after fitting. */
   foldProne: Uint32Array;
   /** Ordered vertex ids of the face's outer boundary (head mesh). */

@@ -2,7 +2,8 @@
  * Fitting: deform the template so that its 468 face vertices land on the photo's landmarks (head frame, cm),
  * carry the deformation smoothly to everything else (cranium, ears, neck, mouth, teeth, tongue) with a global
  * similarity plus an RBF warp of the residual, and seat the eyeballs in the fitted sockets, behind the
- * detected irises as far as the sockets allow.
+ * detected irises as far as the sockets allow. The ears, far from every landmark, move as whole pieces with the
+ * face's sides and width instead of the warp.
  */
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
 import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
@@ -29,6 +30,23 @@ export interface FitSource {
    * lips or closed lids can cross, which would fold the mesh, so each pair is kept `MIN_GAP` apart.
    */
   openingPairs: [number, number][];
+  /** The ears, if they should be placed and sized from the face beside them. */
+  ears?: EarRest[];
+}
+
+/**
+ * An ear. The photo has no landmarks on it, and the warp, fitted to the face, stretches or shears what
+ * lies far behind the face's sides: an ear follows the face's rotation, the contour points in front of it
+ * and the face's width (its size), as one piece, blending into the warp at its stem.
+ */
+export interface EarRest {
+  vertices: number[];
+  /** Per vertex, how much it moves with the ear rather than with the warp (0 at the stem, 1 on the pinna). */
+  weights: number[];
+  /** Face landmarks on the contour in front of the ear. */
+  anchors: number[];
+  /** Two landmarks across the face whose distance sizes the ear. */
+  width: [number, number];
 }
 
 export interface FitTargets {
@@ -67,6 +85,7 @@ export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
   const head = new Float32Array(src.head.length);
   head.set(lm.subarray(0, FACE_POINTS * 3));
   head.set(warpPoints(src.head.subarray(FACE_POINTS * 3), global, warp), FACE_POINTS * 3);
+  for (const ear of src.ears ?? []) placeEar(head, src.head, lm, global, ear);
 
   const eyes: Record<string, EyeRest> = {};
   const parts: Record<string, Float32Array> = {};
@@ -96,6 +115,18 @@ function separateOpenings(landmarks: Float32Array, pairs: [number, number][]): F
     lm[down * 3 + 1] = mid - MIN_GAP / 2;
   }
   return lm;
+}
+
+function placeEar(head: Float32Array, rest: Float32Array, lm: Float32Array, global: Similarity, ear: EarRest): void {
+  const centre = (points: ArrayLike<number>): Vec3 => [0, 1, 2].map((k) => ear.anchors.reduce((s, a) => s + points[3 * a + k], 0) / ear.anchors.length) as Vec3;
+  const from = centre(rest), to = centre(lm);
+  const span = (points: ArrayLike<number>) => Math.hypot(...[0, 1, 2].map((k) => points[3 * ear.width[0] + k] - points[3 * ear.width[1] + k]));
+  const size = span(lm) / span(rest);
+  ear.vertices.forEach((v, i) => {
+    const r = applyMat3(global.rotation, rest[3 * v] - from[0], rest[3 * v + 1] - from[1], rest[3 * v + 2] - from[2]);
+    const w = ear.weights[i];
+    for (let k = 0; k < 3; k++) head[3 * v + k] += (to[k] + size * r[k] - head[3 * v + k]) * w;
+  });
 }
 
 function rangeIndices(n: number): Uint32Array {

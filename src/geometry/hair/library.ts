@@ -7,7 +7,8 @@ import type { HeadTemplate } from '../template/types.ts';
 import { generateHairstyle, type CardBudget, type FaceClearance } from './cards.ts';
 import { craniumCentre, scalpMap, type ScalpMap } from './scalp-map.ts';
 import { HAIRSTYLES, type HairStyle } from './styles.ts';
-import { keepOutside } from './keep-outside.ts';
+import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
+import { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { scalpWarp, type ScalpWarp } from './fit-hair.ts';
 
 /** Triangle budgets per template (the issue's: 5,000 for 2.0, 2,000 for 1.6). */
@@ -84,9 +85,12 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
   const map = scalpMap(p, outer, coverage, craniumCentre(p, coverage));
   const face = faceClearance(p, t.regions.ears);
   const budget = HAIR_BUDGET[t.version];
+  const body = TriangleBvh.build(p, t.head.indices);
   const styles = HAIRSTYLES.map((style) => {
     const mesh = generateHairstyle(style, map, face, budget);
     keepOutside(mesh.positions, map, HAIR_MARGIN);
+    // The map is sampled at the head's vertices; between them the surface can stand a little further out.
+    keepOutsideMesh(mesh.positions, body, HAIR_MARGIN);
     return { style, mesh };
   });
   return { map, face, styles, warp: scalpWarp(p, outer), outer };

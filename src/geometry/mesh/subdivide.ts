@@ -9,6 +9,11 @@ export interface SubdivisionInput {
   rows: readonly (readonly number[])[];
   /** Whether an edge's new vertex may be smoothed (butterfly) or must stay on the flat edge. */
   smooth: (a: number, b: number) => boolean;
+  /**
+   * Per vertex, the vertex it is one point of the surface with (copies along a UV seam), so the
+   * butterfly reaches across seams and both sides of a seam get the same new vertices. Default: itself.
+   */
+  weld?: ArrayLike<number>;
 }
 
 export interface SubdivisionOutput {
@@ -30,9 +35,14 @@ export function subdivide(input: SubdivisionInput): SubdivisionOutput {
   const { positions, uvs, indices } = input;
   const oldCount = positions.length / 3;
   // The vertex opposite each directed edge, to find the butterfly's wings.
+  const weld = input.weld ?? Uint32Array.from({ length: oldCount }, (_, v) => v);
   const opposite = new Map<number, number>();
-  for (let t = 0; t < indices.length; t += 3)
-    for (let k = 0; k < 3; k++) opposite.set(edgeKey(indices[t + k], indices[t + ((k + 1) % 3)]), indices[t + ((k + 2) % 3)]);
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [weld[indices[t]], weld[indices[t + 1]], weld[indices[t + 2]]];
+    opposite.set(edgeKey(a, b), c);
+    opposite.set(edgeKey(b, c), a);
+    opposite.set(edgeKey(c, a), b);
+  }
   const midpoint = new Map<number, number>();
   const parents: [number, number][] = [];
   const pos: number[] = Array.from(positions);
@@ -45,7 +55,7 @@ export function subdivide(input: SubdivisionInput): SubdivisionOutput {
     const id = oldCount + parents.length;
     parents.push([a, b]);
     midpoint.set(key, id);
-    const stencil = input.smooth(a, b) ? butterfly(opposite, a, b) : undefined;
+    const stencil = input.smooth(a, b) ? butterfly(opposite, weld[a], weld[b]) : undefined;
     for (let k = 0; k < 3; k++) {
       const p = (v: number) => positions[3 * v + k];
       pos.push(stencil ? (p(a) + p(b)) / 2 + (p(stencil.c) + p(stencil.d)) / 8 - stencil.wings.reduce((s, w) => s + p(w), 0) / 16 : (p(a) + p(b)) / 2);

@@ -1,6 +1,7 @@
 import type { MeshData, TemplateVersion, Vec3 } from '../../model/avatar.ts';
 import { vertexNormals } from '../mesh/normals.ts';
 import { subdivide } from '../mesh/subdivide.ts';
+import { weldMap } from '../mesh/checks.ts';
 import { buildEyeball, eyeballLayout } from './eyeball.ts';
 import type { CanonicalFace } from './canonical-face.ts';
 import { buildBaseHead, FACE_UV, Tag, type BaseHead } from './head.ts';
@@ -27,12 +28,20 @@ function refine(base: BaseHead, times: number): BaseHead {
     // edge keep their flat edges (so the edge stays level and meets the bottom's copies of it).
     const smoothTag = (v: number) => head.tags[v] === Tag.Face || head.tags[v] === Tag.Skin || head.tags[v] === Tag.Bust;
     const edge = new Set(head.bustEdge);
-    const out = subdivide({ ...head, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(edge.has(a) && edge.has(b)) });
+    // Seam copies on the smooth surface weld, so the butterfly smooths across the UV seams alike on
+    // both sides; the bottom's copies of its edge stay apart (the edge is a crease).
+    const weld = weldMap(head.positions).map((w, v) => (smoothTag(v) && smoothTag(w) ? w : v));
+    const out = subdivide({ ...head, weld, smooth: (a, b) => smoothTag(a) && smoothTag(b) && !(edge.has(a) && edge.has(b)) });
     const tags = [...head.tags, ...out.parents.map(([a, b]) => Math.min(head.tags[a], head.tags[b]) as Tag)];
+    // The edge's midpoints on the sides (not the bottom's copies); across a seam the sides'
+    // triangle uses a copy of an edge vertex, found by its position.
+    const sideMid = new Map<string, number>();
+    out.parents.forEach(([a, b], i) => {
+      if (head.tags[a] === Tag.Bust && head.tags[b] === Tag.Bust) sideMid.set([weld[a], weld[b]].sort((x, y) => x - y).join(), head.positions.length / 3 + i);
+    });
     const newEdge = head.bustEdge.flatMap((v, k) => {
       const w = head.bustEdge[(k + 1) % head.bustEdge.length];
-      const mid = out.parents.findIndex(([a, b]) => (a === v && b === w) || (a === w && b === v));
-      return [v, head.positions.length / 3 + mid];
+      return [v, sideMid.get([weld[v], weld[w]].sort((x, y) => x - y).join())!];
     });
     for (const v of newEdge) out.positions[3 * v + 1] = BUST_BOTTOM_Y;
     head = { ...head, positions: out.positions, uvs: out.uvs, indices: out.indices, rows: out.rows, tags, bustEdge: newEdge };

@@ -11,10 +11,10 @@ import { NECK_CUT_Y } from './head-shape.ts';
  * cannot meet and the bust cannot cross itself.
  */
 
-/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -19). */
+/** Height of the bust's flat bottom (cm; the chin is at -9.4, the neck cut at -15.5). */
 export const BUST_BOTTOM_Y = -36;
 /** The neck's axis (x, z), the centre of every column's half-plane. */
-const AXIS: [number, number] = [0, -6];
+export const NECK_AXIS: [number, number] = [0, -6];
 /** Where the neck meets the trapezius, below the neck cut. */
 const NECK_BASE_DROP = 0.5;
 /**
@@ -24,10 +24,17 @@ const NECK_BASE_DROP = 0.5;
  */
 const OUTLINE = { side: 19.5, front: 11, back: 9.5, exponent: 2.6 };
 /**
- * How far below the neck cut the shoulder line ends: at the tips (the acromion about 1.35 head
- * heights below the top of the head), the chest and the back.
+ * How far below the neck cut the shoulder line ends: at the tips, a slope of about 20 degrees from
+ * the neck's base (the acromion about 1.35 head heights below the top of the head); down to the
+ * top of the chest in front and the trapezius behind.
  */
-const SHOULDER_DROP = { side: 2.5, front: 4, back: 1.5 };
+const SHOULDER_DROP = { side: 4.4, front: 5, back: 2.5 };
+/**
+ * The rings crowd towards the neck (ring r at the (r / rings) ** RING_GRADING fraction of a column):
+ * the concave turn from the neck onto the shoulders needs them, the flat sides below do not. Even
+ * rings left that turn to a single 4 cm segment, a crease that rendered as a line round the neck.
+ */
+const RING_GRADING = 1.7;
 /** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
 const EDGE_ROUND = 3.5;
 
@@ -36,8 +43,6 @@ export interface BustOptions {
   rings: number;
   /** Rings of the flat bottom inside its edge, before the centre. */
   bottomRings: number;
-  /** UV of ring r (1..rings) of the column under neck cut vertex i. */
-  uvOf: (i: number, r: number) => [number, number];
   /** The bottom's UV island: its centre and half sizes; the edge maps onto its ellipse. */
   bottomUv: { centre: [number, number]; half: [number, number] };
 }
@@ -115,16 +120,17 @@ function along(points: [number, number][], t: number): [number, number] {
 export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustOptions): Bust {
   const columns = cut.map((v) => {
     const p = vertex(b.positions, v);
-    const dx = p[0] - AXIS[0], dz = p[2] - AXIS[1];
+    const dx = p[0] - NECK_AXIS[0], dz = p[2] - NECK_AXIS[1];
     const start = Math.hypot(dx, dz);
     return { dx: dx / start, dz: dz / start, points: profile(start, dx / start, dz / start) };
   });
   const sides: number[] = [];
   let previous = [...cut];
   for (let r = 1; r <= options.rings; r++) {
-    const ring = columns.map((c, i) => {
-      const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, r / options.rings);
-      return b.vertex([AXIS[0] + c.dx * radius, y, AXIS[1] + c.dz * radius], options.uvOf(i, r));
+    const ring = columns.map((c) => {
+      const [radius, y] = r === options.rings ? [c.points[c.points.length - 1][0], BUST_BOTTOM_Y] : along(c.points, (r / options.rings) ** RING_GRADING);
+      // The sides' UVs are laid out with the back of the head's (back-island.ts).
+      return b.vertex([NECK_AXIS[0] + c.dx * radius, y, NECK_AXIS[1] + c.dz * radius], [0, 0]);
     });
     b.strip(previous, ring);
     sides.push(...ring);
@@ -132,7 +138,7 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
   }
   const edge = previous;
   const edgePoints = edge.map((v) => vertex(b.positions, v));
-  const centre: Vec3 = [AXIS[0], BUST_BOTTOM_Y, edgePoints.reduce((s, p) => s + p[2], 0) / edgePoints.length];
+  const centre: Vec3 = [NECK_AXIS[0], BUST_BOTTOM_Y, edgePoints.reduce((s, p) => s + p[2], 0) / edgePoints.length];
   const { centre: uvC, half } = options.bottomUv;
   const n = edge.length;
   // The edge's UVs on the island's ellipse, by the angle of each edge vertex about the centre.

@@ -7,8 +7,11 @@ import type { Vec3 } from '../../model/avatar.ts';
  * and cannot cross itself.
  */
 export const HEAD_CENTRE: Vec3 = [0, -1, -5.5];
-/** Height of the neck cut, the one opening of the head. */
-export const NECK_CUT_Y = -19;
+/**
+ * Height of the neck cut, the one opening of the head, where the bust's shoulders begin: about a
+ * third of the head's height below the chin (the neck seen from the front is that short).
+ */
+export const NECK_CUT_Y = -15.5;
 
 interface Ellipsoid {
   centre: Vec3;

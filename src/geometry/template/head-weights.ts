@@ -1,5 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { vertex } from '../mesh/vec.ts';
+import { NECK_AXIS } from './bust.ts';
+import { NECK_CUT_Y } from './head-shape.ts';
 import { JAW_PIVOT } from './rig.ts';
 import { BONE } from './types.ts';
 
@@ -49,8 +51,11 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
  * the spine low in the bust, so that turning any of them bends the neck or the shoulders smoothly.
  */
 export function headRow(p: Vec3, jaw: number): number[] {
-  const head = smoothstep((p[1] + 14.5) / 4.5);
-  const neck = smoothstep((p[1] + 23) / 5);
+  const head = smoothstep((p[1] + 13.5) / 4.5);
+  // Below the cut the neck's share also fades out along the shoulders, away from the neck's axis, so
+  // that turning the head leaves the shoulders with the chest.
+  const out = Math.hypot(p[0] - NECK_AXIS[0], p[2] - NECK_AXIS[1]);
+  const neck = smoothstep((p[1] + 20) / 4.5) * (p[1] < NECK_CUT_Y ? 1 - smoothstep((out - 6.5) / 4) : 1);
   const chest = smoothstep((p[1] + 32) / 6);
   const row = new Array<number>(BONE_COUNT).fill(0);
   row[BONE.head] = head * (1 - jaw);

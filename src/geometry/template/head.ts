@@ -3,6 +3,8 @@ import { boundaryLoops } from '../mesh/adjacency.ts';
 import { MeshBuilder } from '../mesh/builder.ts';
 import { vertex } from '../mesh/vec.ts';
 import { FACE_VERTEX_COUNT, type CanonicalFace } from './canonical-face.ts';
+import { splitSeams } from '../mesh/split-seams.ts';
+import { layoutBehindSeam } from './back-island.ts';
 import { buildBust } from './bust.ts';
 import { earRings } from './ear.ts';
 import { fitEyeball, socketRings, type EyeFit } from './eye-socket.ts';
@@ -38,22 +40,35 @@ export interface BaseHead {
   eyes: { left: EyeFit; right: EyeFit };
 }
 
-/** The face's canonical UVs take the middle half of the head atlas; the skin surrounds them. */
-export const FACE_UV = { offset: [0.25, 0.25] as [number, number], scale: 0.5 };
 /**
- * The skin's and the bust's sides share one radial UV layout around the face island, out to the
- * border of the atlas above a strip along its bottom edge, which holds the bust's flat bottom.
+ * The head atlas has four islands. The front island holds the face, its canonical UVs scaled up in
+ * the middle, and the skin's first rings around it, out to the seam that runs over the top of the
+ * head, behind the ears and under the chin (SEAM_RING). Behind it the rest of the skin and the bust's
+ * sides are unrolled (back-island.ts) in two islands, cut down the sides of the neck: the back, and
+ * the throat and chest. The bust's flat bottom is the fourth. The face gets over twice the texel
+ * density of the back of the head and the neck: it is what users look at and what the photo shows.
  */
-const BOTTOM_STRIP = 0.1;
+type Box = [number, number, number, number];
+/** The front island's box (min u, min v, max u, max v); the face's square sits in its middle. */
+const FRONT_BOX: Box = [0.004, 0.316, 0.684, 0.996];
+export const FACE_UV = { offset: [0.064, 0.376] as [number, number], scale: 0.56 };
+const SEAM_RING = 5;
 const SKIN = {
   columnsPerEdge: 3,
   rings: 26,
   earCentre: [-7.4, 0.1, -4.5] as Vec3,
   earCells: [2, 6] as [number, number],
-  uvReach: 0.8,
-  uvBox: [0.004, BOTTOM_STRIP + 0.006, 0.996, 0.996] as [number, number, number, number],
+  uvRings: SEAM_RING,
+  uvBox: FRONT_BOX,
 };
-const BUST = { rings: 8, bottomRings: 2, bottomUv: { centre: [0.5, BOTTOM_STRIP / 2] as [number, number], half: [0.496, BOTTOM_STRIP / 2 - 0.004] as [number, number] } };
+/**
+ * Behind the seam: cut down the sides of the neck from behind the ears over the shoulders (as fractions
+ * of the columns, which start on the forehead and run down the right side), the back island in the
+ * column right of the front island, the throat's and chest's island below the front island.
+ */
+const BACK = { seams: [0.75, 0.25], bottomScale: 0.4, boxes: [[0.692, 0.004, 0.996, 0.996], [0.004, 0.004, 0.684, 0.308]] as Box[] };
+/** The bust's flat bottom, never seen, in the corner right of the neck's front island. */
+const BUST = { rings: 8, bottomRings: 2, bottomUv: { centre: [0.55, 0.1] as [number, number], half: [0.13, 0.09] as [number, number] } };
 
 /**
  * The head at the light template's resolution: the opened canonical face, the skin from its
@@ -73,7 +88,7 @@ export function buildBaseHead(face: CanonicalFace): BaseHead {
   const before = b.vertexCount;
   const skin = buildSkin(b, loops.faceOval, [FACE_UV.offset[0] + FACE_UV.scale / 2, FACE_UV.offset[1] + FACE_UV.scale / 2], SKIN);
   tag(range(before, b.vertexCount), Tag.Skin);
-  const bust = buildBust(b, skin.cut, { ...BUST, uvOf: (c, r) => skin.columnUv(c, SKIN.uvReach + ((1 - SKIN.uvReach) * r) / BUST.rings) });
+  const bust = buildBust(b, skin.cut, BUST);
   tag(bust.sides, Tag.Bust);
   tag(bust.bottom, Tag.BustBottom);
 
@@ -94,6 +109,23 @@ export function buildBaseHead(face: CanonicalFace): BaseHead {
     const { rings, apex } = earRings(b.positions, base, side === 0 ? -1 : 1);
     tag(b.cap(base, rings, apex, true), side === 0 ? Tag.EarRight : Tag.EarLeft);
   });
+
+  // Behind the seam: the skin's rings, then the bust's.
+  const M = skin.columns;
+  const backRings = [...skin.grid.slice(SEAM_RING), ...range(0, BUST.rings).map((r) => bust.sides.slice(r * M, (r + 1) * M))];
+  const uvBehind = layoutBehindSeam(b.positions, backRings, { ...BACK, neckRing: SKIN.rings - SEAM_RING });
+  const place = new Map<number, [number, number]>();
+  backRings.forEach((ring, j) => ring.forEach((v, c) => place.set(v, [j, c])));
+  const copies = splitSeams(b, (t, v) => {
+    const corners = [0, 1, 2].map((k) => place.get(b.indices[3 * t + k]));
+    if (corners.some((p) => !p)) return undefined;
+    // The triangle's cell: the column after which its other column follows.
+    const columns = new Set(corners.map((p) => p![1]));
+    const cell = [...columns].find((c) => columns.has((c + 1) % M))!;
+    const [j, c] = place.get(v)!;
+    return uvBehind(cell, j, c);
+  });
+  for (const v of copies) tags.push(tags[v]);
 
   const jawOf = jawWeights(b.positions, loops.lipsInner);
   const rows: number[][] = [];

@@ -13,7 +13,7 @@ export interface RigJoints {
 export const JAW_PIVOT: Vec3 = [0, -0.8, -3.6];
 /** The spine joint low in the chest, the chest joint at the base of the neck. */
 const SPINE_JOINT: Vec3 = [0, -30, -7];
-const CHEST_JOINT: Vec3 = [0, -21, -6.5];
+const CHEST_JOINT: Vec3 = [0, -19, -6.5];
 const NECK_JOINT: Vec3 = [0, -14, -6];
 const HEAD_JOINT: Vec3 = [0, -4.5, -5.5];
 const TONGUE_JOINT: Vec3 = [0, -5, 0.8];

@@ -9,7 +9,8 @@ import { HEAD_CENTRE, NECK_CUT_Y, headRadius } from './head-shape.ts';
  * pole straight down the neck, so each one runs from the face oval over the head to the cut
  * (the forehead's over the crown and down the back, the chin's down the throat); rings are
  * equal fractions of every column's length. The same plane layout, squeezed between the face's
- * UV island and the border of a UV box, is the skin's UV layout: no overlaps by construction.
+ * UV island and the border of a UV box, is the UV layout of the skin's first rings (the front
+ * island): no overlaps by construction.
  */
 export interface SkinOptions {
   /** Columns per edge of the face oval. */
@@ -20,8 +21,11 @@ export interface SkinOptions {
   earCentre: Vec3;
   /** Size of each ear opening in cells: rings, columns. */
   earCells: [number, number];
-  /** Fraction of each column's UV line (face island to atlas border) the rings use; the rest is left for what continues below the cut. */
-  uvReach: number;
+  /**
+   * Rings spread over each column's UV line, from the face island to the border of the UV box.
+   * Rings beyond them take the border's UV: the caller lays them out in an island of their own.
+   */
+  uvRings: number;
   /** The box (min u, min v, max u, max v) whose border the columns' UV lines reach. */
   uvBox: [number, number, number, number];
 }
@@ -42,8 +46,6 @@ export interface SkinGrid {
   columns: number;
   /** Openings for the right and the left ear. */
   earHoles: [SkinHole, SkinHole];
-  /** UV of column c at fraction w of its line from the face island (0) to the border of the UV box (1). */
-  columnUv: (c: number, w: number) => [number, number];
 }
 
 /** Samples along a column; the rings are interpolated between them. */
@@ -192,7 +194,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
     for (let k = 1; k <= K; k++) {
       const s = Math.min(Math.floor(place[c][k]), points.length - 2);
       const p = k === K ? points[points.length - 1] : lerp(points[s], points[s + 1], place[c][k] - s);
-      const w = (k / K) * options.uvReach;
+      const w = Math.min(k / options.uvRings, 1);
       grid[k][c] = b.vertex(k === K ? [p[0], NECK_CUT_Y, p[2]] : p, [uvInner[0] + (uvOuter[0] - uvInner[0]) * w, uvInner[1] + (uvOuter[1] - uvInner[1]) * w]);
     }
   });
@@ -216,11 +218,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
       }
     }
   }
-  const columnUv = (c: number, w: number): [number, number] => {
-    const { uvInner, uvOuter } = columns[c];
-    return [uvInner[0] + (uvOuter[0] - uvInner[0]) * w, uvInner[1] + (uvOuter[1] - uvInner[1]) * w];
-  };
-  return { grid, cut: grid[K], columns: M, earHoles, columnUv };
+  return { grid, cut: grid[K], columns: M, earHoles };
 }
 
 /**

