@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { decodeMaterialTextures } from '../tools/decode-image.ts';
-import { modelItems, previewCamera } from '../src/geometry/render/preview.ts';
+import { modelItems, previewCamera, softItems } from '../src/geometry/render/preview.ts';
 import { renderMeshes } from '../src/geometry/render/rasterize.ts';
 import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
@@ -16,7 +16,7 @@ import type { Camera } from '../src/geometry/render/camera.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Photos tried in this order until six different hairstyles are found. */
-const PHOTOS = ['p01-b', 'p04-a', 'p08-a', 'p12-a', 'p02-a', 'p03-a', 'p10-b', 'p05-a', 'p11-a', 'p13-a', 'p09-a', 'p07-a'];
+const PHOTOS = ['p01-b', 'p04-a', 'p08-a', 'p12-a', 'p02-a', 'p03-a', 'p10-b', 'p05-a', 'p11-a', 'p13-a', 'p09-a', 'p07-a', 'p06-a', 'p10-a', 'p03-b', 'p01-a'];
 const SIZE = 360;
 
 const pipeline = new PhotoPipeline(loadTemplateView);
@@ -29,7 +29,8 @@ for (const name of PHOTOS) {
   const style = r.meta.hairstyle;
   if (style === 'none' || seen.has(style)) continue;
   seen.add(style);
-  const items = modelItems(r.model, await decodeMaterialTextures(r.model));
+  // As the service's preview draws them: the hair soft (opaque texels first, partial ones blended back to front).
+  const items = softItems(modelItems(r.model, await decodeMaterialTextures(r.model)));
   const front = previewCamera(r.model, 'front') as Extract<Camera, { type: 'perspective' }>;
   const [t, e] = [front.target, front.eye];
   const back: Camera = { ...front, eye: [2 * t[0] - e[0], e[1], 2 * t[2] - e[2]] };

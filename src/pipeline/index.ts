@@ -5,13 +5,17 @@
 import { landmarkModel } from './face/landmark-model.ts';
 import { runMeshPipeline } from './mesh/mesh-pipeline.ts';
 import { PhotoPipeline } from './photo-pipeline.ts';
+import { HelperThread } from './helper-thread.ts';
 import { loadTemplateView } from './template-source.ts';
 import type { Pipeline } from './types.ts';
 
-/** The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower. */
+/**
+ * The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower.
+ * Part of a photo's avatar (blendshapes, side views) is made on a helper thread beside the rest.
+ */
 export async function createPipeline(): Promise<Pipeline> {
   await landmarkModel();
-  const photo = new PhotoPipeline(loadTemplateView);
+  const photo = new PhotoPipeline(loadTemplateView, new HelperThread());
   return {
     run: (input, progress) => (input.inputType === 'photo' ? photo.run(input, progress) : runMeshPipeline(input, progress, loadTemplateView)),
   };

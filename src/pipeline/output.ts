@@ -9,11 +9,12 @@ import { surfaceMapName } from './surface-maps.ts';
 import type { PipelineResult } from './types.ts';
 import type { FittedHead } from '../geometry/fit/fit-head.ts';
 import { fitBones } from '../geometry/fit/fit-bones.ts';
-import { modelItems, previewCamera, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
+import { modelItems, previewCamera, softItems, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
 import { encodePreview } from '../formats/write/encode-preview.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
+import { renderHere, type RenderSource } from './helper-thread.ts';
 
 /** The hair mesh, its material and its texture (colour with coverage in alpha). */
 export const HAIR_MESH = 'hair';
@@ -105,20 +106,27 @@ export const PHOTO_TEXTURE_LIGHT: LightRig = {
 export const PACKAGE_VIEW_SIZE = 512;
 
 /**
- * The API's preview (the front view, JPEG and PNG) and the packages' views (PNG, transparent). Each
- * render is encoded on sharp's threads while the next one is drawn; the front package view is the
- * preview scaled down.
+ * The API's preview (the front view, JPEG and PNG) and the packages' views (PNG, transparent). The side
+ * views are drawn by `renderViews` (a helper thread's: while this thread draws the front); each render
+ * is encoded on sharp's threads as soon as it is drawn; the front package view is the preview scaled down.
  */
-export async function renderAndEncodePreviews(model: AvatarModel, images: Map<string, RgbaImage>): Promise<Pick<PipelineResult, 'preview' | 'views'>> {
-  const items = modelItems(model, images);
-  const render = (view: PreviewView, size: number) =>
-    renderMeshes(items, previewCamera(model, view), { width: size, height: size, supersample: 2, light: PHOTO_TEXTURE_LIGHT });
-  const front = render('front', PREVIEW_SIZE);
-  const encoded = [encodePreview(front, 'jpg'), encodePreview(front, 'png'), encodePreview(front, 'png', { size: PACKAGE_VIEW_SIZE })];
-  // Awaited below; this only keeps an early failure from counting as unhandled while the others render.
-  for (const e of encoded) e.catch(() => undefined);
-  const side = encodePreview(render('side', PACKAGE_VIEW_SIZE), 'png');
-  const threeQuarter = encodePreview(render('threeQuarter', PACKAGE_VIEW_SIZE), 'png');
-  const [jpg, png, frontView] = await Promise.all(encoded);
-  return { preview: { jpg, png }, views: { front: frontView, side: await side, threeQuarter: await threeQuarter } };
+export async function renderAndEncodePreviews(
+  model: AvatarModel,
+  images: Map<string, RgbaImage>,
+  renderViews: RenderSource = renderHere,
+): Promise<Pick<PipelineResult, 'preview' | 'views'>> {
+  const items = softItems(modelItems(model, images));
+  const view = (v: PreviewView, size: number) => ({
+    camera: previewCamera(model, v),
+    opts: { width: size, height: size, supersample: 2 as const, light: PHOTO_TEXTURE_LIGHT },
+  });
+  const sides = renderViews(items, [view('side', PACKAGE_VIEW_SIZE), view('threeQuarter', PACKAGE_VIEW_SIZE)]).then((drawn) =>
+    Promise.all(drawn.map((image) => encodePreview(image, 'png'))),
+  );
+  sides.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
+  const { camera, opts } = view('front', PREVIEW_SIZE);
+  const front = renderMeshes(items, camera, opts);
+  const [jpg, png, frontView] = await Promise.all([encodePreview(front, 'jpg'), encodePreview(front, 'png'), encodePreview(front, 'png', { size: PACKAGE_VIEW_SIZE })]);
+  const [side, threeQuarter] = await sides;
+  return { preview: { jpg, png }, views: { front: frontView, side, threeQuarter } };
 }

@@ -7,7 +7,8 @@
 import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
-import { featureShapes, stageClock, supportsMeta } from './stages.ts';
+import { stageClock, supportsMeta } from './stages.ts';
+import { renderHere, shapesHere, type RenderSource, type ShapeSource } from './helper-thread.ts';
 import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -18,13 +19,14 @@ import { closeMouth, describeExpression, expressionBasis, fitExpression } from '
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
-import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
+import { estimatePersonMatte, innerMatte, type PersonMatte } from './face/person-matte.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { fitHair } from '../geometry/hair/fit-hair.ts';
 import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import {
@@ -63,10 +65,19 @@ export interface PhotoPipelineResult extends PipelineResult {
   /** The photo's expression: weight of each fitted ARKit shape (the avatar itself is neutral). */
   expression: Record<string, number>;
   timings: Record<string, number>;
+  /** CPU time of the process per stage (ms), see stageClock. */
+  cpuTimings: Record<string, number>;
 }
 
 export class PhotoPipeline implements Pipeline {
-  constructor(private readonly template: (version: TemplateVersion) => TemplateView) {}
+  /**
+   * `helper` builds the blendshapes and draws the side views; a HelperThread does it while this thread
+   * fits the hair and bakes the textures, and draws the front view.
+   */
+  constructor(
+    private readonly template: (version: TemplateVersion) => TemplateView,
+    private readonly helper: { shapes: ShapeSource; render: RenderSource } = { shapes: shapesHere, render: renderHere },
+  ) {}
 
   async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
     if (input.inputType !== 'photo') {
@@ -75,7 +86,7 @@ export class PhotoPipeline implements Pipeline {
         `input type ${input.inputType} is not supported by this pipeline yet; upload a photo`,
       );
     }
-    const { timings, lap } = stageClock(progress);
+    const { timings, cpuTimings, lap } = stageClock(progress);
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
@@ -113,6 +124,9 @@ export class PhotoPipeline implements Pipeline {
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
+    // The blendshapes need only the fitted geometry: started now, awaited at the assembly.
+    const shaping = this.helper.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
 
     const camera: PhotoCamera = {
       rotation: analysis.pose.rotation,
@@ -125,14 +139,19 @@ export class PhotoPipeline implements Pipeline {
     const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, head.geometry.indices, HAIR_MARGIN);
     lap('hair', 40);
 
-    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte);
+    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
-    const { morphs, animations } = featureShapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    const {
+      shapes: { morphs, animations },
+      ms: shapesMs,
+    } = await shaping;
+    // The lap is the wait for them; their own time beside it (on the other thread when they ran there).
+    timings['expressions-build'] = shapesMs;
     lap('expressions', 60);
 
     // The PBR maps are the template's, baked and encoded once for all its avatars.
@@ -142,7 +161,7 @@ export class PhotoPipeline implements Pipeline {
     model.animations = animations;
     lap('assembly', 65);
 
-    const { preview, views } = await renderAndEncodePreviews(model, images);
+    const { preview, views } = await renderAndEncodePreviews(model, images, this.helper.render);
     model.textures = [...(await encoding), ...(await maps.textures)];
     lap('preview', 95);
 
@@ -167,10 +186,11 @@ export class PhotoPipeline implements Pipeline {
       camera,
       expression: expression.expression,
       timings,
+      cpuTimings,
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation, matte: PersonMatte) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation, matte: PersonMatte, hairOver?: (vertex: number) => number) {
     const lm = analysis.landmarks;
     const glasses = detectGlasses(analysis.image, lm).present;
     // The frame comes out of the photo before anything is sampled from it (skin tone, light, albedo).
@@ -191,6 +211,7 @@ export class PhotoPipeline implements Pipeline {
       light: applyGains(hair.colour.light, balance.gains),
     };
     const visible = visibleFromPhoto(camera, photo, headGeometry);
+    const person = innerMatte(matte);
     const light = estimatePhotoLight({
       positions: headGeometry.positions,
       normals: headGeometry.normals,
@@ -199,7 +220,7 @@ export class PhotoPipeline implements Pipeline {
       faceOval: tpl.faceOval,
       visible,
       features,
-      matte: matte.alpha,
+      matte: person,
       gains: balance.gains,
       sideLight: SIDE_LIGHT_REMOVED,
     });
@@ -218,12 +239,13 @@ export class PhotoPipeline implements Pipeline {
       skin,
       visible,
       hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairColours.base },
+      hairOver,
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
       ],
       photoGain: light.vertexGain,
-      matte: matte.alpha,
+      matte: person,
       highlights: { skin, features },
     });
     const irisRadius = irisDiameterPx(lm) / 2;

@@ -8,11 +8,20 @@ export const ATLAS = {
   cardsWidth: 0.75,
   /** The last card column holds a few thin strands, for flyaways. */
   flyawayColumn: 5,
-  /** The under-layer shell: dense strands, fully opaque. */
-  shell: { u0: 0.76, u1: 0.99, v0: 0.51, v1: 0.99 },
+  /** The under-layer shell: dense strands, fully opaque above its feathered bottom band. */
+  shell: { u0: 0.76, u1: 0.99, v0: 0.51, v1: 0.99, feather: 0.06 },
   /** Stubble of a shaved head: short dots of hair over transparent skin. */
-  stubble: { u0: 0.76, u1: 0.99, v0: 0.01, v1: 0.49 },
+  stubble: { u0: 0.76, u1: 0.99, v0: 0.01, v1: 0.49, feather: 0.06 },
 } as const;
+
+/** A shell's part of the texture; its bottom `feather` of v fades out in strand tips (the hairline). */
+export interface AtlasRegion {
+  u0: number;
+  u1: number;
+  v0: number;
+  v1: number;
+  feather: number;
+}
 
 /** Texture size of the hair material (pixels a side; the budget is 2048). */
 export const HAIR_TEXTURE_SIZE = 1024;

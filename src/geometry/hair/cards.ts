@@ -6,9 +6,10 @@
  */
 import type { MeshData, Vec3 } from '../../model/avatar.ts';
 import { add, cross, dot, normalize, scale, sub } from '../mesh/vec.ts';
-import { ATLAS, cardColumn } from './atlas.ts';
+import { ATLAS, cardColumn, type AtlasRegion } from './atlas.ts';
 import { seededRandom } from '../../util/seeded-random.ts';
 import { direction, hairlineCoverage, onScalp, surfaceRadius, type ScalpMap } from './scalp-map.ts';
+import { MAX_PUSH } from './keep-outside.ts';
 import type { HairStyle } from './styles.ts';
 
 /** The face features the hair keeps clear of (template cm). */
@@ -38,9 +39,12 @@ const ROOT_LIFT = 0.25;
 /** Under-layer cards hug the scalp; the rest form the outer layer at the style's lift. */
 const INNER_SHARE = 0.35;
 const FLYAWAY_SHARE = 0.03;
+const FLYAWAY_MIN_LENGTH = 12;
 const GRAVITY: Vec3 = [0, -1, 0];
 /** How far beyond its layer a strand over the cranium may stray, cm (plus a share of the style's lift). */
 const HUG_SLACK = 0.5;
+/** Cards shorter than this (cm) take only the root end of the strand texture: a cut, blunt end instead of thinning points. */
+const FULL_TAPER_LENGTH = 12;
 
 class Builder {
   positions: number[] = [];
@@ -72,8 +76,8 @@ const tangential = (v: Vec3, radial: Vec3): Vec3 => sub(v, scale(radial, dot(v, 
 export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceClearance, budget: CardBudget, seed = 1): MeshData {
   const rnd = seededRandom(seed * 7919 + style.name.length * 104729 + style.name.charCodeAt(0));
   const b = new Builder();
-  shell(b, map, budget, style.shellOnly ? ATLAS.stubble : ATLAS.shell, style.shellOnly ? 0.08 : SHELL_LIFT);
-  if (style.shellOnly) return b.mesh();
+  shell(b, map, budget, style.shellOnly ? ATLAS.stubble : ATLAS.shell, style.shellOnly ? 0.08 : style.cardless ? style.lift : SHELL_LIFT);
+  if (style.shellOnly || style.cardless) return b.mesh();
   const grow = new Grower(style, map, face, budget, rnd);
   if (style.gather?.bun) grow.bun(b, budget.triangles * 0.3);
   if (style.gather?.tail) grow.tail(b, budget.triangles * 0.3);
@@ -95,49 +99,57 @@ export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceCle
   return b.mesh();
 }
 
-/** The under-layer: a grid over the hair-covered part of the map, closed with a fan at the crown. */
-function shell(b: Builder, map: ScalpMap, budget: CardBudget, region: { u0: number; u1: number; v0: number; v1: number }, lift: number): void {
+/** Coverage of the template's hairline at which the under-layer ends. */
+const SHELL_EDGE = 0.35;
+
+/**
+ * The under-layer: per column around the head, rows from where the hairline's coverage rises through
+ * SHELL_EDGE (found on a fine scan, interpolated) to the crown, closed with a fan at the pole. Its edge
+ * thus follows the hairline smoothly instead of in grid steps, and the first row maps onto the region's
+ * feathered band, so the edge shows as strand tips rather than a cut.
+ */
+function shell(b: Builder, map: ScalpMap, budget: CardBudget, region: AtlasRegion, lift: number): void {
   const { shellAround: na, shellUp: ne } = budget;
   const el0 = -Math.PI / 3, el1 = (Math.PI / 2) * 0.94;
-  const ids = new Int32Array(na * ne).fill(-1);
-  const cov = new Float32Array(na * ne);
-  const point = (a: number, e: number): Vec3 => onScalp(map, add(map.centre, direction((a / na) * 2 * Math.PI, el0 + ((el1 - el0) * e) / (ne - 1))), lift);
-  for (let e = 0; e < ne; e++) for (let a = 0; a < na; a++) {
-    const p = point(a, e);
-    cov[e * na + a] = hairlineCoverage(map, p[0], p[1], p[2]);
-  }
-  const id = (a: number, e: number) => {
-    const c = e * na + (a % na);
-    if (ids[c] < 0) {
-      const p = point(a % na, e);
-      // u runs around once; the seam's column repeats the first (its own UV).
-      ids[c] = b.vertex(p, normalize(sub(p, map.centre)), region.u0 + ((region.u1 - region.u0) * (a % na)) / na, region.v0 + ((region.v1 - region.v0) * e) / (ne - 1));
-    }
-    return ids[c];
+  const azimuth = (a: number) => (a / na) * 2 * Math.PI;
+  const coverageAt = (az: number, el: number) => {
+    const p = add(map.centre, direction(az, el));
+    return hairlineCoverage(map, p[0], p[1], p[2]);
   };
-  const keep = 0.3;
-  for (let e = 0; e < ne - 1; e++) for (let a = 0; a < na; a++) {
-    const a1 = (a + 1) % na;
-    if ([cov[e * na + a], cov[e * na + a1], cov[(e + 1) * na + a], cov[(e + 1) * na + a1]].some((c) => c < keep)) continue;
-    // The seam column gets its own vertices so u does not wrap back across the region.
-    const [p00, p01, p10, p11] = a1 === 0 ? seam(b, map, point, region, na, ne, a, e) : [id(a, e), id(a1, e), id(a, e + 1), id(a1, e + 1)];
+  const fine = ne * 6;
+  const bottom = new Float64Array(na).fill(el0);
+  for (let a = 0; a < na; a++) {
+    let above = coverageAt(azimuth(a), el1);
+    for (let k = fine - 2; k >= 0; k--) {
+      const el = el0 + ((el1 - el0) * k) / (fine - 1);
+      const c = coverageAt(azimuth(a), el);
+      if (c < SHELL_EDGE) {
+        const step = (el1 - el0) / (fine - 1);
+        bottom[a] = el + step * ((SHELL_EDGE - c) / Math.max(1e-6, above - c));
+        break;
+      }
+      above = c;
+    }
+  }
+  const elevation = (a: number, e: number) => bottom[a] + ((el1 - bottom[a]) * e) / (ne - 1);
+  const v = (e: number) => (e === 0 ? region.v0 : region.v0 + region.feather + ((region.v1 - region.v0 - region.feather) * (e - 1)) / (ne - 2));
+  const vertex = (a: number, e: number, u: number) => {
+    const p = onScalp(map, add(map.centre, direction(azimuth(a), elevation(a % na, e))), lift);
+    return b.vertex(p, normalize(sub(p, map.centre)), u, v(e));
+  };
+  // Columns 0..na: the last repeats the first with its own u, so that u does not wrap back across the region.
+  const ids: number[][] = [];
+  for (let a = 0; a <= na; a++) {
+    const u = region.u0 + ((region.u1 - region.u0) * a) / na;
+    ids.push(Array.from({ length: ne }, (_, e) => vertex(a % na, e, u)));
+  }
+  for (let a = 0; a < na; a++) for (let e = 0; e < ne - 1; e++) {
+    const [p00, p01, p10, p11] = [ids[a][e], ids[a + 1][e], ids[a][e + 1], ids[a + 1][e + 1]];
     b.indices.push(p00, p01, p11, p00, p11, p10);
   }
-  // Crown cap: a fan from the top ring to the pole.
-  const top = ne - 1;
   const pole = onScalp(map, add(map.centre, [0, 1, 0]), lift);
   const c = b.vertex(pole, [0, 1, 0], (region.u0 + region.u1) / 2, region.v1);
-  for (let a = 0; a < na - 1; a++) b.indices.push(id(a, top), id(a + 1, top), c);
-}
-
-function seam(b: Builder, map: ScalpMap, point: (a: number, e: number) => Vec3, region: { u0: number; u1: number; v0: number; v1: number }, na: number, ne: number, a: number, e: number): [number, number, number, number] {
-  const v = (ee: number) => region.v0 + ((region.v1 - region.v0) * ee) / (ne - 1);
-  const mk = (aa: number, ee: number, u: number) => {
-    const p = point(aa, ee);
-    return b.vertex(p, normalize(sub(p, map.centre)), u, v(ee));
-  };
-  const uA = region.u0 + ((region.u1 - region.u0) * a) / na;
-  return [mk(a, e, uA), mk(0, e, region.u1), mk(a, e + 1, uA), mk(0, e + 1, region.u1)];
+  for (let a = 0; a < na; a++) b.indices.push(ids[a][ne - 1], ids[a + 1][ne - 1], c);
 }
 
 class Grower {
@@ -166,9 +178,11 @@ class Grower {
     const min = surfaceRadius(m, p[0], p[1], p[2]) + lift;
     // Over the cranium hair lies on its layer rather than sticking out; below it, it hangs free.
     const max = hug && d[1] / r > -0.3 ? min + HUG_SLACK + this.style.lift * 0.3 : Infinity;
-    let q = r < min || r > max ? add(m.centre, scale(d, Math.min(max, Math.max(min, r)) / r)) : p;
+    // A point far below the map's surface is beside the neck with the shoulder behind it (keep-outside.ts): a strand falls on.
+    let q = (r < min && min - r <= MAX_PUSH) || r > max ? add(m.centre, scale(d, Math.min(max, Math.max(min, r)) / r)) : p;
     const f = this.face;
-    const stop = fringe ? f.hairlineY - this.style.fringe * (f.hairlineY - f.browY) : f.browY + 1;
+    // Only a fringe comes down over the forehead; other strands end about the hairline.
+    const stop = fringe ? f.hairlineY - this.style.fringe * (f.hairlineY - f.browY) : f.hairlineY - 1;
     if (q[2] > f.front && Math.abs(q[0]) < f.halfWidth && q[1] < Math.max(stop, f.browY + 0.4)) return undefined;
     if (this.style.tucked && q[1] < f.earTop + 1 && q[1] > f.earTop - 12 && q[2] > f.earBack && Math.abs(q[0]) > f.halfWidth - 1) q = [q[0], q[1], f.earBack];
     return q;
@@ -201,11 +215,15 @@ class Grower {
     const s = this.style, rnd = this.rnd;
     const root = onScalp(this.map, add(this.map.centre, rootDir), ROOT_LIFT);
     const radial = this.radial(root);
-    const flyaway = rnd() < FLYAWAY_SHARE;
+    // Flyaways belong to long hair: on short hair they stand off as antennae.
+    const flyaway = rnd() < FLYAWAY_SHARE && this.lengthAt(rootDir) > FLYAWAY_MIN_LENGTH;
     const inner = !flyaway && rnd() < INNER_SHARE;
     const fringe = s.fringe > 0 && rootDir[2] > 0.45 && Math.abs(rootDir[0]) < 0.55 && rootDir[1] > 0;
     const length = this.lengthAt(rootDir) * (0.8 + 0.3 * rnd()) * (inner ? 0.85 : 1);
-    const lift = (inner ? Math.min(0.35, s.lift) : s.lift * (0.7 + 0.5 * rnd())) + (flyaway ? 0.8 : 0);
+    // A quiff stands up over the forehead and settles towards the crown.
+    const front = (s.quiff ?? 0) * smooth(0.35, 0.8, rootDir[2]) * smooth(-0.1, 0.35, rootDir[1]) * smooth(0.75, 0.3, Math.abs(rootDir[0]));
+    // The quiff's rise varies little card to card: a roll, not a crest of spikes.
+    const lift = (inner ? Math.min(0.35, s.lift) : s.lift * (0.7 + 0.5 * rnd()) + front * (0.85 + 0.3 * rnd())) + (flyaway ? 0.8 : 0);
     const width = (flyaway ? 0.35 : 1.1 + 0.8 * rnd()) * Math.max(0.6, Math.min(1.4, length / 8));
     const column = flyaway ? ATLAS.flyawayColumn : Math.floor(rnd() * (ATLAS.cardColumns - 1));
     this.ribbon(b, root, this.startDirection(root, radial, fringe), length, lift, width, column, fringe, flyaway ? 0.25 : 0, s.flow === 'gather');
@@ -242,13 +260,15 @@ class Grower {
     }
     if (path.length < 2) return;
     const [u0, u1] = cardColumn(column);
-    const twist = (rnd() - 0.5) * 0.6;
+    // Short cards: less of the texture's thinning tips, less taper and twist (lying flat, cut blunt).
+    const span = Math.min(1, Math.max(0.8, length / FULL_TAPER_LENGTH));
+    const twist = (rnd() - 0.5) * 0.6 * span;
     const ids: number[] = [];
     for (let i = 0; i < path.length; i++) {
       const rad = facing ?? this.radial(path[i]);
       const side = normalize(add(normalize(cross(tangents[i], rad)), scale(rad, twist)));
-      const w = (width / 2) * (1 - 0.45 * (i / (nodes - 1)));
-      const v = 0.99 - 0.98 * ((i * step) / length);
+      const w = (width / 2) * (1 - 0.45 * span * (i / (nodes - 1)));
+      const v = 0.99 - 0.98 * span * ((i * step) / length);
       ids.push(b.vertex(sub(path[i], scale(side, w)), rad, u0, v), b.vertex(add(path[i], scale(side, w)), rad, u1, v));
     }
     for (let i = 0; i + 1 < path.length; i++) {

@@ -7,6 +7,13 @@
 import { outsideRadius, type ScalpMap } from './scalp-map.ts';
 import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 
+/**
+ * The furthest the map moves a vertex, cm. Seen from the cranium, a ray beside the neck passes out of the
+ * neck and on to the shoulder, and the map keeps only the shoulder: a vertex in that gap is outside the
+ * body, not 10 cm inside it. Deeper than this the map is not trusted; keepOutsideMesh decides exactly.
+ */
+export const MAX_PUSH = 1.5;
+
 /** Moves positions (in place) out of the head the map describes; returns how many moved. */
 export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number): number {
   const [cx, cy, cz] = head.centre;
@@ -15,7 +22,7 @@ export function keepOutside(positions: Float32Array, head: ScalpMap, margin: num
     const dx = positions[v] - cx, dy = positions[v + 1] - cy, dz = positions[v + 2] - cz;
     const r = Math.hypot(dx, dy, dz);
     const min = outsideRadius(head, positions[v], positions[v + 1], positions[v + 2]) + margin;
-    if (r >= min || r === 0) continue;
+    if (r >= min || r === 0 || min - r > MAX_PUSH) continue;
     const k = min / r;
     positions[v] = cx + dx * k;
     positions[v + 1] = cy + dy * k;

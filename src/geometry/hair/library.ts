@@ -90,7 +90,7 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
     const mesh = generateHairstyle(style, map, face, budget);
     keepOutside(mesh.positions, map, HAIR_MARGIN);
     // The map is sampled at the head's vertices; between them the surface can stand a little further out.
-    keepOutsideMesh(mesh.positions, body, HAIR_MARGIN);
+    for (let pass = 0; pass < 4 && keepOutsideMesh(mesh.positions, body, HAIR_MARGIN) > 0; pass++);
     return { style, mesh };
   });
   return { map, face, styles, warp: scalpWarp(p, outer), outer };

@@ -6,7 +6,7 @@
  */
 import type { RgbaImage } from '../render/image.ts';
 import type { Rgb } from '../texture/rgb-image.ts';
-import { ATLAS, HAIR_TEXTURE_SIZE } from './atlas.ts';
+import { ATLAS, HAIR_TEXTURE_SIZE, type AtlasRegion } from './atlas.ts';
 import { seededRandom } from '../../util/seeded-random.ts';
 
 export interface StrandPattern {
@@ -73,14 +73,17 @@ function drawPattern(size: number): StrandPattern {
   return { size, shade, tone, alpha };
 }
 
-/** The shell's dense opaque strands (`alphaBase` 255), or stubble: short dark dots on nothing (`alphaBase` 0). */
-function fillRegion(r: { u0: number; u1: number; v0: number; v1: number }, size: number, rnd: () => number, shade: Float32Array, tone: Float32Array, alpha: Uint8Array, alphaBase: number): void {
+/**
+ * The shell's dense opaque strands (`alphaBase` 255), or stubble: short dark dots on nothing (`alphaBase` 0).
+ * Over the bottom `feather` band (the hairline) coverage ends strand by strand at random heights.
+ */
+function fillRegion(r: AtlasRegion, size: number, rnd: () => number, shade: Float32Array, tone: Float32Array, alpha: Uint8Array, alphaBase: number): void {
   const x0 = Math.floor(r.u0 * size), x1 = Math.ceil(r.u1 * size);
   const y0 = Math.floor((1 - r.v1) * size), y1 = Math.ceil((1 - r.v0) * size);
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
     const i = y * size + x;
     alpha[i] = alphaBase;
-    shade[i] = 0.55 + 0.15 * Math.sin(x * 1.7 + Math.sin(y * 0.05) * 3) + 0.1 * rnd();
+    shade[i] = 0.62 + 0.15 * Math.sin(x * 1.7 + Math.sin(y * 0.05) * 3) + 0.1 * rnd();
     tone[i] = rnd() * 0.5;
   }
   if (alphaBase === 0) {
@@ -88,6 +91,16 @@ function fillRegion(r: { u0: number; u1: number; v0: number; v1: number }, size:
     for (let d = 0; d < dots; d++) {
       const x = x0 + Math.floor(rnd() * (x1 - x0)), y = y0 + Math.floor(rnd() * (y1 - y0 - 2));
       for (let k = 0; k < 2; k++) alpha[(y + k) * size + x] = 200 + Math.floor(rnd() * 55);
+    }
+  }
+  const band = Math.max(1, Math.round(r.feather * size));
+  for (let x = x0; x < x1; x += 2) {
+    // Where this pair of strand pixels ends, as a share of the band up from its bottom edge.
+    const tip = 0.15 + 0.8 * rnd();
+    for (let y = y1 - band; y < y1; y++) {
+      const up = (y1 - y) / band;
+      const keep = Math.min(1, Math.max(0, (up - tip) / 0.15 + 0.5));
+      for (let k = 0; k < 2 && x + k < x1; k++) alpha[y * size + x + k] = Math.round(alpha[y * size + x + k] * keep);
     }
   }
 }

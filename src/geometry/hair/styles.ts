@@ -22,6 +22,8 @@ export interface HairStyle {
   fringe: number;
   /** How far the outer layer stands off the scalp, cm. */
   lift: number;
+  /** Extra lift over the forehead, cm, settling towards the crown and the sides. */
+  quiff?: number;
   /** Curl: amplitude (cm) and turns per 10 cm. */
   curl: number;
   curlRate: number;
@@ -33,17 +35,19 @@ export interface HairStyle {
   gather?: { at: [number, number, number]; tail: number; bun: number };
   /** Only a stubble shell: no cards. */
   shellOnly?: boolean;
+  /** Only the dense under-layer, `lift` off the scalp, no cards: a buzz cut. */
+  cardless?: boolean;
 }
 
 const base = { fringe: 0, lift: 0.6, curl: 0, curlRate: 0, stand: 0, tucked: false } as const;
 
 export const HAIRSTYLES: readonly HairStyle[] = [
   { ...base, name: 'shaved', length: 'shaved', flow: 'crown', parting: 'none', top: 0, sides: 0, back: 0, lift: 0, shellOnly: true },
-  { ...base, name: 'buzz-cut', length: 'shaved', flow: 'crown', parting: 'none', top: 1.2, sides: 0.8, back: 0.8, lift: 0.15 },
-  { ...base, name: 'short-crop', length: 'short', flow: 'crown', parting: 'none', top: 4, sides: 2.5, back: 3, lift: 0.6 },
+  { ...base, name: 'buzz-cut', length: 'shaved', flow: 'crown', parting: 'none', top: 1.2, sides: 0.8, back: 0.8, lift: 0.3, cardless: true },
+  { ...base, name: 'short-crop', length: 'short', flow: 'crown', parting: 'none', top: 4, sides: 2.5, back: 3, lift: 0.35 },
   { ...base, name: 'short-fringe', length: 'short', flow: 'crown', parting: 'none', top: 7, sides: 3.5, back: 4, fringe: 0.7, lift: 0.8 },
-  { ...base, name: 'side-part', length: 'short', flow: 'parting', parting: 'left', top: 8, sides: 3.5, back: 4, lift: 0.9 },
-  { ...base, name: 'quiff', length: 'short', flow: 'back', parting: 'none', top: 9, sides: 2.5, back: 3.5, lift: 2.2 },
+  { ...base, name: 'side-part', length: 'short', flow: 'parting', parting: 'left', top: 9, sides: 3.5, back: 4, lift: 0.6 },
+  { ...base, name: 'quiff', length: 'short', flow: 'back', parting: 'none', top: 10, sides: 2, back: 3, lift: 0.5, quiff: 1.4 },
   { ...base, name: 'short-curly', length: 'short', flow: 'crown', parting: 'none', top: 6, sides: 4.5, back: 5, fringe: 0.3, lift: 1.6, curl: 0.8, curlRate: 4 },
   { ...base, name: 'afro', length: 'ear', flow: 'crown', parting: 'none', top: 9, sides: 9, back: 9, lift: 4.5, curl: 0.9, curlRate: 5, stand: 0.15 },
   { ...base, name: 'bob', length: 'chin', flow: 'parting', parting: 'centre', top: 20, sides: 17, back: 17, lift: 1.2 },

@@ -32,7 +32,7 @@ export function renderPreview(
   opts: { size?: number; mode?: RenderMode; light?: LightRig } = {},
 ): RgbaImage {
   const size = opts.size ?? PREVIEW_SIZE;
-  return renderMeshes(modelItems(model, textures), previewCamera(model), {
+  return renderMeshes(softItems(modelItems(model, textures)), previewCamera(model), {
     width: size,
     height: size,
     supersample: 2,
@@ -69,6 +69,16 @@ export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, Rgb
       roughness: material.roughness,
     };
   });
+}
+
+/**
+ * Items as the service draws its own pictures: alpha-tested (MASK) materials soft, texels at full
+ * coverage in the opaque pass and the rest blended back to front after it (rasterize.ts), so hair strands
+ * thin out instead of ending in cut-out steps. The packages keep the glTF cutoff for engines, which
+ * do not sort one mesh's triangles.
+ */
+export function softItems(items: readonly RenderItem[]): RenderItem[] {
+  return items.map((item) => (item.alphaMode === 'MASK' ? { ...item, alphaMode: 'BLEND' } : item));
 }
 
 /**

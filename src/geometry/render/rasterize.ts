@@ -126,14 +126,58 @@ function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids
   const raster = new Raster(opts.width * ss, opts.height * ss, scaledFrame(cameraFrame(camera, opts.width, opts.height), ss), opts, ids);
   const starts = firstTriangleIds(items);
   const prepared = items.map((item, i) => raster.prepare(item, starts[i]));
-  for (const p of prepared) raster.drawAll(p, OPAQUE_PASS);
+  // Nearest first, so that the depth test turns away hidden pixels before they are shaded.
+  const order = frontToBack(prepared);
+  for (let k = 0; k < order.tri.length; k++) raster.drawTriangle(prepared[order.item[k]], order.tri[k], OPAQUE_PASS);
   // Partial coverage back to front, triangle by triangle across all blended items.
   const blended = prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND);
-  const order: { p: Prepared; t: number; depth: number }[] = [];
-  for (const p of blended) for (let t = 0; t < p.indices.length; t += 3) order.push({ p, t, depth: p.depthOf(t) });
-  order.sort((a, b) => b.depth - a.depth);
-  for (const { p, t } of order) raster.drawTriangle(p, t, BLEND_PASS);
+  const backToFront: { p: Prepared; t: number; depth: number }[] = [];
+  for (const p of blended) for (let t = 0; t < p.indices.length; t += 3) backToFront.push({ p, t, depth: p.depthOf(t) });
+  backToFront.sort((a, b) => b.depth - a.depth);
+  for (const { p, t } of backToFront) raster.drawTriangle(p, t, BLEND_PASS);
   return raster;
+}
+
+/** Depth buckets of the front-to-back order: fine enough that a bucket's triangles seldom hide each other. */
+const DEPTH_BUCKETS = 4096;
+
+/**
+ * Every triangle of the items (item index, first index of the triangle), nearest centroid first, by a
+ * counting sort on bucketed depth: the order only saves shading, the depth test still decides what is seen.
+ */
+function frontToBack(prepared: Prepared[]): { item: Uint16Array; tri: Uint32Array } {
+  const total = prepared.reduce((n, p) => n + p.indices.length / 3, 0);
+  const depth = new Float32Array(total);
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0, k = 0; i < prepared.length; i++) {
+    const p = prepared[i];
+    for (let t = 0; t < p.indices.length; t += 3, k++) {
+      const d = p.depthOf(t);
+      depth[k] = d;
+      if (d < lo) lo = d;
+      if (d > hi) hi = d;
+    }
+  }
+  const scale = hi > lo ? (DEPTH_BUCKETS - 1) / (hi - lo) : 0;
+  const bucket = new Uint16Array(total);
+  const starts = new Uint32Array(DEPTH_BUCKETS + 1);
+  for (let k = 0; k < total; k++) {
+    // NaN depths (degenerate input) go last.
+    const b = depth[k] === depth[k] ? ((depth[k] - lo) * scale) | 0 : DEPTH_BUCKETS - 1;
+    bucket[k] = b;
+    starts[b + 1]++;
+  }
+  for (let b = 0; b < DEPTH_BUCKETS; b++) starts[b + 1] += starts[b];
+  const item = new Uint16Array(total);
+  const tri = new Uint32Array(total);
+  for (let i = 0, k = 0; i < prepared.length; i++) {
+    for (let t = 0; t < prepared[i].indices.length; t += 3, k++) {
+      const at = starts[bucket[k]]++;
+      item[at] = i;
+      tri[at] = t;
+    }
+  }
+  return { item, tri };
 }
 
 function scaledFrame(f: CameraFrame, s: number): CameraFrame {
@@ -294,11 +338,6 @@ class Raster {
       ambientOf: Float32Array.from({ length: 256 }, (_, r) => this.ambient * (r / 255)),
       depthOf: (t) => (cam[indices[t] * CSTRIDE + 2] + cam[indices[t + 1] * CSTRIDE + 2] + cam[indices[t + 2] * CSTRIDE + 2]) / 3,
     };
-  }
-
-  /** Draws every triangle of a prepared item in one pass. */
-  drawAll(p: Prepared, pass: number): void {
-    for (let t = 0; t < p.indices.length; t += 3) this.drawTriangle(p, t, pass);
   }
 
   /** Draws the triangle starting at index `t` of a prepared item, clipped at the near plane. */
@@ -493,7 +532,11 @@ class Raster {
           const i01 = iy < th - 1 ? i00 + tw : i00;
           const dx = ix < tw - 1 ? 1 : 0;
           const t00 = words[i00], t10 = words[i00 + dx], t01 = words[i01], t11 = words[i01 + dx];
-          if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
+          if (alphaMode !== 0) {
+            alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
+            // A cut-out texel (hair cards are mostly these) is turned away before its colour is read.
+            if (alphaMode === 1 && alpha * opacity < cutoff) continue;
+          }
           ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
           ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
           ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;

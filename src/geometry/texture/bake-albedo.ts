@@ -29,6 +29,11 @@ export interface AlbedoInput {
   /** Hair over the fill: per-vertex coverage (0..1) and colour. */
   hair?: { coverage: Float32Array; colour: Rgb };
   /**
+   * Per vertex, how much a hair mesh lies over the skin (0..1, see hair-cover.ts): the photo is not baked
+   * there (its hair would show through the mesh's), the fill takes over.
+   */
+  hairOver?: (vertex: number) => number;
+  /**
    * Vertices on the front of the neck: where the photo shows them as skin (seen, facing the camera and
    * near the skin tone, not a collar or a scarf), their colour there joins the face border's in the fill,
    * so the neck and the bust take the photo's neck colour, and the face's tone further away.
@@ -87,7 +92,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     if (input.positions[v * 3 + 2] < frontMost - 1) continue;
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
     if (d <= 0) continue;
-    weight[v] = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
+    weight[v] = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]) * (1 - (input.hairOver?.(v) ?? 0));
   }
   const fill = fillColours(input, img, skin, fixedOf);
   const gain = input.photoGain;
@@ -252,7 +257,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     const x = img[v * 2] + (cx - img[v * 2]) * 0.12;
     const y = img[v * 2 + 1] + (cy - img[v * 2 + 1]) * 0.12;
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.round(y))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.round(x)));
-    if (matte && matte[pixel] < MATTE_RAMP[1]) return [];
+    if ((matte && matte[pixel] < MATTE_RAMP[1]) || (input.hairOver?.(v) ?? 0) > 0.5) return [];
     let c = medianPatch(photo, x, y, r);
     if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
     const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));

@@ -6,6 +6,7 @@
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { pushPullFill, TexelSource } from '../../geometry/texture/transfer-fill.ts';
+import { rankFilter } from './rank-filter.ts';
 import { EYE_CONTOURS, BROWS, landmarkPoint, fillPolygon, scaleAboutCentroid, type Point } from './face-regions.ts';
 
 export interface GlassesFinding {
@@ -86,14 +87,21 @@ export function detectGlasses(img: RgbImage, lm: ArrayLike<number>): GlassesFind
 }
 
 /** The lenses' reach around each eye's centre, in eye widths along and across the eye; the eye and lids (contour scaled) kept as they are. */
-const LENS_REACH = [1.55, 0.95] as const;
+const LENS_REACH = [1.85, 1.0] as const;
 const EYE_KEPT = 1.3;
-/** Frame pixels: darker than this fraction of the zone's median luminance. */
-const FRAME_DARKNESS = 0.8;
+/**
+ * Frame pixels: darker than the image closed over a window wider than a frame (what the place would look
+ * like without a thin dark line across it) by this fraction. Relative to the closing, so a lens in the
+ * face's shadow is no darker a frame than one in the light.
+ */
+const FRAME_DEPTH = 0.3;
+/** Half the closing's window, in eye widths: wider than half a thick frame, narrower than the eye. */
+const FRAME_HALF_WIDTH = 0.15;
 
 /**
- * Per pixel, 1 on the glasses' frame: dark pixels around the eyes (within the lenses' reach, the eyes, lids
- * and brows excluded) and across the bridge between them, grown by a few pixels to take the frame's soft edge.
+ * Per pixel, 1 on the glasses' frame: thin dark lines (a black top-hat: the closing minus the image) around
+ * the eyes (within the lenses' reach, the eyes, lids and brows excluded) and across the bridge between them,
+ * grown by a few pixels to take the frame's soft edge.
  */
 export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
   const { width, height } = img;
@@ -110,17 +118,15 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   const q = LENS_OUTLINE_POINTS / 4;
   fillPolygon(zone, width, height, [r[q], l[q], l[3 * q], r[3 * q]]);
   for (const brow of BROWS) fillPolygon(kept, width, height, brow.map((i) => landmarkPoint(lm, i)));
-  const lum = (i: number) => 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
-  const values: number[] = [];
-  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i]) values.push(lum(i));
-  values.sort((a, b) => a - b);
-  const median = values[values.length >> 1] ?? 0;
-  const frame = new Uint8Array(width * height);
-  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && lum(i) < FRAME_DARKNESS * median) frame[i] = 1;
   const unit = Math.hypot(eyes[0][0][0] - eyes[0][8][0], eyes[0][0][1] - eyes[0][8][1]);
-  const grown = grow(frame, width, height, Math.max(1, Math.round(unit * 0.06)));
-  for (let i = 0; i < grown.length; i++) if (kept[i] || !zone[i]) grown[i] = 0;
-  return grown;
+  const lum = new Float32Array(width * height);
+  for (let i = 0; i < lum.length; i++) lum[i] = 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
+  const reach = Math.max(1, Math.round(unit * FRAME_HALF_WIDTH));
+  const closed = rankFilter(rankFilter(lum, width, height, reach, 'max'), width, height, reach, 'min');
+  const frame = new Uint8Array(width * height);
+  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && closed[i] - lum[i] > FRAME_DEPTH * closed[i]) frame[i] = 1;
+  const grown = rankFilter(frame, width, height, Math.max(1, Math.round(unit * 0.06)), 'max');
+  return Uint8Array.from(grown, (g, i) => (g > 0 && zone[i] && !kept[i] ? 1 : 0));
 }
 
 const LENS_OUTLINE_POINTS = 32;
@@ -138,26 +144,18 @@ function lensOutline(eye: Point[]): Point[] {
   });
 }
 
-/** Square dilation by `r` pixels (separable: rows, then columns). */
-function grow(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
-  const rows = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    let last = -Infinity;
-    for (let x = 0; x < width; x++) if (mask[y * width + x]) last = x; else if (x - last <= r) rows[y * width + x] = 1;
-    last = Infinity;
-    for (let x = width - 1; x >= 0; x--) if (mask[y * width + x]) { last = x; rows[y * width + x] = 1; } else if (last - x <= r) rows[y * width + x] = 1;
-  }
-  const out = new Uint8Array(mask.length);
-  for (let x = 0; x < width; x++) {
-    let last = -Infinity;
-    for (let y = 0; y < height; y++) if (rows[y * width + x]) { last = y; out[y * width + x] = 1; } else if (y - last <= r) out[y * width + x] = 1;
-    last = Infinity;
-    for (let y = height - 1; y >= 0; y--) if (rows[y * width + x]) last = y; else if (last - y <= r) out[y * width + x] = 1;
-  }
-  return out;
-}
+/** Half-width (pixels) of the blur that splits the photo into shading and texture for the fill. */
+const DETAIL_RADIUS = 3;
+/** Most the mirrored texture changes a pixel, relative to its smooth colour. */
+const TEXTURE_LIMIT = 0.12;
+/** Farthest (pixels) the fill looks for skin beside a masked pixel. */
+const MIRROR_REACH = 40;
 
-/** A copy of the photo with the masked pixels filled from the pixels around them (push-pull over the mask's box). */
+/**
+ * A copy of the photo with the masked pixels filled from the pixels around them: the smooth colour by
+ * push-pull over the mask's box, and the texture (pores, stubble, lid creases: the photo minus its blur)
+ * from the skin mirrored across the mask's nearest edge, so that a filled frame is not a blurred band.
+ */
 export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
   const { width, height } = img;
   let [x0, y0, x1, y1] = [width, height, -1, -1];
@@ -169,7 +167,7 @@ export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
   }
   const data = Uint8Array.from(img.data);
   if (x1 < 0) return { width, height, data };
-  const pad = 4;
+  const pad = MIRROR_REACH;
   [x0, y0] = [Math.max(0, x0 - pad), Math.max(0, y0 - pad)];
   const size = Math.max(Math.min(width - 1, x1 + pad) - x0, Math.min(height - 1, y1 + pad) - y0) + 1;
   const rgba = new Uint8Array(size * size * 4);
@@ -184,12 +182,54 @@ export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
     }
   }
   pushPullFill(rgba, source, size);
+  const smooth = boxBlur(rgba, size, DETAIL_RADIUS);
+  const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < size && y < size && x0 + x < width && y0 + y < height;
+  const dirs = [[1, 0], [-1, 0], [0, 1], [0, -1]] as const;
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      const [px, py] = [x0 + x, y0 + y];
-      if (px >= width || py >= height || source[y * size + x] !== TexelSource.fill) continue;
-      data.set(rgba.subarray((y * size + x) * 4, (y * size + x) * 4 + 3), (py * width + px) * 3);
+      if (!inside(x, y) || source[y * size + x] !== TexelSource.fill) continue;
+      const o = (y * size + x) * 4;
+      // The nearest skin along the four directions, and the pixel as far beyond the edge as this one is before it.
+      let mirror = -1;
+      for (let d = 1; d <= MIRROR_REACH && mirror < 0; d++) {
+        for (const [dx, dy] of dirs) {
+          if (!inside(x + dx * d, y + dy * d) || source[(y + dy * d) * size + x + dx * d] !== TexelSource.scan) continue;
+          const [mx, my] = [x + dx * (2 * d - 1), y + dy * (2 * d - 1)];
+          if (inside(mx, my) && source[my * size + mx] === TexelSource.scan) {
+            mirror = (my * size + mx) * 4;
+            break;
+          }
+        }
+      }
+      const pixel = ((y0 + y) * width + x0 + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        // Skin's texture is faint: a stronger one is a lash, a brow's edge or the frame's rim mirrored in.
+        const limit = TEXTURE_LIMIT * smooth[o + c];
+        const texture = mirror >= 0 ? Math.min(limit, Math.max(-limit, rgba[mirror + c] - smooth[mirror + c])) : 0;
+        data[pixel + c] = Math.min(255, Math.max(0, Math.round(smooth[o + c] + texture)));
+      }
     }
   }
   return { width, height, data };
+}
+
+/** Box blur (half-width r, separable) of an RGBA square, as floats. */
+function boxBlur(rgba: Uint8Array, size: number, r: number): Float32Array {
+  const rows = new Float32Array(rgba.length);
+  const out = new Float32Array(rgba.length);
+  const pass = (from: ArrayLike<number>, to: Float32Array, step: number, stride: number) => {
+    for (let line = 0; line < size; line++) {
+      for (let c = 0; c < 4; c++) {
+        for (let k = 0; k < size; k++) {
+          let sum = 0;
+          const lo = Math.max(0, k - r), hi = Math.min(size - 1, k + r);
+          for (let j = lo; j <= hi; j++) sum += from[line * stride + j * step + c];
+          to[line * stride + k * step + c] = sum / (hi - lo + 1);
+        }
+      }
+    }
+  };
+  pass(rgba, rows, 4, size * 4);
+  pass(rows, out, size * 4, 4);
+  return out;
 }

@@ -9,6 +9,7 @@ import type { GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { landmarkModel } from './landmark-model.ts';
 import { readGraphModel } from './graph-model-files.ts';
+import { rankFilter } from './rank-filter.ts';
 
 export interface PersonMatte {
   width: number;
@@ -49,4 +50,14 @@ export async function estimatePersonMatte(photo: RgbImage): Promise<PersonMatte>
   } finally {
     alpha.dispose();
   }
+}
+
+/**
+ * The matte where it is sure: each pixel takes the least person of its neighbourhood, one cell of the
+ * network's input grid (the matte's edge is only known to that) plus a pixel (a bilinear sample's reach)
+ * around it. Colour sampled from the photo for the skin comes only from there: no background at the border.
+ */
+export function innerMatte(matte: PersonMatte): Uint8Array {
+  const r = Math.ceil(Math.max(matte.width, matte.height) / INPUT_SIZE) + 1;
+  return Uint8Array.from(rankFilter(matte.alpha, matte.width, matte.height, r, 'min'));
 }

@@ -41,6 +41,21 @@ for (const version of ['1.6', '2.0'] as TemplateVersion[]) {
   });
 }
 
+test('template 2.0: no hair falls further below the hairline than its strands are long (no card ends thrown onto the shoulders)', () => {
+  const tpl = loadTemplateView('2.0');
+  const lib = hairLibrary(tpl.source, tpl.hairCoverage);
+  const p = tpl.source.head.positions;
+  let hairlineBottom = Infinity;
+  for (let v = 0; v < tpl.hairCoverage.length; v++) if (tpl.hairCoverage[v] >= 0.35) hairlineBottom = Math.min(hairlineBottom, p[v * 3 + 1]);
+  for (const { style, mesh } of lib.styles) {
+    if (style.gather) continue; // a ponytail hangs from its gather point, not from the hairline
+    let lowest = Infinity;
+    for (let v = 1; v < mesh.positions.length; v += 3) lowest = Math.min(lowest, mesh.positions[v]);
+    const longest = Math.max(style.top, style.sides, style.back) * 1.1 + 1;
+    assert.ok(lowest >= hairlineBottom - longest, `${style.name}: a vertex ${(hairlineBottom - lowest).toFixed(1)} cm below the hairline, strands ${longest.toFixed(1)} cm`);
+  }
+});
+
 test('the strand texture carries coverage: opaque under-layer, cards fading to uneven tips, within 2048²', () => {
   const p = strandPattern();
   assert.ok(p.size <= 2048);

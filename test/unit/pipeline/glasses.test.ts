@@ -41,3 +41,29 @@ test('after the frame is filled from the skin around it, no glasses are found an
     if (clean.data[p * 3] !== image.data[p * 3]) assert.fail(`pixel ${p} outside the frame changed`);
   }
 });
+
+test('the fill over a frame keeps the texture of the skin around it, not a blur', () => {
+  const size = 120;
+  const data = new Uint8Array(size * size * 3);
+  // Skin with a pore-like grain (a fixed pseudo-random pattern), and a frame: a dark band 8 px high.
+  let seed = 7;
+  const grain = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 30;
+  const mask = new Uint8Array(size * size);
+  for (let p = 0; p < size * size; p++) {
+    const y = Math.floor(p / size);
+    const g = grain();
+    const frame = y >= 56 && y < 64;
+    data.set(frame ? [40, 30, 25] : [180 + g, 140 + g, 120 + g], p * 3);
+    mask[p] = frame ? 1 : 0;
+  }
+  const clean = fillMasked({ width: size, height: size, data }, mask);
+  const stats = (y0: number, y1: number) => {
+    const v: number[] = [];
+    for (let y = y0; y < y1; y++) for (let x = 10; x < size - 10; x++) v.push(clean.data[(y * size + x) * 3 + 1]);
+    const mean = v.reduce((s, a) => s + a, 0) / v.length;
+    return { mean, sd: Math.sqrt(v.reduce((s, a) => s + (a - mean) ** 2, 0) / v.length) };
+  };
+  const [band, skin] = [stats(56, 64), stats(30, 50)];
+  assert.ok(Math.abs(band.mean - skin.mean) < 4, `filled ${band.mean.toFixed(1)} vs skin ${skin.mean.toFixed(1)}`);
+  assert.ok(band.sd > 0.6 * skin.sd, `texture: filled sd ${band.sd.toFixed(1)} vs skin ${skin.sd.toFixed(1)}`);
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
-import { estimatePersonMatte, type PersonMatte } from '../../../src/pipeline/face/person-matte.ts';
+import { estimatePersonMatte, innerMatte, type PersonMatte } from '../../../src/pipeline/face/person-matte.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', faces), 'utf8')) as { photos: { file: string; person: string }[] };
@@ -44,4 +44,15 @@ test('the person matte covers the face and leaves the top corners of every portr
       assert.ok(corner < 0.1, `${file}: the corner at ${cx},${cy} is ${corner.toFixed(2)} person`);
     }
   }
+});
+
+test('the inner matte drops a band of one network cell and a pixel along the edge, and keeps the rest', () => {
+  // 512 wide: one cell of the 256 grid is 2 pixels, so the band is 3 pixels.
+  const [width, height] = [512, 40];
+  const alpha = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 100; x < 300; x++) alpha[y * width + x] = x < 200 ? 255 : 150;
+  const inner = innerMatte({ width, height, alpha });
+  const at = (x: number) => inner[20 * width + x];
+  assert.deepEqual([at(102), at(103), at(150), at(196), at(197)], [0, 255, 255, 255, 150]);
+  assert.deepEqual([at(296), at(297), at(299)], [150, 0, 0]);
 });

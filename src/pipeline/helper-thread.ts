@@ -1,0 +1,94 @@
+/**
+ * A second thread for the work of an avatar that needs only part of what came before it: the
+ * blendshapes (only the fitted geometry), built while the hair is fitted and the textures baked, and
+ * the package's side views, drawn while the front preview is. On two cores, photo to result sooner.
+ */
+import type { Worker } from 'node:worker_threads';
+import type { TemplateVersion } from '../model/avatar.ts';
+import type { FittedGeometry } from '../geometry/expressions/frame.ts';
+import type { Camera } from '../geometry/render/camera.ts';
+import type { RgbaImage } from '../geometry/render/image.ts';
+import { renderMeshes, type RenderItem, type RenderOptions } from '../geometry/render/rasterize.ts';
+import { tsWorker } from '../util/ts-worker.ts';
+import { featureShapes } from './stages.ts';
+import type { TemplateView } from './template-view.ts';
+import type { PipelineInput } from './types.ts';
+
+export type FeatureShapes = ReturnType<typeof featureShapes>;
+
+/** Builds the blendshapes and clips the features ask for; `ms` is the time the building took where it ran. */
+export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: PipelineInput['features']) => Promise<{ shapes: FeatureShapes; ms: number }>;
+
+/** Renders the same items from several cameras (one request: the textures cross to a thread once). */
+export type RenderSource = (items: RenderItem[], views: { camera: Camera; opts: RenderOptions }[]) => Promise<RgbaImage[]>;
+
+export type HelperRequest =
+  | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
+  | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] };
+
+export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] } | { id: number; error: string };
+
+/**
+ * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
+ * first waits (at its assembly), so that its other stages' times stay their own.
+ */
+export const shapesHere: ShapeSource = async (tpl, fitted, features) => {
+  await null;
+  const start = performance.now();
+  const shapes = featureShapes(tpl, fitted, features);
+  return { shapes, ms: performance.now() - start };
+};
+
+/** On the caller's thread, at once. */
+export const renderHere: RenderSource = async (items, views) => views.map((v) => renderMeshes(items, v.camera, v.opts));
+
+/**
+ * One thread, started on first use, that loads the templates it is asked for by version (the same
+ * loadTemplateView as the caller's: use its `shapes` only with a pipeline on loadTemplateView). It keeps
+ * the process alive only while a request is open.
+ */
+export class HelperThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
+  private next = 0;
+
+  readonly shapes: ShapeSource = (tpl, fitted, features) =>
+    this.ask({ id: this.next++, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
+
+  readonly render: RenderSource = (items, views) => this.ask({ id: this.next++, task: 'render', items, views });
+
+  /** Stops the thread (open requests fail); the next request starts another. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private ask<T>(request: HelperRequest): Promise<T> {
+    const worker = (this.worker ??= this.start());
+    const reply = new Promise<T>((resolve, reject) => this.pending.set(request.id, { resolve: resolve as (r: unknown) => void, reject }));
+    worker.ref();
+    worker.postMessage(request);
+    return reply;
+  }
+
+  private start(): Worker {
+    const worker = tsWorker(new URL('./helper-thread-entry.ts', import.meta.url));
+    worker.unref();
+    worker.on('message', (reply: HelperReply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if ('error' in reply) waiting?.reject(new Error(`pipeline helper thread: ${reply.error}`));
+      else waiting?.resolve(reply.result);
+    });
+    const fail = (e: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(e);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`pipeline helper thread exited (${code})`)));
+    return worker;
+  }
+}

@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HelperThread, renderHere, shapesHere } from '../../../src/pipeline/helper-thread.ts';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import type { MorphTarget } from '../../../src/model/avatar.ts';
+import { uvSphere } from '../../fixtures/shapes.ts';
+
+test('the helper thread builds the same shapes and clips as the calling thread', { timeout: 180_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  // A fitted head a little wider than the template: the shapes follow the geometry they are given.
+  const head = tpl.meshes[0].geometry.positions.map((v, i) => (i % 3 === 0 ? v * 1.1 : v));
+  const parts = Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions.slice()]));
+  const features = ['basic', 'visemes'] as const;
+  const workers = new HelperThread();
+  try {
+    const here = await shapesHere(tpl, { head, parts }, [...features]);
+    const there = await workers.shapes(tpl, { head, parts }, [...features]);
+    assert.ok(there.ms > 0);
+    const want = here.shapes.morphs as Record<string, MorphTarget[]>;
+    const got = there.shapes.morphs as Record<string, MorphTarget[]>;
+    assert.deepEqual(Object.keys(got), Object.keys(want));
+    for (const [mesh, targets] of Object.entries(want)) {
+      assert.deepEqual(got[mesh].map((t) => t.name), targets.map((t) => t.name), mesh);
+      // Visemes that copy an ARKit shape share its deltas: they arrive intact however often they are listed.
+      targets.forEach((t, k) => assert.deepEqual(got[mesh][k].deltas, t.deltas, `${mesh} ${t.name}`));
+    }
+    assert.ok(want.head.some((t) => t.deltas.some((d) => d !== 0)));
+    assert.deepEqual(there.shapes.animations, here.shapes.animations);
+    // The input is the caller's still: only the results move between the threads.
+    assert.equal(head.length, tpl.meshes[0].geometry.positions.length);
+  } finally {
+    await workers.close();
+  }
+});
+
+test('a failure on the helper thread fails that request only', { timeout: 180_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  const workers = new HelperThread();
+  try {
+    await assert.rejects(workers.shapes({ ...tpl, version: 'no-such-template' as never }, { head: new Float32Array(3), parts: {} }, ['basic']), /pipeline helper thread/);
+    const parts = Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions]));
+    const ok = await workers.shapes(tpl, { head: tpl.meshes[0].geometry.positions, parts }, ['basic']);
+    assert.ok(ok.shapes.morphs!.head!.length > 0);
+  } finally {
+    await workers.close();
+  }
+});
+
+test('the helper thread draws the same pixels as the calling thread, texture and all', { timeout: 120_000 }, async () => {
+  const texture = { width: 2, height: 2, rgba: Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]) };
+  const items = [{ geometry: uvSphere(0.5, 24, 12), texture, roughness: 0.4 }];
+  const camera = { type: 'perspective' as const, fovY: 30, eye: [0.4, 0.3, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number], up: [0, 1, 0] as [number, number, number] };
+  const views = [
+    { camera, opts: { width: 64, height: 64, supersample: 2 as const } },
+    { camera: { ...camera, eye: [2, 0, 2] as [number, number, number] }, opts: { width: 32, height: 48 } },
+  ];
+  const workers = new HelperThread();
+  try {
+    const here = await renderHere(items, views);
+    const there = await workers.render(items, views);
+    assert.equal(there.length, 2);
+    there.forEach((img, k) => {
+      assert.deepEqual([img.width, img.height], [here[k].width, here[k].height]);
+      assert.deepEqual(img.rgba, here[k].rgba, `view ${k}`);
+    });
+    assert.ok(here[0].rgba.some((v, i) => i % 4 === 3 && v === 255));
+  } finally {
+    await workers.close();
+  }
+});
