@@ -8,13 +8,20 @@ import { PhotoPipeline } from './photo-pipeline.ts';
 import { HelperThread } from './helper-thread.ts';
 import { loadTemplateView } from './template-source.ts';
 import type { Pipeline } from './types.ts';
+import { hairLibrary } from '../geometry/hair/library.ts';
+import { TEMPLATES } from '../model/product.ts';
 
 /**
- * The pipeline the service's worker uses; loads the landmark model up front so the first job is not slower.
- * Part of a photo's avatar (blendshapes, side views) is made on a helper thread beside the rest.
+ * The pipeline the service's worker uses; loads the landmark model and builds the templates and their hairstyle
+ * libraries (some 3 s each) up front, so the first job is not slower than the others. Part of a photo's avatar
+ * (blendshapes, side views) is made on a helper thread beside the rest.
  */
 export async function createPipeline(): Promise<Pipeline> {
   await landmarkModel();
+  for (const version of TEMPLATES) {
+    const tpl = loadTemplateView(version);
+    hairLibrary(tpl.source, tpl.hairCoverage);
+  }
   const photo = new PhotoPipeline(loadTemplateView, new HelperThread());
   return {
     run: (input, progress) => (input.inputType === 'photo' ? photo.run(input, progress) : runMeshPipeline(input, progress, loadTemplateView)),

@@ -22,9 +22,9 @@ import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts'
 import { estimatePersonMatte, innerMatte, type PersonMatte } from './face/person-matte.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
-import { chooseHairstyle } from './hair/choose.ts';
+import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
-import { fitHair } from '../geometry/hair/fit-hair.ts';
+import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
 import { tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
@@ -60,7 +60,7 @@ export interface PhotoPipelineResult extends PipelineResult {
   matte: PersonMatte;
   hair: HairObservation;
   /** The hairstyle chosen for it (none for a bald head), with every style's score. */
-  hairChoice?: { style: string; volume: number; scores: { name: string; volume: number; iou: number; score: number }[] };
+  hairChoice?: { style: string; scores: StyleScore[] };
   camera: PhotoCamera;
   /** The photo's expression: weight of each fitted ARKit shape (the avatar itself is neutral). */
   expression: Record<string, number>;
@@ -135,8 +135,17 @@ export class PhotoPipeline implements Pipeline {
     };
     const library = hairLibrary(tpl.source, tpl.hairCoverage);
     const avatarHead = { positions: fitted.head, indices: head.geometry.indices };
-    const choice = chooseHairstyle({ library, observation: hair, camera, landmarks: analysis.landmarks, place: (p) => placeBySimilarity(p, fitted), avatar: avatarHead });
-    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.volume, head.geometry.positions, fitted.head, head.geometry.indices, HAIR_MARGIN);
+    const choice = chooseHairstyle({
+      library,
+      observation: hair,
+      matte,
+      camera,
+      landmarks: analysis.landmarks,
+      place: (p) => placeBySimilarity(p, fitted),
+      warp: avatarWarp(library.warp, head.geometry.positions, fitted.head),
+      avatar: avatarHead,
+    });
+    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, head.geometry.indices, HAIR_MARGIN);
     lap('hair', 40);
 
     const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
@@ -182,7 +191,7 @@ export class PhotoPipeline implements Pipeline {
       analysis,
       matte,
       hair,
-      hairChoice: choice && { style: choice.style.style.name, volume: choice.volume, scores: choice.scores },
+      hairChoice: choice && { style: choice.style.style.name, scores: choice.scores },
       camera,
       expression: expression.expression,
       timings,

@@ -1,7 +1,8 @@
 /**
  * The head-silhouette figure of issue 18: the IoU between the photo's person matte and the avatar's
- * preview alpha, the preview brought onto the photo by the similarity that best maps its stable face
- * landmarks (eye corners, nose) onto the photo's, counted inside the head region above the chin.
+ * alpha (drawn with the photo's camera: evaluate.ts says why), the render brought onto the photo by the
+ * similarity that best maps its stable face landmarks (eye corners, nose) onto the photo's, counted inside
+ * the head region above the chin.
  * Hair, or the lack of it, is what moves this figure: the face itself is aligned by construction.
  */
 import { faceFrame, toFace } from '../../src/pipeline/hair/face-frame.ts';
@@ -59,14 +60,16 @@ export function invertSimilarity2(m: Similarity2): Similarity2 {
   return { a, b, tx: -(a * m.tx - b * m.ty), ty: -(b * m.tx + a * m.ty) };
 }
 
+/** What each photo pixel is for the figure: outside the region, or in it and in neither, both, or one mask. */
+export const SILHOUETTE_LABEL = { outside: 0, neither: 1, both: 2, photoOnly: 3, avatarOnly: 4 } as const;
+
 /**
- * IoU of `photo` and `avatar` (the avatar mask mapped onto the photo by `avatarToPhoto`), over the photo's
- * pixels where `region` is true. Pixels of the avatar outside its image count as outside.
+ * Per photo pixel, `photo` against `avatar` (the avatar mask mapped onto the photo by `avatarToPhoto`), where
+ * `region` is true (SILHOUETTE_LABEL). Pixels of the avatar outside its image count as outside it.
  */
-export function alignedIoU(photo: Mask, avatar: Mask, avatarToPhoto: Similarity2, region: (x: number, y: number) => boolean): number {
+export function alignedLabels(photo: Mask, avatar: Mask, avatarToPhoto: Similarity2, region: (x: number, y: number) => boolean): Uint8Array {
   const back = invertSimilarity2(avatarToPhoto);
-  let both = 0;
-  let either = 0;
+  const labels = new Uint8Array(photo.width * photo.height);
   for (let y = 0; y < photo.height; y++) {
     for (let x = 0; x < photo.width; x++) {
       if (!region(x, y)) continue;
@@ -74,23 +77,43 @@ export function alignedIoU(photo: Mask, avatar: Mask, avatarToPhoto: Similarity2
       const ax = Math.round(back.a * x - back.b * y + back.tx);
       const ay = Math.round(back.b * x + back.a * y + back.ty);
       const inAvatar = ax >= 0 && ay >= 0 && ax < avatar.width && ay < avatar.height && avatar.alpha[ay * avatar.width + ax] >= 128;
-      if (inPhoto && inAvatar) both++;
-      if (inPhoto || inAvatar) either++;
+      labels[y * photo.width + x] = inPhoto ? (inAvatar ? SILHOUETTE_LABEL.both : SILHOUETTE_LABEL.photoOnly) : inAvatar ? SILHOUETTE_LABEL.avatarOnly : SILHOUETTE_LABEL.neither;
     }
+  }
+  return labels;
+}
+
+/** IoU of the two masks over labelled pixels; NaN when both are empty. */
+export function labelsIoU(labels: Uint8Array): number {
+  let both = 0;
+  let either = 0;
+  for (const l of labels) {
+    if (l === SILHOUETTE_LABEL.both) both++;
+    if (l >= SILHOUETTE_LABEL.both) either++;
   }
   return either ? both / either : NaN;
 }
 
+/** IoU of `photo` and `avatar` (mapped by `avatarToPhoto`) over the photo's pixels where `region` is true. */
+export function alignedIoU(photo: Mask, avatar: Mask, avatarToPhoto: Similarity2, region: (x: number, y: number) => boolean): number {
+  return labelsIoU(alignedLabels(photo, avatar, avatarToPhoto, region));
+}
+
 /**
- * The figure for one photo: its person matte and landmarks, and the preview's alpha and the landmarks
- * found on the preview (478 points, x y z each).
+ * The figure's pixels for one photo: its person matte and landmarks, and the preview's alpha and the
+ * landmarks found on the preview (478 points, x y z each).
  */
-export function headSilhouetteIoU(matte: Mask, photoLandmarks: ArrayLike<number>, preview: Mask, previewLandmarks: ArrayLike<number>): number {
+export function headSilhouetteLabels(matte: Mask, photoLandmarks: ArrayLike<number>, preview: Mask, previewLandmarks: ArrayLike<number>): Uint8Array {
   const points = (lm: ArrayLike<number>) => STABLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]] as [number, number]);
   const frame = faceFrame(photoLandmarks);
   const region = (x: number, y: number) => {
     const [s, t] = toFace(frame, x, y);
     return t > 0 && Math.abs(s) < HEAD_HALF_WIDTH;
   };
-  return alignedIoU(matte, preview, fitSimilarity2(points(previewLandmarks), points(photoLandmarks)), region);
+  return alignedLabels(matte, preview, fitSimilarity2(points(previewLandmarks), points(photoLandmarks)), region);
+}
+
+/** The figure for one photo (arguments as headSilhouetteLabels). */
+export function headSilhouetteIoU(matte: Mask, photoLandmarks: ArrayLike<number>, preview: Mask, previewLandmarks: ArrayLike<number>): number {
+  return labelsIoU(headSilhouetteLabels(matte, photoLandmarks, preview, previewLandmarks));
 }

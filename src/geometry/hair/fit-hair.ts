@@ -31,36 +31,39 @@ export function scalpWarp(template: ArrayLike<number>, outer: readonly number[])
 }
 
 /**
- * The style in template space with its distance from the scalp scaled by `volume` (1 keeps it): hair
- * standing further off or closer to the head, roots staying on the scalp.
+ * The style in template space with its distance from the scalp scaled by `volume` (1 keeps it), one factor
+ * for all or one per vertex: hair standing further off or closer to the head, roots staying on the scalp.
  */
-export function scaleVolume(mesh: MeshData, map: ScalpMap, volume: number): Float32Array {
+export function scaleVolume(mesh: MeshData, map: ScalpMap, volume: number | ArrayLike<number>): Float32Array {
   const out = new Float32Array(mesh.positions);
   if (volume === 1) return out;
   for (let v = 0; v < out.length; v += 3) {
     const p: [number, number, number] = [out[v], out[v + 1], out[v + 2]];
     const s = onScalp(map, p, 0);
-    for (let k = 0; k < 3; k++) out[v + k] = s[k] + (p[k] - s[k]) * volume;
+    const f = typeof volume === 'number' ? volume : volume[v / 3];
+    for (let k = 0; k < 3; k++) out[v + k] = s[k] + (p[k] - s[k]) * f;
   }
   return out;
 }
 
-/** Template-space hair positions carried onto the avatar's head (`avatar`: fitted head positions). */
-export function warpToAvatar(positions: Float32Array, warp: ScalpWarp, template: ArrayLike<number>, avatar: ArrayLike<number>): Float32Array {
+/** The warp from template space onto the avatar's head (`avatar`: fitted head positions), solved once for many point sets. */
+export function avatarWarp(warp: ScalpWarp, template: ArrayLike<number>, avatar: ArrayLike<number>): (positions: Float32Array) => Float32Array {
   const d = new Float64Array(warp.vertices.length * 3);
   warp.vertices.forEach((v, i) => {
     for (let k = 0; k < 3; k++) d[i * 3 + k] = avatar[v * 3 + k] - template[v * 3 + k];
   });
   const rbf = solveRbf(warp.factor, d);
-  const out = new Float32Array(positions.length);
   const o = new Float64Array(3);
-  for (let v = 0; v < positions.length; v += 3) {
-    rbf.evaluate(positions[v], positions[v + 1], positions[v + 2], o);
-    out[v] = positions[v] + o[0];
-    out[v + 1] = positions[v + 1] + o[1];
-    out[v + 2] = positions[v + 2] + o[2];
-  }
-  return out;
+  return (positions) => {
+    const out = new Float32Array(positions.length);
+    for (let v = 0; v < positions.length; v += 3) {
+      rbf.evaluate(positions[v], positions[v + 1], positions[v + 2], o);
+      out[v] = positions[v] + o[0];
+      out[v + 1] = positions[v + 1] + o[1];
+      out[v + 2] = positions[v + 2] + o[2];
+    }
+    return out;
+  };
 }
 
 export interface FittedHair {
@@ -69,20 +72,24 @@ export interface FittedHair {
 }
 
 /**
- * A library style on an avatar: its standoff scaled by `volume`, warped onto the avatar's cranium
- * (`avatar`: the fitted head's positions, `avatarIndices` its triangles), kept `margin` outside the avatar's head
- * and bust, on the head bone. The
- * normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
+ * A style carried onto the avatar's head by `warp` (avatarWarp), at any per-vertex volume: the scalp point and
+ * the style's point are warped once; along a strand's way out from the scalp the smooth warp is close to linear,
+ * so a point at any standoff lies on the line between the two.
  */
-export function fitHair(lib: Pick<HairLibrary, 'map' | 'warp' | 'outer'>, style: MeshData, volume: number, template: ArrayLike<number>, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
-  const scaled = scaleVolume(style, lib.map, volume);
-  // The cranium's centre rides along, for the avatar's own scalp map.
-  const withCentre = new Float32Array(scaled.length + 3);
-  withCentre.set(scaled);
-  withCentre.set(lib.map.centre, scaled.length);
-  const warped = warpToAvatar(withCentre, lib.warp, template, avatar);
-  const positions = warped.slice(0, scaled.length);
-  const centre: Vec3 = [warped[scaled.length], warped[scaled.length + 1], warped[scaled.length + 2]];
+export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Float32Array) => Float32Array): (volume: ArrayLike<number>) => Float32Array {
+  const root = warp(scaleVolume(style, map, 0));
+  const full = warp(new Float32Array(style.positions));
+  return (volume) => root.map((r, i) => r + volume[Math.floor(i / 3)] * (full[i] - r));
+}
+
+/**
+ * A library style on an avatar (`positions`: carried onto it, warpedStyle; `centre`: the cranium's centre carried
+ * the same way), kept `margin` outside the avatar's head (`avatar`: the fitted head's positions, `avatarIndices`
+ * its triangles) and bust, on the head bone. The normals stay the style's (away from the cranium, the way hair
+ * is lit); the warp hardly turns them.
+ */
+export function fitHair(lib: Pick<HairLibrary, 'outer'>, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
+  const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
   // A vertex pushed out of one surface can land inside a fold next to it (behind an ear): a few passes settle it.
   const body = TriangleBvh.build(avatar, avatarIndices);

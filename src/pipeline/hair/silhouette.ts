@@ -6,25 +6,29 @@
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 
 export interface SilhouetteGrid {
+  /** Photo pixel of the grid's top-left corner. */
+  x0: number;
+  y0: number;
   /** Photo pixels per grid cell. */
   step: number;
   columns: number;
   rows: number;
 }
 
-export function silhouetteGrid(width: number, height: number, cells: number): SilhouetteGrid {
+/** A grid over the photo's box from (x0, y0), `width` x `height` pixels, `cells` across its longer side. */
+export function silhouetteGrid(width: number, height: number, cells: number, x0 = 0, y0 = 0): SilhouetteGrid {
   const step = Math.max(1, Math.max(width, height) / cells);
-  return { step, columns: Math.ceil(width / step), rows: Math.ceil(height / step) };
+  return { x0, y0, step, columns: Math.ceil(width / step), rows: Math.ceil(height / step) };
 }
 
 /** Grid positions (x, y) and depth towards the camera of packed xyz points. */
-function project(cam: PhotoCamera, grid: SilhouetteGrid, positions: ArrayLike<number>): Float32Array {
+export function project(cam: PhotoCamera, grid: SilhouetteGrid, positions: ArrayLike<number>): Float32Array {
   const r = cam.rotation, s = cam.pixelsPerCm;
   const out = new Float32Array(positions.length);
   for (let i = 0; i < positions.length; i += 3) {
     const x = positions[i], y = positions[i + 1], z = positions[i + 2];
-    out[i] = (cam.translation[0] + s * (r[0] * x + r[1] * y + r[2] * z)) / grid.step;
-    out[i + 1] = (cam.translation[1] - s * (r[3] * x + r[4] * y + r[5] * z)) / grid.step;
+    out[i] = (cam.translation[0] + s * (r[0] * x + r[1] * y + r[2] * z) - grid.x0) / grid.step;
+    out[i + 1] = (cam.translation[1] - s * (r[3] * x + r[4] * y + r[5] * z) - grid.y0) / grid.step;
     out[i + 2] = r[6] * x + r[7] * y + r[8] * z;
   }
   return out;
@@ -39,16 +43,18 @@ function raster(p: Float32Array, indices: ArrayLike<number>, grid: SilhouetteGri
     const y0 = Math.max(0, Math.floor(Math.min(p[a + 1], p[b + 1], p[c + 1]))), y1 = Math.min(rows - 1, Math.ceil(Math.max(p[a + 1], p[b + 1], p[c + 1])));
     const area = (p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[c] - p[a]) * (p[b + 1] - p[a + 1]);
     if (area === 0 || !(area === area)) continue;
+    // Barycentric weights are linear in x: evaluated at the row's first cell, then stepped along it.
+    const inv = 1 / area;
+    const dA = (p[b + 1] - p[c + 1]) * inv, dB = (p[c + 1] - p[a + 1]) * inv;
+    const px0 = x0 + 0.5;
     for (let y = y0; y <= y1; y++) {
       const py = y + 0.5;
-      for (let x = x0; x <= x1; x++) {
-        const px = x + 0.5;
-        const wa = ((p[b] - px) * (p[c + 1] - py) - (p[c] - px) * (p[b + 1] - py)) / area;
-        const wb = ((p[c] - px) * (p[a + 1] - py) - (p[a] - px) * (p[c + 1] - py)) / area;
+      let wa = ((p[b] - px0) * (p[c + 1] - py) - (p[c] - px0) * (p[b + 1] - py)) * inv;
+      let wb = ((p[c] - px0) * (p[a + 1] - py) - (p[a] - px0) * (p[c + 1] - py)) * inv;
+      for (let x = x0, i = y * columns + x0; x <= x1; x++, i++, wa += dA, wb += dB) {
         const wc = 1 - wa - wb;
         if (wa < 0 || wb < 0 || wc < 0) continue;
         const z = wa * p[a + 2] + wb * p[b + 2] + wc * p[c + 2];
-        const i = y * columns + x;
         if (z <= depth[i]) continue;
         depth[i] = z;
         if (mark) mark[i] = 1;
@@ -72,14 +78,19 @@ export function hairSilhouette(cam: PhotoCamera, grid: SilhouetteGrid, head: Flo
   return mark;
 }
 
-/** The observation's mask on the grid: a cell is hair when most of its pixels are. */
+/** A mask over the photo (one byte a pixel, above 127 inside) on the grid: a cell is inside when most of its pixels are. */
 export function maskOnGrid(mask: { width: number; height: number; alpha: Uint8Array }, grid: SilhouetteGrid): Uint8Array {
   const out = new Uint8Array(grid.columns * grid.rows);
   const count = new Uint32Array(out.length), total = new Uint32Array(out.length);
-  for (let y = 0; y < mask.height; y++) {
-    const row = Math.floor(y / grid.step) * grid.columns;
-    for (let x = 0; x < mask.width; x++) {
-      const c = row + Math.floor(x / grid.step);
+  const ys = Math.max(0, Math.floor(grid.y0)), ye = Math.min(mask.height, Math.ceil(grid.y0 + grid.rows * grid.step));
+  const xs = Math.max(0, Math.floor(grid.x0)), xe = Math.min(mask.width, Math.ceil(grid.x0 + grid.columns * grid.step));
+  for (let y = ys; y < ye; y++) {
+    const gy = Math.floor((y - grid.y0) / grid.step);
+    if (gy < 0 || gy >= grid.rows) continue;
+    for (let x = xs; x < xe; x++) {
+      const gx = Math.floor((x - grid.x0) / grid.step);
+      if (gx < 0 || gx >= grid.columns) continue;
+      const c = gy * grid.columns + gx;
       total[c]++;
       if (mask.alpha[y * mask.width + x] > 127) count[c]++;
     }
@@ -88,11 +99,11 @@ export function maskOnGrid(mask: { width: number; height: number; alpha: Uint8Ar
   return out;
 }
 
-/** Intersection over union of two masks over the rows above `lastRow` (inclusive). */
-export function iou(a: Uint8Array, b: Uint8Array, grid: SilhouetteGrid, lastRow: number): number {
+/** Intersection over union of two masks over the cells where `region` is set. */
+export function iou(a: Uint8Array, b: Uint8Array, region: Uint8Array): number {
   let inter = 0, union = 0;
-  const end = Math.min(grid.rows, lastRow + 1) * grid.columns;
-  for (let i = 0; i < end; i++) {
+  for (let i = 0; i < region.length; i++) {
+    if (!region[i]) continue;
     inter += a[i] & b[i];
     union += a[i] | b[i];
   }

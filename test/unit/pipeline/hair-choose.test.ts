@@ -9,6 +9,7 @@ import type { HairObservation } from '../../../src/pipeline/hair/observation.ts'
 import type { PhotoCamera } from '../../../src/geometry/texture/photo-camera.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { LENGTH_ORDER } from '../../../src/geometry/hair/styles.ts';
+import { scaleVolume } from '../../../src/geometry/hair/fit-hair.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 import { BONE } from '../../../src/geometry/template/types.ts';
 
@@ -19,40 +20,44 @@ const head = tpl.meshes[0].geometry;
 const camera: PhotoCamera = { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], pixelsPerCm: 10, translation: [200, 200] };
 const W = 400, H = 480;
 
-/** What a photo of the template wearing `name` would show: that style's silhouette as the hair region. */
-function observationOf(name: string, extra: Partial<HairObservation>): HairObservation {
+/** What a photo of the template wearing `name` would show: that style's silhouette as the hair region, and the head with it as the person matte. */
+function photoOf(name: string, extra: Partial<HairObservation>): { observation: HairObservation; matte: HairObservation['mask'] } {
   const style = lib.styles.find((s) => s.style.name === name)!;
   const grid = silhouetteGrid(W, H, Math.max(W, H));
-  const cells = hairSilhouette(camera, grid, headDepth(camera, grid, head), style.mesh);
+  const depth = headDepth(camera, grid, head);
+  const cells = hairSilhouette(camera, grid, depth, style.mesh);
   const alpha = new Uint8Array(W * H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) alpha[y * W + x] = cells[Math.floor(y / grid.step) * grid.columns + Math.floor(x / grid.step)] ? 255 : 0;
+  for (let i = 0; i < W * H; i++) alpha[i] = cells[i] ? 255 : 0;
+  const person = Uint8Array.from(alpha, (a, i) => (a || depth[i] > -Infinity ? 255 : 0));
   const colour = { base: [90, 60, 40], dark: [50, 30, 20], light: [130, 90, 60] } as HairObservation['colour'];
-  return { bald: false, length: style.style.length, colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
+  const observation: HairObservation = { bald: false, length: style.style.length, colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
+  return { observation, matte: { width: W, height: H, alpha: person } };
 }
 
 /** The template's landmarks as the camera above sees them. */
 const landmarks = new Float32Array(468 * 3);
 for (let i = 0; i < 468; i++) landmarks.set([200 + head.positions[i * 3] * 10, 200 - head.positions[i * 3 + 1] * 10, head.positions[i * 3 + 2] * 10], i * 3);
-const choose = (observation: HairObservation) =>
-  chooseHairstyle({ library: lib, observation, camera, landmarks, place: (p) => p, avatar: { positions: head.positions, indices: head.indices } });
+const choose = ({ observation, matte }: ReturnType<typeof photoOf>) =>
+  chooseHairstyle({ library: lib, observation, matte, camera, landmarks, place: (p) => p, warp: (p) => new Float32Array(p), avatar: { positions: head.positions, indices: head.indices } });
 
 test('a synthetic photo of a style is matched to that style', () => {
   for (const name of ['short-crop', 'bob', 'long-straight', 'afro', 'chin-fringe']) {
-    const choice = choose(observationOf(name, {}));
+    const choice = choose(photoOf(name, {}));
     assert.equal(choice?.style.style.name, name, `${name}: ${choice?.scores.slice(0, 3).map((s) => `${s.name} ${s.score.toFixed(2)}`).join(', ')}`);
   }
 });
 
 test('bald gets no hair; a shaved head the stubble shell only', () => {
-  const bare = observationOf('short-crop', {});
-  assert.equal(choose({ ...bare, bald: true, length: 'none', mask: { ...bare.mask, alpha: new Uint8Array(W * H) } }), undefined);
-  assert.equal(choose({ ...bare, bald: true, length: 'shaved' })?.style.style.shellOnly, true);
+  const bare = photoOf('short-crop', {});
+  const bald = { ...bare.observation, bald: true, length: 'none' as const, mask: { ...bare.matte, alpha: new Uint8Array(W * H) } };
+  assert.equal(choose({ ...bare, observation: bald }), undefined);
+  assert.equal(choose({ ...bare, observation: { ...bare.observation, bald: true, length: 'shaved' } })?.style.style.shellOnly, true);
 });
 
 test('the observed length decides between silhouettes alike from the front', () => {
   // The same region (a bob's) observed as long hair picks a long style, as short hair a short one.
-  const asLong = choose(observationOf('bob', { length: 'long' }))!;
-  const asShort = choose(observationOf('short-crop', { length: 'short' }))!;
+  const asLong = choose(photoOf('bob', { length: 'long' }))!;
+  const asShort = choose(photoOf('short-crop', { length: 'short' }))!;
   const rank = (l: string) => LENGTH_ORDER.indexOf(l as never);
   assert.ok(rank(asLong.style.style.length) >= rank('chin'), asLong.style.style.name);
   assert.ok(rank(asShort.style.style.length) <= rank('ear'), asShort.style.style.name);
@@ -86,4 +91,21 @@ test('on the test photos: the bald person gets no hair mesh, long hair a long st
   assert.ok(long.hair && ['shoulder', 'long'].includes(long.style!.length), long.meta.hairstyle);
   const short = await run('p04-a.jpg');
   assert.ok(short.hair && ['shaved', 'short'].includes(short.style!.length), short.meta.hairstyle);
+});
+
+test('the volume is fitted to the outline: fuller hair in the photo, fuller hair on the avatar', () => {
+  const style = lib.styles.find((s) => s.style.name === 'short-curly')!;
+  const grid = silhouetteGrid(W, H, Math.max(W, H));
+  const depth = headDepth(camera, grid, head);
+  const meanFactor = (volume: number) => {
+    const cells = hairSilhouette(camera, grid, depth, { positions: scaleVolume(style.mesh, lib.map, volume), indices: style.mesh.indices });
+    const photo = photoOf('short-curly', {});
+    const matte = { width: W, height: H, alpha: Uint8Array.from(cells, (c, i) => (c || depth[i] > -Infinity ? 255 : 0)) };
+    const choice = choose({ observation: photo.observation, matte })!;
+    assert.equal(choice.style.style.name, 'short-curly');
+    return choice.volume.reduce((a, b) => a + b, 0) / choice.volume.length;
+  };
+  const fuller = meanFactor(1.6), flatter = meanFactor(0.6);
+  assert.ok(fuller > 1.25, `fuller ${fuller}`);
+  assert.ok(flatter < 0.8, `flatter ${flatter}`);
 });

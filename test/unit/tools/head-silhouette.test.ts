@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignedIoU, fitSimilarity2, headSilhouetteIoU, invertSimilarity2, STABLE_LANDMARKS, type Mask, type Similarity2 } from '../../../tools/quality/head-silhouette.ts';
+import { alignedIoU, alignedLabels, labelsIoU, SILHOUETTE_LABEL, fitSimilarity2, headSilhouetteIoU, invertSimilarity2, STABLE_LANDMARKS, type Mask, type Similarity2 } from '../../../tools/quality/head-silhouette.ts';
 
 const apply = (m: Similarity2, [x, y]: [number, number]): [number, number] => [m.a * x - m.b * y + m.tx, m.b * x + m.a * y + m.ty];
 const identity: Similarity2 = { a: 1, b: 0, tx: 0, ty: 0 };
@@ -33,6 +33,16 @@ test('IoU of masks: 1 for the same mask, 0 for disjoint ones, the lens area for 
   const lens = (2 * Math.PI) / 3 - Math.sqrt(3) / 2;
   const expected = lens / (2 * Math.PI - lens);
   assert.ok(Math.abs(alignedIoU(a, b, identity, everywhere) - expected) < 0.01, `${alignedIoU(a, b, identity, everywhere)} vs ${expected}`);
+});
+
+test('per-pixel labels: both, photo only, avatar only, neither and outside the region; their IoU is the figure', () => {
+  const photo = mask(10, 1, (x) => x < 6);
+  const avatar = mask(10, 1, (x) => x >= 3 && x < 8);
+  const labels = alignedLabels(photo, avatar, identity, (x) => x < 9);
+  const L = SILHOUETTE_LABEL;
+  assert.deepEqual([...labels], [L.photoOnly, L.photoOnly, L.photoOnly, L.both, L.both, L.both, L.avatarOnly, L.avatarOnly, L.neither, L.outside]);
+  assert.equal(labelsIoU(labels), 3 / 8);
+  assert.equal(alignedIoU(photo, avatar, identity, (x) => x < 9), 3 / 8);
 });
 
 test('the avatar mask is mapped onto the photo before counting, and only the region counts', () => {

@@ -1,0 +1,127 @@
+/**
+ * The chosen style's volume fitted to the photo's outline: seen from the photo's camera, rays from the
+ * cranium's centre find, per direction, where the head ends, where the head with its hair ends, and where
+ * the person's matte ends. The hair's standoff from the scalp is scaled per direction so that its outline
+ * meets the matte's: hair that stands further out than the photo's is drawn in, hair that falls short is
+ * puffed out. Only directions whose outline is hair or scalp (above the eyes) are measured; the matte lower
+ * down holds ears, neck and shoulders. The others take the nearest measured direction's scale.
+ */
+import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
+import type { FaceFrame } from './face-frame.ts';
+import { toFace } from './face-frame.ts';
+import { hairSilhouette, project, type SilhouetteGrid } from './silhouette.ts';
+
+const SECTORS = 36;
+/** Scale limits: hair is not drawn into the scalp nor blown up past what the style's shape can carry. */
+const SCALE_MIN = 0.3;
+const SCALE_MAX = 2.5;
+/** Outline points below this face height (0 chin, 1 top of the face mesh) are not measured. */
+const LOWEST_T = 0.6;
+/** Hair standing off the head by less than this (cells) cannot be scaled into a measurable change. */
+const LEAST_STANDOFF = 0.75;
+/** Measure, scale, and measure again: the outline is not linear in the standoff. */
+const ROUNDS = 3;
+/** A gap in a mask along a ray no wider than this (cells) does not end it (strands, holes in the matte). */
+const GAP = 1.5;
+const RAY_STEP = 0.5;
+
+export interface OutlineScene {
+  camera: PhotoCamera;
+  grid: SilhouetteGrid;
+  /** The avatar's head depth on the grid (headDepth). */
+  head: Float32Array;
+  /** The person matte on the grid, within the head region. */
+  matte: Uint8Array;
+  frame: FaceFrame;
+  /** The cranium's centre (avatar space). */
+  centre: [number, number, number];
+}
+
+/** Radius (cells) along the ray from (cx, cy) at `angle` (up positive) where `mask` ends. */
+function reach(mask: Uint8Array, grid: SilhouetteGrid, cx: number, cy: number, angle: number): number {
+  const dx = Math.cos(angle), dy = -Math.sin(angle);
+  const far = Math.hypot(grid.columns, grid.rows);
+  let last = 0;
+  for (let r = 0; r < far; r += RAY_STEP) {
+    const x = Math.floor(cx + r * dx), y = Math.floor(cy + r * dy);
+    if (x < 0 || y < 0 || x >= grid.columns || y >= grid.rows) break;
+    if (mask[y * grid.columns + x]) last = r;
+    else if (r - last > GAP) break;
+  }
+  return last;
+}
+
+/**
+ * Per hair vertex, the factor on the style's standoff from the scalp. `placed` gives the hair's avatar-space
+ * positions for a set of factors; `indices` are its triangles.
+ */
+export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayLike<number>, placed: (factors: Float32Array) => Float32Array): Float32Array {
+  const { camera, grid, frame } = scene;
+  const [cx, cy] = project(camera, grid, scene.centre);
+  const head = Uint8Array.from(scene.head, (d) => (d > -Infinity ? 1 : 0));
+  const angles = Array.from({ length: SECTORS }, (_, j) => (2 * Math.PI * j) / SECTORS);
+  const headReach = angles.map((a) => reach(head, grid, cx, cy, a));
+  const matteReach = angles.map((a) => reach(scene.matte, grid, cx, cy, a));
+  // Directions whose matte outline lies above the eyes.
+  const measured = angles.map((a, j) => {
+    const r = matteReach[j];
+    const t = toFace(frame, grid.x0 + (cx + r * Math.cos(a)) * grid.step, grid.y0 + (cy - r * Math.sin(a)) * grid.step)[1];
+    return t > LOWEST_T;
+  });
+  const factors = new Float32Array(vertices).fill(1);
+  let sectorOf: Float32Array | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    const positions = placed(factors);
+    const hair = hairSilhouette(camera, grid, scene.head, { positions, indices });
+    for (let i = 0; i < hair.length; i++) hair[i] |= head[i];
+    const ratio: (number | undefined)[] = angles.map((a, j) => {
+      if (!measured[j]) return undefined;
+      const standoff = reach(hair, grid, cx, cy, a) - headReach[j];
+      if (standoff < LEAST_STANDOFF) return undefined;
+      return Math.max(SCALE_MIN, (matteReach[j] - headReach[j]) / standoff);
+    });
+    const smooth = smoothCircular(fillFromNearest(ratio));
+    // Each vertex keeps the direction it was first seen in.
+    sectorOf ??= vertexSectors(project(camera, grid, positions), cx, cy);
+    for (let v = 0; v < vertices; v++) {
+      const s = sectorOf[v];
+      const j = Math.floor(s) % SECTORS;
+      const f = s - Math.floor(s);
+      const k = Math.exp((1 - f) * Math.log(smooth[j]) + f * Math.log(smooth[(j + 1) % SECTORS]));
+      factors[v] = Math.min(SCALE_MAX, Math.max(SCALE_MIN, factors[v] * k));
+    }
+  }
+  return factors;
+}
+
+/** Each vertex's direction from the centre, in sectors (0..SECTORS). */
+function vertexSectors(p: Float32Array, cx: number, cy: number): Float32Array {
+  const out = new Float32Array(p.length / 3);
+  for (let v = 0; v < out.length; v++) {
+    const a = Math.atan2(-(p[v * 3 + 1] - cy), p[v * 3] - cx);
+    out[v] = (((a / (2 * Math.PI)) * SECTORS) % SECTORS + SECTORS) % SECTORS;
+  }
+  return out;
+}
+
+/** Unmeasured sectors take the nearest measured one's value (1 when none was measured). */
+function fillFromNearest(values: (number | undefined)[]): number[] {
+  const n = values.length;
+  return values.map((v, j) => {
+    if (v !== undefined) return v;
+    for (let d = 1; d <= n / 2; d++) {
+      const a = values[(j + d) % n], b = values[(j - d + n) % n];
+      if (a !== undefined && b !== undefined) return Math.sqrt(a * b);
+      if (a !== undefined) return a;
+      if (b !== undefined) return b;
+    }
+    return 1;
+  });
+}
+
+/** A 1-2-1 average of neighbouring sectors, in logs (a scale and its inverse weigh the same). */
+function smoothCircular(values: number[]): number[] {
+  const n = values.length;
+  const l = values.map(Math.log);
+  return l.map((v, j) => Math.exp((l[(j - 1 + n) % n] + 2 * v + l[(j + 1) % n]) / 4));
+}
