@@ -106,8 +106,9 @@ export const motions = {
    * along the inner contour closes, half by each lip, down to LIPS_PRESSED; where the lip surfaces
    * near the contour then reach past the line where the lips meet, they flatten against it, as
    * pressed lips do (as far as the neutral face's own lips already reach past it, at the corners, they may).
+   * The closing fades out over the last `cornerBand` mouth units at each corner.
    */
-  sealLips(frame: ExpressionFrame, out: Deltas): void {
+  sealLips(frame: ExpressionFrame, out: Deltas, cornerBand = 0.8): void {
     const clear = LIPS_PRESSED * frame.mouthUnit;
     const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
     const height = (q: Vec3) => dot(q, frame.up);
@@ -119,7 +120,7 @@ export const motions = {
     // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
     const xs = frame.template.loops.lipsInner.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
     const lo = Math.min(...xs), hi = Math.max(...xs);
-    const corners = (x: number) => smoothstep(Math.min(x - lo, hi - x) / (0.8 * frame.mouthUnit));
+    const corners = (x: number) => smoothstep(Math.min(x - lo, hi - x) / (cornerBand * frame.mouthUnit));
     moveLips(frame, out, (x) => ({ close: Math.max(0, before.gap(x) - clear) * corners(x), upperShare: 0.5 }), byContour);
     const neutral = meeting(frame.fitted.head), after = meeting(movedLips(frame, out.head));
     const { lowerness } = lipZone(frame);

@@ -4,7 +4,7 @@
  * pose are fitted together; the landmarks with the fitted expression taken out are the neutral face the
  * identity fit then follows, its lips brought together.
  */
-import { arkitShape, type ArkitName } from '../expressions/arkit.ts';
+import { arkitShape, motions, type ArkitName } from '../expressions/arkit.ts';
 import { expressionFrame, type FittedGeometry } from '../expressions/frame.ts';
 import { PART_NAMES, type HeadTemplate } from '../template/types.ts';
 import { applyMat3, fitSimilarity, type Similarity } from './similarity.ts';
@@ -105,19 +105,24 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
   const residual = new Float64Array(FACE_POINTS * 3);
   const rhs = new Float64Array(k);
   let pose = fitSimilarity(posed, landmarks, face);
-  for (let round = 0; round < ROUNDS; round++) {
-    // The landmarks in template space under the current pose, less the template at rest.
+  // The landmarks in template space under the current pose, less the template at rest.
+  const toTemplate = () => {
     const inv = transpose(pose.rotation);
     for (let i = 0; i < FACE_POINTS; i++) {
       const q = applyMat3(inv, landmarks[i * 3] - pose.translation[0], landmarks[i * 3 + 1] - pose.translation[1], landmarks[i * 3 + 2] - pose.translation[2]);
       for (let d = 0; d < 3; d++) residual[i * 3 + d] = q[d] / pose.scale - template[i * 3 + d];
     }
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    toTemplate();
     for (let a = 0; a < k; a++) rhs[a] = weightedDot(basis.deltas[a], residual);
     solveBoxRidge(basis, ridge, rhs, weights);
     posed.set(template.subarray(0, FACE_POINTS * 3));
     addWeighted(posed, basis.deltas, weights);
     pose = fitSimilarity(posed, landmarks, face);
   }
+  toTemplate();
+  liftCorners(basis, template, residual, weights);
   // The expression's motion, carried into the head frame by the pose, taken off the landmarks.
   const expressionWeights = weights.map((w, s) => (s < basis.expressions ? w : 0));
   const motion = new Float32Array(FACE_POINTS * 3);
@@ -131,21 +136,66 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
   return { weights, expression, pose, neutral };
 }
 
+/** Mouth corners (subject's left, right) and the inner lip centres (upper, lower): face point indices. */
+const CORNERS = { mouthSmileLeft: 291, mouthSmileRight: 61 } as const;
+const LIP_CENTRE = [13, 14];
+
 /**
- * Share of mouthClose applied: lips closed all the way touch, and where they cross the untangling opened
- * them again far more (p08-a: 1.8 mm left between the lips' centres; at 0.9, 0.8 mm and nothing to untangle).
+ * The smile the ridge left in the neutral face, taken out too: where a corner, with the fitted expression
+ * taken off, still stands higher above the inner lips' centre than the template's at rest, its side's
+ * mouthSmile grows (up to 1) until it does not. The ridge keeps small motions as the face's own make, and
+ * a smile's corners are a small motion: the neutral meshes of smiling photos kept their corners 0.02 to
+ * 0.034 mouth widths above the lips' centre, the template's sit 0.015 below it. A face whose corners sit at
+ * or below the template's keeps them. `residual` is the landmarks less the template (template space, at
+ * the fitted pose) and `weights` the fitted weights, grown in place.
  */
-const CLOSING = 0.9;
+function liftCorners(basis: ExpressionBasis, template: Float32Array, residual: Float64Array, weights: Float64Array): void {
+  const sides = Object.entries(CORNERS).map(([name, corner]) => ({ shape: basis.names.indexOf(name as ArkitName), corner }));
+  if (sides.some((s) => s.shape < 0 || s.shape >= basis.expressions)) return;
+  // A corner's height above the inner lips' centre (template space, cm), on points or on a shape's deltas.
+  const height = (p: ArrayLike<number>, corner: number) => p[corner * 3 + 1] - (p[LIP_CENTRE[0] * 3 + 1] + p[LIP_CENTRE[1] * 3 + 1]) / 2;
+  // The neutral in template space: the landmarks (the template plus the residual) less the expression's motion.
+  const neutral = Float64Array.from(template.subarray(0, FACE_POINTS * 3), (t, i) => t + residual[i]);
+  basis.deltas.forEach((d, s) => {
+    if (s < basis.expressions) for (let i = 0; i < neutral.length; i++) neutral[i] -= weights[s] * d[i];
+  });
+  // The smiles' effect on each corner's height (rows: corners; columns: shapes), a 2 x 2 system solved by
+  // alternating, each side's weight kept within [its fitted weight, 1].
+  const rate = sides.map((c) => sides.map((s) => height(basis.deltas[s.shape], c.corner)));
+  if (rate[0][0] <= 0 || rate[1][1] <= 0) return;
+  const excess = sides.map((c) => height(neutral, c.corner) - height(template, c.corner));
+  const extra = [0, 0];
+  for (let sweep = 0; sweep < 10; sweep++) {
+    sides.forEach((s, k) => {
+      const other = 1 - k;
+      const want = (excess[k] - rate[k][other] * extra[other]) / rate[k][k];
+      extra[k] = Math.min(1 - weights[s.shape], Math.max(0, want));
+    });
+  }
+  sides.forEach((s, k) => (weights[s.shape] += extra[k]));
+}
+
+/**
+ * Mouth units at each corner over which the neutral's seal fades out. The visemes' 0.8 left 1.2 to 2.3 mm
+ * open at the corners, where the preview showed the teeth and the dark mouth (p01-a read a gap of 0.055);
+ * at 0.3 they close to 0.3 to 0.5 mm (p01-a 0.019) and untangling, which follows, keeps the skin unfolded.
+ */
+const SEAL_CORNERS = 0.3;
 
 /**
  * The neutral head with its lips closed: the template's own mouthClose on the fitted geometry, which
- * closes the lips all along and keeps them in front of the teeth. The template's lips part by 5 mm at
- * rest, and a photo's parted lips (over the teeth of a smile) leave an opening the expression does not
- * explain; moving the lip landmarks instead left the lip vertices between them apart.
+ * closes the lips and keeps them in front of the teeth, then sealed along the inner contour as the
+ * bilabial visemes seal them (down to LIPS_PRESSED, nearly to the corners).
+ * The template's lips part by 5 mm at rest, and a photo's parted lips (over the teeth of a smile) leave an
+ * opening the expression does not explain. mouthClose alone reads the gap over the bulging lip surface,
+ * which is narrower than at the contour: its lips stayed 0.9 to 2.8 mm apart along the contour on p07-a and
+ * p08-a, and the preview showed the teeth between them (sealed: 0.1 to 0.2 mm).
  */
 export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Float32Array {
-  const close = arkitShape(expressionFrame(template, fitted), 'mouthClose').head;
-  return fitted.head.map((p, i) => p + CLOSING * close[i]);
+  const frame = expressionFrame(template, fitted);
+  const close = arkitShape(frame, 'mouthClose');
+  motions.sealLips(frame, close, SEAL_CORNERS);
+  return fitted.head.map((p, i) => p + close.head[i]);
 }
 
 /** min |Bw - r|² + sum ridge_s w_s² over 0 <= w <= 1, by coordinate descent from the given w (normal equations). */

@@ -1,11 +1,12 @@
 /**
  * Issue 19: the expression fit. On the template posed with known ARKit weights and moved by a similarity,
  * the fit finds those weights (less the ridge's shrinkage) and nothing else, and taking them out gives back
- * the template's face; the template at rest reads as no expression.
+ * the template's face; the template at rest reads as no expression. The neutral's lips are closed along
+ * the inner contour (the template's own part by 5 mm).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expressionBasis, fitExpression, describeExpression } from '../../../src/geometry/fit/fit-expression.ts';
+import { closeMouth, expressionBasis, fitExpression, describeExpression } from '../../../src/geometry/fit/fit-expression.ts';
 import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
 import { applySimilarity } from '../../../src/geometry/fit/fit-head.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
@@ -61,4 +62,57 @@ test('with the ridge, the weights shrink (small shapes most) but the strongest s
   assert.match(describeExpression(fit.expression), /^mouthSmileLeft:0\.\d\d,mouthSmileRight:0\.\d\d,jawOpen/);
   const rest = posedLandmarks({});
   assert.ok(rms(fit.neutral, rest) < 0.5 * rms(lm, rest), `rms ${rms(fit.neutral, rest).toFixed(3)} cm left of ${rms(lm, rest).toFixed(3)}`);
+});
+
+test('the closed neutral mouth meets along the inner lip contour, corners aside', () => {
+  const parts = Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions]));
+  const closed = closeMouth(tpl.source, { head: template, parts });
+  const loop = tpl.source.loops.lipsInner;
+  // The inner loop runs from one corner along the upper lip to the other corner, then back along the lower lip.
+  const x = (p: ArrayLike<number>, v: number) => p[v * 3], y = (p: ArrayLike<number>, v: number) => p[v * 3 + 1];
+  const xs = loop.map((v) => x(template, v));
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  const [a, b] = [xs.indexOf(lo), xs.indexOf(hi)].sort((m, n) => m - n);
+  const chains = [loop.slice(a, b + 1), [...loop.slice(b), ...loop.slice(0, a + 1)]];
+  const height = (p: ArrayLike<number>, chain: number[], at: number) => {
+    const s = [...chain].sort((m, n) => x(p, m) - x(p, n));
+    const i = s.findIndex((v) => x(p, v) >= at);
+    const [v0, v1] = [s[Math.max(0, i - 1)], s[i]];
+    const t = (at - x(p, v0)) / (x(p, v1) - x(p, v0) || 1);
+    return y(p, v0) + t * (y(p, v1) - y(p, v0));
+  };
+  const gapAt = (p: ArrayLike<number>, at: number) => Math.abs(height(p, chains[0], at) - height(p, chains[1], at));
+  // Across the middle 80 % of the mouth (right at the corners the seal fades out: closing them folds the skin).
+  const places = Array.from({ length: 13 }, (_, i) => lo + (0.1 + (0.8 * i) / 12) * (hi - lo));
+  assert.ok(Math.min(...places.map((at) => gapAt(template, at))) > 0.2, 'the template parts its lips at rest');
+  for (const at of places) assert.ok(gapAt(closed, at) < 0.03, `${gapAt(closed, at).toFixed(3)} cm apart at x ${at.toFixed(2)}`);
+});
+
+/** A corner's height above the inner lips' centre (template space, cm). */
+const cornerHeight = (p: ArrayLike<number>, corner: number) => p[corner * 3 + 1] - (p[13 * 3 + 1] + p[14 * 3 + 1]) / 2;
+/** The neutral landmarks carried back into template space by the fitted pose. */
+function inTemplate(fit: ReturnType<typeof fitExpression>): Float32Array {
+  const r = fit.pose.rotation, t = fit.pose.translation;
+  const out = new Float32Array(FACE * 3);
+  for (let i = 0; i < FACE; i++) {
+    const d = [0, 1, 2].map((k) => fit.neutral[i * 3 + k] - t[k]);
+    // The rotation's transpose undoes it.
+    for (let k = 0; k < 3; k++) out[i * 3 + k] = (r[k] * d[0] + r[3 + k] * d[1] + r[6 + k] * d[2]) / fit.pose.scale;
+  }
+  return out;
+}
+
+test('the smile the ridge would leave is taken out: the neutral corners stand no higher than the template\'s', () => {
+  for (const smile of [0.25, 0.5]) {
+    const fit = fitExpression(basis, template, posedLandmarks({ mouthSmileLeft: smile, mouthSmileRight: smile }));
+    const neutral = inTemplate(fit);
+    for (const corner of [61, 291]) {
+      const over = cornerHeight(neutral, corner) - cornerHeight(template, corner);
+      assert.ok(over < 0.01, `smile ${smile}: corner ${corner} ${over.toFixed(3)} cm above the template's`);
+    }
+    assert.ok(fit.expression.mouthSmileLeft <= smile + 0.05 && fit.expression.mouthSmileRight <= smile + 0.05, describeExpression(fit.expression));
+  }
+  // Corners lower than the template's (a frown) are the face's own: no smile is added.
+  const frown = fitExpression(basis, template, posedLandmarks({ mouthFrownLeft: 0.5, mouthFrownRight: 0.5 }));
+  assert.ok(frown.expression.mouthSmileLeft < 0.01 && frown.expression.mouthSmileRight < 0.01, describeExpression(frown.expression));
 });
