@@ -2,7 +2,7 @@ import type { Figure } from './figure.ts';
 import { measure } from './timing.ts';
 import { createDeformer } from '../src/geometry/deform/index.ts';
 import { TriangleBvh, emptyClosestPoint } from '../src/geometry/spatial/triangle-bvh.ts';
-import { random, superellipsoidHead, warpedHead } from '../test/unit/deform/heads.ts';
+import { random, superellipsoidHead, warpedHead } from '../test/fixtures/heads.ts';
 
 const RUNS = 9;
 const VERTICES = 100_000;

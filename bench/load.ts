@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { authorizationHeader } from '../src/protocol/digest.ts';
-import { exited, readCredentials, startServerProcess } from '../test/helpers/process.ts';
-import { tempDir, TestClient } from '../test/helpers/service.ts';
+import { exited, readCredentials, startServerProcess } from '../tools/harness/process.ts';
+import { tempDir, TestClient } from '../tools/harness/service.ts';
 import type { Figure } from './figure.ts';
 
 /** The longest the polls run while the avatars are made (they stop sooner when the last one is made). */

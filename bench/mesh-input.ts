@@ -11,7 +11,7 @@ import { createPipeline } from '../src/pipeline/index.ts';
 import type { PhotoPipelineResult } from '../src/pipeline/photo-pipeline.ts';
 import type { MeshPipelineResult } from '../src/pipeline/mesh/mesh-pipeline.ts';
 import type { PipelineInput } from '../src/pipeline/types.ts';
-import { avatarScan, decimate, moveRigid, split, zipScan } from '../test/unit/mesh-input/scan-fixtures.ts';
+import { avatarScan, decimate, moveRigid, split, zipScan } from '../test/fixtures/scans.ts';
 
 const PHOTO = new URL('../assets/samples/sample-1.jpg', import.meta.url);
 const RUNS = 5;

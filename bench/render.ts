@@ -2,7 +2,7 @@ import type { Figure } from './figure.ts';
 import { measure } from './timing.ts';
 import type { Camera } from '../src/geometry/render/camera.ts';
 import { renderMeshes, type RenderMode } from '../src/geometry/render/rasterize.ts';
-import { uvSphere } from '../test/unit/render/shapes.ts';
+import { uvSphere } from '../test/fixtures/shapes.ts';
 import { computeTangents } from '../src/geometry/mesh/tangents.ts';
 
 const RUNS = 9;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createPipeline } from '../src/pipeline/index.ts';
-import { TestClient, tempDir } from '../test/helpers/service.ts';
-import { runCli, sharedKeys, startProcess, type ServiceProcess } from '../test/system/helpers/cluster.ts';
-import { freshDatabase } from '../test/system/helpers/postgres.ts';
+import { TestClient, tempDir } from '../tools/harness/service.ts';
+import { runCli, sharedKeys, startProcess, type ServiceProcess } from '../tools/harness/cluster.ts';
+import { freshDatabase } from '../tools/harness/postgres.ts';
 import type { Figure } from './figure.ts';
 
 /** Avatars per measured round; each round starts after every worker has made one avatar (warm). */

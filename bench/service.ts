@@ -2,8 +2,8 @@ import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { authorizationHeader } from '../src/protocol/digest.ts';
-import { answering, exited, freePort, readCredentials, startServerProcess } from '../test/helpers/process.ts';
-import { jpeg, scriptedPipeline, tempDir, TestClient } from '../test/helpers/service.ts';
+import { answering, exited, freePort, readCredentials, startServerProcess } from '../tools/harness/process.ts';
+import { jpeg, scriptedPipeline, tempDir, TestClient } from '../tools/harness/service.ts';
 import type { Figure } from './figure.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);

@@ -5,7 +5,7 @@ import { FliteEngine } from '../src/speech/flite.ts';
 import { createSpeechEngine, DEFAULT_VOICE, MAX_SPOKEN_CHARS, parseModes, resolveVoice, type SpeechEngine } from '../src/speech/index.ts';
 import { planPlainText } from '../src/speech/plan.ts';
 import { synthesizeJob } from '../src/speech/synthesis.ts';
-import { HARVARD_SENTENCES, harvardSentenceWordErrorRate, harvardWordErrorRate, recognitionUnavailable } from '../test/unit/speech/recognize.ts';
+import { HARVARD_SENTENCES, harvardSentenceWordErrorRate, harvardWordErrorRate, recognitionUnavailable } from '../tools/speech-recognition.ts';
 
 const RUNS = 5;
 const PARAGRAPH = HARVARD_SENTENCES.slice(0, 10).join(' ');

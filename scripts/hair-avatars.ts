@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
-import { decodeMaterialTextures } from '../src/formats/read/decode-image.ts';
+import { decodeMaterialTextures } from '../tools/decode-image.ts';
 import { modelItems, previewCamera, softItems } from '../src/geometry/render/preview.ts';
 import { renderMeshes } from '../src/geometry/render/rasterize.ts';
 import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';

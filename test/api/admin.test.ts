@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { startTestService, tempDir, TestClient } from '../helpers/service.ts';
+import { startTestService, tempDir, TestClient } from '../../tools/harness/service.ts';
 
 const run = promisify(execFile);
 const admin = async (dataDir: string, ...args: string[]) => {

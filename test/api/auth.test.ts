@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { serviceDigest } from '../../src/protocol/digest.ts';
-import { startTestService, TestClient } from '../helpers/service.ts';
+import { startTestService, TestClient } from '../../tools/harness/service.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { exited, readCredentials, startServerProcess } from '../helpers/process.ts';
-import { jpeg, scriptedPipeline, tempDir, TestClient } from '../helpers/service.ts';
+import { exited, readCredentials, startServerProcess } from '../../tools/harness/process.ts';
+import { jpeg, scriptedPipeline, tempDir, TestClient } from '../../tools/harness/service.ts';
 
 describe('crash recovery', () => {
   it('finishes every avatar after SIGKILL with jobs queued and running, with exact points', async () => {

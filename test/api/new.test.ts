@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { zipSync } from 'fflate';
 import { after, before, describe, it } from 'node:test';
-import { jpeg, startTestService, TestClient } from '../helpers/service.ts';
+import { jpeg, startTestService, TestClient } from '../../tools/harness/service.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService } from '../helpers/service.ts';
+import { startTestService } from '../../tools/harness/service.ts';
 
 /** Every operation of the spec, as method and OpenAPI path. */
 const SPEC_OPERATIONS = [

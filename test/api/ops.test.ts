@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { jpeg, startTestService } from '../helpers/service.ts';
+import { jpeg, startTestService } from '../../tools/harness/service.ts';
 
 describe('operations endpoints: /healthz, /readyz, /metrics', () => {
   let s: Awaited<ReturnType<typeof startTestService>>;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_PORTAL_SETTINGS, Portal } from '../../src/domain/portal.ts';
-import { jpeg, startTestService, TestClient } from '../helpers/service.ts';
+import { jpeg, startTestService, TestClient } from '../../tools/harness/service.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { jpeg, startTestService } from '../helpers/service.ts';
+import { jpeg, startTestService } from '../../tools/harness/service.ts';
 
 /** Nice value of each thread of this process, from /proc (field 19 of a task's stat). */
 function threadNices(): Map<number, number> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { unzipSync } from 'fflate';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { startTestService, TestClient } from '../helpers/service.ts';
+import { startTestService, TestClient } from '../../tools/harness/service.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
 const faces = new URL('../fixtures/faces/', import.meta.url);

@@ -4,8 +4,8 @@ import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
 import { PipelineCodes } from '../../src/pipeline/errors.ts';
 import { readFace } from '../fixtures/faces.ts';
-import { jpeg, startTestService, type TestClient } from '../helpers/service.ts';
-import { sphere, zipScan } from '../unit/mesh-input/scan-fixtures.ts';
+import { jpeg, startTestService, type TestClient } from '../../tools/harness/service.ts';
+import { sphere, zipScan } from '../fixtures/scans.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
-import { exited, readCredentials, startServerProcess } from '../helpers/process.ts';
-import { scriptedPipeline, tempDir } from '../helpers/service.ts';
+import { exited, readCredentials, startServerProcess } from '../../tools/harness/process.ts';
+import { scriptedPipeline, tempDir } from '../../tools/harness/service.ts';
 
 /**
  * `npm start` as a user runs it (its own process, real HTTP and speech), with a fresh DATA_DIR, no

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { exited, readCredentials, startServerProcess } from '../helpers/process.ts';
-import { tempDir } from '../helpers/service.ts';
+import { exited, readCredentials, startServerProcess } from '../../tools/harness/process.ts';
+import { tempDir } from '../../tools/harness/service.ts';
 
 /** `npm start` in its own process until it answers, then stopped; what it printed. */
 async function startOnce(env: Record<string, string>) {

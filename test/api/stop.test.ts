@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { answering, exited, freePort } from '../helpers/process.ts';
-import { scriptedPipeline, tempDir } from '../helpers/service.ts';
+import { answering, exited, freePort } from '../../tools/harness/process.ts';
+import { scriptedPipeline, tempDir } from '../../tools/harness/service.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

@@ -1,5 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
-import type { TestClient, Reply } from '../helpers/service.ts';
+import type { TestClient, Reply } from '../../tools/harness/service.ts';
 import { mutate, NASTY, type Random } from './random.ts';
 
 export interface FuzzContext {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
-import { jpeg, startTestService, tempDir } from '../helpers/service.ts';
+import { jpeg, startTestService, tempDir } from '../../tools/harness/service.ts';
 import { channels, type FuzzContext } from './channels.ts';
 import { random } from './random.ts';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import Database from 'better-sqlite3';
-import { exited, readCredentials, startServerProcess } from '../helpers/process.ts';
-import { jpeg, scriptedPipeline, tempDir, TestClient } from '../helpers/service.ts';
+import { exited, readCredentials, startServerProcess } from '../../tools/harness/process.ts';
+import { jpeg, scriptedPipeline, tempDir, TestClient } from '../../tools/harness/service.ts';
 
 const codeOf = (body: { msg?: string }) => Number(body.msg?.slice(0, 5));
 

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
-import { startTestService, tempDir, TestClient } from '../helpers/service.ts';
+import { startTestService, tempDir, TestClient } from '../../tools/harness/service.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const skip = fs.existsSync(CHROMIUM) ? false : `portal browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`;

@@ -5,7 +5,7 @@ import { migrate } from '../../src/store/sql/migrations.ts';
 import { openPostgres } from '../../src/store/sql/pg-executor.ts';
 import { sqlRepo } from '../../src/store/sql/repo.ts';
 import { checkMetaReads } from '../helpers/meta-reads.ts';
-import { freshDatabase } from './helpers/postgres.ts';
+import { freshDatabase } from '../../tools/harness/postgres.ts';
 
 test('PostgreSQL: the meta reads of status polls and list pages answer what getAvatar and getMeta answer', async () => {
   const database = await freshDatabase();

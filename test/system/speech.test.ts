@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createSpeechEngine, parseModes } from '../../src/speech/index.ts';
-import { HARVARD_SENTENCES, harvardSentenceWordErrorRate, harvardWordErrorRate, mapLimited, normalizeWords, recognitionUnavailable, recognize, sentenceGrammar } from '../unit/speech/recognize.ts';
+import { HARVARD_SENTENCES, harvardSentenceWordErrorRate, harvardWordErrorRate, mapLimited, normalizeWords, recognitionUnavailable, recognize, sentenceGrammar } from '../../tools/speech-recognition.ts';
 
 const unavailable = recognitionUnavailable();
 const skip = unavailable ? `speech system test skipped: ${unavailable}` : false;

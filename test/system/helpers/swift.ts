@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { freePort } from '../../helpers/process.ts';
+import { freePort } from '../../../tools/harness/process.ts';
 
 /**
  * A real S3-compatible store for the tests: an all-in-one OpenStack Swift (Debian's packages

@@ -8,7 +8,7 @@ import { readFbx } from '../../../tools/read-fbx.ts';
 import { writeFbx } from '../../../src/formats/write/fbx/write.ts';
 import { channelMaps, channelMapTextures } from '../../../src/formats/write/fbx/channel-maps.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
-import { collect, restPoseError, loadFbxWithThree } from './three-loaders.ts';
+import { collect, restPoseError, loadFbxWithThree } from '../../helpers/three-loaders.ts';
 
 const model = buildTestAvatar();
 const bytes = writeFbx(model);

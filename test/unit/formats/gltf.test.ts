@@ -4,7 +4,7 @@ import { DoubleSide, FrontSide, type Bone, type Mesh, type MeshStandardMaterial,
 import { validateBytes } from 'gltf-validator';
 import { sampleTrack, writeGlb } from '../../../src/formats/write/gltf.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
-import { collect, restPoseError, loadGlbWithThree } from './three-loaders.ts';
+import { collect, restPoseError, loadGlbWithThree } from '../../helpers/three-loaders.ts';
 
 const model = buildTestAvatar();
 const glb = await writeGlb(model);

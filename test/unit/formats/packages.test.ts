@@ -9,7 +9,7 @@ import { writeObj } from '../../../src/formats/write/obj-write.ts';
 import { writeZip } from '../../../src/formats/write/zip-write.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { testViews } from '../../fixtures/views.ts';
-import { validateUnityModel } from './unity-schema.ts';
+import { validateUnityModel } from '../../helpers/unity-schema.ts';
 
 const model = buildTestAvatar();
 const neutral = writeObj(model.meshes[0].geometry, { name: 'template' });

@@ -8,7 +8,7 @@ import { buildUnityModel } from '../../../src/formats/write/unity-json.ts';
 import { buildRig } from '../../../src/formats/write/rig-json.ts';
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { BONE, PART_NAMES } from '../../../src/geometry/template/types.ts';
-import { collect, loadFbxWithThree, loadGlbWithThree } from './three-loaders.ts';
+import { collect, loadFbxWithThree, loadGlbWithThree } from '../../helpers/three-loaders.ts';
 
 /** The neutral 1.6 template as an avatar: its meshes, skins and skeleton, untextured. */
 function templateAvatar(): AvatarModel {

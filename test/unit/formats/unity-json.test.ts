@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildUnityModel, writeUnityJson, type UnityModel, type UnityNode } from '../../../src/formats/write/unity-json.ts';
-import { validateUnityModel } from './unity-schema.ts';
+import { validateUnityModel } from '../../helpers/unity-schema.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 
 const model = buildTestAvatar();

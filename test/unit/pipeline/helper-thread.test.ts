@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { HelperThread, renderHere, shapesHere } from '../../../src/pipeline/helper-thread.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { MorphTarget } from '../../../src/model/avatar.ts';
-import { uvSphere } from '../render/shapes.ts';
+import { uvSphere } from '../../fixtures/shapes.ts';
 
 test('the helper thread builds the same shapes and clips as the calling thread', { timeout: 180_000 }, async () => {
   const tpl = loadTemplateView('1.6');

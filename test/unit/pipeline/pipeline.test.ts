@@ -8,7 +8,7 @@ import { headMeshReport } from '../../../tools/quality/evaluate.ts';
 import { PACKAGE_VIEW_SIZE } from '../../../src/pipeline/output.ts';
 import { projectPoints } from '../../../src/geometry/texture/photo-camera.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
-import { posedPositions } from '../../../src/geometry/expressions/posed-model.ts';
+import { posedPositions } from '../../../tools/posed-model.ts';
 
 const photo = new Uint8Array(readFileSync(new URL('../../../assets/samples/sample-2.jpg', import.meta.url)));
 const pipeline = new PhotoPipeline(loadTemplateView);

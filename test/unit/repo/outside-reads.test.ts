@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { scanCode, scanMarkdown, scanText, type Finding } from './outside-reads.ts';
+import { scanCode, scanMarkdown, scanText, type Finding } from '../../helpers/outside-reads.ts';
 
 /**
  * A repository checked out at /checkouts/wt/repo, beside a shared folder /checkouts/shared that code must not
@@ -35,11 +35,11 @@ describe('the outside-reads scanner', () => {
       'fs /checkouts/wt/shared/testdata/faces/p03-a.jpg',
       'file-url /checkouts/wt/shared/testdata/faces/p03-a.jpg',
     ]);
-    const viaConst = scan('test/unit/fit/eyes.test.ts', `const faces = new URL('../../../../shared/faces/', import.meta.url);\nconst p = readFileSync(new URL('p01-a.jpg', faces));`);
+    const viaConst = scan('test/unit/geometry/eyes.test.ts', `const faces = new URL('../../../../shared/faces/', import.meta.url);\nconst p = readFileSync(new URL('p01-a.jpg', faces));`);
     assert.ok(viaConst.some((f) => f.form === 'fs' && f.resolved === '/checkouts/wt/shared/faces/p01-a.jpg' && f.line === IMPORTS.split('\n').length + 1), JSON.stringify(viaConst));
     assert.deepEqual(forms(scan('src/a.ts', `const u = new URL('file:///checkouts/shared/spec/interface.md');`)), ['file-url /checkouts/shared/spec/interface.md', 'absolute /checkouts/shared/spec/interface.md']);
     assert.deepEqual(scan('bench/load.ts', `const photo = fs.readFileSync(new URL('../test/fixtures/faces/p03-a.jpg', import.meta.url));`), []);
-    assert.deepEqual(scan('test/helpers/process.ts', `const root = path.resolve(new URL('../..', import.meta.url).pathname);`), [], 'the root itself is inside');
+    assert.deepEqual(scan('tools/harness/process.ts', `const root = path.resolve(new URL('../..', import.meta.url).pathname);`), [], 'the root itself is inside');
   });
 
   it('catches paths built from the module location or the working directory', () => {

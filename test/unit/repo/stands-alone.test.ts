@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { scanRepository } from './outside-reads.ts';
+import { scanRepository } from '../../helpers/outside-reads.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { createSpeechEngine, DEFAULT_VOICE, MAX_SPOKEN_CHARS, OUTPUT_SAMPLE_RATE, parseModes, SENTENCE_PAUSE_MS, SpeechError } from '../../../src/speech/index.ts';
-import { medianF0, parseMarks, readMp3Frames, readOggVorbis, readPcm16, readRiffWav, rms, type Mark } from './audio-check.ts';
+import { medianF0, parseMarks, readMp3Frames, readOggVorbis, readPcm16, readRiffWav, rms, type Mark } from '../../helpers/audio-check.ts';
 
 const engine = createSpeechEngine({ poolSize: 2 });
 after(() => engine.close());

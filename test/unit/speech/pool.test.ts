@@ -8,11 +8,11 @@ import { spokenChunks } from '../../../src/speech/render.ts';
 import { planPlainText } from '../../../src/speech/plan.ts';
 import { planSsml } from '../../../src/speech/ssml.ts';
 import type { SynthesisJob, SynthesisResult } from '../../../src/speech/synthesis.ts';
-import { HARVARD_SENTENCES } from './recognize.ts';
+import { HARVARD_SENTENCES } from '../../../tools/speech-recognition.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'speech-pool-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const flaky = new URL('./fixtures/flaky-worker.ts', import.meta.url);
+const flaky = new URL('../../helpers/flaky-speech-worker.ts', import.meta.url);
 
 for (const failure of ['exit', 'abort', 'error', 'hang'] as const) {
   test(`a worker that fails (${failure}) is replaced and the job retried once`, async () => {

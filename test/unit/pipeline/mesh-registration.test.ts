@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { avatarScan, closeEyes, moveRigid, zipScan } from './scan-fixtures.ts';
-import { assertValidHead, faceError, run } from './run-mesh.ts';
+import { avatarScan, closeEyes, moveRigid, zipScan } from '../../fixtures/scans.ts';
+import { assertValidHead, faceError, run } from '../../helpers/run-mesh.ts';
 import { readFace } from '../../fixtures/faces.ts';
 
 const faces = (id: string) => readFace(`${id}.jpg`);

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { AvatarModel } from '../../model/avatar.ts';
-import type { RgbaImage } from '../../geometry/render/image.ts';
+import type { AvatarModel } from '../src/model/avatar.ts';
+import type { RgbaImage } from '../src/geometry/render/image.ts';
 
 /** Decodes a PNG or JPEG (any format sharp reads) into RGBA, applying EXIF orientation. */
 export async function decodeImage(bytes: Uint8Array): Promise<RgbaImage> {

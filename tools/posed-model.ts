@@ -1,6 +1,6 @@
 /** An avatar with some of its blendshapes applied: what the renders of an expression are made from. */
-import type { AvatarMesh, AvatarModel, MeshData } from '../../model/avatar.ts';
-import { vertexNormals } from '../mesh/normals.ts';
+import type { AvatarMesh, AvatarModel, MeshData } from '../src/model/avatar.ts';
+import { vertexNormals } from '../src/geometry/mesh/normals.ts';
 
 /** A mesh's positions with the named morphs added at their weights (names it lacks are skipped). */
 export function posedPositions(mesh: AvatarMesh, weights: Record<string, number>): Float32Array {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createDeformer } from '../../../src/geometry/deform/index.ts';
 import { mortonOrder } from '../../../src/geometry/spatial/morton-order.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
-import { random, superellipsoidHead, surfaceSamples, warpedHead } from './heads.ts';
+import { random, superellipsoidHead, surfaceSamples, warpedHead } from '../../fixtures/heads.ts';
 
 const head = superellipsoidHead(40, 48);
 const avatar = warpedHead(head.positions);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createDeformer } from '../../../src/geometry/deform/index.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
-import { surfaceSamples, warpedHead } from './heads.ts';
+import { surfaceSamples, warpedHead } from '../../fixtures/heads.ts';
 
 // The real head of template 2.0 (open at the neck, with ears, mouth bag and eye sockets), warped smoothly.
 const { head, regions } = buildTemplate('2.0');

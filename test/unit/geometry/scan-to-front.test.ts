@@ -8,7 +8,7 @@ import { detectHeadUnit, objToMeshData, readObj } from '../../../src/formats/rea
 import type { Camera } from '../../../src/geometry/render/camera.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { renderMeshes } from '../../../src/geometry/render/rasterize.ts';
-import { headScan } from './head-scan.ts';
+import { headScan } from '../../fixtures/head-scan.ts';
 
 /** An OBJ of a mesh with positions turned by R (row-major), scaled and shifted: a scan as a studio might send it. */
 function scanObj(mesh: MeshData, R: number[], scale: number, shift: Vec3): string {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
-import { random, superellipsoidHead, type TestMesh } from './heads.ts';
+import { random, superellipsoidHead, type TestMesh } from '../../fixtures/heads.ts';
 
 const head = superellipsoidHead(24, 32);
 

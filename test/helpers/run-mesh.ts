@@ -1,12 +1,12 @@
 /** Running the mesh pipeline in tests, and the checks every mesh-input test makes on its result. */
 import assert from 'node:assert/strict';
-import type { TemplateVersion } from '../../../src/model/avatar.ts';
-import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { runMeshPipeline, type MeshPipelineResult } from '../../../src/pipeline/mesh/mesh-pipeline.ts';
-import type { InputType } from '../../../src/model/product.ts';
-import { decodeImage } from '../../../src/formats/read/decode-image.ts';
-import { checkMesh } from '../../../src/geometry/mesh/checks.ts';
-import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
+import type { TemplateVersion } from '../../src/model/avatar.ts';
+import { loadTemplateView } from '../../src/pipeline/template-source.ts';
+import { runMeshPipeline, type MeshPipelineResult } from '../../src/pipeline/mesh/mesh-pipeline.ts';
+import type { InputType } from '../../src/model/product.ts';
+import { decodeImage } from '../../tools/decode-image.ts';
+import { checkMesh } from '../../src/geometry/mesh/checks.ts';
+import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
 import { surfaceError } from './surface-error.ts';
 
 export async function run(file: Uint8Array, inputType: InputType, template: TemplateVersion, features: ('basic' | 'expressions' | 'visemes')[] = []) {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { zipSync } from 'fflate';
 import { readArchive, type ArchiveLimits } from '../../../src/formats/read/archive-read.ts';
 import { InputError } from '../../../src/formats/read/input-error.ts';
-import { buildRar4, buildRar5 } from './rar-builder.ts';
-import { buildZip } from './zip-builder.ts';
+import { buildRar4, buildRar5 } from '../../fixtures/rar-builder.ts';
+import { buildZip } from '../../fixtures/zip-builder.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : undefined);

@@ -6,8 +6,8 @@ import { PipelineCodes, PipelineError } from '../../../src/pipeline/errors.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { writeZip } from '../../../src/formats/write/zip-write.ts';
-import { avatarScan, decimate, moveRigid, random, shuffle, sphere, split, zipScan, type ScanMesh } from './scan-fixtures.ts';
-import { assertValidHead, faceError, run } from './run-mesh.ts';
+import { avatarScan, decimate, moveRigid, random, shuffle, sphere, split, zipScan, type ScanMesh } from '../../fixtures/scans.ts';
+import { assertValidHead, faceError, run } from '../../helpers/run-mesh.ts';
 import { readFace } from '../../fixtures/faces.ts';
 
 const photo = readFace('p01-a.jpg');

@@ -2,11 +2,11 @@
  * How far the mesh pipeline's head lies from the input surface, and how its texture differs from the
  * input's at the same surface points (the measures issue 7 asks for).
  */
-import type { MeshData } from '../../../src/model/avatar.ts';
-import { emptyClosestPoint, TriangleBvh } from '../../../src/geometry/spatial/triangle-bvh.ts';
-import type { RgbImage } from '../../../src/geometry/texture/rgb-image.ts';
-import type { RgbaImage } from '../../../src/geometry/render/image.ts';
-import { sampleBilinear } from '../../../src/geometry/texture/sample.ts';
+import type { MeshData } from '../../src/model/avatar.ts';
+import { emptyClosestPoint, TriangleBvh } from '../../src/geometry/spatial/triangle-bvh.ts';
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
+import type { RgbaImage } from '../../src/geometry/render/image.ts';
+import { sampleBilinear } from '../../src/geometry/texture/sample.ts';
 
 export interface SurfaceError {
   /** Distances in mm. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { PipelineError } from '../../src/pipeline/errors.ts';
 import type { Pipeline, PipelineInput, ProgressFn } from '../../src/pipeline/types.ts';
-import { buildTestAvatar } from '../fixtures/avatar.ts';
+import { buildTestAvatar } from '../../test/fixtures/avatar.ts';
 
 /**
  * A test double of the pipeline for the service's own tests (the layer above the pipeline): it

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { MeshData } from '../../../src/model/avatar.ts';
 import { detectHeadOrientation } from '../../../src/geometry/register/head-orientation.ts';
 import { boundaryLoops } from '../../../src/geometry/mesh/adjacency.ts';
-import { headScan } from './head-scan.ts';
+import { headScan } from '../../fixtures/head-scan.ts';
 
 /** A rotation matrix (row-major) from a quaternion drawn with a seeded generator. */
 function randomRotation(seed: number): number[] {

@@ -2,10 +2,10 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { exited, startServerProcess } from '../../helpers/process.ts';
-import { tempDir } from '../../helpers/service.ts';
+import { exited, startServerProcess } from './process.ts';
+import { tempDir } from './service.ts';
 
-const root = path.resolve(new URL('../../..', import.meta.url).pathname);
+const root = path.resolve(new URL('../..', import.meta.url).pathname);
 const run = promisify(execFile);
 
 /** Fresh service keys, as base64 settings every process of one deployment shares. */

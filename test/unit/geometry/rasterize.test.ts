@@ -4,7 +4,7 @@ import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
 import { cameraFrame, projectPoint, type Camera } from '../../../src/geometry/render/camera.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import { renderMeshes, type RenderItem } from '../../../src/geometry/render/rasterize.ts';
-import { quad, uvSphere } from './shapes.ts';
+import { quad, uvSphere } from '../../fixtures/shapes.ts';
 
 const front = (fovY: number, distance: number): Camera => ({
   type: 'perspective',

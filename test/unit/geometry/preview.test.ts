@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { AvatarModel, MeshData } from '../../../src/model/avatar.ts';
-import { decodeMaterialTextures } from '../../../src/formats/read/decode-image.ts';
+import { decodeMaterialTextures } from '../../../tools/decode-image.ts';
 import { encodePreview, PREVIEW_BACKGROUND } from '../../../src/formats/write/encode-preview.ts';
 import { modelItems, renderPreview } from '../../../src/geometry/render/preview.ts';
 import { buildTestAvatar } from '../../fixtures/avatar.ts';
-import { uvSphere } from './shapes.ts';
+import { uvSphere } from '../../fixtures/shapes.ts';
 
 /** A "head": a sphere 20 cm across, centred 160 cm up, with a red texture; and a black-blended "visor". */
 async function sphereModel(): Promise<AvatarModel> {

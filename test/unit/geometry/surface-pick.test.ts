@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
 import { cameraFrame, projectPoint, type Camera } from '../../../src/geometry/render/camera.ts';
 import { liftPoint, pickSurface, visiblePoints } from '../../../src/geometry/render/surface-pick.ts';
-import { quad, uvSphere } from './shapes.ts';
+import { quad, uvSphere } from '../../fixtures/shapes.ts';
 
 const close = (a: number[], b: number[], eps: number) => a.every((v, i) => Math.abs(v - b[i]) < eps);
 
