@@ -31,6 +31,9 @@ function exportAvatars(root: string, label: string): void {
     import path from 'node:path';
     const { createPipeline } = await import(${JSON.stringify(path.join(root, 'src/pipeline/index.ts'))});
     const { writeFbx } = await import(${JSON.stringify(path.join(root, 'src/formats/write/fbx/write.ts'))});
+    // The FBX names roughness and metallic maps split from the packed glTF one, which the packages carry beside
+    // it; without them Blender renders every skin as polished (checkouts before the split have no such module).
+    const channelMaps = await import(${JSON.stringify(path.join(root, 'src/formats/write/fbx/channel-maps.ts'))}).catch(() => undefined);
     const pipeline = await createPipeline();
     for (const photo of ${JSON.stringify(PHOTOS)}) {
       const file = readFileSync(path.join(${JSON.stringify(path.join(here, 'test/fixtures/faces'))}, photo + '.jpg'));
@@ -39,6 +42,7 @@ function exportAvatars(root: string, label: string): void {
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'avatar_model.fbx'), writeFbx(r.model));
       for (const t of r.model.textures) writeFileSync(path.join(dir, t.name), t.data);
+      for (const t of (await channelMaps?.channelMapTextures(r.model)) ?? []) writeFileSync(path.join(dir, t.name), t.data);
     }
     await pipeline.close?.();
     process.exit(0);

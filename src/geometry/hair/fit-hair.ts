@@ -40,10 +40,23 @@ export function scaleVolume(mesh: MeshData, map: ScalpMap, volume: number | Arra
   for (let v = 0; v < out.length; v += 3) {
     const p: [number, number, number] = [out[v], out[v + 1], out[v + 2]];
     const s = onScalp(map, p, 0);
-    const f = typeof volume === 'number' ? volume : volume[v / 3];
+    const f = standoffFactor(typeof volume === 'number' ? volume : volume[v / 3], p[0] - s[0], p[1] - s[1], p[2] - s[2]);
     for (let k = 0; k < 3; k++) out[v + k] = s[k] + (p[k] - s[k]) * f;
   }
   return out;
+}
+
+/** The most (cm) that a volume may move a point away from where the style has it. */
+export const VOLUME_REACH = 3;
+
+/**
+ * `volume` for a point standing (dx, dy, dz) off the scalp, limited so that it moves the point at most
+ * VOLUME_REACH: a strand hanging 20 cm below its root scaled by 2 would otherwise become a 40 cm spike.
+ */
+function standoffFactor(volume: number, dx: number, dy: number, dz: number): number {
+  const length = Math.hypot(dx, dy, dz);
+  const move = (volume - 1) * length;
+  return Math.abs(move) <= VOLUME_REACH ? volume : 1 + Math.sign(move) * (VOLUME_REACH / length);
 }
 
 /** The warp from template space onto the avatar's head (`avatar`: fitted head positions), solved once for many point sets. */
@@ -79,7 +92,14 @@ export interface FittedHair {
 export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Float32Array) => Float32Array): (volume: ArrayLike<number>) => Float32Array {
   const root = warp(scaleVolume(style, map, 0));
   const full = warp(new Float32Array(style.positions));
-  return (volume) => root.map((r, i) => r + volume[Math.floor(i / 3)] * (full[i] - r));
+  return (volume) => {
+    const out = new Float32Array(root.length);
+    for (let v = 0; v < out.length; v += 3) {
+      const f = standoffFactor(volume[v / 3], full[v] - root[v], full[v + 1] - root[v + 1], full[v + 2] - root[v + 2]);
+      for (let k = 0; k < 3; k++) out[v + k] = root[v + k] + f * (full[v + k] - root[v + k]);
+    }
+    return out;
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { HAIR_BUDGET, hairLibrary } from '../../../src/geometry/hair/library.ts';
 import { HAIRSTYLES } from '../../../src/geometry/hair/styles.ts';
 import { strandPattern, tintHair } from '../../../src/geometry/hair/strand-texture.ts';
+import { scaleVolume, VOLUME_REACH } from '../../../src/geometry/hair/fit-hair.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 
 test('the library covers the issue\'s list with at least 16 styles', () => {
@@ -71,4 +72,19 @@ test('the strand texture carries coverage: opaque under-layer, cards fading to u
   }
   assert.ok(root > tip * 2, `root coverage ${root} vs tip ${tip}`);
   assert.ok(tip > 0 || root > 0);
+});
+
+test('a volume moves no hair point further than VOLUME_REACH: long strands grow fuller, not into spikes', () => {
+  const tpl = loadTemplateView('1.6');
+  const lib = hairLibrary(tpl.source, tpl.hairCoverage);
+  const long = lib.styles.find((s) => s.style.name === 'long-straight')!.mesh;
+  for (const volume of [2.5, 0.3]) {
+    const scaled = scaleVolume(long, lib.map, volume);
+    let most = 0;
+    for (let i = 0; i < scaled.length; i += 3) {
+      most = Math.max(most, Math.hypot(scaled[i] - long.positions[i], scaled[i + 1] - long.positions[i + 1], scaled[i + 2] - long.positions[i + 2]));
+    }
+    assert.ok(most <= VOLUME_REACH + 1e-3, `volume ${volume}: a point moved ${most.toFixed(2)} cm`);
+    assert.ok(most > VOLUME_REACH / 2, `volume ${volume}: the hair hardly moved (${most.toFixed(2)} cm)`);
+  }
 });
