@@ -27,7 +27,7 @@ test('a rotated, moved, re-ordered scan in metres becomes a complete avatar on i
   const shapes = blendshapeNames(['basic', 'expressions', 'visemes']);
   for (const mesh of m.meshes) assert.deepEqual(mesh.morphs.map((x) => x.name), shapes, mesh.name);
   assert.ok(m.animations.length > 0);
-  assert.deepEqual(m.textures.map((x) => x.name).sort(), ['eyeLeft_baseColor.png', 'eyeRight_baseColor.png', 'head_baseColor.png', 'teeth_baseColor.png', 'tongue_baseColor.png']);
+  assert.deepEqual(m.textures.map((x) => x.name).sort(), ['caruncle_baseColor.png', 'eyeLeft_baseColor.png', 'eyeRight_baseColor.png', 'eyelashes_baseColor.png', 'head_baseColor.png', 'teeth_baseColor.png', 'tongue_baseColor.png']);
   assert.ok(result.preview.jpg.length > 10_000 && result.preview.png.length > 10_000);
   assert.equal(result.meta['mesh-unit'], 'm');
   assert.equal(result.meta['supports-deformation'], 'true');
