@@ -105,19 +105,24 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
   const residual = new Float64Array(FACE_POINTS * 3);
   const rhs = new Float64Array(k);
   let pose = fitSimilarity(posed, landmarks, face);
-  for (let round = 0; round < ROUNDS; round++) {
-    // The landmarks in template space under the current pose, less the template at rest.
+  // The landmarks in template space under the current pose, less the template at rest.
+  const toTemplate = () => {
     const inv = transpose(pose.rotation);
     for (let i = 0; i < FACE_POINTS; i++) {
       const q = applyMat3(inv, landmarks[i * 3] - pose.translation[0], landmarks[i * 3 + 1] - pose.translation[1], landmarks[i * 3 + 2] - pose.translation[2]);
       for (let d = 0; d < 3; d++) residual[i * 3 + d] = q[d] / pose.scale - template[i * 3 + d];
     }
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    toTemplate();
     for (let a = 0; a < k; a++) rhs[a] = weightedDot(basis.deltas[a], residual);
     solveBoxRidge(basis, ridge, rhs, weights);
     posed.set(template.subarray(0, FACE_POINTS * 3));
     addWeighted(posed, basis.deltas, weights);
     pose = fitSimilarity(posed, landmarks, face);
   }
+  toTemplate();
+  liftCorners(basis, template, residual, weights);
   // The expression's motion, carried into the head frame by the pose, taken off the landmarks.
   const expressionWeights = weights.map((w, s) => (s < basis.expressions ? w : 0));
   const motion = new Float32Array(FACE_POINTS * 3);
@@ -129,6 +134,45 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
   }
   const expression = Object.fromEntries(basis.names.slice(0, basis.expressions).map((n, s) => [n, weights[s]]));
   return { weights, expression, pose, neutral };
+}
+
+/** Mouth corners (subject's left, right) and the inner lip centres (upper, lower): face point indices. */
+const CORNERS = { mouthSmileLeft: 291, mouthSmileRight: 61 } as const;
+const LIP_CENTRE = [13, 14];
+
+/**
+ * The smile the ridge left in the neutral face, taken out too: where a corner, with the fitted expression
+ * taken off, still stands higher above the inner lips' centre than the template's at rest, its side's
+ * mouthSmile grows (up to 1) until it does not. The ridge keeps small motions as the face's own make, and
+ * a smile's corners are a small motion: the neutral meshes of smiling photos kept their corners 0.02 to
+ * 0.034 mouth widths above the lips' centre, the template's sit 0.015 below it. A face whose corners sit at
+ * or below the template's keeps them. `residual` is the landmarks less the template (template space, at
+ * the fitted pose) and `weights` the fitted weights, grown in place.
+ */
+function liftCorners(basis: ExpressionBasis, template: Float32Array, residual: Float64Array, weights: Float64Array): void {
+  const sides = Object.entries(CORNERS).map(([name, corner]) => ({ shape: basis.names.indexOf(name as ArkitName), corner }));
+  if (sides.some((s) => s.shape < 0 || s.shape >= basis.expressions)) return;
+  // A corner's height above the inner lips' centre (template space, cm), on points or on a shape's deltas.
+  const height = (p: ArrayLike<number>, corner: number) => p[corner * 3 + 1] - (p[LIP_CENTRE[0] * 3 + 1] + p[LIP_CENTRE[1] * 3 + 1]) / 2;
+  // The neutral in template space: the landmarks (the template plus the residual) less the expression's motion.
+  const neutral = Float64Array.from(template.subarray(0, FACE_POINTS * 3), (t, i) => t + residual[i]);
+  basis.deltas.forEach((d, s) => {
+    if (s < basis.expressions) for (let i = 0; i < neutral.length; i++) neutral[i] -= weights[s] * d[i];
+  });
+  // The smiles' effect on each corner's height (rows: corners; columns: shapes), a 2 x 2 system solved by
+  // alternating, each side's weight kept within [its fitted weight, 1].
+  const rate = sides.map((c) => sides.map((s) => height(basis.deltas[s.shape], c.corner)));
+  if (rate[0][0] <= 0 || rate[1][1] <= 0) return;
+  const excess = sides.map((c) => height(neutral, c.corner) - height(template, c.corner));
+  const extra = [0, 0];
+  for (let sweep = 0; sweep < 10; sweep++) {
+    sides.forEach((s, k) => {
+      const other = 1 - k;
+      const want = (excess[k] - rate[k][other] * extra[other]) / rate[k][k];
+      extra[k] = Math.min(1 - weights[s.shape], Math.max(0, want));
+    });
+  }
+  sides.forEach((s, k) => (weights[s.shape] += extra[k]));
 }
 
 /**

@@ -87,3 +87,32 @@ test('the closed neutral mouth meets along the inner lip contour, corners aside'
   assert.ok(Math.min(...places.map((at) => gapAt(template, at))) > 0.2, 'the template parts its lips at rest');
   for (const at of places) assert.ok(gapAt(closed, at) < 0.03, `${gapAt(closed, at).toFixed(3)} cm apart at x ${at.toFixed(2)}`);
 });
+
+/** A corner's height above the inner lips' centre (template space, cm). */
+const cornerHeight = (p: ArrayLike<number>, corner: number) => p[corner * 3 + 1] - (p[13 * 3 + 1] + p[14 * 3 + 1]) / 2;
+/** The neutral landmarks carried back into template space by the fitted pose. */
+function inTemplate(fit: ReturnType<typeof fitExpression>): Float32Array {
+  const r = fit.pose.rotation, t = fit.pose.translation;
+  const out = new Float32Array(FACE * 3);
+  for (let i = 0; i < FACE; i++) {
+    const d = [0, 1, 2].map((k) => fit.neutral[i * 3 + k] - t[k]);
+    // The rotation's transpose undoes it.
+    for (let k = 0; k < 3; k++) out[i * 3 + k] = (r[k] * d[0] + r[3 + k] * d[1] + r[6 + k] * d[2]) / fit.pose.scale;
+  }
+  return out;
+}
+
+test('the smile the ridge would leave is taken out: the neutral corners stand no higher than the template\'s', () => {
+  for (const smile of [0.25, 0.5]) {
+    const fit = fitExpression(basis, template, posedLandmarks({ mouthSmileLeft: smile, mouthSmileRight: smile }));
+    const neutral = inTemplate(fit);
+    for (const corner of [61, 291]) {
+      const over = cornerHeight(neutral, corner) - cornerHeight(template, corner);
+      assert.ok(over < 0.01, `smile ${smile}: corner ${corner} ${over.toFixed(3)} cm above the template's`);
+    }
+    assert.ok(fit.expression.mouthSmileLeft <= smile + 0.05 && fit.expression.mouthSmileRight <= smile + 0.05, describeExpression(fit.expression));
+  }
+  // Corners lower than the template's (a frown) are the face's own: no smile is added.
+  const frown = fitExpression(basis, template, posedLandmarks({ mouthFrownLeft: 0.5, mouthFrownRight: 0.5 }));
+  assert.ok(frown.expression.mouthSmileLeft < 0.01 && frown.expression.mouthSmileRight < 0.01, describeExpression(frown.expression));
+});
