@@ -4,7 +4,7 @@
  * neighbours, are blended towards a safe shape (the template under the fit's similarity, which is valid)
  * in growing steps until no intersection is left.
  */
-import { SelfIntersectionWalk } from '../mesh/checks.ts';
+import { SelfIntersectionWalk, weldMap } from '../mesh/checks.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 
 const BLEND_STEPS = [0.25, 0.5, 0.75, 1];
@@ -42,14 +42,19 @@ export function trianglesTouching(indices: Uint32Array, vertices: readonly numbe
 export function untangle(positions: Float32Array, safe: Float32Array, indices: Uint32Array, triangles: Uint32Array): number {
   let bad = intersectingVertices(positions, indices, triangles);
   if (bad.size === 0) return 0;
-  const neighbours = vertexNeighbours(positions.length / 3, indices);
+  // Copies of a vertex split along a UV seam are one vertex here: grown over and blended together, they stay joined.
+  const weld = weldMap(positions);
+  const neighbours = vertexNeighbours(positions.length / 3, Uint32Array.from(indices, (v) => weld[v]));
   const original = positions.slice();
-  let region = grow(bad, neighbours, 2);
+  const welded = (vertices: Set<number>) => grow(new Set([...vertices].map((v) => weld[v])), neighbours, 2);
+  let region = welded(bad);
   for (const t of BLEND_STEPS) {
-    for (const v of region) for (let k = 0; k < 3; k++) positions[v * 3 + k] = original[v * 3 + k] * (1 - t) + safe[v * 3 + k] * t;
+    for (let v = 0; v < weld.length; v++) {
+      if (region.has(weld[v])) for (let k = 0; k < 3; k++) positions[v * 3 + k] = original[v * 3 + k] * (1 - t) + safe[v * 3 + k] * t;
+    }
     bad = intersectingVertices(positions, indices, triangles);
     if (bad.size === 0) return region.size;
-    region = new Set([...region, ...grow(bad, neighbours, 2)]);
+    region = new Set([...region, ...welded(bad)]);
   }
   return region.size;
 }

@@ -65,7 +65,6 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
   fitToSurface(head, template.indices, surface, { ...options, ...COARSE, anchors: withEars(tpl, head, surface, options.anchors) });
   const coarse = head.slice();
   const matched = fitDetail(head, coarse, start, template.indices, neighbours, surface, options);
-  joinSeamCopies(head, graph.weld);
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
@@ -213,17 +212,6 @@ const FOLD_RINGS = 8;
  * triangles they checked, the result is blended back towards the coarse fit; last the coarse fit is kept.
  * Returns the vertices matched to the surface by the last level kept (0: the coarse fit is kept).
  */
-/**
- * Copies of a vertex split along a UV seam put back at one position: untangling and relaxing work on the
- * triangles as indexed, where the copies are different vertices, and each copy moves with its own side.
- */
-function joinSeamCopies(positions: Float32Array, weld: Uint32Array): void {
-  for (let v = 0; v < weld.length; v++) {
-    const w = weld[v];
-    if (w !== v) positions.copyWithin(v * 3, w * 3, w * 3 + 3);
-  }
-}
-
 function fitDetail(
   head: Float32Array,
   coarse: Float32Array,
