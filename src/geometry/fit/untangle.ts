@@ -5,7 +5,7 @@
  * in growing steps until no intersection is left.
  */
 import { SelfIntersectionWalk, weldMap } from '../mesh/checks.ts';
-import { vertexNeighbours } from '../mesh/adjacency.ts';
+import { grow, vertexNeighbours } from '../mesh/adjacency.ts';
 
 const BLEND_STEPS = [0.25, 0.5, 0.75, 1];
 /** Folds are checked again after each step over the same triangles: pairs that did not move keep their answer. */
@@ -57,15 +57,4 @@ export function untangle(positions: Float32Array, safe: Float32Array, indices: U
     region = new Set([...region, ...welded(bad)]);
   }
   return region.size;
-}
-
-function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
-  const out = new Set(seed);
-  let front = [...seed];
-  for (let r = 0; r < rings; r++) {
-    const next: number[] = [];
-    for (const v of front) for (const n of neighbours[v]) if (!out.has(n)) (out.add(n), next.push(n));
-    front = next;
-  }
-  return out;
 }

@@ -52,3 +52,15 @@ export function vertexNeighbours(vertexCount: number, indices: ArrayLike<number>
   }
   return sets.map((s) => [...s].sort((x, y) => x - y));
 }
+
+/** `seed` with `rings` rings of neighbours around it. */
+export function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
+  const out = new Set(seed);
+  let front = [...seed];
+  for (let r = 0; r < rings; r++) {
+    const next: number[] = [];
+    for (const v of front) for (const u of neighbours[v]) if (!out.has(u)) (out.add(u), next.push(u));
+    front = next;
+  }
+  return out;
+}

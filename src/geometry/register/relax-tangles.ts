@@ -5,7 +5,7 @@
  * where it was, only locally smoothed. Copies of a vertex on a UV seam move together.
  */
 import { intersectingVertices } from '../fit/untangle.ts';
-import { vertexNeighbours } from '../mesh/adjacency.ts';
+import { grow, vertexNeighbours } from '../mesh/adjacency.ts';
 import { weldMap } from '../mesh/checks.ts';
 
 const ATTEMPTS = 6;
@@ -74,16 +74,4 @@ function trianglesNear(positions: Float32Array, indices: Uint32Array, vertices: 
   }
   const inside = (v: number) => [0, 1, 2].every((k) => positions[v * 3 + k] >= lo[k] - edge && positions[v * 3 + k] <= hi[k] + edge);
   return among.filter((t) => inside(indices[t * 3]) || inside(indices[t * 3 + 1]) || inside(indices[t * 3 + 2]));
-}
-
-/** `seed` with `rings` rings of neighbours around it. */
-export function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
-  const out = new Set(seed);
-  let front = [...seed];
-  for (let r = 0; r < rings; r++) {
-    const next: number[] = [];
-    for (const v of front) for (const u of neighbours[v]) if (!out.has(u)) (out.add(u), next.push(u));
-    front = next;
-  }
-  return out;
 }
