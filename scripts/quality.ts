@@ -17,8 +17,12 @@ import { contactSheet } from '../tools/contact-sheet.ts';
 import type { Feature } from '../src/model/product.ts';
 import type { TemplateVersion } from '../src/model/avatar.ts';
 
+class UsageError extends Error {}
+
+const USAGE = 'usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] PHOTO...';
+
 function parseArgs(argv: string[]) {
-  const opts = { json: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
+  const opts = { json: false, help: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -26,6 +30,9 @@ function parseArgs(argv: string[]) {
     else if (a === '--features') opts.features = argv[++i].split(',').filter(Boolean) as Feature[];
     else if (a === '--gallery') opts.gallery = argv[++i];
     else if (a === '--previews') opts.previews = argv[++i];
+    else if (a === '--help' || a === '-h') opts.help = true;
+    // An unknown option is a mistake, not a photo's file name.
+    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else opts.photos.push(a);
   }
   return opts;
@@ -83,9 +90,20 @@ function printTable(r: QualityReport): void {
   );
 }
 
-const opts = parseArgs(process.argv.slice(2));
+let opts: ReturnType<typeof parseArgs>;
+try {
+  opts = parseArgs(process.argv.slice(2));
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(`${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (opts.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (opts.photos.length === 0) {
-  console.error('usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] PHOTO...');
+  console.error(USAGE);
   process.exit(2);
 }
 await landmarkModel();
