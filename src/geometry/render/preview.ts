@@ -57,6 +57,8 @@ export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, Rgb
     return {
       geometry: mesh.geometry,
       texture: image(material.baseColorTexture),
+      // Cut-out strands (hair, lashes) are finer than a pixel at preview size.
+      mipmap: material.alphaMode === 'MASK',
       color: [r, g, b],
       opacity: a,
       alphaMode: material.alphaMode,
