@@ -53,24 +53,29 @@ function drawPattern(size: number): StrandPattern {
   for (let k = 0; k < ATLAS.cardColumns; k++) {
     // A card: two or three clumps side by side, overlapping, each tapering to its own point.
     const x0 = Math.round(k * colW + 0.004 * size), x1 = Math.round((k + 1) * colW - 0.004 * size);
-    clumps(p, { x0, x1, y0: 0, y1: size }, 2 + (k % 2), 0.5, 0.12, rnd);
+    clumps(p, { x0, x1, y0: 0, y1: size }, 2 + (k % 2), 0.5, 0.12, true, rnd);
   }
   const sheet = rectOf(ATLAS.sheet, size);
-  clumps(p, sheet, 12, ATLAS.sheet.feather, 0.03, rnd);
+  clumps(p, sheet, 12, ATLAS.sheet.feather, 0.03, false, rnd);
+  pad(p, sheet, 4);
   const shell = rectOf(ATLAS.shell, size);
-  streaks(p, shell, rnd, 0.1);
+  // No highlight band on the base volume: its rows run up to the crown, where a band would ring the whorl.
+  streaks(p, shell, rnd, 0, 0.1, () => 0.93);
   for (let y = shell.y0; y < shell.y1; y++) p.alpha.fill(255, y * size + shell.x0, y * size + shell.x1);
   hairlineTips(p, shell, ATLAS.shell.feather, rnd);
-  stubble(p, rectOf(ATLAS.stubble, size), rnd);
+  pad(p, shell, 8);
+  const stubbleRect = rectOf(ATLAS.stubble, size);
+  stubble(p, stubbleRect, rnd);
+  pad(p, stubbleRect, 8);
   return p;
 }
 
 /**
  * Strand-direction shading over a rectangle: each pixel column is a strand with its own brightness and
  * tone (smoothed over neighbours into streaks and clumps), wandering a little sideways down the rows;
- * roots darker; a highlight band a third of the way down, broken strand by strand.
+ * roots darker over the top `roots` share of the rows; a highlight band a third of the way down, broken strand by strand.
  */
-function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number, clumpShade?: (x: number, along: number) => number): void {
+function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number, roots: number, clumpShade?: (x: number, along: number) => number): void {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const fine = Float32Array.from({ length: w + 8 }, () => rnd());
   const coarse = Float32Array.from({ length: Math.ceil(w / 6) + 3 }, () => rnd());
@@ -79,7 +84,7 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
   for (let y = 0; y < h; y++) {
     const along = y / h;
     const wander = 2 * Math.sin(phase + along * 7) + 1.2 * Math.sin(phase * 3 + along * 23);
-    const rootDark = 0.6 + 0.4 * smooth(0, 0.22, along);
+    const rootDark = 0.6 + 0.4 * smooth(0, roots, along);
     for (let x = 0; x < w; x++) {
       const xs = Math.min(w + 7, Math.max(0, x + wander + 3));
       const xi = Math.floor(xs), f = xs - xi;
@@ -97,10 +102,10 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
 /**
  * `n` clumps across a rectangle, overlapping so that their bodies leave no gap. A strand's length falls
  * off with its distance from its clump's centre, so a clump ends in a point over the bottom `taper` of the
- * rectangle; strands end one by one with a short soft fade, the outermost strands at the rectangle's sides
- * are frayed, and (`rootFade`) the strands start staggered over the top.
+ * rectangle; strands end one by one with a short soft fade, (`fray`) the outermost strands at the rectangle's
+ * sides are frayed (a card's edge; a sheet's region repeats side by side instead), and (`rootFade`) the strands start staggered over the top.
  */
-function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: number, rnd: () => number): void {
+function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: number, fray: boolean, rnd: () => number): void {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const centre = Array.from({ length: n }, (_, j) => (j + 0.5 + (rnd() - 0.5) * 0.3) / n);
   const half = Array.from({ length: n }, () => (0.62 + 0.15 * rnd()) / n);
@@ -121,16 +126,34 @@ function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: n
     start[x] = rootFade * rnd();
     // Frayed sides: the outermost strands of the rectangle are shorter and some missing.
     const edge = Math.min(s, 1 - s) * n;
-    if (edge < 0.12 && rnd() < 0.5) end[x] *= 0.5 + 0.5 * rnd();
-    if (edge < 0.03) end[x] = 0;
+    if (fray && edge < 0.12 && rnd() < 0.5) end[x] *= 0.5 + 0.5 * rnd();
+    if (fray && edge < 0.03) end[x] = 0;
   }
-  streaks(p, r, rnd, 0.28, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
+  streaks(p, r, rnd, 0.28, rootFade + 0.1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
   const fadeLen = 0.025;
   for (let y = 0; y < h; y++) {
     const along = (y + 0.5) / h;
     for (let x = 0; x < w; x++) {
       const a = Math.min(1, Math.max(0, (end[x] - along) / fadeLen)) * smooth(start[x], start[x] + 0.02 + rootFade * 0.3, along);
       p.alpha[(r.y0 + y) * p.size + r.x0 + x] = Math.round(255 * a);
+    }
+  }
+}
+
+/**
+ * Copies a region's border texels `g` pixels out into the gap around it, so that filtering and mip levels
+ * at a region's edge (a shell's seam at the front, its pole, a sheet's repeats) read the region, not the
+ * transparent gap.
+ */
+function pad(p: StrandPattern, r: Rect, g: number): void {
+  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+  for (let y = Math.max(0, r.y0 - g); y < Math.min(p.size, r.y1 + g); y++) {
+    for (let x = Math.max(0, r.x0 - g); x < Math.min(p.size, r.x1 + g); x++) {
+      if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) continue;
+      const i = y * p.size + x, from = clamp(y, r.y0, r.y1 - 1) * p.size + clamp(x, r.x0, r.x1 - 1);
+      p.alpha[i] = p.alpha[from];
+      p.shade[i] = p.shade[from];
+      p.tone[i] = p.tone[from];
     }
   }
 }
