@@ -12,6 +12,7 @@ import { ATLAS, cardColumn, type AtlasRegion } from './atlas.ts';
 import { seededRandom } from '../../util/seeded-random.ts';
 import { direction, hairlineCoverage, onScalp, surfaceRadius, type ScalpMap } from './scalp-map.ts';
 import { MAX_PUSH } from './keep-outside.ts';
+import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 import type { HairStyle } from './styles.ts';
 
 /** The face features the hair keeps clear of (template cm). */
@@ -29,8 +30,9 @@ export interface FaceClearance {
 
 export interface CardBudget {
   triangles: number;
-  /** Nodes along the longest card. */
+  /** Nodes along the longest card, and along a hanging sheet's paths (which drape over the shoulders). */
   maxNodes: number;
+  sheetNodes: number;
   /** Shell grid: cells around and from the neck up. */
   shellAround: number;
   shellUp: number;
@@ -48,6 +50,14 @@ const CARD_ROOT_COVERAGE = 0.85;
 /** How far a card starts under the base volume's surface (cm): its root end is hidden, it comes out through it. */
 const ROOT_SINK = 0.08;
 const GRAVITY: Vec3 = [0, -1, 0];
+/** Longest move of a strand between two checks against the head and body (cm): under MAX_PUSH, so it cannot pass into the shoulder unseen. */
+const DRAPE_STEP = 1;
+/**
+ * Hair hanging onto the neck, shoulders and chest stands this far (cm) off them: between two of its vertices a few cm
+ * apart a triangle lying closer would cut into the curved shoulder. Hanging means lower than this below the ears' tops.
+ */
+const DRAPE_STANDOFF = 0.5;
+const DRAPE_BELOW_EAR = 2;
 /** How far beyond its layer a strand over the cranium may stray, cm (plus a share of the style's lift). */
 const HUG_SLACK = 0.4;
 /** Styles with hair at least this long at the sides or the back (cm) hang it as a sheet around the head. */
@@ -69,11 +79,38 @@ class Builder {
     this.uvs.push(u, v);
     return this.positions.length / 3 - 1;
   }
+  /** A quad a-b-c-d (around its edge) as two triangles; mesh() winds them (orientFaces). */
+  quad(a: number, b: number, c: number, d: number): void {
+    this.indices.push(a, b, c, a, c, d);
+  }
+  triangle(a: number, b: number, c: number): void {
+    this.indices.push(a, b, c);
+  }
   get triangles(): number {
     return this.indices.length / 3;
   }
   mesh(): MeshData {
-    return { positions: new Float32Array(this.positions), normals: new Float32Array(this.normals), uvs: new Float32Array(this.uvs), indices: new Uint32Array(this.indices) };
+    const mesh = { positions: new Float32Array(this.positions), normals: new Float32Array(this.normals), uvs: new Float32Array(this.uvs), indices: new Uint32Array(this.indices) };
+    orientFaces(mesh);
+    return mesh;
+  }
+}
+
+/**
+ * Winds every triangle (in place) so that its face turns the way its vertices' normals do: viewers that light a
+ * double-sided surface's back face with its normal reversed (Cycles, three.js, the preview) would otherwise light
+ * hair from the wrong side and draw it near black.
+ */
+export function orientFaces(mesh: Pick<MeshData, 'positions' | 'normals' | 'indices'>): void {
+  const p = mesh.positions, n = mesh.normals, idx = mesh.indices;
+  for (let t = 0; t < idx.length; t += 3) {
+    const [a, b, c] = [idx[t] * 3, idx[t + 1] * 3, idx[t + 2] * 3];
+    const e1 = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
+    const e2 = [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]];
+    const face = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    let along = 0;
+    for (const v of [a, b, c]) along += face[0] * n[v] + face[1] * n[v + 1] + face[2] * n[v + 2];
+    if (along < 0) [idx[t + 1], idx[t + 2]] = [idx[t + 2], idx[t + 1]];
   }
 }
 
@@ -85,13 +122,14 @@ const smooth = (e0: number, e1: number, x: number) => {
 /** The component of v along the surface at the point whose outward direction is `radial`. */
 const tangential = (v: Vec3, radial: Vec3): Vec3 => sub(v, scale(radial, dot(v, radial)));
 
-export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceClearance, budget: CardBudget, seed = 1): MeshData {
+/** `body`: the head and bust the hair is grown on, for hanging hair to drape over the shoulders (without it, only the scalp map keeps hair out). */
+export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceClearance, budget: CardBudget, body?: TriangleBvh, seed = 1): MeshData {
   const rnd = seededRandom(seed * 7919 + style.name.length * 104729 + style.name.charCodeAt(0));
   const b = new Builder();
   const envelope = baseLift(style, map);
   shell(b, map, budget, style.shellOnly ? ATLAS.stubble : ATLAS.shell, envelope);
   if (style.shellOnly || style.cardless) return b.mesh();
-  const grow = new Grower(style, map, face, budget, envelope, rnd);
+  const grow = new Grower(style, map, face, budget, envelope, rnd, body);
   if (style.gather?.bun) grow.bun(b, budget.triangles * 0.25);
   if (style.gather?.tail) grow.tail(b, budget.triangles * 0.3);
   if (!style.gather && Math.min(style.sides, style.back) >= SHEET_LENGTH) grow.sheet(b);
@@ -179,12 +217,12 @@ function shell(b: Builder, map: ScalpMap, budget: CardBudget, region: AtlasRegio
   }
   for (let a = 0; a < na; a++) for (let e = 0; e < ne - 1; e++) {
     const [p00, p01, p10, p11] = [ids[a][e], ids[a + 1][e], ids[a][e + 1], ids[a + 1][e + 1]];
-    b.indices.push(p00, p01, p11, p00, p11, p10);
+    b.quad(p00, p01, p11, p10);
   }
   const top = add(map.centre, [0, 1, 0]);
   const pole = onScalp(map, top, lift(top));
   const c = b.vertex(pole, [0, 1, 0], (region.u0 + region.u1) / 2, region.v1);
-  for (let a = 0; a < na; a++) b.indices.push(ids[a][ne - 1], ids[a + 1][ne - 1], c);
+  for (let a = 0; a < na; a++) b.triangle(ids[a][ne - 1], ids[a + 1][ne - 1], c);
 }
 
 /** How a strand path is grown: its lift off the scalp along it (0 root .. 1 tip), and what it may do. */
@@ -208,6 +246,7 @@ interface StrandPath {
 class Grower {
   private readonly crown: Vec3;
   private readonly partX: number;
+  private readonly hit = emptyClosestPoint();
   constructor(
     private readonly style: HairStyle,
     private readonly map: ScalpMap,
@@ -215,6 +254,7 @@ class Grower {
     private readonly budget: CardBudget,
     private readonly envelope: (p: Vec3) => number,
     private readonly rnd: () => number,
+    private readonly body?: TriangleBvh,
   ) {
     this.crown = onScalp(map, add(map.centre, direction(Math.PI, (50 * Math.PI) / 180)), 0);
     this.partX = style.parting === 'left' ? 2.6 : style.parting === 'right' ? -2.6 : 0;
@@ -244,6 +284,18 @@ class Grower {
     if (inside && hairlineCoverage(m, q[0], q[1], q[2]) < SHELL_EDGE) return undefined;
     if (this.style.tucked && q[1] < f.earTop + 1 && q[1] > f.earTop - 12 && q[2] > f.earBack && Math.abs(q[0]) > f.halfWidth - 1) q = [q[0], q[1], f.earBack];
     return q;
+  }
+
+  /**
+   * Hair hanging below the cranium, where the scalp map does not see the neck, shoulders and chest exactly: a point
+   * in the body or nearer to it than DRAPE_STANDOFF moves out to that distance, so the strand lies over the shoulder.
+   */
+  private drape(p: Vec3 | undefined): Vec3 | undefined {
+    if (!p || !this.body || p[1] > this.face.earTop - DRAPE_BELOW_EAR) return p;
+    const hit = this.hit;
+    if (!this.body.closestPoint(p[0], p[1], p[2], hit, DRAPE_STANDOFF) || (hit.distance >= DRAPE_STANDOFF && !hit.inside)) return p;
+    const away = scale(sub(p, [hit.x, hit.y, hit.z]), (hit.inside ? -1 : 1) / Math.max(hit.distance, 1e-6));
+    return add([hit.x, hit.y, hit.z], scale(away, DRAPE_STANDOFF));
   }
 
   private lengthAt(d: Vec3): number {
@@ -315,7 +367,11 @@ class Grower {
         const w = Math.sin(phase + (2 * Math.PI * s.curlRate * i * step) / 10) * s.curl;
         q = add(q, add(scale(side, w * 0.7), scale(rad, Math.abs(w) * 0.3)));
       }
-      const cleared = this.clear(q, rule.lift(q, along), rule.fringe, rule.hug, rule.inside);
+      // In short moves, so that a strand meeting the shoulder is pushed over it rather than stepping deep into it.
+      const moves = Math.max(1, Math.ceil(step / DRAPE_STEP));
+      const move = scale(sub(q, p), 1 / moves);
+      let cleared: Vec3 | undefined = p;
+      for (let k = 0; k < moves && cleared; k++) cleared = this.drape(this.clear(add(cleared, move), rule.lift(q, along), rule.fringe, rule.hug, rule.inside));
       if (!cleared) break;
       t = normalize(sub(cleared, p));
       p = cleared;
@@ -340,7 +396,7 @@ class Grower {
     }
     for (let i = 0; i + 1 < n; i++) {
       const [a, c, a1, c1] = [ids[2 * i], ids[2 * i + 1], ids[2 * i + 2], ids[2 * i + 3]];
-      b.indices.push(a, a1, c, c, a1, c1);
+      b.quad(a, a1, c1, c);
     }
   }
 
@@ -362,7 +418,7 @@ class Grower {
     });
     for (let c = 0; c + 1 < ids.length; c++) {
       const [a, d] = [ids[c][ids[c].length - 1], ids[c + 1][0]];
-      for (let i = 0; i + 1 < Math.min(a.length, d.length); i++) b.indices.push(a[i], a[i + 1], d[i], d[i], a[i + 1], d[i + 1]);
+      for (let i = 0; i + 1 < Math.min(a.length, d.length); i++) b.quad(a[i], a[i + 1], d[i + 1], d[i]);
     }
   }
 
@@ -376,7 +432,7 @@ class Grower {
       const on = add(this.map.centre, direction(az, SHEET_ROOT_ELEVATION));
       const root = onScalp(this.map, on, this.envelope(on) - ROOT_SINK);
       const dir = this.radial(root);
-      const path = this.path(root, this.startDirection(root, dir, false), this.lengthAt(dir), rule, this.budget.maxNodes);
+      const path = this.path(root, this.startDirection(root, dir, false), this.lengthAt(dir), rule, this.budget.sheetNodes);
       if (path) paths.push(path);
     }
     if (paths.length > 1) this.weave(b, paths, false, (p) => this.radial(p));
@@ -394,7 +450,7 @@ class Grower {
         return b.vertex(add(g.at, scale(d, g.bun * 0.92)), d, u, r.v0 + r.feather + ((r.v1 - r.v0 - r.feather) * e) / up);
       }));
     }
-    for (let a = 0; a < around; a++) for (let e = 0; e < up; e++) b.indices.push(ids[a][e], ids[a + 1][e], ids[a + 1][e + 1], ids[a][e], ids[a + 1][e + 1], ids[a][e + 1]);
+    for (let a = 0; a < around; a++) for (let e = 0; e < up; e++) b.quad(ids[a][e], ids[a + 1][e], ids[a + 1][e + 1], ids[a][e + 1]);
     const start = b.triangles;
     for (let i = 0; b.triangles - start < triangles && i < 400; i++) {
       const d = direction(i * 2.39996, Math.asin(1 - (2 * (i % 60 + 0.5)) / 60));

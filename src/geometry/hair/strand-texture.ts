@@ -14,7 +14,7 @@ import { seededRandom } from '../../util/seeded-random.ts';
 
 export interface StrandPattern {
   size: number;
-  /** Brightness multiplier per pixel (about 0.4 .. 1.3). */
+  /** Brightness multiplier per pixel (about 0.5 .. 1.5), 1 on average over the covered texels. */
   shade: Float32Array;
   /** 0 takes the dark colour, 1 the light one. */
   tone: Float32Array;
@@ -64,6 +64,10 @@ function drawPattern(size: number): StrandPattern {
   for (let y = shell.y0; y < shell.y1; y++) p.alpha.fill(255, y * size + shell.x0, y * size + shell.x1);
   hairlineTips(p, shell, ATLAS.shell.feather, rnd);
   pad(p, shell, 8);
+  // The hair's mean colour is the observed base colour: the strands' shading varies around it, not below it.
+  let sum = 0, n = 0;
+  for (let i = 0; i < p.alpha.length; i++) if (p.alpha[i] >= 128) [sum, n] = [sum + p.shade[i], n + 1];
+  for (let i = 0; i < p.shade.length; i++) p.shade[i] *= n / sum;
   const stubbleRect = rectOf(ATLAS.stubble, size);
   stubble(p, stubbleRect, rnd);
   pad(p, stubbleRect, 8);

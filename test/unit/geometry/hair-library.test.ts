@@ -39,6 +39,17 @@ for (const version of ['1.6', '2.0'] as TemplateVersion[]) {
       for (const i of mesh.indices) assert.ok(i < n);
       for (const x of mesh.positions) assert.ok(Number.isFinite(x), `${style.name}: position not finite`);
       for (const u of mesh.uvs) assert.ok(u >= 0 && u <= 1, `${style.name}: uv ${u}`);
+      // Faces turn the way their normals do: viewers light a double-sided back face with the normal reversed.
+      let against = 0;
+      for (let t = 0; t < mesh.indices.length; t += 3) {
+        const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[t + k] * 3);
+        const e1 = [0, 1, 2].map((k) => mesh.positions[b + k] - mesh.positions[a + k]);
+        const e2 = [0, 1, 2].map((k) => mesh.positions[c + k] - mesh.positions[a + k]);
+        const face = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        const along = [a, b, c].reduce((sum, v) => sum + face[0] * mesh.normals[v] + face[1] * mesh.normals[v + 1] + face[2] * mesh.normals[v + 2], 0);
+        if (along < 0) against++;
+      }
+      assert.equal(against, 0, `${style.name}: ${against} triangles face against their normals`);
       let inside = 0;
       for (let v = 0; v < n; v++) if (bvh.closestPoint(mesh.positions[v * 3], mesh.positions[v * 3 + 1], mesh.positions[v * 3 + 2], hit) && hit.inside) inside++;
       assert.equal(inside, 0, `${style.name}: ${inside} vertices inside the head`);
