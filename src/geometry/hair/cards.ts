@@ -58,6 +58,8 @@ const DRAPE_STEP = 1;
  */
 const DRAPE_STANDOFF = 0.5;
 const DRAPE_BELOW_EAR = 2;
+/** A body surface whose normal rises more steeply than this (its y) holds hanging hair up: the strand ends there. */
+const REST_SLOPE = 0.75;
 /** How far beyond its layer a strand over the cranium may stray, cm (plus a share of the style's lift). */
 const HUG_SLACK = 0.4;
 /** Styles with hair at least this long at the sides or the back (cm) hang it as a sheet around the head. */
@@ -233,7 +235,7 @@ interface PathRule {
   hug: boolean;
   gravityScale: number;
   toGather: boolean;
-  /** Ends at the hairline (short hair: it lies on the head and does not hang over the temples or the neck). */
+  /** Ends at the hairline (short or pulled-back hair: it lies on the head and does not hang over the temples or the neck). */
   inside?: boolean;
 }
 
@@ -273,8 +275,8 @@ class Grower {
     const d = sub(p, m.centre);
     const r = Math.hypot(d[0], d[1], d[2]);
     const min = surfaceRadius(m, p[0], p[1], p[2]) + lift;
-    // Over the cranium hair lies on its layer rather than sticking out; below it, it hangs free.
-    const max = hug && d[1] / r > -0.3 ? min + HUG_SLACK + this.style.lift * 0.15 : Infinity;
+    // Over the cranium hair lies on its layer rather than sticking out; below it, it hangs free, unless it stays on the head.
+    const max = hug && (d[1] / r > -0.3 || inside) ? min + HUG_SLACK + this.style.lift * 0.15 : Infinity;
     // A point far below the map's surface is beside the neck with the shoulder behind it (keep-outside.ts): a strand falls on.
     let q = (r < min && min - r <= MAX_PUSH) || r > max ? add(m.centre, scale(d, Math.min(max, Math.max(min, r)) / r)) : p;
     const f = this.face;
@@ -288,13 +290,16 @@ class Grower {
 
   /**
    * Hair hanging below the cranium, where the scalp map does not see the neck, shoulders and chest exactly: a point
-   * in the body or nearer to it than DRAPE_STANDOFF moves out to that distance, so the strand lies over the shoulder.
+   * in the body or nearer to it than DRAPE_STANDOFF moves out to that distance, so the strand lies over the shoulder;
+   * undefined where it comes to rest on it.
    */
   private drape(p: Vec3 | undefined): Vec3 | undefined {
     if (!p || !this.body || p[1] > this.face.earTop - DRAPE_BELOW_EAR) return p;
     const hit = this.hit;
     if (!this.body.closestPoint(p[0], p[1], p[2], hit, DRAPE_STANDOFF) || (hit.distance >= DRAPE_STANDOFF && !hit.inside)) return p;
     const away = scale(sub(p, [hit.x, hit.y, hit.z]), (hit.inside ? -1 : 1) / Math.max(hit.distance, 1e-6));
+    // On a surface facing up (the top of a shoulder) the strand comes to rest: slid along it, it would stick out sideways.
+    if (away[1] > REST_SLOPE) return undefined;
     return add([hit.x, hit.y, hit.z], scale(away, DRAPE_STANDOFF));
   }
 
@@ -342,7 +347,7 @@ class Grower {
     const on = add(this.map.centre, rootDir);
     const root = onScalp(this.map, on, this.envelope(on) - ROOT_SINK);
     const width = Math.min(length < 10 ? 2.2 + 0.8 * rnd() : 2.8 + 1.2 * rnd(), 0.9 + 0.5 * length);
-    const rule: PathRule = { lift: this.layer(0.12 + 0.35 * rnd() + 0.1 * s.lift), fringe, hug: s.stand < 0.5, gravityScale: 1, toGather: s.flow === 'gather', inside: !fringe && strand < SHEET_LENGTH };
+    const rule: PathRule = { lift: this.layer(0.12 + 0.35 * rnd() + 0.1 * s.lift), fringe, hug: s.stand < 0.5, gravityScale: 1, toGather: s.flow === 'gather', inside: !fringe && (strand < SHEET_LENGTH || s.flow === 'gather') };
     const path = this.path(root, this.startDirection(root, this.radial(root), fringe), length, rule);
     if (path) this.ribbon(b, path, width, Math.floor(rnd() * ATLAS.cardColumns));
   }
@@ -377,7 +382,8 @@ class Grower {
       p = cleared;
       points.push(p);
       tangents.push(t);
-      if (rule.toGather && s.gather && Math.hypot(...sub(p, s.gather.at)) < 1.5) break;
+      // Pulled hair ends where it meets the bun or the tail's root.
+      if (rule.toGather && s.gather && Math.hypot(...sub(p, s.gather.at)) < 1.5 + s.gather.bun) break;
     }
     return points.length < 2 ? undefined : { points, tangents };
   }
@@ -472,7 +478,7 @@ class Grower {
     const start = b.triangles;
     const rule: PathRule = { lift: () => 0.1, fringe: false, hug: false, gravityScale: 2, toGather: false };
     const rootOf = (a: number): [Vec3, Vec3] => {
-      const off: Vec3 = [Math.cos(a) * 1.3, Math.sin(a) * 1.0, -0.4];
+      const off: Vec3 = [Math.cos(a) * 2, Math.sin(a) * 1.5, -0.4];
       return [add(g.at, off), normalize([off[0] * 0.25, -1, -0.45 + off[2]])];
     };
     const tube: StrandPath[] = [];
