@@ -45,6 +45,8 @@ const CLOSE_LIFT = 0.12;
 /** Hairline coverage at which the base volume ends, and at which it has risen to its full lift. */
 const SHELL_EDGE = 0.35;
 const SHELL_RISE = 0.9;
+/** Cards shorter than this (cm) are left out. */
+const MIN_CARD_LENGTH = 2.5;
 /** Cards root where the base volume has risen. */
 const CARD_ROOT_COVERAGE = 0.85;
 /** How far a card starts under the base volume's surface (cm): its root end is hidden, it comes out through it. */
@@ -69,6 +71,8 @@ const SHEET_ROOT_ELEVATION = (60 * Math.PI) / 180;
 const SHEET_FACE_SECTOR = (42 * Math.PI) / 180;
 /** Paths of a sheet per repeat of its texture region across it. */
 const SHEET_REPEAT = 6;
+/** Times the base volume's texture region repeats around the head (the shell's columns must divide by it). */
+const SHELL_REPEAT = 4;
 
 class Builder {
   positions: number[] = [];
@@ -211,20 +215,27 @@ function shell(b: Builder, map: ScalpMap, budget: CardBudget, region: AtlasRegio
     const p = onScalp(map, on, lift(on));
     return b.vertex(p, normalize(sub(p, map.centre)), u, v(e));
   };
-  // Columns 0..na: the last repeats the first with its own u, so that u does not wrap back across the region.
-  const ids: number[][] = [];
+  // The region repeats SHELL_REPEAT times around, so that its strands are about as fine across as along: each column
+  // where one repeat ends and the next begins is made twice, with u at either end of the region (the last column, the
+  // first again, closes the ring).
+  const per = na / SHELL_REPEAT;
+  const columns: { left: number[]; right: number[] }[] = [];
   for (let a = 0; a <= na; a++) {
-    const u = region.u0 + ((region.u1 - region.u0) * a) / na;
-    ids.push(Array.from({ length: ne }, (_, e) => vertex(a % na, e, u)));
+    const at = a % per, seam = at === 0;
+    const u = (t: number) => region.u0 + (region.u1 - region.u0) * t;
+    const left = Array.from({ length: ne }, (_, e) => vertex(a % na, e, u(seam ? 1 : at / per)));
+    const right = seam && a < na ? Array.from({ length: ne }, (_, e) => vertex(a % na, e, u(0))) : left;
+    columns.push({ left, right });
   }
+  const ids = columns.map((c) => c.right);
   for (let a = 0; a < na; a++) for (let e = 0; e < ne - 1; e++) {
-    const [p00, p01, p10, p11] = [ids[a][e], ids[a + 1][e], ids[a][e + 1], ids[a + 1][e + 1]];
+    const [p00, p01, p10, p11] = [columns[a].right[e], columns[a + 1].left[e], columns[a].right[e + 1], columns[a + 1].left[e + 1]];
     b.quad(p00, p01, p11, p10);
   }
   const top = add(map.centre, [0, 1, 0]);
   const pole = onScalp(map, top, lift(top));
   const c = b.vertex(pole, [0, 1, 0], (region.u0 + region.u1) / 2, region.v1);
-  for (let a = 0; a < na; a++) b.triangle(ids[a][ne - 1], ids[a + 1][ne - 1], c);
+  for (let a = 0; a < na; a++) b.triangle(ids[a][ne - 1], columns[a + 1].left[ne - 1], c);
 }
 
 /** How a strand path is grown: its lift off the scalp along it (0 root .. 1 tip), and what it may do. */
@@ -344,6 +355,8 @@ class Grower {
     // What of a strand stands off the head is not lying along it: an afro's 9 cm strands lie 4.5 cm along its ball.
     const strand = this.lengthAt(rootDir);
     const length = Math.max(0.4 * strand, strand - s.lift) * (0.8 + 0.3 * rnd());
+    // Shorter than it is wide, a card reads as a scale on the volume, not as a lock: the volume alone shows such hair.
+    if (length < MIN_CARD_LENGTH) return;
     const on = add(this.map.centre, rootDir);
     const root = onScalp(this.map, on, this.envelope(on) - ROOT_SINK);
     const width = Math.min(length < 10 ? 2.2 + 0.8 * rnd() : 2.8 + 1.2 * rnd(), 0.9 + 0.5 * length);

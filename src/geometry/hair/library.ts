@@ -14,7 +14,7 @@ import { scalpWarp, type ScalpWarp } from './fit-hair.ts';
 /** Triangle budgets per template (the issue's: 5,000 for 2.0, 2,000 for 1.6). */
 export const HAIR_BUDGET: Record<TemplateVersion, CardBudget> = {
   '2.0': { triangles: 5000, maxNodes: 10, sheetNodes: 16, shellAround: 44, shellUp: 16 },
-  '1.6': { triangles: 2000, maxNodes: 6, sheetNodes: 9, shellAround: 26, shellUp: 10 },
+  '1.6': { triangles: 2000, maxNodes: 6, sheetNodes: 9, shellAround: 28, shellUp: 10 },
 };
 
 export interface LibraryStyle {

@@ -87,7 +87,7 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
   const phase = rnd() * 6.28;
   for (let y = 0; y < h; y++) {
     const along = y / h;
-    const wander = 2 * Math.sin(phase + along * 7) + 1.2 * Math.sin(phase * 3 + along * 23);
+    const wander = 1.5 * Math.sin(phase + along * 5) + 0.4 * Math.sin(phase * 3 + along * 17);
     const rootDark = 0.6 + 0.4 * smooth(0, roots, along);
     for (let x = 0; x < w; x++) {
       const xs = Math.min(w + 7, Math.max(0, x + wander + 3));
@@ -97,7 +97,7 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
       const cs = coarse[c0] * (1 - cf) + coarse[c0 + 1] * cf;
       const band = 1 + highlight * Math.exp(-(((along - 0.3 - 0.06 * (cs - 0.5)) / 0.07) ** 2)) * (0.6 + 0.5 * cs);
       const i = (r.y0 + y) * p.size + r.x0 + x;
-      p.shade[i] = (0.6 + 0.24 * cs + 0.14 * fn) * rootDark * band * (clumpShade?.(x, along) ?? 1);
+      p.shade[i] = (0.66 + 0.2 * cs + 0.12 * fn) * rootDark * band * (clumpShade?.(x, along) ?? 1);
       p.tone[i] = 0.15 + 0.3 * tone[xi] + 0.4 * cs;
     }
   }
@@ -133,7 +133,7 @@ function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: n
     if (fray && edge < 0.12 && rnd() < 0.5) end[x] *= 0.5 + 0.5 * rnd();
     if (fray && edge < 0.03) end[x] = 0;
   }
-  streaks(p, r, rnd, 0.28, rootFade + 0.1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
+  streaks(p, r, rnd, 0.12, rootFade + 0.1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
   const fadeLen = 0.025;
   for (let y = 0; y < h; y++) {
     const along = (y + 0.5) / h;
