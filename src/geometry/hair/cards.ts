@@ -385,8 +385,8 @@ class Grower {
         const w = Math.sin(phase + (2 * Math.PI * s.curlRate * i * step) / 10) * s.curl;
         q = add(q, add(scale(side, w * 0.7), scale(rad, Math.abs(w) * 0.3)));
       }
-      // In short moves, so that a strand meeting the shoulder is pushed over it rather than stepping deep into it.
-      const moves = Math.max(1, Math.ceil(step / DRAPE_STEP));
+      // Where hair hangs, in short moves, so that a strand meeting the shoulder is pushed over it rather than stepping deep into it.
+      const moves = Math.min(p[1], q[1]) < this.face.earTop - DRAPE_BELOW_EAR ? Math.max(1, Math.ceil(step / DRAPE_STEP)) : 1;
       const move = scale(sub(q, p), 1 / moves);
       let cleared: Vec3 | undefined = p;
       for (let k = 0; k < moves && cleared; k++) cleared = this.drape(this.clear(add(cleared, move), rule.lift(q, along), rule.fringe, rule.hug, rule.inside));
