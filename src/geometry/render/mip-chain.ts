@@ -30,19 +30,17 @@ function halve(src: RgbaImage): RgbaImage {
   const width = Math.max(1, src.width >> 1), height = Math.max(1, src.height >> 1);
   const s = src.rgba, out = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
-    const y0 = Math.min(src.height - 1, y * 2), y1 = Math.min(src.height - 1, y * 2 + 1);
+    const r0 = Math.min(src.height - 1, y * 2) * src.width, r1 = Math.min(src.height - 1, y * 2 + 1) * src.width;
     for (let x = 0; x < width; x++) {
       const x0 = Math.min(src.width - 1, x * 2), x1 = Math.min(src.width - 1, x * 2 + 1);
-      let r = 0, g = 0, b = 0, a = 0;
-      for (const i of [y0 * src.width + x0, y0 * src.width + x1, y1 * src.width + x0, y1 * src.width + x1]) {
-        const w = s[i * 4 + 3] + 1;
-        r += s[i * 4] * w; g += s[i * 4 + 1] * w; b += s[i * 4 + 2] * w; a += w;
-      }
+      const a = (r0 + x0) * 4, b = (r0 + x1) * 4, c = (r1 + x0) * 4, d = (r1 + x1) * 4;
+      const wa = s[a + 3] + 1, wb = s[b + 3] + 1, wc = s[c + 3] + 1, wd = s[d + 3] + 1;
+      const w = wa + wb + wc + wd;
       const o = (y * width + x) * 4;
-      out[o] = Math.round(r / a);
-      out[o + 1] = Math.round(g / a);
-      out[o + 2] = Math.round(b / a);
-      out[o + 3] = Math.round((a - 4) / 4);
+      out[o] = Math.round((s[a] * wa + s[b] * wb + s[c] * wc + s[d] * wd) / w);
+      out[o + 1] = Math.round((s[a + 1] * wa + s[b + 1] * wb + s[c + 1] * wc + s[d + 1] * wd) / w);
+      out[o + 2] = Math.round((s[a + 2] * wa + s[b + 2] * wb + s[c + 2] * wc + s[d + 2] * wd) / w);
+      out[o + 3] = Math.round((w - 4) / 4);
     }
   }
   return { width, height, rgba: out };
