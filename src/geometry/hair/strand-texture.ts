@@ -60,7 +60,8 @@ function drawPattern(size: number): StrandPattern {
   pad(p, sheet, 4);
   const shell = rectOf(ATLAS.shell, size);
   // No highlight band on the base volume: its rows run up to the crown, where a band would ring the whorl.
-  streaks(p, shell, rnd, 0, 0.1, () => 0.93);
+  // Calmer in tone too: the volume reads as the mass of the hair, the cards over it carry the strands.
+  streaks(p, shell, rnd, 0, 0.1, 0.4, () => 0.93);
   for (let y = shell.y0; y < shell.y1; y++) p.alpha.fill(255, y * size + shell.x0, y * size + shell.x1);
   hairlineTips(p, shell, ATLAS.shell.feather, rnd);
   pad(p, shell, 8);
@@ -77,9 +78,9 @@ function drawPattern(size: number): StrandPattern {
 /**
  * Strand-direction shading over a rectangle: each pixel column is a strand with its own brightness and
  * tone (smoothed over neighbours into streaks and clumps), wandering a little sideways down the rows;
- * roots darker over the top `roots` share of the rows; a highlight band a third of the way down, broken strand by strand.
+ * roots darker over the top `roots` share of the rows; tone spread by `toneSpread` around the middle; a highlight band a third of the way down, broken strand by strand.
  */
-function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number, roots: number, clumpShade?: (x: number, along: number) => number): void {
+function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number, roots: number, toneSpread: number, clumpShade?: (x: number, along: number) => number): void {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const fine = Float32Array.from({ length: w + 8 }, () => rnd());
   const coarse = Float32Array.from({ length: Math.ceil(w / 6) + 3 }, () => rnd());
@@ -98,7 +99,7 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
       const band = 1 + highlight * Math.exp(-(((along - 0.3 - 0.06 * (cs - 0.5)) / 0.07) ** 2)) * (0.6 + 0.5 * cs);
       const i = (r.y0 + y) * p.size + r.x0 + x;
       p.shade[i] = (0.66 + 0.2 * cs + 0.12 * fn) * rootDark * band * (clumpShade?.(x, along) ?? 1);
-      p.tone[i] = 0.15 + 0.3 * tone[xi] + 0.4 * cs;
+      p.tone[i] = 0.5 + toneSpread * (0.3 * tone[xi] + 0.4 * cs - 0.35);
     }
   }
 }
@@ -133,7 +134,7 @@ function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: n
     if (fray && edge < 0.12 && rnd() < 0.5) end[x] *= 0.5 + 0.5 * rnd();
     if (fray && edge < 0.03) end[x] = 0;
   }
-  streaks(p, r, rnd, 0.12, rootFade + 0.1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
+  streaks(p, r, rnd, 0.12, rootFade + 0.1, 1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
   const fadeLen = 0.025;
   for (let y = 0; y < h; y++) {
     const along = (y + 0.5) / h;
