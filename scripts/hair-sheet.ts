@@ -26,7 +26,7 @@ const camera = (turn: number): Camera => {
 };
 const cells: SheetCell[] = [];
 for (const { style, mesh } of lib.styles) {
-  const hair: RenderItem = { geometry: mesh, texture, alphaMode: 'MASK', alphaCutoff: 0.35, doubleSided: true };
+  const hair: RenderItem = { geometry: mesh, texture, alphaMode: 'MASK', alphaCutoff: 0.35, doubleSided: true, mipmap: true };
   for (const [turn, view] of [[0, 'front'], [110, 'side'], [180, 'back']] as const) {
     cells.push({
       image: renderMeshes([head, ...eyes, hair], camera(turn), { width: 300, height: 300, supersample: 2 }),

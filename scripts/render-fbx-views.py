@@ -3,7 +3,8 @@
 blender -b --factory-startup -P scripts/render-fbx-views.py -- AVATAR.fbx OUT_PREFIX [SIZE] [closeups]
 Writes OUT_PREFIX-front.png, -side.png, -three-quarter.png and -ear.png (Cycles on the CPU,
 transparent background); with `closeups` instead -eyes.png, -eyes-closed.png (eyeBlink* at 1),
--eyes-closed-below.png and -mouth.png (jawOpen at 1). The avatar's frame is Y up, face along +Z; Blender's importer turns it
+-eyes-closed-below.png and -mouth.png (jawOpen at 1); with `hair` instead -hair-front.png, -hair-side.png,
+-hair-back.png and -hair-three-quarter.png, close on the head from a little above. The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -16,6 +17,7 @@ argv = sys.argv[sys.argv.index('--') + 1:]
 fbx, prefix = argv[0], argv[1]
 size = int(argv[2]) if len(argv) > 2 else 480
 closeups = 'closeups' in argv[3:]
+hair = 'hair' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -108,6 +110,14 @@ if closeups:
     shoot('eyes-closed-below', (0, -0.8, -0.6), eyes, span * 1.8)
     set_shapes({'jawOpen': 1.0})
     shoot('mouth', (0, -1, 0.05), eyes - Vector((0, 0, 7.2 * unit)), 8 * unit)
+    sys.exit(0)
+
+if hair:
+    # The head and its hair from around, a little above: the eyes' height up to the top of the hair.
+    eyes = (eye_left + eye_right) / 2
+    centre = Vector((eyes.x, eyes.y + 4 * unit, eyes.z + 2 * unit))
+    for name, direction in (('front', (0, -1, 0.25)), ('side', (1, 0, 0.25)), ('back', (0, 1, 0.25)), ('three-quarter', (0.7, -0.7, 0.3))):
+        shoot(f'hair-{name}', direction, centre, 34 * unit)
     sys.exit(0)
 
 middle = (lo + hi) / 2

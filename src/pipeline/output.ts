@@ -71,7 +71,8 @@ export function assemble(
       name: HAIR_MESH,
       baseColorFactor: [1, 1, 1, 1],
       baseColorTexture: HAIR_TEXTURE,
-      roughness: 0.55,
+      // The hair's base volume is a smooth dome: less rough, it would show one plastic highlight instead of a sheen.
+      roughness: 0.7,
       metallic: 0,
       alphaMode: 'MASK',
       alphaCutoff: HAIR_ALPHA_CUTOFF,

@@ -4,7 +4,7 @@
  */
 import type { MeshData, TemplateVersion } from '../../model/avatar.ts';
 import type { HeadTemplate } from '../template/types.ts';
-import { generateHairstyle, type CardBudget, type FaceClearance } from './cards.ts';
+import { generateHairstyle, orientFaces, type CardBudget, type FaceClearance } from './cards.ts';
 import { craniumCentre, scalpMap, type ScalpMap } from './scalp-map.ts';
 import { HAIRSTYLES, type HairStyle } from './styles.ts';
 import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
@@ -13,8 +13,8 @@ import { scalpWarp, type ScalpWarp } from './fit-hair.ts';
 
 /** Triangle budgets per template (the issue's: 5,000 for 2.0, 2,000 for 1.6). */
 export const HAIR_BUDGET: Record<TemplateVersion, CardBudget> = {
-  '2.0': { triangles: 5000, maxNodes: 10, shellAround: 44, shellUp: 16 },
-  '1.6': { triangles: 2000, maxNodes: 6, shellAround: 26, shellUp: 10 },
+  '2.0': { triangles: 5000, maxNodes: 10, sheetNodes: 16, shellAround: 44, shellUp: 16 },
+  '1.6': { triangles: 2000, maxNodes: 6, sheetNodes: 9, shellAround: 28, shellUp: 10 },
 };
 
 export interface LibraryStyle {
@@ -40,6 +40,7 @@ const EYE_OUTER = [33, 263];
 
 /** Least distance of a hair vertex from the skin, cm. */
 export const HAIR_MARGIN = 0.08;
+
 
 const libraries = new WeakMap<HeadTemplate, HairLibrary>();
 
@@ -87,10 +88,12 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
   const budget = HAIR_BUDGET[t.version];
   const body = TriangleBvh.build(p, t.head.indices);
   const styles = HAIRSTYLES.map((style) => {
-    const mesh = generateHairstyle(style, map, face, budget);
+    const mesh = generateHairstyle(style, map, face, budget, body);
     keepOutside(mesh.positions, map, HAIR_MARGIN);
     // The map is sampled at the head's vertices; between them the surface can stand a little further out.
     for (let pass = 0; pass < 4 && keepOutsideMesh(mesh.positions, body, HAIR_MARGIN) > 0; pass++);
+    // A push can fold a triangle over: wind it again.
+    orientFaces(mesh);
     return { style, mesh };
   });
   return { map, face, styles, warp: scalpWarp(p, outer), outer };

@@ -1,8 +1,11 @@
 /**
- * The hair texture, drawn procedurally: strands along v (root at the top of each card column), with
- * coverage in alpha that thins towards uneven tips, roots darker than tips, per-strand tone, and a
- * highlight band across the strands as an anisotropic hair highlight would put it. Drawn once as shade
- * and alpha; `tintHair` colours it per avatar from the observed base, dark and light colours.
+ * The hair texture, drawn procedurally. Every region is a mass of strands along v (root at the top):
+ * per-strand tone and brightness in streaks, roots darker than the lengths, and a broken highlight band
+ * across the strands as an anisotropic hair highlight would put it. Coverage (alpha) is full in the body
+ * of the hair and falls off only where a silhouette needs it: clumps that taper to soft, uneven points at
+ * the tips, a frayed edge at a card's sides, a staggered start at a card's root, strand ends at the
+ * hairline. Drawn once as shade, tone and alpha; `tintHair` colours it per avatar from the observed
+ * base, dark and light colours.
  */
 import type { RgbaImage } from '../render/image.ts';
 import type { Rgb } from '../texture/rgb-image.ts';
@@ -11,7 +14,7 @@ import { seededRandom } from '../../util/seeded-random.ts';
 
 export interface StrandPattern {
   size: number;
-  /** Brightness multiplier per pixel (about 0.4 .. 1.3). */
+  /** Brightness multiplier per pixel (about 0.5 .. 1.5), 1 on average over the covered texels. */
   shade: Float32Array;
   /** 0 takes the dark colour, 1 the light one. */
   tone: Float32Array;
@@ -26,83 +29,167 @@ export function strandPattern(): StrandPattern {
   return pattern;
 }
 
+/** A pixel rectangle of the texture, rows from the top (the roots). */
+interface Rect {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+const smooth = (e0: number, e1: number, x: number) => {
+  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
+  return t * t * (3 - 2 * t);
+};
+
+function rectOf(r: AtlasRegion, size: number): Rect {
+  return { x0: Math.floor(r.u0 * size), x1: Math.ceil(r.u1 * size), y0: Math.floor((1 - r.v1) * size), y1: Math.ceil((1 - r.v0) * size) };
+}
+
 function drawPattern(size: number): StrandPattern {
   const rnd = seededRandom(42);
-  const shade = new Float32Array(size * size).fill(0.8);
-  const tone = new Float32Array(size * size).fill(0.5);
-  const alpha = new Uint8Array(size * size);
+  const p: StrandPattern = { size, shade: new Float32Array(size * size).fill(0.7), tone: new Float32Array(size * size).fill(0.4), alpha: new Uint8Array(size * size) };
   const colW = (ATLAS.cardsWidth / ATLAS.cardColumns) * size;
-  // Card columns: strands run down the rows (v from 1 at the root to 0 at the tip).
   for (let k = 0; k < ATLAS.cardColumns; k++) {
-    const x0 = k * colW, flyaway = k === ATLAS.flyawayColumn;
-    const strands = flyaway ? 9 : 70 + k * 6;
-    for (let s = 0; s < strands; s++) {
-      // Clumps: strands gather around a few centres across the card.
-      const clump = Math.floor(rnd() * 6);
-      const cx = x0 + colW * (0.12 + 0.76 * ((clump + 0.5) / 6 + (rnd() - 0.5) * 0.2));
-      const len = flyaway ? 0.5 + 0.5 * rnd() : 0.55 + 0.45 * Math.sqrt(rnd());
-      const strandTone = rnd();
-      const bright = 0.75 + 0.45 * rnd();
-      const wave = rnd() * 3, waveAmp = 0.6 + rnd() * 1.5;
-      const halfWidth = flyaway ? 0.6 : 0.7 + rnd() * 0.8;
-      const rows = Math.floor(size * len);
-      for (let y = 0; y < rows; y++) {
-        const along = y / size; // 0 at the root
-        // Strands of a clump converge towards their tip.
-        const x = cx + (cx - (x0 + colW / 2)) * 0.08 * (1 - along) + Math.sin(wave + along * 9) * waveAmp;
-        const tipFade = Math.min(1, (len - along) / 0.12);
-        const highlight = 1 + 0.35 * Math.exp(-(((along - 0.3) / 0.06) ** 2));
-        const rootDark = 0.62 + 0.38 * Math.min(1, along / 0.25);
-        for (let px = Math.floor(x - halfWidth - 1); px <= Math.ceil(x + halfWidth + 1); px++) {
-          if (px < x0 + 1 || px >= x0 + colW - 1) continue;
-          const cover = Math.max(0, Math.min(1, halfWidth + 0.5 - Math.abs(px + 0.5 - x))) * tipFade;
-          if (cover <= 0) continue;
-          const i = y * size + px;
-          const a = alpha[i] / 255;
-          const na = a + cover * (1 - a);
-          const w = cover / na;
-          shade[i] = shade[i] * (1 - w) + bright * rootDark * highlight * w;
-          tone[i] = tone[i] * (1 - w) + strandTone * w;
-          alpha[i] = Math.round(na * 255);
-        }
-      }
-    }
+    // A card: two or three clumps side by side, overlapping, each tapering to its own point.
+    const x0 = Math.round(k * colW + 0.004 * size), x1 = Math.round((k + 1) * colW - 0.004 * size);
+    clumps(p, { x0, x1, y0: 0, y1: size }, 2 + (k % 2), 0.5, 0.12, true, rnd);
   }
-  fillRegion(ATLAS.shell, size, rnd, shade, tone, alpha, 255);
-  fillRegion(ATLAS.stubble, size, rnd, shade, tone, alpha, 0);
-  return { size, shade, tone, alpha };
+  const sheet = rectOf(ATLAS.sheet, size);
+  clumps(p, sheet, 12, ATLAS.sheet.feather, 0.03, false, rnd);
+  pad(p, sheet, 4);
+  const shell = rectOf(ATLAS.shell, size);
+  // No highlight band on the base volume: its rows run up to the crown, where a band would ring the whorl.
+  // Calmer in tone too: the volume reads as the mass of the hair, the cards over it carry the strands.
+  streaks(p, shell, rnd, 0, 0.1, 0.4, () => 0.93);
+  for (let y = shell.y0; y < shell.y1; y++) p.alpha.fill(255, y * size + shell.x0, y * size + shell.x1);
+  hairlineTips(p, shell, ATLAS.shell.feather, rnd);
+  pad(p, shell, 8);
+  // The hair's mean colour is the observed base colour: the strands' shading varies around it, not below it.
+  let sum = 0, n = 0;
+  for (let i = 0; i < p.alpha.length; i++) if (p.alpha[i] >= 128) [sum, n] = [sum + p.shade[i], n + 1];
+  for (let i = 0; i < p.shade.length; i++) p.shade[i] *= n / sum;
+  const stubbleRect = rectOf(ATLAS.stubble, size);
+  stubble(p, stubbleRect, rnd);
+  pad(p, stubbleRect, 8);
+  return p;
 }
 
 /**
- * The shell's dense opaque strands (`alphaBase` 255), or stubble: short dark dots on nothing (`alphaBase` 0).
- * Over the bottom `feather` band (the hairline) coverage ends strand by strand at random heights.
+ * Strand-direction shading over a rectangle: each pixel column is a strand with its own brightness and
+ * tone (smoothed over neighbours into streaks and clumps), wandering a little sideways down the rows;
+ * roots darker over the top `roots` share of the rows; tone spread by `toneSpread` around the middle; a highlight band a third of the way down, broken strand by strand.
  */
-function fillRegion(r: AtlasRegion, size: number, rnd: () => number, shade: Float32Array, tone: Float32Array, alpha: Uint8Array, alphaBase: number): void {
-  const x0 = Math.floor(r.u0 * size), x1 = Math.ceil(r.u1 * size);
-  const y0 = Math.floor((1 - r.v1) * size), y1 = Math.ceil((1 - r.v0) * size);
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
-    const i = y * size + x;
-    alpha[i] = alphaBase;
-    shade[i] = 0.62 + 0.15 * Math.sin(x * 1.7 + Math.sin(y * 0.05) * 3) + 0.1 * rnd();
-    tone[i] = rnd() * 0.5;
-  }
-  if (alphaBase === 0) {
-    const dots = ((x1 - x0) * (y1 - y0)) / 6;
-    for (let d = 0; d < dots; d++) {
-      const x = x0 + Math.floor(rnd() * (x1 - x0)), y = y0 + Math.floor(rnd() * (y1 - y0 - 2));
-      for (let k = 0; k < 2; k++) alpha[(y + k) * size + x] = 200 + Math.floor(rnd() * 55);
+function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number, roots: number, toneSpread: number, clumpShade?: (x: number, along: number) => number): void {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const fine = Float32Array.from({ length: w + 8 }, () => rnd());
+  const coarse = Float32Array.from({ length: Math.ceil(w / 6) + 3 }, () => rnd());
+  const tone = Float32Array.from({ length: w + 8 }, () => rnd());
+  const phase = rnd() * 6.28;
+  for (let y = 0; y < h; y++) {
+    const along = y / h;
+    const wander = 1.5 * Math.sin(phase + along * 5) + 0.4 * Math.sin(phase * 3 + along * 17);
+    const rootDark = 0.6 + 0.4 * smooth(0, roots, along);
+    for (let x = 0; x < w; x++) {
+      const xs = Math.min(w + 7, Math.max(0, x + wander + 3));
+      const xi = Math.floor(xs), f = xs - xi;
+      const fn = fine[xi] * (1 - f) + fine[xi + 1] * f;
+      const ci = xs / 6, c0 = Math.floor(ci), cf = ci - c0;
+      const cs = coarse[c0] * (1 - cf) + coarse[c0 + 1] * cf;
+      const band = 1 + highlight * Math.exp(-(((along - 0.3 - 0.06 * (cs - 0.5)) / 0.07) ** 2)) * (0.6 + 0.5 * cs);
+      const i = (r.y0 + y) * p.size + r.x0 + x;
+      p.shade[i] = (0.66 + 0.2 * cs + 0.12 * fn) * rootDark * band * (clumpShade?.(x, along) ?? 1);
+      p.tone[i] = 0.5 + toneSpread * (0.3 * tone[xi] + 0.4 * cs - 0.35);
     }
   }
-  const band = Math.max(1, Math.round(r.feather * size));
-  for (let x = x0; x < x1; x += 2) {
-    // Where this pair of strand pixels ends, as a share of the band up from its bottom edge.
+}
+
+/**
+ * `n` clumps across a rectangle, overlapping so that their bodies leave no gap. A strand's length falls
+ * off with its distance from its clump's centre, so a clump ends in a point over the bottom `taper` of the
+ * rectangle; strands end one by one with a short soft fade, (`fray`) the outermost strands at the rectangle's
+ * sides are frayed (a card's edge; a sheet's region repeats side by side instead), and (`rootFade`) the strands start staggered over the top.
+ */
+function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: number, fray: boolean, rnd: () => number): void {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const centre = Array.from({ length: n }, (_, j) => (j + 0.5 + (rnd() - 0.5) * 0.3) / n);
+  const half = Array.from({ length: n }, () => (0.62 + 0.15 * rnd()) / n);
+  const tip = Array.from({ length: n }, () => 0.9 + 0.1 * rnd());
+  // Which clump each pixel column's strand belongs to, its distance from that clump's centre (0..1) and its own length jitter.
+  const owner = new Int32Array(w), dist = new Float32Array(w), end = new Float32Array(w), start = new Float32Array(w);
+  for (let x = 0; x < w; x++) {
+    const s = (x + 0.5) / w;
+    let best = 0, bd = Infinity;
+    for (let j = 0; j < n; j++) {
+      const d = Math.abs(s - centre[j]) / half[j];
+      if (d < bd) [best, bd] = [j, d];
+    }
+    owner[x] = best;
+    dist[x] = Math.min(1, bd);
+    const d = dist[x];
+    end[x] = tip[best] * (1 - taper * d * d) - 0.05 * taper * rnd() ** 2;
+    start[x] = rootFade * rnd();
+    // Frayed sides: the outermost strands of the rectangle are shorter and some missing.
+    const edge = Math.min(s, 1 - s) * n;
+    if (fray && edge < 0.12 && rnd() < 0.5) end[x] *= 0.5 + 0.5 * rnd();
+    if (fray && edge < 0.03) end[x] = 0;
+  }
+  streaks(p, r, rnd, 0.12, rootFade + 0.1, 1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
+  const fadeLen = 0.025;
+  for (let y = 0; y < h; y++) {
+    const along = (y + 0.5) / h;
+    for (let x = 0; x < w; x++) {
+      const a = Math.min(1, Math.max(0, (end[x] - along) / fadeLen)) * smooth(start[x], start[x] + 0.02 + rootFade * 0.3, along);
+      p.alpha[(r.y0 + y) * p.size + r.x0 + x] = Math.round(255 * a);
+    }
+  }
+}
+
+/**
+ * Copies a region's border texels `g` pixels out into the gap around it, so that filtering and mip levels
+ * at a region's edge (a shell's seam at the front, its pole, a sheet's repeats) read the region, not the
+ * transparent gap.
+ */
+function pad(p: StrandPattern, r: Rect, g: number): void {
+  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+  for (let y = Math.max(0, r.y0 - g); y < Math.min(p.size, r.y1 + g); y++) {
+    for (let x = Math.max(0, r.x0 - g); x < Math.min(p.size, r.x1 + g); x++) {
+      if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) continue;
+      const i = y * p.size + x, from = clamp(y, r.y0, r.y1 - 1) * p.size + clamp(x, r.x0, r.x1 - 1);
+      p.alpha[i] = p.alpha[from];
+      p.shade[i] = p.shade[from];
+      p.tone[i] = p.tone[from];
+    }
+  }
+}
+
+/** Over the bottom `feather` band of a region (a hairline) coverage ends strand by strand at random heights. */
+function hairlineTips(p: StrandPattern, r: Rect, feather: number, rnd: () => number): void {
+  const band = Math.max(1, Math.round(feather * p.size));
+  for (let x = r.x0; x < r.x1; x += 2) {
     const tip = 0.15 + 0.8 * rnd();
-    for (let y = y1 - band; y < y1; y++) {
-      const up = (y1 - y) / band;
+    for (let y = r.y1 - band; y < r.y1; y++) {
+      const up = (r.y1 - y) / band;
       const keep = Math.min(1, Math.max(0, (up - tip) / 0.15 + 0.5));
-      for (let k = 0; k < 2 && x + k < x1; k++) alpha[y * size + x + k] = Math.round(alpha[y * size + x + k] * keep);
+      for (let k = 0; k < 2 && x + k < r.x1; k++) p.alpha[y * p.size + x + k] = Math.round(p.alpha[y * p.size + x + k] * keep);
     }
   }
+}
+
+/**
+ * Stubble: a faint, even shadow of hair (coverage under the MASK cutoff of the writers, so a viewer that
+ * cuts out draws the clean scalp, while the service's preview blends it over the skin), varying only
+ * slowly: single hairs at this texture's scale would be grains of a few millimetres, which read as sand.
+ */
+function stubble(p: StrandPattern, r: Rect, rnd: () => number): void {
+  const phase = rnd() * 6.28;
+  for (let y = r.y0; y < r.y1; y++) for (let x = r.x0; x < r.x1; x++) {
+    const i = y * p.size + x;
+    p.alpha[i] = Math.round(30 + 8 * Math.sin(phase + x * 0.05) * Math.sin(y * 0.035));
+    p.shade[i] = 0.4;
+    p.tone[i] = 0.1;
+  }
+  hairlineTips(p, r, ATLAS.stubble.feather, rnd);
 }
 
 /** The hair texture in the observed colours: sRGB, alpha the coverage. */

@@ -74,11 +74,12 @@ export function modelItems(model: AvatarModel, textures: ReadonlyMap<string, Rgb
 /**
  * Items as the service draws its own pictures: alpha-tested (MASK) materials soft, texels at full
  * coverage in the opaque pass and the rest blended back to front after it (rasterize.ts), so hair strands
- * thin out instead of ending in cut-out steps. The packages keep the glTF cutoff for engines, which
- * do not sort one mesh's triangles.
+ * thin out instead of ending in cut-out steps, and sampled pre-filtered (their strands are finer than a pixel at
+ * preview size and would alias into stripes). The packages keep the glTF cutoff for engines, which do not sort one
+ * mesh's triangles.
  */
 export function softItems(items: readonly RenderItem[]): RenderItem[] {
-  return items.map((item) => (item.alphaMode === 'MASK' ? { ...item, alphaMode: 'BLEND' } : item));
+  return items.map((item) => (item.alphaMode === 'MASK' ? { ...item, alphaMode: 'BLEND', mipmap: true } : item));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RgbaImage } from './image.ts';
 import { computeTangents } from '../mesh/tangents.ts';
 import { DIFFUSE_GRID, lightTables, roughnessLevel, SPECULAR_GRID, type LightTables } from './light-table.ts';
 import { studioLight, type LightRig } from './lighting.ts';
+import { minificationLevel, mipLevel } from './mip-chain.ts';
 import { LINEAR_STEPS, linearToSrgb, srgbToLinear } from './srgb.ts';
 
 /**
@@ -21,6 +22,11 @@ export interface RenderItem {
   geometry: Pick<MeshData, 'positions' | 'normals' | 'uvs' | 'indices'>;
   /** Decoded sRGB base colour texture, sampled bilinearly with v up; its alpha is the coverage. */
   texture?: RgbaImage;
+  /**
+   * Sample a pre-filtered (mip-mapped) copy of the texture at the item's typical minification (mip-chain.ts):
+   * fine strand textures seen small then do not alias into stripes.
+   */
+  mipmap?: boolean;
   /** Linear multiplier of the base colour (the texture, or white without one). */
   color?: [number, number, number];
   /** Multiplies the coverage. */
@@ -322,7 +328,7 @@ class Raster {
     const roughnessMap = specular ? map(item.roughnessMap) : null;
     return {
       cam, vb, indices, firstId,
-      texture: map(item.texture),
+      texture: map(item.mipmap && item.texture ? prefiltered(item.texture, vb, indices) : item.texture),
       normalMap,
       occlusion: map(item.occlusion),
       roughnessMap,
@@ -657,6 +663,11 @@ function spanStart(w: number, dx: number): number {
 function spanEnd(w: number, dx: number): number {
   if (dx < 0) return Math.floor(w / -dx) + 1;
   return dx === 0 && w < 0 ? -Infinity : Infinity;
+}
+
+/** The texture's mip level for this item as projected (vb: screen x, y first, u, v at 4). */
+function prefiltered(texture: RgbaImage, vb: Float32Array, indices: ArrayLike<number>): RgbaImage {
+  return mipLevel(texture, minificationLevel(vb, STRIDE, 4, indices, texture));
 }
 
 /** Bilinear blend of four bytes with 8-bit fractions, rounded. */

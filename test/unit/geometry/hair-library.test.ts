@@ -7,6 +7,10 @@ import { HAIRSTYLES } from '../../../src/geometry/hair/styles.ts';
 import { strandPattern, tintHair } from '../../../src/geometry/hair/strand-texture.ts';
 import { scaleVolume, VOLUME_REACH } from '../../../src/geometry/hair/fit-hair.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
+import { ATLAS } from '../../../src/geometry/hair/atlas.ts';
+import { renderMeshes, type RenderItem } from '../../../src/geometry/render/rasterize.ts';
+import type { Camera } from '../../../src/geometry/render/camera.ts';
+import type { Vec3 } from '../../../src/model/avatar.ts';
 
 test('the library covers the issue\'s list with at least 16 styles', () => {
   const names = HAIRSTYLES.map((s) => s.name);
@@ -35,6 +39,17 @@ for (const version of ['1.6', '2.0'] as TemplateVersion[]) {
       for (const i of mesh.indices) assert.ok(i < n);
       for (const x of mesh.positions) assert.ok(Number.isFinite(x), `${style.name}: position not finite`);
       for (const u of mesh.uvs) assert.ok(u >= 0 && u <= 1, `${style.name}: uv ${u}`);
+      // Faces turn the way their normals do: viewers light a double-sided back face with the normal reversed.
+      let against = 0;
+      for (let t = 0; t < mesh.indices.length; t += 3) {
+        const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[t + k] * 3);
+        const e1 = [0, 1, 2].map((k) => mesh.positions[b + k] - mesh.positions[a + k]);
+        const e2 = [0, 1, 2].map((k) => mesh.positions[c + k] - mesh.positions[a + k]);
+        const face = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        const along = [a, b, c].reduce((sum, v) => sum + face[0] * mesh.normals[v] + face[1] * mesh.normals[v + 1] + face[2] * mesh.normals[v + 2], 0);
+        if (along < 0) against++;
+      }
+      assert.equal(against, 0, `${style.name}: ${against} triangles face against their normals`);
       let inside = 0;
       for (let v = 0; v < n; v++) if (bvh.closestPoint(mesh.positions[v * 3], mesh.positions[v * 3 + 1], mesh.positions[v * 3 + 2], hit) && hit.inside) inside++;
       assert.equal(inside, 0, `${style.name}: ${inside} vertices inside the head`);
@@ -86,5 +101,67 @@ test('a volume moves no hair point further than VOLUME_REACH: long strands grow 
     }
     assert.ok(most <= VOLUME_REACH + 1e-3, `volume ${volume}: a point moved ${most.toFixed(2)} cm`);
     assert.ok(most > VOLUME_REACH / 2, `volume ${volume}: the hair hardly moved (${most.toFixed(2)} cm)`);
+  }
+});
+
+test('the strand texture: clump cards opaque in their body, tapering to points, starting soft; faint stubble', () => {
+  const p = strandPattern();
+  const alpha = (u: number, v: number) => p.alpha[Math.min(p.size - 1, Math.floor((1 - v) * p.size)) * p.size + Math.floor(u * p.size)];
+  const column = ATLAS.cardsWidth / ATLAS.cardColumns;
+  for (let k = 0; k < ATLAS.cardColumns; k++) {
+    // Pixels covered across the column at a height (v 0.99 root .. 0.01 tip).
+    const across = (v: number) => {
+      let n = 0;
+      for (let x = Math.ceil(k * column * p.size); x < (k + 1) * column * p.size; x++) n += alpha(x / p.size, v) >= 128 ? 1 : 0;
+      return n;
+    };
+    const body = across(0.6), tip = across(0.08), root = across(0.985);
+    assert.ok(body >= 0.85 * column * p.size * 0.95, `column ${k}: body covers ${body} px of ${Math.round(column * p.size)}`);
+    assert.ok(tip < body * 0.5, `column ${k}: the tips cover ${tip} px against the body's ${body}: not tapered`);
+    assert.ok(tip > 0, `column ${k}: no tips at all`);
+    assert.ok(root < body * 0.9, `column ${k}: the root starts as a hard edge (${root} px)`);
+  }
+  const s = ATLAS.stubble;
+  let most = 0;
+  for (let v = s.v0 + s.feather; v < s.v1; v += 0.01) for (let u = s.u0; u < s.u1; u += 0.01) most = Math.max(most, alpha(u, v));
+  assert.ok(most > 0 && most < 0.35 * 255, `stubble coverage up to ${most}: grains where a viewer cuts out at 0.35`);
+});
+
+test('template 2.0: every style with hair is a closed mass: from behind, from either side and from above no scalp shows through it', () => {
+  const tpl = loadTemplateView('2.0');
+  const lib = hairLibrary(tpl.source, tpl.hairCoverage);
+  const geometry = tpl.meshes[0].geometry;
+  // The scalp (triangles well inside the template's hairline) green, the rest of the head blue.
+  const part = (scalp: boolean) => {
+    const kept: number[] = [];
+    for (let t = 0; t < geometry.indices.length; t += 3) {
+      const inside = [0, 1, 2].every((k) => tpl.hairCoverage[geometry.indices[t + k]] >= 0.95);
+      if (inside === scalp) kept.push(geometry.indices[t], geometry.indices[t + 1], geometry.indices[t + 2]);
+    }
+    return { ...geometry, indices: Uint32Array.from(kept) };
+  };
+  const head: RenderItem[] = [{ geometry: part(true), color: [0.1, 0.9, 0.1] }, { geometry: part(false), color: [0.1, 0.1, 0.9] }];
+  const pattern = strandPattern();
+  const rgba = new Uint8Array(pattern.alpha.length * 4);
+  for (let i = 0; i < pattern.alpha.length; i++) rgba.set([220, 40, 40, pattern.alpha[i]], i * 4);
+  const texture = { width: pattern.size, height: pattern.size, rgba };
+  const size = 160, target: Vec3 = [0, 4, -5];
+  const isScalp = (img: { rgba: Uint8Array }, i: number) => img.rgba[i * 4 + 3] > 0 && img.rgba[i * 4 + 1] > 2 * Math.max(img.rgba[i * 4], img.rgba[i * 4 + 2]);
+  for (const [turn, up] of [[90, 0], [180, 0], [270, 0], [0, 100]]) {
+    const a = (turn * Math.PI) / 180;
+    const camera: Camera = { type: 'orthographic', viewHeight: 40, eye: [Math.sin(a) * 100, target[1] + up, target[2] + Math.cos(a) * 100], target, up: [0, 1, 0] };
+    const bare = renderMeshes(head, camera, { width: size, height: size });
+    for (const { style, mesh } of lib.styles) {
+      if (style.shellOnly) continue;
+      const img = renderMeshes([...head, { geometry: mesh, texture, alphaMode: 'MASK', alphaCutoff: 0.35, doubleSided: true }], camera, { width: size, height: size });
+      let scalp = 0, shown = 0;
+      for (let i = 0; i < size * size; i++) {
+        if (!isScalp(bare, i)) continue;
+        scalp++;
+        if (isScalp(img, i)) shown++;
+      }
+      assert.ok(scalp > 1000, `${turn}°: ${scalp} scalp pixels`);
+      assert.ok(shown <= scalp * 0.005, `${style.name} seen at ${turn}°${up ? ' from above' : ''}: ${shown} of ${scalp} scalp pixels show through the hair`);
+    }
   }
 });

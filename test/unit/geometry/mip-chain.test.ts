@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RgbaImage } from '../../../src/geometry/render/image.ts';
+import { mipLevel } from '../../../src/geometry/render/mip-chain.ts';
+import { renderMeshes, type RenderItem } from '../../../src/geometry/render/rasterize.ts';
+import type { Camera } from '../../../src/geometry/render/camera.ts';
+import { quad } from '../../fixtures/shapes.ts';
+
+/** Black and white stripes one texel wide, fully opaque. */
+function stripes(size: number): RgbaImage {
+  const rgba = new Uint8Array(size * size * 4);
+  for (let i = 0; i < size * size; i++) {
+    const v = i % size % 2 === 0 ? 0 : 255;
+    rgba.set([v, v, v, 255], i * 4);
+  }
+  return { width: size, height: size, rgba };
+}
+
+test('a mip level averages 2x2 texels by their coverage: transparent texels lend no colour', () => {
+  const img: RgbaImage = { width: 2, height: 2, rgba: Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0]) };
+  const half = mipLevel(img, 1);
+  assert.equal(half.width, 1);
+  const [r, g, , a] = half.rgba;
+  assert.ok(r > 240 && g < 15, `colour ${r},${g}: the transparent green bled in`);
+  assert.ok(Math.abs(a - 64) <= 1, `coverage ${a}, a quarter expected`);
+  assert.equal(mipLevel(img, 1), half, 'built once, kept with the image');
+  assert.equal(mipLevel(img, 5), half, 'a level past the last is the last');
+});
+
+test('a fine texture seen small: sampled pre-filtered it renders an even grey, unfiltered it aliases', () => {
+  const texture = stripes(256);
+  // 256 texels over some 40 pixels: about six texels per pixel.
+  const camera: Camera = { type: 'orthographic', viewHeight: 2.4, eye: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0] };
+  const spread = (mipmap: boolean) => {
+    const item: RenderItem = { geometry: quad(2, 0), texture, mipmap, alphaMode: 'OPAQUE' };
+    const img = renderMeshes([item], camera, { width: 48, height: 48 });
+    const values: number[] = [];
+    for (let y = 14; y < 34; y++) for (let x = 14; x < 34; x++) values.push(img.rgba[(y * 48 + x) * 4]);
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
+  };
+  const filtered = spread(true), raw = spread(false);
+  assert.ok(filtered < 12, `pre-filtered: spread ${filtered.toFixed(1)}`);
+  assert.ok(raw > 3 * filtered, `unfiltered: spread ${raw.toFixed(1)} against ${filtered.toFixed(1)}`);
+});
