@@ -79,5 +79,6 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   }
   let replaced = 0;
   for (const m of mask) replaced += m;
-  return { photo: fillMasked(photo, mask), colour, replaced };
+  // Only the lips feed the fill: skin or a beard at the corners is no lip colour.
+  return { photo: fillMasked(photo, mask, inLips), colour, replaced };
 }
