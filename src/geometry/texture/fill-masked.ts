@@ -16,10 +16,8 @@ const MIRROR_REACH = 40;
  * A copy of the photo with the masked pixels filled from the pixels around them: the smooth colour by
  * push-pull over the mask's box, and the texture (pores, stubble, lid creases: the photo minus its blur)
  * from the skin mirrored across the mask's nearest edge, so that a filled frame is not a blurred band.
- * `from`, when given, marks the pixels the fill may draw on (the lips, not the beard around them); by
- * default every pixel outside the mask.
  */
-export function fillMasked(img: RgbImage, mask: Uint8Array, from?: Uint8Array): RgbImage {
+export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
   const { width, height } = img;
   let [x0, y0, x1, y1] = [width, height, -1, -1];
   for (let y = 0; y < height; y++) {
@@ -41,7 +39,7 @@ export function fillMasked(img: RgbImage, mask: Uint8Array, from?: Uint8Array): 
       if (px >= width || py >= height) continue;
       const i = py * width + px;
       rgba.set(img.data.subarray(i * 3, i * 3 + 3), (y * size + x) * 4);
-      source[y * size + x] = mask[i] ? TexelSource.fill : !from || from[i] ? TexelSource.scan : TexelSource.none;
+      source[y * size + x] = mask[i] ? TexelSource.fill : TexelSource.scan;
     }
   }
   pushPullFill(rgba, source, size);

@@ -79,6 +79,5 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   }
   let replaced = 0;
   for (const m of mask) replaced += m;
-  // Only the lips feed the fill: skin or a beard at the corners is no lip colour.
-  return { photo: fillMasked(photo, mask, inLips), colour, replaced };
+  return { photo: fillMasked(photo, mask), colour, replaced };
 }
