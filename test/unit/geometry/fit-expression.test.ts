@@ -75,13 +75,15 @@ test('the closed neutral mouth meets along the inner lip contour, corners aside'
   const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
   const [a, b] = [xs.indexOf(lo), xs.indexOf(hi)].sort((m, n) => m - n);
   const chains = [loop.slice(a, b + 1), [...loop.slice(b), ...loop.slice(0, a + 1)]];
-  const height = (p: ArrayLike<number>, chain: number[], at: number) => {
+  // A coordinate (1 height, 2 depth) along a chain, interpolated at x = `at`.
+  const along = (p: ArrayLike<number>, chain: number[], at: number, k: 1 | 2) => {
     const s = [...chain].sort((m, n) => x(p, m) - x(p, n));
     const i = s.findIndex((v) => x(p, v) >= at);
     const [v0, v1] = [s[Math.max(0, i - 1)], s[i]];
     const t = (at - x(p, v0)) / (x(p, v1) - x(p, v0) || 1);
-    return y(p, v0) + t * (y(p, v1) - y(p, v0));
+    return p[v0 * 3 + k] + t * (p[v1 * 3 + k] - p[v0 * 3 + k]);
   };
+  const height = (p: ArrayLike<number>, chain: number[], at: number) => along(p, chain, at, 1);
   const gapAt = (p: ArrayLike<number>, at: number) => Math.abs(height(p, chains[0], at) - height(p, chains[1], at));
   // Across the middle 80 % of the mouth (right at the corners the seal fades out: closing them folds the skin).
   const places = Array.from({ length: 13 }, (_, i) => lo + (0.1 + (0.8 * i) / 12) * (hi - lo));
@@ -91,13 +93,7 @@ test('the closed neutral mouth meets along the inner lip contour, corners aside'
   // both) meets the other lip, in height and in depth (the preview looks through a slit in depth onto the teeth).
   const neighbours = vertexNeighbours(template.length / 3, tpl.meshes[0].geometry.indices);
   const z = (p: ArrayLike<number>, v: number) => p[v * 3 + 2];
-  const depthAt = (p: ArrayLike<number>, chain: number[], at: number) => {
-    const s = [...chain].sort((m, n) => x(p, m) - x(p, n));
-    const i = s.findIndex((v) => x(p, v) >= at);
-    const [v0, v1] = [s[Math.max(0, i - 1)], s[i]];
-    const t = (at - x(p, v0)) / (x(p, v1) - x(p, v0) || 1);
-    return z(p, v0) + t * (z(p, v1) - z(p, v0));
-  };
+  const depthAt = (p: ArrayLike<number>, chain: number[], at: number) => along(p, chain, at, 2);
   const between = (a: number, b: number) => {
     const mid = neighbours[a].filter((v) => neighbours[b].includes(v));
     assert.equal(mid.length, 1, `one vertex between ${a} and ${b}`);
