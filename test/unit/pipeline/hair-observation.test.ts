@@ -72,3 +72,10 @@ test('parting: hair framing the forehead from the middle is a centre parting; ha
   assert.equal((await observe('p02-a.jpg')).parting, 'centre');
   assert.equal((await observe('p05-a.jpg')).parting, 'none');
 });
+
+test('the hair colour is the hair, not a headband: a black band over platinum hair leaves its dark end light', async () => {
+  // p09-a wears a black headband over platinum hair; the band's black once was the hair's "dark" colour.
+  const h = await observe('p09-a.jpg');
+  assert.ok(brightness(h.colour.base) > 120, `base ${h.colour.base}`);
+  assert.ok(brightness(h.colour.dark) > 0.6 * brightness(h.colour.base), `dark ${h.colour.dark} against base ${h.colour.base}`);
+});
