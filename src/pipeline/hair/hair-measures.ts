@@ -97,6 +97,22 @@ export function lengthClass(tip: number): HairLength {
   return 'long';
 }
 
+/** The mean height of the length classes with two bounds (ear, chin, shoulder): one class's step, in face heights. */
+const CLASS_SPAN = (LENGTH_BOUNDS[0][0] - LENGTH_BOUNDS[LENGTH_BOUNDS.length - 1][0]) / (LENGTH_BOUNDS.length - 1);
+
+/**
+ * How far, in classes, a hair tip (face heights above the chin) lies outside a length class's band: 0 inside it,
+ * a fraction just outside it. A tip at a class's bound is as near the next class as its own (p09-a's bob ends at
+ * the jaw, 0.05 above the ear/chin bound). Undefined for classes without a band (shaved, none).
+ */
+export function lengthGap(tip: number, length: HairLength): number | undefined {
+  const i = LENGTH_BOUNDS.findIndex(([, l]) => l === length);
+  const top = i > 0 ? LENGTH_BOUNDS[i - 1][0] : i === 0 ? Infinity : length === 'long' ? LENGTH_BOUNDS[LENGTH_BOUNDS.length - 1][0] : undefined;
+  if (top === undefined) return undefined;
+  const bottom = i >= 0 ? LENGTH_BOUNDS[i][0] : -Infinity;
+  return (Math.max(0, tip - top) + Math.max(0, bottom - tip)) / CLASS_SPAN;
+}
+
 /** The forehead of a bare face: between the brows' outer ends, from above the brows to the average hairline. */
 export interface Forehead {
   left: number;

@@ -6,6 +6,7 @@ import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 import { estimatePersonMatte } from '../../../src/pipeline/face/person-matte.ts';
 import { observeHair } from '../../../src/pipeline/hair/observe.ts';
 import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
+import { lengthGap } from '../../../src/pipeline/hair/hair-measures.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 
@@ -71,6 +72,19 @@ test('a fringe over the forehead covers more of it than hair combed back', async
 test('parting: hair framing the forehead from the middle is a centre parting; hair combed back has none', async () => {
   assert.equal((await observe('p02-a.jpg')).parting, 'centre');
   assert.equal((await observe('p05-a.jpg')).parting, 'none');
+});
+
+test('tied back: centre-parted hair ending above the ears; not short hair combed back, nor loose long hair', async () => {
+  assert.equal((await observe('p13-a.jpg')).tiedBack, true);
+  for (const file of ['p02-a.jpg', 'p05-a.jpg', 'p10-a.jpg']) assert.equal((await observe(file)).tiedBack, false, file);
+});
+
+test('the length in face heights: a tip at a class bound is near both classes, far from the others', () => {
+  assert.equal(lengthGap(0.3, 'ear'), 0);
+  assert.ok(lengthGap(0.1, 'chin')! < 0.2, 'just above the ear/chin bound');
+  assert.ok(lengthGap(0.1, 'long')! > 2);
+  assert.ok(lengthGap(0.8, 'ear')! > lengthGap(0.5, 'ear')!);
+  assert.equal(lengthGap(0.8, 'shaved'), undefined);
 });
 
 test('the hair colour is the hair, not a headband: a black band over platinum hair leaves its dark end light', async () => {
