@@ -12,7 +12,10 @@ export interface HairObservation {
   /** No hair on the scalp (bald), or hair so short the scalp shows through it (shaved). */
   bald: boolean;
   length: HairLength;
-  /** Face heights above the chin (face-frame.ts) of the lowest hair the photo shows; undefined without hair. */
+  /**
+   * Face heights above the chin (face-frame.ts) of the lowest hair the photo shows; undefined without hair, or
+   * when the hair runs off the photo's bottom edge (it is longer than the photo shows).
+   */
   tip?: number;
   /**
    * Hair pulled back from the face into a ponytail or a bun: centre-parted hair that ends above the ears, with

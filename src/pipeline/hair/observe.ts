@@ -74,7 +74,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
   return {
     bald: false,
     length,
-    tip,
+    tip: offBottom(grid, region.hair) ? undefined : tip,
     // A centre parting is hair combed down both sides of the head; ending above the ears, it was gathered behind.
     tiedBack: length === 'short' && parting === 'centre',
     colour,
@@ -83,6 +83,12 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     volume,
     mask: upsample(grid, region.hair, photo),
   };
+}
+
+/** Whether the hair reaches the photo's bottom edge (its last grid row). */
+function offBottom(grid: HairGrid, hair: Uint8Array): boolean {
+  for (let c = (grid.rows - 1) * grid.columns; c < hair.length; c++) if (hair[c]) return true;
+  return false;
 }
 
 /** A shaved head's hair: the person's silhouette above the hairline. */

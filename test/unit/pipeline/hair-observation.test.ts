@@ -41,12 +41,14 @@ test('long-haired persons are long, short-haired persons short, none of them bal
     assert.equal(h.bald, false, file);
     assert.equal(h.length, 'long', file);
     assert.ok(share(h) > 0.05, `${file}: hair covers ${share(h)}`);
+    assert.equal(h.tip, undefined, `${file}: the hair runs off the photo's bottom, its tip is not known`);
   }
   for (const file of ['p03-a.jpg', 'p04-a.jpg', 'p05-a.jpg', 'p08-a.jpg', 'p10-b.jpg', 'p11-a.jpg']) {
     const h = await observe(file);
     assert.equal(h.bald, false, file);
     assert.equal(h.length, 'short', file);
     assert.ok(h.volume > 1 && h.volume < 2, `${file}: volume ${h.volume}`);
+    assert.ok(h.tip !== undefined && h.tip > 0.45, `${file}: tip ${h.tip}`);
   }
 });
 
