@@ -30,7 +30,7 @@ function photoOf(name: string, extra: Partial<HairObservation>): { observation: 
   for (let i = 0; i < W * H; i++) alpha[i] = cells[i] ? 255 : 0;
   const person = Uint8Array.from(alpha, (a, i) => (a || depth[i] > -Infinity ? 255 : 0));
   const colour = { base: [90, 60, 40], dark: [50, 30, 20], light: [130, 90, 60] } as HairObservation['colour'];
-  const observation: HairObservation = { bald: false, length: style.style.length, colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
+  const observation: HairObservation = { bald: false, length: style.style.length, tiedBack: style.style.flow === 'gather', colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
   return { observation, matte: { width: W, height: H, alpha: person } };
 }
 
@@ -91,6 +91,19 @@ test('on the test photos: the bald person gets no hair mesh, long hair a long st
   assert.ok(long.hair && ['shoulder', 'long'].includes(long.style!.length), long.meta.hairstyle);
   const short = await run('p04-a.jpg');
   assert.ok(short.hair && ['shaved', 'short'].includes(short.style!.length), short.meta.hairstyle);
+  // A bob ending at the jaw (0.05 face heights above the ear/chin bound) under a headband: a chin-length style.
+  const bob = await run('p09-a.jpg');
+  assert.ok(bob.style && bob.style.length === 'chin', bob.meta.hairstyle);
+  // Centre-parted hair pulled back into a bun: a gathered style, not a short crop.
+  const tied = await run('p13-a.jpg');
+  assert.equal(tied.style?.flow, 'gather', tied.meta.hairstyle);
+});
+
+test('a gathered style for hair tied back, never for hair that is not', () => {
+  for (const [name, tiedBack] of [['short-crop', true], ['short-crop', false], ['long-straight', false]] as const) {
+    const choice = choose(photoOf(name, { tiedBack }))!;
+    assert.equal(choice.style.style.flow === 'gather', tiedBack, `${name} tied back ${tiedBack}: ${choice.style.style.name}`);
+  }
 });
 
 test('the volume is fitted to the outline: fuller hair in the photo, fuller hair on the avatar', () => {
