@@ -89,6 +89,7 @@ async function measure(): Promise<Record<string, number>> {
     const t1 = performance.now();
     const used = process.cpuUsage(c0);
     const m1 = mainThreadCpu();
+    await store.repo.jobs.finishJob(job.id);
     const avatar = await store.repo.avatars.getAvatar(key);
     if (avatar?.status !== 'done') throw new Error(`the bench avatar ended ${avatar?.status} (${avatar?.errorCode})`);
     packageBytes = 0;
