@@ -9,8 +9,8 @@ import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './type
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
 import { renderHere, shapesHere, type RenderSource, type ShapeSource } from './helper-thread.ts';
-import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
-import { PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
+import { assemble, renderAndEncodePreviews } from './output.ts';
+import { encodeAvatarTextures, PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -153,7 +153,7 @@ export class PhotoPipeline implements Pipeline {
     const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
-    const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
+    const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 

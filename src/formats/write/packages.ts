@@ -9,7 +9,7 @@ import { materialState } from './material-state.ts';
 import { writeObj } from './obj-write.ts';
 import { buildRig } from './rig-json.ts';
 import { writeUnityJson } from './unity-json.ts';
-import { writeZip, type ZipEntry } from './zip-write.ts';
+import { recurringEntry, writeZip, type ZipEntry } from './zip-write.ts';
 
 /** File names inside the packages (docs/FORMATS.md lists the layouts). */
 export const PACKAGE_FILES = {
@@ -25,6 +25,7 @@ export const PACKAGE_FILES = {
 
 /** What the packages carry besides the model: the template's neutral head (maya) and the views' PNGs (all). */
 export interface PackageExtras {
+  /** The same array for every avatar of a template (it is compressed once per array). */
   templateNeutralObj: Uint8Array;
   views: Record<PreviewView, Uint8Array>;
 }
@@ -57,7 +58,7 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
           ...(await fbxEntries()),
           ...images,
           { name: f.materialState, data: json(materialState(model)) },
-          { name: f.templateNeutral, data: extras.templateNeutralObj },
+          recurringEntry(f.templateNeutral, extras.templateNeutralObj),
         ]);
       case 'webviewer':
         return writeZip([

@@ -67,6 +67,24 @@ test('packages are byte-identical when built twice (they are cached per avatar)'
   assert.deepEqual(a, b);
 });
 
+test('arrays written once per template (FBX UVs, triangles and skin clusters, the neutral OBJ) give the bytes written anew', async () => {
+  const platforms = ['maya', 'webviewer', 'unity'] as const;
+  // A second avatar of the same template: the template's arrays shared, its own positions and normals.
+  const other = {
+    ...model,
+    meshes: model.meshes.map((m) => ({
+      ...m,
+      geometry: { ...m.geometry, positions: m.geometry.positions.map((v, k) => v + (k % 7) * 0.01), normals: m.geometry.normals.map((v) => -v) },
+    })),
+  };
+  for (const avatar of [model, other, model, other]) {
+    const shared = await buildPackages(avatar, platforms, extras);
+    // Nothing shared: every array (the neutral OBJ's too) a fresh copy, written from scratch.
+    const fresh = await buildPackages(structuredClone(avatar), platforms, { ...extras, templateNeutralObj: neutral.slice() });
+    for (const p of platforms) assert.ok(Buffer.from(shared.get(p)!).equals(fresh.get(p)!), p);
+  }
+});
+
 test('blendshape zip: neutral (and the neutral hair) plus one OBJ per head blendshape, same topology, shapes moved by their deltas', () => {
   const files = unzipSync(buildBlendshapeZip(model));
   assert.deepEqual(Object.keys(files), ['neutral.obj', NEUTRAL_HAIR_OBJ, ...NAMED_MORPHS.map((n) => `${n}.obj`)]);
