@@ -29,10 +29,15 @@ export function recurringEntry(name: string, data: Uint8Array): ZipEntry {
   const stored = STORED.test(name);
   let known = recurring.get(data);
   if (!known || known.stored !== stored) {
-    known = { stored, crc: crc32(data), body: bodyOf(name, data) };
+    known = { stored, ...preparedEntry(name, data) };
     recurring.set(data, known);
   }
   return { name, data, crc: known.crc, body: known.body };
+}
+
+/** An entry with its CRC and body computed now (for instance on another thread than the archive's). */
+export function preparedEntry(name: string, data: Uint8Array): Required<ZipEntry> {
+  return { name, data, crc: crc32(data), body: bodyOf(name, data) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../tools/read-fbx.ts';
-import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES } from '../../../src/formats/write/packages.ts';
+import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, writeModelFiles } from '../../../src/formats/write/packages.ts';
 import type { RigJson } from '../../../src/formats/write/rig-json.ts';
 import { writeObj } from '../../../src/formats/write/obj-write.ts';
 import { writeZip } from '../../../src/formats/write/zip-write.ts';
@@ -82,6 +82,18 @@ test('arrays written once per template (FBX UVs, triangles and skin clusters, th
     // Nothing shared: every array (the neutral OBJ's too) a fresh copy, written from scratch.
     const fresh = await buildPackages(structuredClone(avatar), platforms, { ...extras, templateNeutralObj: neutral.slice() });
     for (const p of platforms) assert.ok(Buffer.from(shared.get(p)!).equals(fresh.get(p)!), p);
+  }
+});
+
+test('packages from model files written ahead (as the pipeline\'s helper thread does) are the packages written in one go', async () => {
+  const platforms = ['maya', 'webviewer', 'unity'] as const;
+  const whole = await buildPackages(model, platforms, extras);
+  const ahead = await buildPackages(model, platforms, { ...extras, modelFiles: Promise.resolve(writeModelFiles(model, platforms)) });
+  // Written ahead for fewer platforms: the rest is written here.
+  const part = await buildPackages(model, platforms, { ...extras, modelFiles: writeModelFiles(model, ['unity']) });
+  for (const p of platforms) {
+    assert.ok(Buffer.from(ahead.get(p)!).equals(whole.get(p)!), p);
+    assert.ok(Buffer.from(part.get(p)!).equals(whole.get(p)!), p);
   }
 });
 
