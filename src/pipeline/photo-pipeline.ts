@@ -42,8 +42,7 @@ import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-ca
 import { whiteBalance, applyGains } from '../geometry/texture/white-balance.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
 import { featureMask, measureSclera } from './face/face-regions.ts';
-import { detectGlasses, glassesFrameMask } from './face/glasses.ts';
-import { fillMasked } from '../geometry/texture/fill-masked.ts';
+import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
