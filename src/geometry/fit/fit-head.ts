@@ -121,6 +121,12 @@ function separateOpenings(landmarks: Float32Array, pairs: [number, number][]): F
   return lm;
 }
 
+/**
+ * How far (cm) an ear may move up or down against the contour beside it: its stem, which blends into
+ * the warp over about a centimetre, folds when sheared much further.
+ */
+const MAX_EAR_RISE = 0.5;
+
 function placeEar(head: Float32Array, rest: Float32Array, lm: Float32Array, global: Similarity, ear: EarRest): void {
   const mean = (points: ArrayLike<number>, ids: number[]): Vec3 => [0, 1, 2].map((k) => ids.reduce((s, a) => s + points[3 * a + k], 0) / ids.length) as Vec3;
   const from = mean(rest, ear.anchors);
@@ -129,7 +135,8 @@ function placeEar(head: Float32Array, rest: Float32Array, lm: Float32Array, glob
   // The contour's centre, moved along the face's up to keep the template's height against the level.
   const up = applyMat3(global.rotation, 0, 1, 0);
   const contour = mean(lm, ear.anchors), level = mean(lm, ear.level);
-  const rise = [0, 1, 2].reduce((s, k) => s + (level[k] - contour[k]) * up[k], 0) - size * (mean(rest, ear.level)[1] - from[1]);
+  const wanted = [0, 1, 2].reduce((s, k) => s + (level[k] - contour[k]) * up[k], 0) - size * (mean(rest, ear.level)[1] - from[1]);
+  const rise = Math.max(-MAX_EAR_RISE, Math.min(MAX_EAR_RISE, wanted));
   const to = contour.map((c, k) => c + rise * up[k]);
   ear.vertices.forEach((v, i) => {
     const r = applyMat3(global.rotation, rest[3 * v] - from[0], rest[3 * v + 1] - from[1], rest[3 * v + 2] - from[2]);

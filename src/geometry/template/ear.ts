@@ -14,18 +14,18 @@ import { add, centroid, dot, normalize, scale, sub, vertex } from '../mesh/vec.t
  * outlines nest (growing to the rim, shrinking after it), so that the shell is a height field over
  * them and cannot cross itself.
  */
-const PINNA = { halfHeight: 2.75, halfWidth: 1.6, back: 0.8, up: 0.35, tilt: (15 * Math.PI) / 180 };
+const PINNA = { halfHeight: 2.75, halfWidth: 1.6, egg: 0.18, back: 0.8, up: 0.35, tilt: (15 * Math.PI) / 180 };
 /**
  * Per ring: size of the outline, distance out from the head, how far its centre has moved from
  * the opening to the pinna's centre, extra distance at the back, how much of the ring is the
  * outline (the rest is the opening itself), and its distance where the lobe is (no rolls there).
  */
 const RINGS: [number, number, number, number, number, number][] = [
-  [0.45, 0.25, 0, 0, 0.5, 0.25],
-  [0.6, 0.45, 0.3, 0, 1, 0.45],
-  [0.92, 0.7, 1, 0.35, 1, 0.7],
-  [1.0, 0.9, 1, 0.45, 1, 0.9],
-  [1.04, 1.12, 1, 0.45, 1, 1.08],
+  [0.45, 0.3, 0, 0, 0.5, 0.3],
+  [0.6, 0.6, 0.3, 0, 1, 0.6],
+  [0.92, 0.85, 1, 0.35, 1, 0.85],
+  [1.0, 1.0, 1, 0.45, 1, 1.0],
+  [1.04, 1.15, 1, 0.45, 1, 1.1],
   // The helix's crest, its inner lip and the scapha's groove behind it.
   [0.96, 1.32, 1, 0.42, 1, 1.16],
   [0.84, 1.22, 1, 0.34, 1, 1.12],
@@ -44,7 +44,7 @@ const LOBE_LENGTH = 0.22;
 const TRAGUS = { angle: Math.PI + 0.35, height: 0.4 };
 /** The antitragus: below and behind the concha, above the lobe, a smaller knob. */
 const ANTITRAGUS = { angle: -Math.PI / 2 + 0.55, height: 0.22 };
-const CONCHA_OUT = 0.6;
+const CONCHA_OUT = 0.45;
 
 /** Weight of the lobe at an outline angle: the lowest part, a little towards the back. */
 const lobeWeight = (angle: number) => Math.max(0, -Math.sin(angle - 0.2)) ** 3;
@@ -62,7 +62,8 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
   const up: Vec3 = [0, 1, 0];
   const centre = add(add(b, scale(back, PINNA.back)), scale(up, PINNA.up));
   const outline = (angle: number): [number, number] => {
-    const x = PINNA.halfWidth * Math.cos(angle), y = PINNA.halfHeight * Math.sin(angle);
+    // Egg-shaped: broad over the top of the helix, narrowing towards the lobe.
+    const x = PINNA.halfWidth * (1 + PINNA.egg * Math.sin(angle)) * Math.cos(angle), y = PINNA.halfHeight * Math.sin(angle);
     return [x * Math.cos(PINNA.tilt) + y * Math.sin(PINNA.tilt), -x * Math.sin(PINNA.tilt) + y * Math.cos(PINNA.tilt)];
   };
   // Spread the base loop evenly around the outline (by arc length, in the loop's own turning sense).

@@ -261,10 +261,15 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     let c = medianPatch(photo, x, y, r);
     if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
     const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
-    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k) }];
+    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k), neck: false }];
   });
-  anchors.push(...neckAnchors(input, img, skin, r));
-  if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin] });
+  // Far from every anchor the colour drifts to a tone, weighted as the anchors are: the photo's neck
+  // (its median) near the neck's anchors (the shoulders and the chest), the face's skin tone near the
+  // face's, and everywhere when the photo shows no neck skin.
+  const neck = neckAnchors(input, img, skin, r);
+  const neckTone = neck.length > 0 ? ([0, 1, 2].map((c) => median(neck.map((a) => a.c[c]))) as Rgb) : skin;
+  anchors.push(...neck.map((a) => ({ ...a, neck: true })));
+  if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin], neck: false });
   const n = input.positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
@@ -274,18 +279,22 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     }
     let ws = 0;
     let nearest = Infinity;
-    const acc = [0, 0, 0];
+    const acc = [0, 0, 0], far = [0, 0, 0];
     for (const a of anchors) {
       const d2 = (input.positions[v * 3] - a.p[0]) ** 2 + (input.positions[v * 3 + 1] - a.p[1]) ** 2 + (input.positions[v * 3 + 2] - a.p[2]) ** 2;
       nearest = Math.min(nearest, d2);
       const w = 1 / (d2 * d2 + 0.01);
       ws += w;
-      for (let c = 0; c < 3; c++) acc[c] += w * a.c[c];
+      const tone = a.neck ? neckTone : skin;
+      for (let c = 0; c < 3; c++) {
+        acc[c] += w * a.c[c];
+        far[c] += w * tone[c];
+      }
     }
     const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
     const hair = input.hair ? input.hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
-      const s = (acc[c] / ws) * (1 - toMedian) + skin[c] * toMedian;
+      const s = (acc[c] / ws) * (1 - toMedian) + (far[c] / ws) * toMedian;
       out[v * 3 + c] = hair > 0 ? s * (1 - hair) + input.hair!.colour[c] * hair : s;
     }
   }

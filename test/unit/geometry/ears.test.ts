@@ -4,7 +4,8 @@
  * Ears after fitting: placed and sized from the face beside them, as whole pieces. A face 12 % wider
  * than the template (and no taller) gets ears 12 % larger in every direction, not stretched sideways
  * as the warp alone would leave them; the template's own landmarks leave them where they are, and
- * a face whose middle sits higher against its contour lifts them with it.
+ * a face whose middle sits higher against its contour lifts them with it (by at most 0.5 cm, as
+ * far as their stems take without folding).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -118,15 +119,15 @@ test('a face whose middle sits higher against its contour lifts the ears with it
   const rest = tpl.meshes[0].geometry.positions;
   const lm = landmarks(tpl, 1);
   const flat = fitHead(source(tpl, true), { landmarks: lm });
-  // The brows and the nose's base 0.8 cm higher (the contour points in front of the ears stay).
-  const lift = 0.8;
+  // The brows and the nose's base 0.4 cm higher (the contour points in front of the ears stay).
+  const lift = 0.4;
   const raised = lm.slice();
   for (const v of [...BROWS, ...NOSE_BASE]) raised[3 * v + 1] += lift;
   const placed = fitHead(source(tpl, true), { landmarks: raised });
   for (const ear of tpl.ears) {
     const pinna = ear.vertices.filter((_, i) => ear.weights[i] === 1);
     const rise = pinna.reduce((s, v) => s + placed.head[3 * v + 1] - flat.head[3 * v + 1], 0) / pinna.length;
-    assert.ok(Math.abs(rise - lift) < 0.15, `the ear rises ${rise.toFixed(2)} cm`);
+    assert.ok(Math.abs(rise - lift) < 0.08, `the ear rises ${rise.toFixed(2)} cm`);
     assert.ok(pinna.every((v) => Math.abs(flat.head[3 * v + 1] - rest[3 * v + 1]) < 1e-3));
   }
 });
