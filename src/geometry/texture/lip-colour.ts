@@ -1,14 +1,18 @@
 /**
  * Lips without teeth: a neutral avatar's mouth is closed, so the teeth a photo shows between its lips
- * must not reach the lips' texture. Inside the outer lip contour, pixels that look like teeth are replaced
- * by the lip colour measured on the visible lips; in an open mouth, so are dark pixels (the mouth's
- * inside, the shadow under the upper lip) and the whole opening, as the neutral's closed lips must not show
- * them (the detector read them as parted lips). Dark pixels of a closed mouth stay: they are the seam closed
- * lips show (replacing them too made the renders less like the person). Works on a copy of the photo, which is then sampled as usual.
+ * must not reach the lips' texture. Inside the outer lip contour, pixels that look like teeth (and the
+ * pixel around each, where teeth blend into lip) are filled from the lips around them; in an open mouth,
+ * so are dark pixels (the mouth's inside, the shadow under the upper lip) and the whole opening, as the
+ * neutral's closed lips must not show them (the detector read them as parted lips). Dark pixels of a closed
+ * mouth stay: they are the seam closed lips show (replacing them too made the renders less like the
+ * person). The fill continues each lip's own colour and grain (`fillMasked`): one flat lip colour read as a
+ * pale band between the lips, which the detector took for an opening. Works on a copy of the photo, which
+ * is then sampled as usual.
  */
 import type { Rgb, RgbImage } from './rgb-image.ts';
 import { median } from './sample.ts';
 import { insidePolygon } from '../spatial/inside-polygon.ts';
+import { fillMasked } from './fill-masked.ts';
 
 type Point = [number, number];
 
@@ -57,15 +61,24 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const colour = [0, 1, 2].map((c) => median(samples.map((i) => d[i * 3 + c]))) as Rgb;
   const hi = Math.max(...colour);
   const teeth = teethOf(0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2], (hi - Math.min(...colour)) / (hi + 1));
-  const out = new Uint8Array(d);
-  let replaced = 0;
   const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
   const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
   const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
   const replace = open ? [...all.filter((i) => teeth(i) || luma(i) < INSIDE_DARKER * lipLuma), ...opening] : all.filter(teeth);
-  for (const i of new Set(replace)) {
-    out.set(colour, i * 3);
-    replaced++;
+  if (replace.length === 0) return { photo, colour, replaced: 0 };
+  // A tooth's edge blends into the lip over a pixel: that pixel goes too, within the lips.
+  const inLips = new Uint8Array(photo.width * photo.height);
+  for (const i of all) inLips[i] = 1;
+  const mask = new Uint8Array(photo.width * photo.height);
+  for (const i of replace) {
+    const x = i % photo.width, y = (i - x) / photo.width;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const j = (y + dy) * photo.width + x + dx;
+      if (x + dx >= 0 && x + dx < photo.width && y + dy >= 0 && y + dy < photo.height && inLips[j]) mask[j] = 1;
+    }
   }
-  return { photo: { width: photo.width, height: photo.height, data: out }, colour, replaced };
+  let replaced = 0;
+  for (const m of mask) replaced += m;
+  // Only the lips feed the fill: skin or a beard at the corners is no lip colour.
+  return { photo: fillMasked(photo, mask, inLips), colour, replaced };
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
-import { detectGlasses, glassesFrameMask, fillMasked } from '../../../src/pipeline/face/glasses.ts';
+import { detectGlasses, glassesFrameMask } from '../../../src/pipeline/face/glasses.ts';
+import { fillMasked } from '../../../src/geometry/texture/fill-masked.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', faces), 'utf8')) as { photos: { file: string; person: string }[] };
