@@ -124,7 +124,7 @@ test('the volume is fitted to the outline: fuller hair in the photo, fuller hair
 });
 
 test('the volume fit draws in hair that stands outside the person below the eyes, and none goes inside the head', () => {
-  // A photo of short-curly whose person matte has no hair below the eyes: the hair there must come in.
+  // A photo of short-curly with no hair below the eyes, in the matte or the hair region: the hair there must come in.
   const eyes = 200 - head.positions[33 * 3 + 1] * 10;
   const photo = photoOf('short-curly', {});
   const full = photoOf('short-curly', {}).matte;
@@ -140,7 +140,9 @@ test('the volume fit draws in hair that stands outside the person below the eyes
     }
     return n;
   };
-  const choice = choose({ observation: photo.observation, matte })!;
+  const mask = photo.observation.mask;
+  const observation = { ...photo.observation, mask: { ...mask, alpha: Uint8Array.from(mask.alpha, (a, i) => (Math.floor(i / W) < eyes ? a : 0)) } };
+  const choice = choose({ observation, matte })!;
   assert.equal(choice.style.style.name, 'short-curly');
   const before = outsideBelowEyes(new Float32Array(choice.style.mesh.positions));
   const after = outsideBelowEyes(choice.positions);
