@@ -104,7 +104,8 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   };
   const tried = candidates.map((s) => score(s, 1)).sort((a, b) => b.score - a.score);
   const centre = input.warp(new Float32Array(library.map.centre));
-  const scene = { camera, grid, head, matte, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
+  const person = maskOnGrid(input.matte, grid).map((m, i) => m | observed[i]);
+  const scene = { camera, grid, head, matte, person, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
   const fitted = tried.slice(0, RETRIED).map(({ style }) => {
     const warped = warpedStyle(library.map, style.mesh, input.warp);
     const volume = fitVolume(scene, style.mesh.positions.length / 3, style.mesh.indices, warped);

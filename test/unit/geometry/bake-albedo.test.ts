@@ -138,3 +138,28 @@ test("the bust takes the photo's neck colour where the photo shows the neck, the
   assert.ok(Math.abs(unseen[0] - 200) <= 3 && Math.abs(unseen[2] - 140) <= 3, `no neck seen: the skin tone, ${unseen}`);
   assert.ok(seen[0] < 190 && seen[0] >= 178, `neck seen: near its colour (180, 140, 120), ${seen}`);
 });
+
+test('skin under a hair mesh continues the photo skin around it, not the photo under it nor the border fill', () => {
+  const p = plane();
+  // Red skin inside, blue at the border (hair framing the face, which the fill's border samples take), and the
+  // photo's own hair (green) in a patch that the hair mesh covers.
+  const data = new Uint8Array(200 * 200 * 3);
+  const inPatch = (x: number, y: number) => x >= 55 && x < 80 && y >= 85 && y < 115;
+  for (let y = 0; y < 200; y++) {
+    for (let x = 0; x < 200; x++) {
+      const border = x < 47 || x >= 153 || y < 47 || y >= 153;
+      data.set(inPatch(x, y) ? [40, 200, 40] : border ? [40, 40, 200] : [200, 60, 50], (y * 200 + x) * 3);
+    }
+  }
+  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
+  // The mesh covers the patch (plane x -3..-1.3 cm, y -1..1 cm) and a little around it.
+  const hairOver = (v: number) => {
+    const [x, y] = [p.positions[v * 3], p.positions[v * 3 + 1]];
+    return x > -3.6 && x < -0.8 && Math.abs(y) < 1.5 ? 1 : 0;
+  };
+  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera, faceOval: p.oval, skin: [200, 160, 140], hairOver });
+  // The patch's middle: image (67, 100), plane (-2.2, 0), uv (0.28, 0.5).
+  const o = (32 * 64 + Math.floor(0.28 * 64)) * 4;
+  const [r, g, b] = res.rgba.subarray(o, o + 3);
+  assert.ok(r > 150 && g < 110 && b < 110, `under the hair ${[r, g, b]}: the red skin around it`);
+});
