@@ -136,12 +136,33 @@ function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids
   const order = frontToBack(prepared);
   for (let k = 0; k < order.tri.length; k++) raster.drawTriangle(prepared[order.item[k]], order.tri[k], OPAQUE_PASS);
   // Partial coverage back to front, triangle by triangle across all blended items.
-  const blended = prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND);
-  const backToFront: { p: Prepared; t: number; depth: number }[] = [];
-  for (const p of blended) for (let t = 0; t < p.indices.length; t += 3) backToFront.push({ p, t, depth: p.depthOf(t) });
-  backToFront.sort((a, b) => b.depth - a.depth);
-  for (const { p, t } of backToFront) raster.drawTriangle(p, t, BLEND_PASS);
+  const blended = backToFront(prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND));
+  for (let k = 0; k < blended.tri.length; k++) raster.drawTriangle(blended.items[blended.item[k]], blended.tri[k], BLEND_PASS);
   return raster;
+}
+
+/** Every triangle of the items, farthest centroid first (ties in the items' order), in typed arrays rather than an object per triangle. */
+function backToFront(items: Prepared[]): { items: Prepared[]; item: Uint16Array; tri: Uint32Array } {
+  const total = items.reduce((n, p) => n + p.indices.length / 3, 0);
+  const depth = new Float64Array(total);
+  const item = new Uint16Array(total);
+  const tri = new Uint32Array(total);
+  for (let i = 0, k = 0; i < items.length; i++) {
+    for (let t = 0; t < items[i].indices.length; t += 3, k++) {
+      depth[k] = items[i].depthOf(t);
+      item[k] = i;
+      tri[k] = t;
+    }
+  }
+  const order = new Uint32Array(total);
+  for (let k = 0; k < total; k++) order[k] = k;
+  order.sort((a, b) => depth[b] - depth[a] || a - b);
+  const sorted = { items, item: new Uint16Array(total), tri: new Uint32Array(total) };
+  for (let k = 0; k < total; k++) {
+    sorted.item[k] = item[order[k]];
+    sorted.tri[k] = tri[order[k]];
+  }
+  return sorted;
 }
 
 /** Depth buckets of the front-to-back order: fine enough that a bucket's triangles seldom hide each other. */
@@ -210,16 +231,18 @@ function downsample2(src: Uint8Array, width: number, height: number, bg: [number
       } else if ((a | b | c | d) >>> 24 === 0) {
         outWords[o] = background;
       } else {
-        const wa = a >>> 24, wb = b >>> 24, wc = c >>> 24, wd = d >>> 24;
-        const sum = wa + wb + wc + wd;
-        const half = sum >> 1;
-        const channel = (shift: number) =>
-          ((((a >>> shift) & 255) * wa + ((b >>> shift) & 255) * wb + ((c >>> shift) & 255) * wc + ((d >>> shift) & 255) * wd + half) / sum) | 0;
-        outWords[o] = packRgba(channel(0), channel(8), channel(16), (sum + 2) >> 2);
+        const sum = (a >>> 24) + (b >>> 24) + (c >>> 24) + (d >>> 24);
+        outWords[o] = packRgba(weighted(a, b, c, d, 0, sum), weighted(a, b, c, d, 8, sum), weighted(a, b, c, d, 16, sum), (sum + 2) >> 2);
       }
     }
   }
   return { width, height, rgba: out };
+}
+
+/** One colour byte (at `shift`) of four RGBA words, weighted by their alphas (which sum to `sum`), rounded. */
+function weighted(a: number, b: number, c: number, d: number, shift: number, sum: number): number {
+  const wa = a >>> 24, wb = b >>> 24, wc = c >>> 24, wd = d >>> 24;
+  return ((((a >>> shift) & 255) * wa + ((b >>> shift) & 255) * wb + ((c >>> shift) & 255) * wc + ((d >>> shift) & 255) * wd + (sum >> 1)) / sum) | 0;
 }
 
 /** RGBA bytes as one little-endian word, as a Uint32Array view of an RGBA buffer holds them. */
@@ -485,7 +508,7 @@ class Raster {
     const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
     const ow = occ?.width ?? 0, oh = occ?.height ?? 0, oWords = occ?.words ?? EMPTY;
     const rw = rmap?.width ?? 0, rh = rmap?.height ?? 0, rWords = rmap?.words ?? EMPTY;
-    const [cr, cg, cb] = item.color;
+    const cr = item.color[0], cg = item.color[1], cb = item.color[2];
     const mode = this.mode, opacity = item.opacity, alphaMode = item.alphaMode, cutoff = item.cutoff;
     const blendPass = this.pass === BLEND_PASS;
     const specular = item.specular, highlights = item.highlights, levels = item.levels;
