@@ -663,13 +663,15 @@ function facetted(cam: Float32Array, indices: ArrayLike<number>): { cam: Float32
     const fx = cam[c] - cam[a], fy = cam[c + 1] - cam[a + 1], fz = cam[c + 2] - cam[a + 2];
     const nx = ey * fz - ez * fy, ny = ez * fx - ex * fz, nz = ex * fy - ey * fx;
     const len = Math.hypot(nx, ny, nz) || 1;
-    [a, b, c].forEach((src, k) => {
+    // Corner by corner, copied a float at a time: no array or view made per triangle.
+    for (let k = 0; k < 3; k++) {
+      const src = k === 0 ? a : k === 1 ? b : c;
       const o = (t + k) * CSTRIDE;
-      out.set(cam.subarray(src, src + 5), o);
+      for (let j = 0; j < 5; j++) out[o + j] = cam[src + j];
       out[o + 5] = nx / len;
       out[o + 6] = ny / len;
       out[o + 7] = nz / len;
-    });
+    }
   }
   const seq = new Uint32Array(indices.length);
   for (let i = 0; i < seq.length; i++) seq[i] = i;
