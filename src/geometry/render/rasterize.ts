@@ -546,9 +546,10 @@ class Raster {
         const s = 1 / qs;
         const u = uq * s, v = vq * s;
 
-        let ar: number, ag: number, ab: number;
-        // Coverage 0..255 (the texture's alpha, or full).
+        // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
+        // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
         let alpha = 255;
+        let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
         if (tex !== null) {
           // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
           const tw = tex.width, th = tex.height, words = tex.words;
@@ -556,16 +557,24 @@ class Raster {
           tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
           ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
           const ix = tx | 0, iy = ty | 0;
-          const fx = ((tx - ix) * 256) | 0, fy = ((ty - iy) * 256) | 0;
+          fx = ((tx - ix) * 256) | 0;
+          fy = ((ty - iy) * 256) | 0;
           const i00 = iy * tw + ix;
           const i01 = iy < th - 1 ? i00 + tw : i00;
           const dx = ix < tw - 1 ? 1 : 0;
-          const t00 = words[i00], t10 = words[i00 + dx], t01 = words[i01], t11 = words[i01 + dx];
-          if (alphaMode !== 0) {
-            alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
-            // A cut-out texel (hair cards are mostly these) is turned away before its colour is read.
-            if (alphaMode === 1 && alpha * opacity < cutoff) continue;
-          }
+          t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
+          if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
+        }
+        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
+        if (alphaMode === 1) {
+          if (alpha * opacity < cutoff) continue;
+        } else if (alphaMode === 2) {
+          // Full coverage belongs to the opaque pass, the rest to the blended one.
+          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
+        }
+
+        let ar: number, ag: number, ab: number;
+        if (tex !== null) {
           ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
           ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
           ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
@@ -577,13 +586,6 @@ class Raster {
           ab = check * 0.5;
         } else {
           ar = cr; ag = cg; ab = cb;
-        }
-        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
-        if (alphaMode === 1) {
-          if (alpha * opacity < cutoff) continue;
-        } else if (alphaMode === 2) {
-          // Full coverage belongs to the opaque pass, the rest to the blended one.
-          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
         }
 
         // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
