@@ -61,7 +61,7 @@ async function avatarJob(job: Job, c: JobContext) {
   let lastWrite = 0;
   let lastPercent = 1;
   const result = await c.pipeline.run(
-    { inputType: avatar.inputType, file: input, template: avatar.template, features: avatar.features },
+    { inputType: avatar.inputType, file: input, template: avatar.template, features: avatar.features, platforms: avatar.platforms },
     (percent) => {
       const p = Math.max(lastPercent, Math.min(PIPELINE_SHARE, Math.round((percent * PIPELINE_SHARE) / 100)));
       if (p === lastPercent || Date.now() - lastWrite < 100) return;
@@ -77,7 +77,7 @@ async function avatarJob(job: Job, c: JobContext) {
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views })) {
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles })) {
     outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);

@@ -4,8 +4,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
+import { writeModelFiles } from '../formats/write/packages.ts';
 import { featureShapes } from './stages.ts';
 import { loadTemplateView } from './template-source.ts';
+import { withTemplateArrays } from './model-transfer.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
 
 const port = parentPort!;
@@ -19,10 +21,14 @@ port.on('message', (req: HelperRequest) => {
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       // Visemes share the deltas of the ARKit shapes they copy: each buffer is listed once.
       buffers = Object.values(shapes.morphs ?? {}).flatMap((targets) => targets!.map((t) => t.deltas.buffer));
-    } else {
+    } else if (req.task === 'render') {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
       reply = { id: req.id, result: images };
       buffers = images.map((img) => img.rgba.buffer);
+    } else {
+      const files = writeModelFiles(withTemplateArrays(req.sent, loadTemplateView(req.template)), req.platforms);
+      reply = { id: req.id, result: files };
+      buffers = [files.fbx, files.unityJson?.data, files.unityJson?.body].filter((a) => a !== undefined).filter(ownsBuffer).map((a) => a.buffer);
     }
   } catch (e) {
     port.postMessage({ id: req.id, error: (e as Error).stack ?? String(e) } satisfies HelperReply);
@@ -30,3 +36,8 @@ port.on('message', (req: HelperRequest) => {
   }
   port.postMessage(reply, [...new Set(buffers)] as ArrayBuffer[]);
 });
+
+/** Whether the array is all of its buffer (a small Buffer from zlib may be a slice of a shared pool, which must not move). */
+function ownsBuffer(a: Uint8Array): boolean {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
+}

@@ -1,17 +1,21 @@
 /**
  * A second thread for the work of an avatar that needs only part of what came before it: the
- * blendshapes (only the fitted geometry), built while the hair is fitted and the textures baked, and
- * the package's side views, drawn while the front preview is. On two cores, photo to result sooner.
+ * blendshapes (only the fitted geometry), built while the hair is fitted and the textures baked,
+ * the package's side views, drawn while the front preview is, and the packages' FBX and Unity JSON,
+ * written while the front preview is drawn and the packages are put together. On two cores, photo to done sooner.
  */
 import type { Worker } from 'node:worker_threads';
-import type { TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { Platform } from '../model/product.ts';
 import type { FittedGeometry } from '../geometry/expressions/frame.ts';
 import type { Camera } from '../geometry/render/camera.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 import { renderMeshes, type RenderItem, type RenderOptions } from '../geometry/render/rasterize.ts';
+import { writeModelFiles, type ModelFiles } from '../formats/write/packages.ts';
 import { tsWorker } from '../util/ts-worker.ts';
 import { featureShapes } from './stages.ts';
 import type { TemplateView } from './template-view.ts';
+import { withoutTemplateArrays, type SentModel } from './model-transfer.ts';
 import type { PipelineInput } from './types.ts';
 
 export type FeatureShapes = ReturnType<typeof featureShapes>;
@@ -22,11 +26,18 @@ export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: 
 /** Renders the same items from several cameras (one request: the textures cross to a thread once). */
 export type RenderSource = (items: RenderItem[], views: { camera: Camera; opts: RenderOptions }[]) => Promise<RgbaImage[]>;
 
+/**
+ * Writes the model files of the packages of `platforms` (writeModelFiles). The model's textures are read by
+ * name only: the model may be sent before they are encoded.
+ */
+export type FilesSource = (tpl: TemplateView, model: AvatarModel, platforms: readonly Platform[]) => Promise<ModelFiles>;
+
 export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
-  | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] };
+  | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
+  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[] };
 
-export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] } | { id: number; error: string };
+export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles } | { id: number; error: string };
 
 /**
  * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
@@ -42,6 +53,12 @@ export const shapesHere: ShapeSource = async (tpl, fitted, features) => {
 /** On the caller's thread, at once. */
 export const renderHere: RenderSource = async (items, views) => views.map((v) => renderMeshes(items, v.camera, v.opts));
 
+/** On the caller's thread, when the caller first waits. */
+export const filesHere: FilesSource = async (_tpl, model, platforms) => {
+  await null;
+  return writeModelFiles(model, platforms);
+};
+
 /**
  * One thread, started on first use, that loads the templates it is asked for by version (the same
  * loadTemplateView as the caller's: use its `shapes` only with a pipeline on loadTemplateView). It keeps
@@ -56,6 +73,12 @@ export class HelperThread {
     this.ask({ id: this.next++, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
 
   readonly render: RenderSource = (items, views) => this.ask({ id: this.next++, task: 'render', items, views });
+
+  readonly files: FilesSource = (tpl, model, platforms) => {
+    // Only the textures' names are read: their bytes stay here.
+    const named = { ...model, textures: model.textures.map((t) => ({ ...t, data: new Uint8Array(0) })) };
+    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms });
+  };
 
   /** Stops the thread (open requests fail); the next request starts another. */
   async close(): Promise<void> {

@@ -4,13 +4,13 @@
  * sampled with the expression-posed fit, so that its lips and corners land on the neutral's.
  * Implements the Pipeline contract the service's worker calls.
  */
-import type { AvatarModel, MeshData, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel, MeshData, TemplateVersion, Texture } from '../model/avatar.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
-import { renderHere, shapesHere, type RenderSource, type ShapeSource } from './helper-thread.ts';
-import { assemble, encodeTextures, renderAndEncodePreviews } from './output.ts';
-import { PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
+import { filesHere, renderHere, shapesHere, type FilesSource, type RenderSource, type ShapeSource } from './helper-thread.ts';
+import { assemble, renderAndEncodePreviews } from './output.ts';
+import { encodeAvatarTextures, PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
@@ -27,7 +27,7 @@ import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
-import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
@@ -71,12 +71,13 @@ export interface PhotoPipelineResult extends PipelineResult {
 
 export class PhotoPipeline implements Pipeline {
   /**
-   * `helper` builds the blendshapes and draws the side views; a HelperThread does it while this thread
-   * fits the hair and bakes the textures, and draws the front view.
+   * `helper` builds the blendshapes, draws the side views and writes the packages' FBX and Unity JSON; a
+   * HelperThread does it while this thread fits the hair and bakes the textures, draws the front view, and
+   * (for the FBX and the Unity JSON) while the caller puts the packages together.
    */
   constructor(
     private readonly template: (version: TemplateVersion) => TemplateView,
-    private readonly helper: { shapes: ShapeSource; render: RenderSource } = { shapes: shapesHere, render: renderHere },
+    private readonly helper: { shapes: ShapeSource; render: RenderSource; files: FilesSource } = { shapes: shapesHere, render: renderHere, files: filesHere },
   ) {}
 
   async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
@@ -153,7 +154,7 @@ export class PhotoPipeline implements Pipeline {
     const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
-    const encoding = encodeTextures(textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
+    const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
@@ -172,8 +173,14 @@ export class PhotoPipeline implements Pipeline {
     model.animations = animations;
     lap('assembly', 65);
 
-    const { preview, views } = await renderAndEncodePreviews(model, images, this.helper.render);
+    const previews = renderAndEncodePreviews(model, images, this.helper.render);
+    // Asked after the side views, so that the helper draws them first; the textures by name, in the order they will have.
+    const names = [...images].map(([name, image]): Texture => ({ name, mimeType: 'image/png', width: image.width, height: image.height, data: new Uint8Array(0) }));
+    const modelFiles = input.platforms && this.helper.files(tpl, { ...model, textures: names }, input.platforms);
+    modelFiles?.catch(() => undefined); // awaited by the caller; this only keeps an early failure from counting as unhandled
+    const { preview, views } = await previews;
     model.textures = [...(await encoding), ...(await maps.textures)];
+    if (model.textures.some((t, k) => t.name !== names[k]?.name)) throw new Error('the textures are not in the order the model files were written with');
     lap('preview', 95);
 
     return {
@@ -185,6 +192,7 @@ export class PhotoPipeline implements Pipeline {
         hairstyle: choice?.style.style.name ?? 'none',
         'photo-expression': describeExpression(expression.expression) || 'none',
       },
+      modelFiles,
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
@@ -249,7 +257,8 @@ export class PhotoPipeline implements Pipeline {
       neck: tpl.neckFront,
       skin,
       visible,
-      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairColours.base },
+      // The scalp takes the roots' colour: between the cards and at the parting, the skin reads as roots.
+      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairRootColour(hairColours.base) },
       hairOver,
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },

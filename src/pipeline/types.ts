@@ -1,5 +1,6 @@
 import type { AvatarModel } from '../model/avatar.ts';
-import type { Feature, InputType, TemplateVersion } from '../model/product.ts';
+import type { Feature, InputType, Platform, TemplateVersion } from '../model/product.ts';
+import type { ModelFiles } from '../formats/write/packages.ts';
 import type { PreviewView } from '../geometry/render/preview.ts';
 
 export interface PipelineInput {
@@ -8,6 +9,8 @@ export interface PipelineInput {
   file: Uint8Array;
   template: TemplateVersion;
   features: Feature[];
+  /** The packages that will be built from the result: a pipeline may write their model files beside its own work (`modelFiles`). */
+  platforms?: readonly Platform[];
 }
 
 /** Called with 0..100 as stages finish. */
@@ -26,6 +29,8 @@ export interface PipelineResult {
    * same vertex order (cm). Absent when the avatar cannot deform assets.
    */
   deformation?: { template: Float32Array; avatar: Float32Array; indices: Uint32Array };
+  /** The model files of the packages of `platforms`, when the pipeline writes them (they may still be being written). */
+  modelFiles?: Promise<ModelFiles>;
 }
 
 export interface Pipeline {

@@ -9,7 +9,7 @@ import { materialState } from './material-state.ts';
 import { writeObj } from './obj-write.ts';
 import { buildRig } from './rig-json.ts';
 import { writeUnityJson } from './unity-json.ts';
-import { writeZip, type ZipEntry } from './zip-write.ts';
+import { preparedEntry, recurringEntry, writeZip, type ZipEntry } from './zip-write.ts';
 
 /** File names inside the packages (docs/FORMATS.md lists the layouts). */
 export const PACKAGE_FILES = {
@@ -25,8 +25,30 @@ export const PACKAGE_FILES = {
 
 /** What the packages carry besides the model: the template's neutral head (maya) and the views' PNGs (all). */
 export interface PackageExtras {
+  /** The same array for every avatar of a template (it is compressed once per array). */
   templateNeutralObj: Uint8Array;
   views: Record<PreviewView, Uint8Array>;
+  /** The model's files, when already written (or being written, on another thread): see writeModelFiles. */
+  modelFiles?: ModelFiles | Promise<ModelFiles>;
+}
+
+/** The model files of the packages that take longest to write: the FBX (maya, webviewer) and the Unity JSON, ready to zip. */
+export interface ModelFiles {
+  fbx?: Uint8Array;
+  unityJson?: Required<ZipEntry>;
+}
+
+const needsFbx = (platforms: readonly Platform[]) => platforms.some((p) => p === 'maya' || p === 'webviewer');
+
+/**
+ * The model files the packages of these platforms need. Model textures are read by name only, so this can
+ * run before the textures are encoded (with the names in their final order).
+ */
+export function writeModelFiles(model: AvatarModel, platforms: readonly Platform[]): ModelFiles {
+  return {
+    ...(needsFbx(platforms) ? { fbx: writeFbx(model) } : {}),
+    ...(platforms.includes('unity') ? { unityJson: preparedEntry(PACKAGE_FILES.unityJson, writeUnityJson(model)) } : {}),
+  };
 }
 
 const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 1));
@@ -45,11 +67,14 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
     ...model.textures.map(entry),
   ];
   // The FBX's grey maps encode on sharp's threads while the FBX is written.
-  const withFbx = platforms.some((p) => p === 'maya' || p === 'webviewer');
+  const withFbx = needsFbx(platforms);
   const maps = withFbx ? channelMapTextures(model).then((t) => t.map(entry)) : Promise.resolve([]);
   maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
-  let fbx: Uint8Array | undefined;
-  const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: (fbx ??= writeFbx(model)) }, ...(await maps)];
+  // What this thread writes comes first: model files written elsewhere are awaited only when needed.
+  const glb = platforms.includes('webviewer') ? await writeGlb(model) : undefined;
+  const given = await extras.modelFiles;
+  const fbx = withFbx ? (given?.fbx ?? writeFbx(model)) : undefined;
+  const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: fbx! }, ...(await maps)];
   const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {
       case 'maya':
@@ -57,17 +82,17 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
           ...(await fbxEntries()),
           ...images,
           { name: f.materialState, data: json(materialState(model)) },
-          { name: f.templateNeutral, data: extras.templateNeutralObj },
+          recurringEntry(f.templateNeutral, extras.templateNeutralObj),
         ]);
       case 'webviewer':
         return writeZip([
           ...(await fbxEntries()),
           { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
-          { name: f.glb, data: await writeGlb(model) },
+          { name: f.glb, data: glb! },
           ...images,
         ]);
       case 'unity':
-        return writeZip([{ name: f.unityJson, data: writeUnityJson(model) }, ...images]);
+        return writeZip([given?.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) }, ...images]);
     }
   };
   const out = new Map<Platform, Uint8Array>();

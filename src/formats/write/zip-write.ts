@@ -5,6 +5,8 @@ export interface ZipEntry {
   data: Uint8Array;
   /** CRC-32 of data when already known (the same texture goes into several packages). */
   crc?: number;
+  /** The body as written (deflated unless the name says stored), when already known: see recurringEntry. */
+  body?: Uint8Array;
 }
 
 /** Already-compressed formats (FBX deflates its arrays) are stored: deflating again costs time for little. */
@@ -13,6 +15,30 @@ const STORED = /\.(png|jpe?g|glb|fbx)$/i;
 const DOS_DATE = ((2000 - 1980) << 9) | (1 << 5) | 1;
 const UTF8_NAMES = 0x0800;
 const utf8 = new TextEncoder();
+
+const bodyOf = (name: string, data: Uint8Array) => (STORED.test(name) ? data : deflateRawSync(data, { level: 1 }));
+
+/** CRC and body of files that recur in many archives, by the array that holds them. */
+const recurring = new WeakMap<Uint8Array, { stored: boolean; crc: number; body: Uint8Array }>();
+
+/**
+ * An entry whose bytes recur in the archives of many avatars (a template's files, held by the caller for
+ * the process's life): its CRC and compressed body are computed once per array. The array must not change.
+ */
+export function recurringEntry(name: string, data: Uint8Array): ZipEntry {
+  const stored = STORED.test(name);
+  let known = recurring.get(data);
+  if (!known || known.stored !== stored) {
+    known = { stored, ...preparedEntry(name, data) };
+    recurring.set(data, known);
+  }
+  return { name, data, crc: known.crc, body: known.body };
+}
+
+/** An entry with its CRC and body computed now (for instance on another thread than the archive's). */
+export function preparedEntry(name: string, data: Uint8Array): Required<ZipEntry> {
+  return { name, data, crc: crc32(data), body: bodyOf(name, data) };
+}
 
 /**
  * A zip archive (deflate or store per entry, no zip64: entries and archive below 4 GiB).
@@ -29,7 +55,7 @@ export function writeZip(entries: ZipEntry[]): Uint8Array {
     seen.add(e.name);
     const name = utf8.encode(e.name);
     const stored = STORED.test(e.name);
-    const body = stored ? e.data : deflateRawSync(e.data, { level: 1 });
+    const body = e.body ?? bodyOf(e.name, e.data);
     const fields = { method: stored ? 0 : 8, crc: e.crc ?? crc32(e.data), compressed: body.length, size: e.data.length };
     if (offset + body.length > 0xffffffff) throw new Error('zip archive over 4 GiB');
     const local = header(0x04034b50, 30, name, fields);

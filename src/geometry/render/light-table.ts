@@ -28,15 +28,24 @@ export interface LightTables {
   highlights(): Float32Array[];
 }
 
-const cache = new WeakMap<LightRig, LightTables>();
+const cache = new Map<string, LightTables>();
+/** Rigs whose tables are kept (up to some 10 MB each); the service draws with two. */
+const CACHED_RIGS = 4;
 
-/** The tables of a rig, made once per rig object. */
+/**
+ * The tables of a rig, made once per rig: by its values, since a rig that crossed to another thread (the
+ * pipeline's helper draws with the photo-texture light) is a new object every time.
+ */
 export function lightTables(rig: LightRig): LightTables {
-  let tables = cache.get(rig);
+  const key = JSON.stringify(rig);
+  let tables = cache.get(key);
   if (!tables) {
     tables = makeTables(rig);
-    cache.set(rig, tables);
+    if (cache.size >= CACHED_RIGS) cache.delete(cache.keys().next().value!);
   }
+  // Most recently used last: the first key is the one to drop.
+  cache.delete(key);
+  cache.set(key, tables);
   return tables;
 }
 

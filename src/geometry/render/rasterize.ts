@@ -136,12 +136,33 @@ function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids
   const order = frontToBack(prepared);
   for (let k = 0; k < order.tri.length; k++) raster.drawTriangle(prepared[order.item[k]], order.tri[k], OPAQUE_PASS);
   // Partial coverage back to front, triangle by triangle across all blended items.
-  const blended = prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND);
-  const backToFront: { p: Prepared; t: number; depth: number }[] = [];
-  for (const p of blended) for (let t = 0; t < p.indices.length; t += 3) backToFront.push({ p, t, depth: p.depthOf(t) });
-  backToFront.sort((a, b) => b.depth - a.depth);
-  for (const { p, t } of backToFront) raster.drawTriangle(p, t, BLEND_PASS);
+  const blended = backToFront(prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND));
+  for (let k = 0; k < blended.tri.length; k++) raster.drawTriangle(blended.items[blended.item[k]], blended.tri[k], BLEND_PASS);
   return raster;
+}
+
+/** Every triangle of the items, farthest centroid first (ties in the items' order), in typed arrays rather than an object per triangle. */
+function backToFront(items: Prepared[]): { items: Prepared[]; item: Uint16Array; tri: Uint32Array } {
+  const total = items.reduce((n, p) => n + p.indices.length / 3, 0);
+  const depth = new Float64Array(total);
+  const item = new Uint16Array(total);
+  const tri = new Uint32Array(total);
+  for (let i = 0, k = 0; i < items.length; i++) {
+    for (let t = 0; t < items[i].indices.length; t += 3, k++) {
+      depth[k] = items[i].depthOf(t);
+      item[k] = i;
+      tri[k] = t;
+    }
+  }
+  const order = new Uint32Array(total);
+  for (let k = 0; k < total; k++) order[k] = k;
+  order.sort((a, b) => depth[b] - depth[a] || a - b);
+  const sorted = { items, item: new Uint16Array(total), tri: new Uint32Array(total) };
+  for (let k = 0; k < total; k++) {
+    sorted.item[k] = item[order[k]];
+    sorted.tri[k] = tri[order[k]];
+  }
+  return sorted;
 }
 
 /** Depth buckets of the front-to-back order: fine enough that a bucket's triangles seldom hide each other. */
@@ -210,16 +231,18 @@ function downsample2(src: Uint8Array, width: number, height: number, bg: [number
       } else if ((a | b | c | d) >>> 24 === 0) {
         outWords[o] = background;
       } else {
-        const wa = a >>> 24, wb = b >>> 24, wc = c >>> 24, wd = d >>> 24;
-        const sum = wa + wb + wc + wd;
-        const half = sum >> 1;
-        const channel = (shift: number) =>
-          ((((a >>> shift) & 255) * wa + ((b >>> shift) & 255) * wb + ((c >>> shift) & 255) * wc + ((d >>> shift) & 255) * wd + half) / sum) | 0;
-        outWords[o] = packRgba(channel(0), channel(8), channel(16), (sum + 2) >> 2);
+        const sum = (a >>> 24) + (b >>> 24) + (c >>> 24) + (d >>> 24);
+        outWords[o] = packRgba(weighted(a, b, c, d, 0, sum), weighted(a, b, c, d, 8, sum), weighted(a, b, c, d, 16, sum), (sum + 2) >> 2);
       }
     }
   }
   return { width, height, rgba: out };
+}
+
+/** One colour byte (at `shift`) of four RGBA words, weighted by their alphas (which sum to `sum`), rounded. */
+function weighted(a: number, b: number, c: number, d: number, shift: number, sum: number): number {
+  const wa = a >>> 24, wb = b >>> 24, wc = c >>> 24, wd = d >>> 24;
+  return ((((a >>> shift) & 255) * wa + ((b >>> shift) & 255) * wb + ((c >>> shift) & 255) * wc + ((d >>> shift) & 255) * wd + (sum >> 1)) / sum) | 0;
 }
 
 /** RGBA bytes as one little-endian word, as a Uint32Array view of an RGBA buffer holds them. */
@@ -485,7 +508,7 @@ class Raster {
     const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
     const ow = occ?.width ?? 0, oh = occ?.height ?? 0, oWords = occ?.words ?? EMPTY;
     const rw = rmap?.width ?? 0, rh = rmap?.height ?? 0, rWords = rmap?.words ?? EMPTY;
-    const [cr, cg, cb] = item.color;
+    const cr = item.color[0], cg = item.color[1], cb = item.color[2];
     const mode = this.mode, opacity = item.opacity, alphaMode = item.alphaMode, cutoff = item.cutoff;
     const blendPass = this.pass === BLEND_PASS;
     const specular = item.specular, highlights = item.highlights, levels = item.levels;
@@ -523,9 +546,10 @@ class Raster {
         const s = 1 / qs;
         const u = uq * s, v = vq * s;
 
-        let ar: number, ag: number, ab: number;
-        // Coverage 0..255 (the texture's alpha, or full).
+        // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
+        // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
         let alpha = 255;
+        let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
         if (tex !== null) {
           // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
           const tw = tex.width, th = tex.height, words = tex.words;
@@ -533,16 +557,24 @@ class Raster {
           tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
           ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
           const ix = tx | 0, iy = ty | 0;
-          const fx = ((tx - ix) * 256) | 0, fy = ((ty - iy) * 256) | 0;
+          fx = ((tx - ix) * 256) | 0;
+          fy = ((ty - iy) * 256) | 0;
           const i00 = iy * tw + ix;
           const i01 = iy < th - 1 ? i00 + tw : i00;
           const dx = ix < tw - 1 ? 1 : 0;
-          const t00 = words[i00], t10 = words[i00 + dx], t01 = words[i01], t11 = words[i01 + dx];
-          if (alphaMode !== 0) {
-            alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
-            // A cut-out texel (hair cards are mostly these) is turned away before its colour is read.
-            if (alphaMode === 1 && alpha * opacity < cutoff) continue;
-          }
+          t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
+          if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
+        }
+        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
+        if (alphaMode === 1) {
+          if (alpha * opacity < cutoff) continue;
+        } else if (alphaMode === 2) {
+          // Full coverage belongs to the opaque pass, the rest to the blended one.
+          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
+        }
+
+        let ar: number, ag: number, ab: number;
+        if (tex !== null) {
           ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
           ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
           ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
@@ -554,13 +586,6 @@ class Raster {
           ab = check * 0.5;
         } else {
           ar = cr; ag = cg; ab = cb;
-        }
-        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
-        if (alphaMode === 1) {
-          if (alpha * opacity < cutoff) continue;
-        } else if (alphaMode === 2) {
-          // Full coverage belongs to the opaque pass, the rest to the blended one.
-          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
         }
 
         // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
@@ -640,13 +665,15 @@ function facetted(cam: Float32Array, indices: ArrayLike<number>): { cam: Float32
     const fx = cam[c] - cam[a], fy = cam[c + 1] - cam[a + 1], fz = cam[c + 2] - cam[a + 2];
     const nx = ey * fz - ez * fy, ny = ez * fx - ex * fz, nz = ex * fy - ey * fx;
     const len = Math.hypot(nx, ny, nz) || 1;
-    [a, b, c].forEach((src, k) => {
+    // Corner by corner, copied a float at a time: no array or view made per triangle.
+    for (let k = 0; k < 3; k++) {
+      const src = k === 0 ? a : k === 1 ? b : c;
       const o = (t + k) * CSTRIDE;
-      out.set(cam.subarray(src, src + 5), o);
+      for (let j = 0; j < 5; j++) out[o + j] = cam[src + j];
       out[o + 5] = nx / len;
       out[o + 6] = ny / len;
       out[o + 7] = nz / len;
-    });
+    }
   }
   const seq = new Uint32Array(indices.length);
   for (let i = 0; i < seq.length; i++) seq[i] = i;

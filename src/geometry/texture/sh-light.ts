@@ -24,8 +24,11 @@ export function shBasis(x: number, y: number, z: number, out: Float64Array = new
   return out;
 }
 
+/** shEvaluate's basis values: it is called per vertex and pixel, and a fresh array each time was most of a fit's garbage. */
+const scratch = new Float64Array(SH_TERMS);
+
 export function shEvaluate(coeffs: ArrayLike<number>, x: number, y: number, z: number): number {
-  const b = shBasis(x, y, z);
+  const b = shBasis(x, y, z, scratch);
   let s = 0;
   for (let k = 0; k < SH_TERMS; k++) s += coeffs[k] * b[k];
   return s;

@@ -31,7 +31,7 @@ function maxLine(s: { line: Float32Array; fromStart: Float32Array; fromEnd: Floa
   for (let i = n - 1; i >= 0; i--) fromEnd[i] = i === n - 1 || (i + 1) % block === 0 || line[i] > fromEnd[i + 1] ? line[i] : fromEnd[i + 1];
   for (let i = 0; i < n; i++) {
     // The window spans at most two blocks: the end of its first one's and the start of its last one's.
-    const [a, b] = [fromEnd[i > r ? i - r : 0], fromStart[i + r < n ? i + r : n - 1]];
+    const a = fromEnd[i > r ? i - r : 0], b = fromStart[i + r < n ? i + r : n - 1];
     out[i] = a > b ? a : b;
   }
 }

@@ -13,8 +13,8 @@ import { featureShapes, stageClock, supportsMeta } from '../stages.ts';
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
-import { assemble, encodeTextures, renderAndEncodePreviews } from '../output.ts';
-import { PART_ALPHA_TEXTURES } from '../part-textures.ts';
+import { assemble, renderAndEncodePreviews } from '../output.ts';
+import { encodeAvatarTextures, PART_ALPHA_TEXTURES } from '../part-textures.ts';
 import { placeBoundParts } from '../../geometry/template/bound-parts.ts';
 import { loadScan, type Scan } from './scan.ts';
 import { findScanLandmarks, type ScanLandmarks } from './scan-landmarks.ts';
@@ -73,7 +73,7 @@ export async function runMeshPipeline(
   model.animations = animations;
   lap('assembly', 65);
 
-  const [encoded, { preview, views }] = await Promise.all([encodeTextures(textures.images, PART_ALPHA_TEXTURES), renderAndEncodePreviews(model, textures.images)]);
+  const [encoded, { preview, views }] = await Promise.all([encodeAvatarTextures(tpl, textures.images, PART_ALPHA_TEXTURES), renderAndEncodePreviews(model, textures.images)]);
   model.textures = encoded;
   lap('preview', 95);
 

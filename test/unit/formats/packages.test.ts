@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../tools/read-fbx.ts';
-import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES } from '../../../src/formats/write/packages.ts';
+import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, writeModelFiles } from '../../../src/formats/write/packages.ts';
 import type { RigJson } from '../../../src/formats/write/rig-json.ts';
 import { writeObj } from '../../../src/formats/write/obj-write.ts';
 import { writeZip } from '../../../src/formats/write/zip-write.ts';
@@ -65,6 +65,36 @@ test('packages are byte-identical when built twice (they are cached per avatar)'
   const a = await buildPackage(model, 'webviewer', extras);
   const b = await buildPackage(model, 'webviewer', extras);
   assert.deepEqual(a, b);
+});
+
+test('arrays written once per template (FBX UVs, triangles and skin clusters, the neutral OBJ) give the bytes written anew', async () => {
+  const platforms = ['maya', 'webviewer', 'unity'] as const;
+  // A second avatar of the same template: the template's arrays shared, its own positions and normals.
+  const other = {
+    ...model,
+    meshes: model.meshes.map((m) => ({
+      ...m,
+      geometry: { ...m.geometry, positions: m.geometry.positions.map((v, k) => v + (k % 7) * 0.01), normals: m.geometry.normals.map((v) => -v) },
+    })),
+  };
+  for (const avatar of [model, other, model, other]) {
+    const shared = await buildPackages(avatar, platforms, extras);
+    // Nothing shared: every array (the neutral OBJ's too) a fresh copy, written from scratch.
+    const fresh = await buildPackages(structuredClone(avatar), platforms, { ...extras, templateNeutralObj: neutral.slice() });
+    for (const p of platforms) assert.ok(Buffer.from(shared.get(p)!).equals(fresh.get(p)!), p);
+  }
+});
+
+test('packages from model files written ahead (as the pipeline\'s helper thread does) are the packages written in one go', async () => {
+  const platforms = ['maya', 'webviewer', 'unity'] as const;
+  const whole = await buildPackages(model, platforms, extras);
+  const ahead = await buildPackages(model, platforms, { ...extras, modelFiles: Promise.resolve(writeModelFiles(model, platforms)) });
+  // Written ahead for fewer platforms: the rest is written here.
+  const part = await buildPackages(model, platforms, { ...extras, modelFiles: writeModelFiles(model, ['unity']) });
+  for (const p of platforms) {
+    assert.ok(Buffer.from(ahead.get(p)!).equals(whole.get(p)!), p);
+    assert.ok(Buffer.from(part.get(p)!).equals(whole.get(p)!), p);
+  }
 });
 
 test('blendshape zip: neutral (and the neutral hair) plus one OBJ per head blendshape, same topology, shapes moved by their deltas', () => {

@@ -328,3 +328,27 @@ test('the occlusion map (red, linear) scales the ambient light only', () => {
   // Without ambient light, occlusion changes nothing.
   assert.equal(render(row([0, 0, 0, 255]), oneLight([0, 0, -1])), render(undefined, oneLight([0, 0, -1])));
 });
+
+test('flat shading draws each triangle with its face normal: the same pixels as the mesh split into triangles that carry it', () => {
+  const sphere = uvSphere(0.8, 10, 14);
+  const { positions, uvs, indices } = sphere;
+  const split = { positions: new Float32Array(indices.length * 3), normals: new Float32Array(indices.length * 3), uvs: new Float32Array(indices.length * 2), indices: new Uint32Array(indices.length) };
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]].map((i) => [positions[i * 3], positions[i * 3 + 1], positions[i * 3 + 2]]);
+    const e = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], f = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    const n = [e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]];
+    const len = Math.hypot(n[0], n[1], n[2]);
+    for (let k = 0; k < 3; k++) {
+      const i = indices[t + k];
+      split.positions.set(positions.subarray(i * 3, i * 3 + 3), (t + k) * 3);
+      split.normals.set(n.map((v) => v / len), (t + k) * 3);
+      split.uvs.set(uvs.subarray(i * 2, i * 2 + 2), (t + k) * 2);
+      split.indices[t + k] = t + k;
+    }
+  }
+  const opts = { width: 48, height: 48, light: { ambient: 0.2, rim: 0, lights: [{ direction: [-0.5, -0.4, -0.77] as Vec3, intensity: 0.8 }] } };
+  const flat = renderMeshes([{ geometry: { ...sphere, normals: new Float32Array(0) } }], front(30, 4), opts);
+  const facets = renderMeshes([{ geometry: split }], front(30, 4), opts);
+  assert.ok(covered(flat).count > 300);
+  assert.deepEqual(flat.rgba, facets.rgba);
+});

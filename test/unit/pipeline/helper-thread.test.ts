@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HelperThread, renderHere, shapesHere } from '../../../src/pipeline/helper-thread.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import type { MorphTarget } from '../../../src/model/avatar.ts';
+import type { AvatarModel, MorphTarget } from '../../../src/model/avatar.ts';
+import { writeModelFiles } from '../../../src/formats/write/packages.ts';
+import { withoutTemplateArrays } from '../../../src/pipeline/model-transfer.ts';
 import { uvSphere } from '../../fixtures/shapes.ts';
 
 test('the helper thread builds the same shapes and clips as the calling thread', { timeout: 180_000 }, async () => {
@@ -64,6 +66,52 @@ test('the helper thread draws the same pixels as the calling thread, texture and
       assert.deepEqual(img.rgba, here[k].rgba, `view ${k}`);
     });
     assert.ok(here[0].rgba.some((v, i) => i % 4 === 3 && v === 255));
+  } finally {
+    await workers.close();
+  }
+});
+
+test('the helper thread writes the same FBX and Unity JSON as the calling thread, the template\'s arrays taken from its own template', { timeout: 180_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  const sphere = uvSphere(3, 12, 16);
+  const n = sphere.positions.length / 3;
+  const hair = {
+    name: 'hair', material: 'hair', morphs: [], geometry: sphere,
+    skin: { joints: new Uint16Array(n * 4), weights: Float32Array.from({ length: n * 4 }, (_, k) => (k % 4 === 0 ? 1 : 0)) },
+  };
+  const model: AvatarModel = {
+    name: 'avatar',
+    template: tpl.version,
+    bones: tpl.bones,
+    meshes: [
+      ...tpl.meshes.map((m, i) => ({
+        name: m.name, material: m.name, skin: m.skin,
+        geometry: { ...m.geometry, positions: m.geometry.positions.map((v) => v * 1.1) },
+        morphs: i === 0 ? [{ name: 'jawOpen', deltas: m.geometry.positions.map((_, k) => (k % 5) * 0.01) }] : [],
+      })),
+      hair,
+    ],
+    materials: [...tpl.meshes.map((m) => m.name), 'hair'].map((name) => ({
+      name, baseColorFactor: [1, 1, 1, 1] as [number, number, number, number], baseColorTexture: `${name}_baseColor.png`, roughness: 0.5, metallic: 0, alphaMode: 'OPAQUE' as const,
+    })),
+    // Read by name only.
+    textures: [...tpl.meshes.map((m) => m.name), 'hair'].map((name) => ({ name: `${name}_baseColor.png`, mimeType: 'image/png' as const, width: 4, height: 4, data: Uint8Array.of(1, 2, 3) })),
+    animations: [],
+  };
+  // Every template mesh crosses without its UVs, triangles and skin.
+  assert.deepEqual(withoutTemplateArrays(model, tpl).fromTemplate, tpl.meshes.map((m) => m.name));
+  const platforms = ['maya', 'unity'] as const;
+  const workers = new HelperThread();
+  try {
+    const here = writeModelFiles(model, platforms);
+    for (let round = 0; round < 2; round++) {
+      const there = await workers.files(tpl, model, platforms);
+      assert.ok(Buffer.from(there.fbx!).equals(here.fbx!), `FBX, round ${round}`);
+      assert.ok(Buffer.from(there.unityJson!.data).equals(here.unityJson!.data), `Unity JSON, round ${round}`);
+      assert.ok(Buffer.from(there.unityJson!.body).equals(here.unityJson!.body));
+      assert.equal(there.unityJson!.crc, here.unityJson!.crc);
+    }
+    assert.equal(model.textures[0].data.length, 3, 'the caller\'s model is left as it was');
   } finally {
     await workers.close();
   }

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { FbxNode, FbxValue } from './node.ts';
+import { isRecurring } from './recurring.ts';
 
 /** Binary FBX 7.4: node records with 32-bit offsets, a 13-byte null record ends each nested list. */
 export const FBX_VERSION = 7400;
@@ -56,7 +57,17 @@ function lengthPrefixed(code: string, bytes: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Encodings of the arrays that recur in every avatar of a template (see derivedOnce). */
+const recurringEncodings = new WeakMap<object, Uint8Array>();
+
 function array(code: string, values: Int32Array | Float64Array | Float32Array | BigInt64Array): Uint8Array {
+  if (!isRecurring(values)) return encodeArray(code, values);
+  let out = recurringEncodings.get(values);
+  if (!out) recurringEncodings.set(values, (out = encodeArray(code, values)));
+  return out;
+}
+
+function encodeArray(code: string, values: Int32Array | Float64Array | Float32Array | BigInt64Array): Uint8Array {
   // Typed arrays are little-endian on every platform Node runs on.
   const raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const compress = raw.length > COMPRESS_ABOVE_BYTES;

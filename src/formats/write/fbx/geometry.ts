@@ -1,6 +1,7 @@
 import type { AvatarMesh } from '../../../model/avatar.ts';
 import { gatherVec3 } from '../../../geometry/mesh/gather.ts';
 import { int32, node, properties70, type FbxNode } from './node.ts';
+import { derivedOnce } from './recurring.ts';
 
 const i = int32;
 
@@ -29,11 +30,11 @@ export function meshGeometry(mesh: AvatarMesh): FbxNode[] {
     properties70([]),
     node('GeometryVersion', [i(124)]),
     node('Vertices', [Float64Array.from(positions)]),
-    node('PolygonVertexIndex', [polygonVertexIndex(indices)]),
+    node('PolygonVertexIndex', [derivedOnce(indices, 'PolygonVertexIndex', () => polygonVertexIndex(indices))]),
     layerElement('LayerElementNormal', 'ByPolygonVertex', 'Direct', [node('Normals', [cornerNormals])]),
     layerElement('LayerElementUV', 'ByPolygonVertex', 'IndexToDirect', [
-      node('UV', [Float64Array.from(uvs)]),
-      node('UVIndex', [Int32Array.from(indices)]),
+      node('UV', [derivedOnce(uvs, 'UV', () => Float64Array.from(uvs))]),
+      node('UVIndex', [derivedOnce(indices, 'UVIndex', () => Int32Array.from(indices))]),
     ], 'UVMap'),
     layerElement('LayerElementMaterial', 'AllSame', 'IndexToDirect', [node('Materials', [Int32Array.of(0)])]),
     node('Layer', [i(0)], [

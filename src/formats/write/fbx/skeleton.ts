@@ -3,6 +3,7 @@ import { boneWorldMatrices, invertAffine, quatToEulerXYZDegrees } from '../../..
 import { modelNode } from './model-node.ts';
 import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
 import { SCENE_ROOT, type FbxScene } from './scene.ts';
+import { derivedOnce } from './recurring.ts';
 
 const IDENTITY = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
 
@@ -47,14 +48,14 @@ export function addSkin(scene: FbxScene, model: AvatarModel, mesh: AvatarMesh, g
   ]);
   scene.connect(skin, geometryId);
   const world = boneWorldMatrices(model.bones);
-  const influences = boneInfluences(mesh, model.bones.length);
+  const influences = derivedOnce(mesh.skin, `influences of ${model.bones.length} bones`, () => boneInfluences(mesh, model.bones.length), (all) => all.flatMap((b) => [b.indexes, b.weights]));
   model.bones.forEach((bone, b) => {
     const { indexes, weights } = influences[b];
     const cluster = scene.add('Deformer', bone.name, 'Cluster', [
       node('Version', [int32(100)]),
       node('UserData', ['', '']),
       // Readers accept a cluster without Indexes and Weights; empty arrays trip some of them.
-      ...(indexes.length > 0 ? [node('Indexes', [Int32Array.from(indexes)]), node('Weights', [Float64Array.from(weights)])] : []),
+      ...(indexes.length > 0 ? [node('Indexes', [indexes]), node('Weights', [weights])] : []),
       node('Transform', [invertAffine(world[b])]),
       node('TransformLink', [world[b]]),
     ], 'SubDeformer');
@@ -64,7 +65,7 @@ export function addSkin(scene: FbxScene, model: AvatarModel, mesh: AvatarMesh, g
 }
 
 /** Per bone, the vertices it moves and with what weight (the transpose of the 4-per-vertex skin). */
-function boneInfluences(mesh: AvatarMesh, boneCount: number): { indexes: number[]; weights: number[] }[] {
+function boneInfluences(mesh: AvatarMesh, boneCount: number): { indexes: Int32Array; weights: Float64Array }[] {
   const out = Array.from({ length: boneCount }, () => ({ indexes: [] as number[], weights: [] as number[] }));
   const { joints, weights } = mesh.skin;
   for (let k = 0; k < joints.length; k++) {
@@ -73,5 +74,5 @@ function boneInfluences(mesh: AvatarMesh, boneCount: number): { indexes: number[
     entry.indexes.push(k >> 2);
     entry.weights.push(weights[k]);
   }
-  return out;
+  return out.map((b) => ({ indexes: Int32Array.from(b.indexes), weights: Float64Array.from(b.weights) }));
 }
