@@ -89,7 +89,8 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   const frame = faceFrame(input.landmarks);
   const grid = headGrid(frame);
   const [outlineRegion, hairRegion] = regions(frame, grid);
-  const matte = maskOnGrid(input.matte, grid).map((m, i) => m & outlineRegion[i]);
+  const matteCells = maskOnGrid(input.matte, grid);
+  const matte = matteCells.map((m, i) => m & outlineRegion[i]);
   const observed = maskOnGrid(obs.mask, grid);
   const head = headDepth(camera, grid, input.avatar);
   const headCells = Uint8Array.from(head, (d) => (d > -Infinity ? 1 : 0));
@@ -104,7 +105,7 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   };
   const tried = candidates.map((s) => score(s, 1)).sort((a, b) => b.score - a.score);
   const centre = input.warp(new Float32Array(library.map.centre));
-  const person = maskOnGrid(input.matte, grid).map((m, i) => m | observed[i]);
+  const person = matteCells.map((m, i) => m | observed[i]);
   const scene = { camera, grid, head, matte, person, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
   const fitted = tried.slice(0, RETRIED).map(({ style }) => {
     const warped = warpedStyle(library.map, style.mesh, input.warp);
