@@ -62,6 +62,9 @@ scene.world = world
 for name, rotation, energy in (('key', (50, 0, 30), 3.0), ('fill', (60, 0, -60), 1.2), ('rim', (110, 0, 180), 1.5)):
     light = bpy.data.lights.new(name, 'SUN')
     light.energy = energy
+    # Soft suns: Blender's default (half a degree across) casts the nose's shadow as a hard-edged patch
+    # that reads as a translucent spot on the skin.
+    light.angle = math.radians(25)
     obj = bpy.data.objects.new(name, light)
     obj.rotation_euler = [math.radians(a) for a in rotation]
     scene.collection.objects.link(obj)
@@ -126,7 +129,7 @@ shoot('front', (0, -1, 0.05), middle, whole)
 shoot('side', (1, 0, 0.05), middle, whole)
 shoot('three-quarter', (0.7, -0.7, 0.1), middle, whole)
 # The left ear (+X): the outermost head point near the ear's height, somewhat behind the eyes.
-ear_z = eye_left.z - 2.2 * unit
+ear_z = eye_left.z - 1.6 * unit
 head = next(ps for n, ps in points.items() if n.startswith('head'))
 near = [p for p in head if abs(p.z - ear_z) < 2.5 * unit and p.y > eye_left.y + 3 * unit and p.x > 0]
 rim = max(near, key=lambda p: p.x) if near else eye_left

@@ -27,7 +27,7 @@ import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
-import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
@@ -257,7 +257,8 @@ export class PhotoPipeline implements Pipeline {
       neck: tpl.neckFront,
       skin,
       visible,
-      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairColours.base },
+      // The scalp takes the roots' colour: between the cards and at the parting, the skin reads as roots.
+      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairRootColour(hairColours.base) },
       hairOver,
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },

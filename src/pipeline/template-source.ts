@@ -54,6 +54,8 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
 /** Face contour landmarks just in front of each ear (the right ear is on -X), and across the face at the ears. */
 const EAR_ANCHORS = { right: [127, 234, 93, 132], left: [356, 454, 323, 361] };
 const FACE_WIDTH: [number, number] = [234, 454];
+/** Two points on the brows and two at the nose's base (the alae's bottoms): an ear spans about their heights. */
+const EAR_LEVEL = [105, 334, 98, 327];
 /** Over this distance (cm) from the skin an ear's stem blends from the warp into the ear's own motion. */
 const EAR_STEM = 1.2;
 
@@ -71,7 +73,7 @@ function earRest(head: MeshData, ear: readonly number[], anchors: number[]): Ear
     const x = Math.min(1, d / EAR_STEM);
     return x * x * (3 - 2 * x);
   });
-  return { vertices: [...ear], weights, anchors, width: FACE_WIDTH };
+  return { vertices: [...ear], weights, anchors, width: FACE_WIDTH, level: EAR_LEVEL };
 }
 
 /**

@@ -107,11 +107,15 @@ export const motions = {
    * along the inner contour closes, half by each lip, down to LIPS_PRESSED; where the lip surfaces
    * near the contour then reach past the line where the lips meet, they flatten against it, as
    * pressed lips do (as far as the neutral face's own lips already reach past it, at the corners, they may).
-   * The closing fades out over the last `cornerBand` mouth units at each corner.
+   * The closing fades out over the last `cornerBand` mouth units at each corner. `atRest` seals the neutral
+   * face's mouth, which is untangled afterwards: along every vertex of the contour (in 2.0 the refined ones
+   * between the landmarks stood 0.3-0.6 mm apart) and in depth too. A shape, which nothing untangles, seals
+   * at the landmarks alone (sealed at every vertex, viseme_PP folded the 2.0 template's lips).
    */
-  sealLips(frame: ExpressionFrame, out: Deltas, cornerBand = 0.8): void {
+  sealLips(frame: ExpressionFrame, out: Deltas, cornerBand = 0.8, atRest = false): void {
     const clear = LIPS_PRESSED * frame.mouthUnit;
-    const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
+    const contour = atRest ? frame.lipRim : frame.template.loops.lipsInner;
+    const { upper, lower } = upperAndLower(frame, contour);
     const height = (q: Vec3) => dot(q, frame.up);
     const meeting = (positions: ArrayLike<number>) => {
       const top = contourProfile(frame, upper, height, positions), bottom = contourProfile(frame, lower, height, positions);
@@ -119,10 +123,18 @@ export const motions = {
     };
     const before = meeting(movedLips(frame, out.head));
     // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
-    const xs = frame.template.loops.lipsInner.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+    const xs = contour.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
     const lo = Math.min(...xs), hi = Math.max(...xs);
     const corners = (x: number) => smoothstep(Math.min(x - lo, hi - x) / (cornerBand * frame.mouthUnit));
     moveLips(frame, out, (x) => ({ close: Math.max(0, before.gap(x) - clear) * corners(x), upperShare: 0.5 }), byContour);
+    if (atRest) {
+      // Closed, the edges also meet in depth: an upper edge left behind the lower one (0.5-3.5 mm on the test
+      // photos) opens a slit that the preview, from a little above, looks through onto the teeth. Each edge goes half way.
+      const depth = (q: Vec3) => dot(q, frame.forward);
+      const moved = movedLips(frame, out.head);
+      const ahead = contourProfile(frame, lower, depth, moved), behind = contourProfile(frame, upper, depth, moved);
+      moveLips(frame, out, (x) => ({ close: (ahead(x) - behind(x)) * corners(x), upperShare: 0.5 }), byContour, scale(frame.forward, -1));
+    }
     const neutral = meeting(frame.fitted.head), after = meeting(movedLips(frame, out.head));
     const { lowerness } = lipZone(frame);
     // How far a vertex reaches past the line: up for the lower lip, down for the upper one.
@@ -240,7 +252,7 @@ function movedLips(frame: ExpressionFrame, deltas: Float32Array): Float32Array {
   let scratch = lipScratch.get(frame);
   if (!scratch) lipScratch.set(frame, (scratch = new Float32Array(frame.fitted.head.length)));
   const p = frame.fitted.head;
-  for (const v of [...frame.template.loops.lipsInner, ...lipZone(frame).surface]) {
+  for (const v of [...frame.lipRim, ...lipZone(frame).surface]) {
     for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
   }
   return scratch;
@@ -291,11 +303,11 @@ function neutralLipGap(frame: ExpressionFrame): (x: number) => number {
 }
 
 /**
- * Moves the lips vertically, `close` in total towards each other (negative: apart) at each place
+ * Moves the lips vertically (or along `direction`), `close` in total towards each other (negative: apart) at each place
  * across the mouth, the upper lip taking `upperShare` of it; the motion fades away from the lip
  * contour, over the skin around it and into the mouth behind it.
  */
-function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }, lowerness = byJaw): void {
+function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }, lowerness = byJaw, direction = frame.up): void {
   const { distance } = lipZone(frame);
   const radius = 2 * frame.mouthUnit;
   const p = frame.fitted.head;
@@ -305,7 +317,7 @@ function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { clos
     // Whole on the lips, fading out over the skin around them and into the mouth behind them.
     const a = close * (1 - smoothstep((distance[v] / radius - 0.3) / 0.7)) * lipFront(frame, v);
     const j = lowerness(frame, v);
-    const move = scale(frame.up, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
+    const move = scale(direction, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
     for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
   }
 }

@@ -50,6 +50,8 @@ export interface ExpressionFrame {
   lidCentres: { left: Vec3; right: Vec3 };
   /** Head vertices on each eye opening's rim (the eyelid contour and, in 2.0, the points refined between). */
   lidRims: { left: number[]; right: number[] };
+  /** The inner lip contour at the mesh's resolution, in order: its points and, in 2.0, the points refined between. */
+  lipRim: number[];
 }
 
 export function meshNames(): MeshName[] {
@@ -124,35 +126,34 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     eyeCentres,
     eyeRadius,
     lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
-    lidRims: lidRimsOf(template),
+    ...rimsOf(template),
   };
 }
 
-const rims = new WeakMap<HeadTemplate, ExpressionFrame['lidRims']>();
+const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lipRim'>>();
 
-/** Both eye openings' rims, found once per template (they depend on its topology alone). */
-function lidRimsOf(template: HeadTemplate): ExpressionFrame['lidRims'] {
+/** The eye openings' and the mouth's rims, found once per template (they depend on its topology alone). */
+function rimsOf(template: HeadTemplate): Pick<ExpressionFrame, 'lidRims' | 'lipRim'> {
   let out = rims.get(template);
   if (!out) {
     const neighbours = vertexNeighbours(template.head.positions.length / 3, template.head.indices);
-    out = { left: rimOf(neighbours, template.loops.leftEye), right: rimOf(neighbours, template.loops.rightEye) };
+    const lid = (loop: readonly number[]) => refinedLoop(neighbours, loop).sort((x, y) => x - y);
+    out = { lidRims: { left: lid(template.loops.leftEye), right: lid(template.loops.rightEye) }, lipRim: refinedLoop(neighbours, template.loops.lipsInner) };
     rims.set(template, out);
   }
   return out;
 }
 
 /**
- * The rim of an eye opening: its contour and, in 2.0, the vertices refined between neighbours on it
- * (each the one vertex joined to both of two contour points that are not joined themselves).
+ * A closed contour at the mesh's resolution, in order: its points and, in 2.0, the vertices refined
+ * between neighbours on it (each the one vertex joined to both of two contour points that are not joined themselves).
  */
-function rimOf(neighbours: number[][], loop: readonly number[]): number[] {
-  const rim = new Set(loop);
-  loop.forEach((a, k) => {
+function refinedLoop(neighbours: number[][], loop: readonly number[]): number[] {
+  return loop.flatMap((a, k) => {
     const b = loop[(k + 1) % loop.length];
     // Neighbours on the contour in 1.6; in 2.0 one refined vertex lies between them.
-    if (!neighbours[a].includes(b)) for (const v of neighbours[a]) if (neighbours[b].includes(v)) rim.add(v);
+    return neighbours[a].includes(b) ? [a] : [a, ...neighbours[a].filter((v) => neighbours[b].includes(v))];
   });
-  return [...rim].sort((x, y) => x - y);
 }
 
 /** A displacement given in template axes (left, up, forward), in the fitted frame. */

@@ -194,7 +194,7 @@ const SEAL_CORNERS = 0.3;
 export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Float32Array {
   const frame = expressionFrame(template, fitted);
   const close = arkitShape(frame, 'mouthClose');
-  motions.sealLips(frame, close, SEAL_CORNERS);
+  motions.sealLips(frame, close, SEAL_CORNERS, true);
   return fitted.head.map((p, i) => p + close.head[i]);
 }
 

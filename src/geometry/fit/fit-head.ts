@@ -3,7 +3,7 @@
  * carry the deformation smoothly to everything else (cranium, ears, neck, mouth, teeth, tongue) with a global
  * similarity plus an RBF warp of the residual, and seat the eyeballs in the fitted sockets, behind the
  * detected irises as far as the sockets allow. The ears, far from every landmark, move as whole pieces with the
- * face's sides and width instead of the warp.
+ * face's sides and width instead of the warp, at the height of the face between the brows and the nose's base.
  */
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
 import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
@@ -37,7 +37,9 @@ export interface FitSource {
 /**
  * An ear. The photo has no landmarks on it, and the warp, fitted to the face, stretches or shears what
  * lies far behind the face's sides: an ear follows the face's rotation, the contour points in front of it
- * and the face's width (its size), as one piece, blending into the warp at its stem.
+ * and the face's width (its size), as one piece, blending into the warp at its stem. Its height follows
+ * the middle of the face (an ear spans about the brows to the nose's base), not the contour points, which
+ * a rounder or longer jaw moves up or down.
  */
 export interface EarRest {
   vertices: number[];
@@ -47,6 +49,8 @@ export interface EarRest {
   anchors: number[];
   /** Two landmarks across the face whose distance sizes the ear. */
   width: [number, number];
+  /** Landmarks at the brows and at the nose's base: their mean height places the ear's. */
+  level: number[];
 }
 
 export interface FitTargets {
@@ -117,11 +121,23 @@ function separateOpenings(landmarks: Float32Array, pairs: [number, number][]): F
   return lm;
 }
 
+/**
+ * How far (cm) an ear may move up or down against the contour beside it: its stem, which blends into
+ * the warp over about a centimetre, folds when sheared much further.
+ */
+const MAX_EAR_RISE = 0.5;
+
 function placeEar(head: Float32Array, rest: Float32Array, lm: Float32Array, global: Similarity, ear: EarRest): void {
-  const centre = (points: ArrayLike<number>): Vec3 => [0, 1, 2].map((k) => ear.anchors.reduce((s, a) => s + points[3 * a + k], 0) / ear.anchors.length) as Vec3;
-  const from = centre(rest), to = centre(lm);
+  const mean = (points: ArrayLike<number>, ids: number[]): Vec3 => [0, 1, 2].map((k) => ids.reduce((s, a) => s + points[3 * a + k], 0) / ids.length) as Vec3;
+  const from = mean(rest, ear.anchors);
   const span = (points: ArrayLike<number>) => Math.hypot(...[0, 1, 2].map((k) => points[3 * ear.width[0] + k] - points[3 * ear.width[1] + k]));
   const size = span(lm) / span(rest);
+  // The contour's centre, moved along the face's up to keep the template's height against the level.
+  const up = applyMat3(global.rotation, 0, 1, 0);
+  const contour = mean(lm, ear.anchors), level = mean(lm, ear.level);
+  const wanted = [0, 1, 2].reduce((s, k) => s + (level[k] - contour[k]) * up[k], 0) - size * (mean(rest, ear.level)[1] - from[1]);
+  const rise = Math.max(-MAX_EAR_RISE, Math.min(MAX_EAR_RISE, wanted));
+  const to = contour.map((c, k) => c + rise * up[k]);
   ear.vertices.forEach((v, i) => {
     const r = applyMat3(global.rotation, rest[3 * v] - from[0], rest[3 * v + 1] - from[1], rest[3 * v + 2] - from[2]);
     const w = ear.weights[i];

@@ -7,7 +7,11 @@
 import { SelfIntersectionWalk, weldMap } from '../mesh/checks.ts';
 import { grow, vertexNeighbours } from '../mesh/adjacency.ts';
 
-const BLEND_STEPS = [0.25, 0.5, 0.75, 1];
+/**
+ * How far towards the safe shape each step blends: small steps first, since most folds open within a tenth of
+ * the way (closed lips whose seal folded at one spot reopened 0.5-0.9 mm over a fifth of the mouth at steps of a quarter).
+ */
+const BLEND_STEPS = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1];
 /** Folds are checked again after each step over the same triangles: pairs that did not move keep their answer. */
 const walk = new SelfIntersectionWalk();
 

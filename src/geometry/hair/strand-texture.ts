@@ -75,6 +75,14 @@ function drawPattern(size: number): StrandPattern {
   return p;
 }
 
+/** Strands are this much darker at the root than along their lengths. */
+const ROOT_SHADE = 0.6;
+
+/** The colour of the hair's roots, for the scalp under it: the base colour as dark as the strands' roots. */
+export function hairRootColour(base: Rgb): Rgb {
+  return base.map((c) => Math.round(c * ROOT_SHADE)) as Rgb;
+}
+
 /**
  * Strand-direction shading over a rectangle: each pixel column is a strand with its own brightness and
  * tone (smoothed over neighbours into streaks and clumps), wandering a little sideways down the rows;
@@ -89,7 +97,7 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
   for (let y = 0; y < h; y++) {
     const along = y / h;
     const wander = 1.5 * Math.sin(phase + along * 5) + 0.4 * Math.sin(phase * 3 + along * 17);
-    const rootDark = 0.6 + 0.4 * smooth(0, roots, along);
+    const rootDark = ROOT_SHADE + (1 - ROOT_SHADE) * smooth(0, roots, along);
     for (let x = 0; x < w; x++) {
       const xs = Math.min(w + 7, Math.max(0, x + wander + 3));
       const xi = Math.floor(xs), f = xs - xi;

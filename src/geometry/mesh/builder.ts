@@ -54,13 +54,16 @@ export class MeshBuilder {
 
   /**
    * Closes `loop` with new rings and an apex. Each ring has a whole multiple of the loop's
-   * vertex count: point j of a ring of s times the length sits at loop position j / s. The UVs
-   * shrink the loop's UV outline towards its centre, so the cap fills the loop's UV hole
-   * without overlap: by equal steps, or with `evenDensity` so that each band between rings gets
-   * UV area in proportion to its area on the surface (no band squeezed into a sliver). Returns
-   * the new vertices.
+   * vertex count: point j of a ring of s times the length sits at loop position j / s. Without
+   * `island` the UVs shrink the loop's UV outline towards its centre by equal steps, so the cap
+   * fills the loop's UV hole without overlap. With `island` the cap gets a UV disc of its own:
+   * the loop on its rim (the loop's vertices keep their UVs; `islandLoopUvs` gives the rim's for
+   * the caller to split a seam there), the apex at its centre, and each band between rings UV
+   * area in proportion to its area on the surface (no band squeezed into a sliver). The disc
+   * turns the way the loop's own UVs do, so its triangles face the same way in UV space as the
+   * rest. Returns the new vertices.
    */
-  cap(loop: readonly number[], rings: readonly Vec3[][], apex: Vec3, evenDensity = false): number[] {
+  cap(loop: readonly number[], rings: readonly Vec3[][], apex: Vec3, island?: UvDisc): number[] {
     const n = loop.length;
     const uvCentre = [0, 0];
     for (const v of loop) for (let k = 0; k < 2; k++) uvCentre[k] += this.uvs[2 * v + k] / n;
@@ -69,26 +72,56 @@ export class MeshBuilder {
       return this.uvs[2 * loop[i] + k] * (1 - f) + this.uvs[2 * loop[(i + 1) % n] + k] * f;
     };
     const steps = rings.length + 1;
-    const shrink = evenDensity ? areaShrink(loop.map((v) => [this.positions[3 * v], this.positions[3 * v + 1], this.positions[3 * v + 2]] as Vec3), rings, apex) : rings.map((_, r) => (r + 1) / steps);
+    const disc = island && { ...island, turn: Math.sign(this.uvArea(loop)) };
+    const shrink = disc ? areaShrink(loop.map((v) => [this.positions[3 * v], this.positions[3 * v + 1], this.positions[3 * v + 2]] as Vec3), rings, apex) : rings.map((_, r) => (r + 1) / steps);
     const added: number[] = [];
     let previous = loop;
     rings.forEach((ring, r) => {
       const w = shrink[r];
       const per = ring.length / n;
-      const next = ring.map((p, j) => this.vertex(p, [0, 1].map((k) => loopUv(j / per, k) * (1 - w) + uvCentre[k] * w) as [number, number]));
+      const uv = (j: number): [number, number] => (disc ? discUv(disc, j / ring.length, w) : ([0, 1].map((k) => loopUv(j / per, k) * (1 - w) + uvCentre[k] * w) as [number, number]));
+      const next = ring.map((p, j) => this.vertex(p, uv(j)));
       this.stitch(previous, next, previous.map((_, i) => i / previous.length), next.map((_, j) => j / next.length));
       added.push(...next);
       previous = next;
     });
-    const top = this.vertex(apex, [uvCentre[0], uvCentre[1]]);
+    const top = this.vertex(apex, island ? island.centre : [uvCentre[0], uvCentre[1]]);
     this.fan(previous, top);
     return [...added, top];
+  }
+
+  /** The UVs on the rim of a cap's `island` (see `cap`) for each vertex of its loop. */
+  islandLoopUvs(loop: readonly number[], island: UvDisc): [number, number][] {
+    const disc = { ...island, turn: Math.sign(this.uvArea(loop)) };
+    return loop.map((_, i) => discUv(disc, i / loop.length, 0));
+  }
+
+  /** Signed area of a loop's UV polygon. */
+  private uvArea(loop: readonly number[]): number {
+    let area = 0;
+    loop.forEach((v, i) => {
+      const w = loop[(i + 1) % loop.length];
+      area += this.uvs[2 * v] * this.uvs[2 * w + 1] - this.uvs[2 * w] * this.uvs[2 * v + 1];
+    });
+    return area / 2;
   }
 
   /** Closes a loop with a fan around the vertex `apex`. */
   fan(loop: readonly number[], apex: number): void {
     for (let i = 0; i < loop.length; i++) this.triangle(loop[(i + 1) % loop.length], loop[i], apex);
   }
+}
+
+/** A disc in UV space (centre, radius) that a cap is laid out in. */
+export interface UvDisc {
+  centre: [number, number];
+  radius: number;
+}
+
+/** A point of a cap's disc: `along` the loop (0..1, turning as `turn`), `shrink` of the way to the centre. */
+function discUv(disc: UvDisc & { turn: number }, along: number, shrink: number): [number, number] {
+  const angle = disc.turn * 2 * Math.PI * along, r = disc.radius * (1 - shrink);
+  return [disc.centre[0] + r * Math.cos(angle), disc.centre[1] + r * Math.sin(angle)];
 }
 
 /**

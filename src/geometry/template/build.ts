@@ -6,6 +6,7 @@ import { buildEyeball, eyeballLayout } from './eyeball.ts';
 import type { CanonicalFace } from './canonical-face.ts';
 import { buildBaseHead, FACE_UV, Tag, type BaseHead } from './head.ts';
 import { BUST_BOTTOM_Y } from './bust.ts';
+import { applyTorsoRelief } from './torso-relief.ts';
 import { packSkin, singleBoneRow } from './head-weights.ts';
 import { buildTeeth, buildTongue, mouthFrame } from './mouth-parts.ts';
 import { jointPositions, skeleton } from './rig.ts';
@@ -61,6 +62,9 @@ function refine(base: BaseHead, times: number): BaseHead {
 export function generateTemplate(version: TemplateVersion, face: CanonicalFace): HeadTemplate {
   const res = RESOLUTION[version];
   const head = refine(buildBaseHead(face), res.subdivisions);
+  // The muscles and bones under the neck's and the bust's skin, on the finished resolution (the light
+  // template's rings are too far apart to carry them through a subdivision).
+  applyTorsoRelief(head.positions, vertexNormals(head.positions, head.indices), head.tags.flatMap((t, v) => (t === Tag.Skin || t === Tag.Bust ? [v] : [])));
   const eyes = head.eyes;
   const world = jointPositions({ eyeLeft: eyes.left.centre, eyeRight: eyes.right.centre, bottomY: BUST_BOTTOM_Y });
   const frame = mouthFrame(head.positions, 13, 14);

@@ -4,14 +4,17 @@ import { add, centroid, dot, normalize, scale, sub, vertex } from '../mesh/vec.t
 
 /**
  * An ear: a shell grown from an opening left in the skin. A stem leaves the head and flares into
- * the pinna's back (an ellipse 6.2 cm tall, tilted back, standing further out at the back); the
- * helix turns over the rim and rolls inwards into the scapha's groove, rises again as the
- * antihelix and falls into the hollow of the concha. At the bottom the rolls fade into a soft,
- * longer lobe; at the front of the concha the tragus stands up over the ear canal. Each ring
- * point keeps its angle about the opening's centre and the rings' outlines nest (growing to the
- * rim, shrinking after it), so that the shell is a height field over them and cannot cross itself.
+ * the pinna's back (an ellipse, tilted back, standing further out at the back: 6.2 cm tall with its
+ * lobe, the adult mean, its rim about 1.4 cm off the skull); the helix turns over the rim and rolls
+ * inwards into the scapha's groove, rises again as the antihelix and falls into the hollow of the
+ * concha. The scapha and the antihelix run round the back and the top only: at the front the helix
+ * falls straight into the concha, as its crus does. At the bottom the rolls fade into a soft lobe;
+ * at the front of the concha the tragus stands up over the ear canal, and across the notch below
+ * it the antitragus. Each ring point keeps its angle about the opening's centre and the rings'
+ * outlines nest (growing to the rim, shrinking after it), so that the shell is a height field over
+ * them and cannot cross itself.
  */
-const PINNA = { halfHeight: 3.1, halfWidth: 1.8, back: 0.9, up: 0.35, tilt: (15 * Math.PI) / 180 };
+const PINNA = { halfHeight: 2.75, halfWidth: 1.6, egg: 0.18, back: 0.8, up: 0.35, tilt: (15 * Math.PI) / 180 };
 /**
  * Per ring: size of the outline, distance out from the head, how far its centre has moved from
  * the opening to the pinna's centre, extra distance at the back, how much of the ring is the
@@ -20,28 +23,37 @@ const PINNA = { halfHeight: 3.1, halfWidth: 1.8, back: 0.9, up: 0.35, tilt: (15 
 const RINGS: [number, number, number, number, number, number][] = [
   [0.45, 0.3, 0, 0, 0.5, 0.3],
   [0.6, 0.6, 0.3, 0, 1, 0.6],
-  [0.92, 0.95, 1, 0.5, 1, 0.95],
-  [1.0, 1.2, 1, 0.6, 1, 1.2],
-  [1.04, 1.5, 1, 0.6, 1, 1.45],
+  [0.92, 0.85, 1, 0.35, 1, 0.85],
+  [1.0, 1.0, 1, 0.45, 1, 1.0],
+  [1.04, 1.15, 1, 0.45, 1, 1.1],
   // The helix's crest, its inner lip and the scapha's groove behind it.
-  [0.96, 1.72, 1, 0.55, 1, 1.55],
-  [0.84, 1.62, 1, 0.45, 1, 1.5],
-  [0.76, 1.38, 1, 0.4, 1, 1.42],
+  [0.96, 1.32, 1, 0.42, 1, 1.16],
+  [0.84, 1.22, 1, 0.34, 1, 1.12],
+  [0.76, 0.98, 1, 0.3, 1, 1.05],
   // The antihelix's ridge, then the wall of the concha.
-  [0.64, 1.55, 1, 0.35, 1, 1.3],
-  [0.5, 1.3, 1, 0.25, 1, 1.15],
+  [0.64, 1.15, 1, 0.26, 1, 0.95],
+  [0.5, 0.9, 1, 0.18, 1, 0.82],
 ];
+/** The rings from the helix's crest to the concha's wall, which the front smooths into one slope. */
+const CREST = 5;
 /** Points per ring per base vertex: the pinna needs a finer outline than the skin's opening. */
 const DETAIL = 2;
 /** How much lower the lobe reaches, as a fraction of the outline's size. */
 const LOBE_LENGTH = 0.22;
 /** Where the tragus sits (outline angle: 0 back, pi/2 up, pi front) and how far it stands out. */
-const TRAGUS = { angle: Math.PI + 0.35, height: 0.45 };
-const CONCHA_OUT = 0.85;
+const TRAGUS = { angle: Math.PI + 0.35, height: 0.4 };
+/** The antitragus: below and behind the concha, above the lobe, a smaller knob. */
+const ANTITRAGUS = { angle: -Math.PI / 2 + 0.55, height: 0.22 };
+const CONCHA_OUT = 0.45;
 
 /** Weight of the lobe at an outline angle: the lowest part, a little towards the back. */
 const lobeWeight = (angle: number) => Math.max(0, -Math.sin(angle - 0.2)) ** 3;
 const tragusWeight = (angle: number) => Math.max(0, Math.cos(angle - TRAGUS.angle)) ** 10;
+const antitragusWeight = (angle: number) => Math.max(0, Math.cos(angle - ANTITRAGUS.angle)) ** 14;
+/** How much of the front (where the helix's crus enters the concha) an outline angle is. */
+const frontWeight = (angle: number) => Math.max(0, -Math.cos(angle)) ** 2;
+/** Ring r's distance out at the front: a straight slope from the crest down to the concha's wall. */
+const frontDistance = (r: number) => RINGS[CREST][1] + ((RINGS[RINGS.length - 1][1] - RINGS[CREST][1]) * (r - CREST)) / (RINGS.length - 1 - CREST);
 
 export function earRings(positions: ArrayLike<number>, base: readonly number[], side: 1 | -1): { rings: Vec3[][]; apex: Vec3 } {
   const b = centroid(positions, base);
@@ -50,7 +62,8 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
   const up: Vec3 = [0, 1, 0];
   const centre = add(add(b, scale(back, PINNA.back)), scale(up, PINNA.up));
   const outline = (angle: number): [number, number] => {
-    const x = PINNA.halfWidth * Math.cos(angle), y = PINNA.halfHeight * Math.sin(angle);
+    // Egg-shaped: broad over the top of the helix, narrowing towards the lobe.
+    const x = PINNA.halfWidth * (1 + PINNA.egg * Math.sin(angle)) * Math.cos(angle), y = PINNA.halfHeight * Math.sin(angle);
     return [x * Math.cos(PINNA.tilt) + y * Math.sin(PINNA.tilt), -x * Math.sin(PINNA.tilt) + y * Math.cos(PINNA.tilt)];
   };
   // Spread the base loop evenly around the outline (by arc length, in the loop's own turning sense).
@@ -88,8 +101,10 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
       const onBase = add(add(b, relJ), scale(out, -dot(relJ, out)));
       const planar = add(scale(onBase, 1 - blend), scale(target, blend));
       const backness = Math.max(0, ob / PINNA.halfWidth);
-      const tragus = r >= RINGS.length - 2 ? TRAGUS.height * tragusWeight(angle) * (r === RINGS.length - 1 ? 1 : 0.5) : 0;
-      const lift = distance * (1 - lobe) + lobeDistance * lobe + tragus;
+      // The tragus and the antitragus stand up on the concha's rim, the inner ring the most.
+      const knobs = r >= RINGS.length - 2 ? (TRAGUS.height * tragusWeight(angle) + ANTITRAGUS.height * antitragusWeight(angle)) * (r === RINGS.length - 1 ? 1 : 0.5) : 0;
+      const relief = r > CREST ? distance + (frontDistance(r) - distance) * frontWeight(angle) : distance;
+      const lift = relief * (1 - lobe) + lobeDistance * lobe + knobs;
       // The base's own curvature fades out as the rings leave the head.
       return add(planar, scale(out, lift + backExtra * backness + dot(relJ, out) * (1 - blend)));
     }),

@@ -1,6 +1,6 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { boundaryLoops } from '../mesh/adjacency.ts';
-import { MeshBuilder } from '../mesh/builder.ts';
+import { MeshBuilder, type UvDisc } from '../mesh/builder.ts';
 import { vertex } from '../mesh/vec.ts';
 import { FACE_VERTEX_COUNT, type CanonicalFace } from './canonical-face.ts';
 import { splitSeams } from '../mesh/split-seams.ts';
@@ -56,7 +56,7 @@ const SEAM_RING = 5;
 const SKIN = {
   columnsPerEdge: 3,
   rings: 26,
-  earCentre: [-7.4, 0.1, -4.5] as Vec3,
+  earCentre: [-7.4, 1.8, -4.5] as Vec3,
   earCells: [2, 6] as [number, number],
   uvRings: SEAM_RING,
   uvBox: FRONT_BOX,
@@ -67,6 +67,15 @@ const SKIN = {
  * column right of the front island, the throat's and chest's island below the front island.
  */
 const BACK = { seams: [0.75, 0.25], bottomScale: 0.4, boxes: [[0.692, 0.004, 0.996, 0.996], [0.004, 0.004, 0.684, 0.308]] as Box[] };
+/**
+ * Each ear's own UV disc (right, left), below the back island: at about the face's texel density (some
+ * 46 px/cm in 2.0), as a side view shows an ear as large as the face's side. The seam runs round the
+ * ear's stem, in the fold behind and in front of it.
+ */
+const EAR_ISLANDS: UvDisc[] = [
+  { centre: [0.844, 0.13], radius: 0.082 },
+  { centre: [0.844, 0.33], radius: 0.082 },
+];
 /** The bust's flat bottom, never seen, in the corner right of the neck's front island. */
 const BUST = { rings: 8, bottomRings: 2, bottomUv: { centre: [0.55, 0.1] as [number, number], half: [0.13, 0.09] as [number, number] } };
 
@@ -104,10 +113,15 @@ export function buildBaseHead(face: CanonicalFace): BaseHead {
   tag(bagIds, Tag.MouthBag);
 
   const open = boundaryLoops(b.indices);
+  // Per ear triangle (by index), the island UVs of the skin's vertices round the ear's stem.
+  const earRims: { triangles: [number, number]; rim: Map<number, [number, number]> }[] = [];
   skin.earHoles.forEach((hole, side) => {
     const base = open.find((l) => l.includes(skin.grid[hole.k0][hole.c0]))!;
     const { rings, apex } = earRings(b.positions, base, side === 0 ? -1 : 1);
-    tag(b.cap(base, rings, apex, true), side === 0 ? Tag.EarRight : Tag.EarLeft);
+    const first = b.indices.length / 3;
+    const rimUvs = b.islandLoopUvs(base, EAR_ISLANDS[side]);
+    tag(b.cap(base, rings, apex, EAR_ISLANDS[side]), side === 0 ? Tag.EarRight : Tag.EarLeft);
+    earRims.push({ triangles: [first, b.indices.length / 3], rim: new Map(base.map((v, i) => [v, rimUvs[i]])) });
   });
 
   // Behind the seam: the skin's rings, then the bust's.
@@ -117,6 +131,8 @@ export function buildBaseHead(face: CanonicalFace): BaseHead {
   const place = new Map<number, [number, number]>();
   backRings.forEach((ring, j) => ring.forEach((v, c) => place.set(v, [j, c])));
   const copies = splitSeams(b, (t, v) => {
+    const ear = earRims.find(({ triangles: [from, to] }) => t >= from && t < to);
+    if (ear) return ear.rim.get(v);
     const corners = [0, 1, 2].map((k) => place.get(b.indices[3 * t + k]));
     if (corners.some((p) => !p)) return undefined;
     // The triangle's cell: the column after which its other column follows.

@@ -11,6 +11,7 @@ import { sampleBilinear, medianPatch, median } from './sample.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';
+import { pushPullFill, TexelSource } from './transfer-fill.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -66,6 +67,11 @@ const FACING_MIN = 0.15;
 const FACING_FULL = 0.45;
 /** The skin fill is baked at 1/FILL_REDUCTION of the atlas size. */
 const FILL_REDUCTION = 4;
+/**
+ * The skin under a hair mesh continues the photo's skin around it, filled on a grid of 1/UNDER_HAIR_REDUCTION of
+ * the atlas size (push-pull: smooth, and a few milliseconds).
+ */
+const UNDER_HAIR_REDUCTION = 8;
 /** The matte's alpha (0..255) below which a pixel is background, and from which it fully counts. */
 const MATTE_RAMP = [96, 224] as const;
 /** Skin luminance, relative to the skin tone's, above which a texel counts as highlight; the part of the excess kept. */
@@ -86,13 +92,18 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const fixedOf = new Uint8Array(n);
   (input.fixed ?? []).forEach((f, i) => f.vertices.forEach((v) => (fixedOf[v] = i + 1)));
   const weight = new Float32Array(n);
+  // Per vertex, the share of the photo weight that a hair mesh over the skin takes away.
+  const underHair = new Float32Array(n);
   for (let v = 0; v < n; v++) {
     if (fixedOf[v] || (input.visible && !input.visible[v])) continue;
     // Points behind the face's rim (the back of the head) also project inside the oval.
     if (input.positions[v * 3 + 2] < frontMost - 1) continue;
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
     if (d <= 0) continue;
-    weight[v] = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]) * (1 - (input.hairOver?.(v) ?? 0));
+    const seen = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
+    const hair = input.hairOver?.(v) ?? 0;
+    weight[v] = seen * (1 - hair);
+    underHair[v] = seen * hair;
   }
   const fill = fillColours(input, img, skin, fixedOf);
   const gain = input.photoGain;
@@ -103,40 +114,83 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION);
   const rgba = new Uint8ClampedArray(bytes.buffer);
   const px = new Float32Array(3);
-  // Per vertex: image x, y, photo weight, gains.
-  const attrs = new Float32Array(n * 6);
+  // Per vertex: image x, y, photo weight, gains, share under hair.
+  const attrs = new Float32Array(n * 7);
   for (let v = 0; v < n; v++) {
-    attrs[v * 6] = img[v * 2];
-    attrs[v * 6 + 1] = img[v * 2 + 1];
-    attrs[v * 6 + 2] = weight[v];
-    for (let c = 0; c < 3; c++) attrs[v * 6 + 3 + c] = gain ? gain[v * 3 + c] : 1;
+    attrs[v * 7] = img[v * 2];
+    attrs[v * 7 + 1] = img[v * 2 + 1];
+    attrs[v * 7 + 2] = weight[v];
+    for (let c = 0; c < 3; c++) attrs[v * 7 + 3 + c] = gain ? gain[v * 3 + c] : 1;
+    attrs[v * 7 + 6] = underHair[v];
   }
   const { photo, matte, highlights } = input;
   const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
   const faceTriangles = input.indices.filter((_, i, all) => {
     const t = i - (i % 3);
-    return weight[all[t]] > 0 || weight[all[t + 1]] > 0 || weight[all[t + 2]] > 0;
+    return [all[t], all[t + 1], all[t + 2]].some((v) => weight[v] > 0 || underHair[v] > 0);
   });
-  // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
-  // band along the border) made renders measurably less like the person (identity distance +0.04).
-  rasterizeUv(input.uvs, faceTriangles, size, attrs, 6, (texel, t) => {
-    let w = t[2];
-    if (w <= 0.002) return;
+  /** The photo weight at a texel (the matte's edge gives none) and its colour into px, or 0. */
+  const photoColour = (t: Float32Array): number => {
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(t[1]))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(t[0])));
-    if (matte) w *= smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], matte[pixel]);
-    if (w <= 0.002) return;
-    const o = texel * 4;
+    const w = matte ? t[2] * smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], matte[pixel]) : t[2];
+    if (w <= 0.002) return 0;
     sampleBilinear(photo, t[0], t[1], px);
     if (gain || skinLum) {
       for (let c = 0; c < 3; c++) px[c] = srgbToLinear[Math.round(px[c])] * t[3 + c];
       if (skinLum && !highlights!.features[pixel]) compressHighlight(px, skinLum);
       for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(px[c] * (LINEAR_STEPS - 1)))];
     }
+    return w;
+  };
+  const under = underHair.some((u) => u > 0) ? underHairSkin(input.uvs, faceTriangles, size / UNDER_HAIR_REDUCTION, attrs, photoColour, px) : undefined;
+  const around = new Float32Array(3);
+  // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
+  // band along the border) made renders measurably less like the person (identity distance +0.04).
+  rasterizeUv(input.uvs, faceTriangles, size, attrs, 7, (texel, t) => {
+    const o = texel * 4;
+    const u = under ? t[6] : 0;
+    if (u > 0.002) {
+      // The skin under the hair: the photo's skin around it, where the photo would have been.
+      sampleTexture(under!, size / UNDER_HAIR_REDUCTION, ((texel % size) + 0.5) / UNDER_HAIR_REDUCTION - 0.5, (Math.floor(texel / size) + 0.5) / UNDER_HAIR_REDUCTION - 0.5, around);
+      for (let c = 0; c < 3; c++) rgba[o + c] = u * around[c] + (1 - u) * rgba[o + c];
+    }
+    const w = t[2] > 0.002 ? photoColour(t) : 0;
+    if (w <= 0.002) return;
     rgba[o] = w * px[0] + (1 - w) * rgba[o];
     rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
     rgba[o + 2] = w * px[2] + (1 - w) * rgba[o + 2];
   });
   return { rgba: bytes, photoWeight: weight };
+}
+
+/**
+ * The skin under a hair mesh on a coarse atlas grid (`size` texels a side): texels the photo gives mostly (weight
+ * at least a half) keep its colour, all others take a push-pull continuation of them.
+ */
+function underHairSkin(uvs: Float32Array, triangles: Uint32Array, size: number, attrs: Float32Array, photoColour: (t: Float32Array) => number, px: Float32Array): Uint8Array {
+  const rgba = new Uint8Array(size * size * 4);
+  const source = new Uint8Array(size * size);
+  rasterizeUv(uvs, triangles, size, attrs, 7, (texel, t) => {
+    if (t[2] < 0.5 || photoColour(t) < 0.5) return;
+    for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = px[c];
+    source[texel] = TexelSource.scan;
+  });
+  // Every other texel is filled: a fine texel under the hair samples its coarse neighbours bilinearly.
+  for (let i = 0; i < source.length; i++) if (source[i] !== TexelSource.scan) source[i] = TexelSource.fill;
+  pushPullFill(rgba, source, size);
+  return rgba;
+}
+
+/** Bilinear sample of an RGBA texture at texel coordinates (x, y), clamped at its edges, into out (rgb). */
+function sampleTexture(rgba: Uint8Array, size: number, x: number, y: number, out: Float32Array): void {
+  const fx = Math.min(size - 1, Math.max(0, x)), fy = Math.min(size - 1, Math.max(0, y));
+  const x0 = Math.floor(fx), y0 = Math.floor(fy), x1 = Math.min(size - 1, x0 + 1), y1 = Math.min(size - 1, y0 + 1);
+  const ax = fx - x0, ay = fy - y0;
+  for (let c = 0; c < 3; c++) {
+    const top = rgba[(y0 * size + x0) * 4 + c] * (1 - ax) + rgba[(y0 * size + x1) * 4 + c] * ax;
+    const bottom = rgba[(y1 * size + x0) * 4 + c] * (1 - ax) + rgba[(y1 * size + x1) * 4 + c] * ax;
+    out[c] = top + (bottom - top) * ay;
+  }
 }
 
 /** The fill colour over the whole atlas at a reduced size, islands grown by a few texels, background skin. */
@@ -261,10 +315,15 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     let c = medianPatch(photo, x, y, r);
     if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
     const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
-    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k) }];
+    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k), neck: false }];
   });
-  anchors.push(...neckAnchors(input, img, skin, r));
-  if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin] });
+  // Far from every anchor the colour drifts to a tone, weighted as the anchors are: the photo's neck
+  // (its median) near the neck's anchors (the shoulders and the chest), the face's skin tone near the
+  // face's, and everywhere when the photo shows no neck skin.
+  const neck = neckAnchors(input, img, skin, r);
+  const neckTone = neck.length > 0 ? ([0, 1, 2].map((c) => median(neck.map((a) => a.c[c]))) as Rgb) : skin;
+  anchors.push(...neck.map((a) => ({ ...a, neck: true })));
+  if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin], neck: false });
   const n = input.positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
@@ -274,18 +333,22 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     }
     let ws = 0;
     let nearest = Infinity;
-    const acc = [0, 0, 0];
+    const acc = [0, 0, 0], far = [0, 0, 0];
     for (const a of anchors) {
       const d2 = (input.positions[v * 3] - a.p[0]) ** 2 + (input.positions[v * 3 + 1] - a.p[1]) ** 2 + (input.positions[v * 3 + 2] - a.p[2]) ** 2;
       nearest = Math.min(nearest, d2);
       const w = 1 / (d2 * d2 + 0.01);
       ws += w;
-      for (let c = 0; c < 3; c++) acc[c] += w * a.c[c];
+      const tone = a.neck ? neckTone : skin;
+      for (let c = 0; c < 3; c++) {
+        acc[c] += w * a.c[c];
+        far[c] += w * tone[c];
+      }
     }
     const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
     const hair = input.hair ? input.hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
-      const s = (acc[c] / ws) * (1 - toMedian) + skin[c] * toMedian;
+      const s = (acc[c] / ws) * (1 - toMedian) + (far[c] / ws) * toMedian;
       out[v * 3 + c] = hair > 0 ? s * (1 - hair) + input.hair!.colour[c] * hair : s;
     }
   }

@@ -16,6 +16,7 @@ import { scaleVolume, warpedStyle } from '../../geometry/hair/fit-hair.ts';
 import { faceFrame, fromFace, toFace, type FaceFrame } from './face-frame.ts';
 import { hairSilhouette, headDepth, iou, maskOnGrid, silhouetteGrid, type SilhouetteGrid } from './silhouette.ts';
 import { fitVolume } from './volume-fit.ts';
+import { lengthGap } from './hair-measures.ts';
 
 /** Cells across the longer side of the comparison grid. */
 const GRID_CELLS = 96;
@@ -31,6 +32,11 @@ const OUTLINE_WEIGHT = 0.5;
 const LENGTH_PENALTY = 0.06;
 const FRINGE_PENALTY = 0.2;
 const PARTING_PENALTY = 0.03;
+/**
+ * Score lost by a gathered style (ponytail, bun) on hair not tied back, and by any other style on hair tied back:
+ * from the front the two look alike (a ponytail shows short hair), so the observation decides.
+ */
+const TIED_PENALTY = 0.3;
 /** The best this many styles get their volume fitted and are scored again (each costs two warps of some 6,000 points). */
 const RETRIED = 1;
 
@@ -98,7 +104,8 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   };
   const tried = candidates.map((s) => score(s, 1)).sort((a, b) => b.score - a.score);
   const centre = input.warp(new Float32Array(library.map.centre));
-  const scene = { camera, grid, head, matte, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
+  const person = maskOnGrid(input.matte, grid).map((m, i) => m | observed[i]);
+  const scene = { camera, grid, head, matte, person, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
   const fitted = tried.slice(0, RETRIED).map(({ style }) => {
     const warped = warpedStyle(library.map, style.mesh, input.warp);
     const volume = fitVolume(scene, style.mesh.positions.length / 3, style.mesh.indices, warped);
@@ -150,7 +157,11 @@ function regions(frame: FaceFrame, grid: SilhouetteGrid): [Uint8Array, Uint8Arra
 
 function penalty(s: LibraryStyle, obs: HairObservation): number {
   const st = s.style;
-  const lengthGap = Math.abs(LENGTH_ORDER.indexOf(st.length) - LENGTH_ORDER.indexOf(obs.length));
+  const gathered = st.flow === 'gather';
+  const tied = gathered !== obs.tiedBack ? TIED_PENALTY : 0;
+  // Gathered hair's length is the tail's, which the front does not show; others are measured in face heights.
+  const measured = gathered || obs.tip === undefined ? undefined : lengthGap(obs.tip, st.length);
+  const length = gathered && obs.tiedBack ? 0 : measured ?? Math.abs(LENGTH_ORDER.indexOf(st.length) - LENGTH_ORDER.indexOf(obs.length));
   const parting = obs.parting !== 'none' && st.parting !== 'none' && st.parting !== obs.parting ? PARTING_PENALTY : 0;
-  return LENGTH_PENALTY * lengthGap + FRINGE_PENALTY * Math.abs(st.fringe - obs.fringe) + parting;
+  return LENGTH_PENALTY * length + FRINGE_PENALTY * Math.abs(st.fringe - obs.fringe) + parting + tied;
 }

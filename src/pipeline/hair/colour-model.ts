@@ -47,6 +47,9 @@ function fitOnce(samples: ColourFeature[]): ColourModel {
   return { mean, inverse, logDet: Math.log(det), count: n };
 }
 
+/** Squared Mahalanobis distance within which a colour belongs to a model (chi-square, 3 dof, 99.9 %). */
+export const GATE = 16.3;
+
 /** Squared Mahalanobis distance of a feature (at `offset` in `f`, e.g. a grid's packed features) from the model. */
 export function distance2(m: ColourModel, f: ArrayLike<number>, offset = 0): number {
   const d0 = f[offset] - m.mean[0];
@@ -78,11 +81,21 @@ export function fitColourModel(samples: ColourFeature[], keep = 0.8): ColourMode
 }
 
 /**
- * Models of a region with several colours (patterned clothes): k-means on the features, each
- * coordinate scaled by its spread, then one model per cluster. Clusters too small for a model are dropped.
+ * Models of a region with several colours (patterned clothes, a background): one per colour cluster
+ * (colourClusters). Clusters too small for a model are dropped.
  */
 export function fitColourMixture(samples: ColourFeature[], k: number): ColourModel[] {
-  if (samples.length < 8 * k) return [fitColourModel(samples)].filter((m): m is ColourModel => m !== undefined);
+  return colourClusters(samples, k)
+    .map((members) => fitColourModel(members.map((i) => samples[i])))
+    .filter((m): m is ColourModel => m !== undefined);
+}
+
+/**
+ * The samples split into `k` colour clusters (k-means on the features, each coordinate scaled by its
+ * spread), as lists of sample indices, largest first; fewer than 8 samples a cluster give one cluster of all.
+ */
+export function colourClusters(samples: ColourFeature[], k: number): number[][] {
+  if (samples.length < 8 * k) return [samples.map((_, i) => i)];
   const spread = [0, 1, 2].map((d) => {
     const mean = samples.reduce((a, f) => a + f[d], 0) / samples.length;
     return Math.sqrt(samples.reduce((a, f) => a + (f[d] - mean) ** 2, 0) / samples.length) || 1;
@@ -102,10 +115,7 @@ export function fitColourMixture(samples: ColourFeature[], k: number): ColourMod
     }
     label = scaled.map(nearest);
   }
-  const models: ColourModel[] = [];
-  for (let j = 0; j < k; j++) {
-    const m = fitColourModel(samples.filter((_, i) => label[i] === j));
-    if (m) models.push(m);
-  }
-  return models;
+  const groups = Array.from({ length: k }, () => [] as number[]);
+  label.forEach((j, i) => groups[j].push(i));
+  return groups.filter((g) => g.length > 0).sort((a, b) => b.length - a.length);
 }

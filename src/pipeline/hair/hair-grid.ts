@@ -102,6 +102,56 @@ export function cellGrain(grid: HairGrid, c: number): number {
   return sum > 0 ? diff / sum : 0;
 }
 
+/**
+ * Per cell, the distance (in cells, chamfer 1 and 1.4) to the nearest cell outside the person matte; cells
+ * outside it are 0. The matte's edge is where it is least sure (a network cell of 1/256 of the photo, soft
+ * at hair), so colour decides there.
+ */
+export function matteEdgeDistance(grid: HairGrid): Float32Array {
+  const { columns, rows } = grid;
+  const d = Float32Array.from(grid.person, (p) => (p ? Infinity : 0));
+  const relax = (c: number, n: number, w: number) => {
+    if (d[n] + w < d[c]) d[c] = d[n] + w;
+  };
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < columns; x++) {
+      const c = y * columns + x;
+      if (x > 0) relax(c, c - 1, 1);
+      if (y > 0) {
+        relax(c, c - columns, 1);
+        if (x > 0) relax(c, c - columns - 1, Math.SQRT2);
+        if (x < columns - 1) relax(c, c - columns + 1, Math.SQRT2);
+      }
+    }
+  }
+  for (let y = rows - 1; y >= 0; y--) {
+    for (let x = columns - 1; x >= 0; x--) {
+      const c = y * columns + x;
+      if (x < columns - 1) relax(c, c + 1, 1);
+      if (y < rows - 1) {
+        relax(c, c + columns, 1);
+        if (x < columns - 1) relax(c, c + columns + 1, Math.SQRT2);
+        if (x > 0) relax(c, c + columns - 1, Math.SQRT2);
+      }
+    }
+  }
+  return d;
+}
+
+/** Cells of the grid's outer ring, `depth` cells deep, outside the person matte: the photo's own background. */
+export function borderCells(grid: HairGrid, depth: number): number[] {
+  const { columns, rows } = grid;
+  const out: number[] = [];
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < columns; x++) {
+      const c = y * columns + x;
+      const onBorder = x < depth || y < depth || x >= columns - depth || y >= rows - depth;
+      if (onBorder && !grid.person[c]) out.push(c);
+    }
+  }
+  return out;
+}
+
 /** Colour features of cells, evenly thinned to at most `most` (a colour model needs no more). */
 export function featuresOf(grid: HairGrid, cells: number[], most = 3000): ColourFeature[] {
   const stride = Math.max(1, cells.length / most);

@@ -5,8 +5,9 @@
 import type { Rgb } from '../../geometry/texture/rgb-image.ts';
 import type { PersonMatte } from '../face/person-matte.ts';
 import type { HairLength, HairParting } from './observation.ts';
-import type { HairGrid } from './hair-grid.ts';
+import { featuresOf, type HairGrid } from './hair-grid.ts';
 import { fromFace, toFace, type FaceFrame } from './face-frame.ts';
+import { GATE, colourClusters, distance2, fitColourModel } from './colour-model.ts';
 
 /** Luminance slices (fractions of the hair cells sorted by brightness) giving the dark and light ends. */
 const DARK_SLICE = [0.05, 0.2];
@@ -17,8 +18,16 @@ function luminance(rgb: Uint8Array, c: number): number {
 }
 
 /**
- * Base colour (per-channel median) and the mean colours of a dark and a light slice. Only cells whose
- * four neighbours are hair count, so the matte's soft edge and the background do not tint the colour.
+ * A hair region's colours come in up to this many clusters: the hair itself, and what the region took in
+ * besides (a headband, a clip, a patch of background at the matte's edge).
+ */
+const COLOUR_CLUSTERS = 2;
+
+/**
+ * Base colour (per-channel median) and the mean colours of a dark and a light slice, of the region's main
+ * colour: its largest colour cluster and every cell that cluster's model explains (the same hair in light
+ * and shade), not a headband or an accessory beside it. Only cells whose four neighbours are hair count,
+ * so the matte's soft edge and the background do not tint the colour.
  */
 export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark: Rgb; light: Rgb } | undefined {
   const { columns } = grid;
@@ -31,6 +40,12 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
   }
   if (cells.length < 8) cells = all;
   if (cells.length === 0) return undefined;
+  const features = featuresOf(grid, cells);
+  const main = fitColourModel(colourClusters(features, COLOUR_CLUSTERS)[0].map((i) => features[i]));
+  if (main) {
+    const explained = cells.filter((c) => distance2(main, grid.feature, c * 3) < GATE);
+    if (explained.length > 0) cells = explained;
+  }
   const bright = new Float32Array(hair.length);
   for (const c of cells) bright[c] = luminance(grid.rgb, c);
   cells.sort((a, b) => bright[a] - bright[b]);
@@ -80,6 +95,22 @@ export function hairTip(grid: HairGrid, hair: Uint8Array, frame: FaceFrame): num
 export function lengthClass(tip: number): HairLength {
   for (const [bound, length] of LENGTH_BOUNDS) if (tip > bound) return length;
   return 'long';
+}
+
+/** The mean height of the length classes with two bounds (ear, chin, shoulder): one class's step, in face heights. */
+const CLASS_SPAN = (LENGTH_BOUNDS[0][0] - LENGTH_BOUNDS[LENGTH_BOUNDS.length - 1][0]) / (LENGTH_BOUNDS.length - 1);
+
+/**
+ * How far, in classes, a hair tip (face heights above the chin) lies outside a length class's band: 0 inside it,
+ * a fraction just outside it. A tip at a class's bound is as near the next class as its own (p09-a's bob ends at
+ * the jaw, 0.05 above the ear/chin bound). Undefined for classes without a band (shaved, none).
+ */
+export function lengthGap(tip: number, length: HairLength): number | undefined {
+  const i = LENGTH_BOUNDS.findIndex(([, l]) => l === length);
+  const top = i > 0 ? LENGTH_BOUNDS[i - 1][0] : i === 0 ? Infinity : length === 'long' ? LENGTH_BOUNDS[LENGTH_BOUNDS.length - 1][0] : undefined;
+  if (top === undefined) return undefined;
+  const bottom = i >= 0 ? LENGTH_BOUNDS[i][0] : -Infinity;
+  return (Math.max(0, tip - top) + Math.max(0, bottom - tip)) / CLASS_SPAN;
 }
 
 /** The forehead of a bare face: between the brows' outer ends, from above the brows to the average hairline. */

@@ -5,8 +5,8 @@
  * better than the others, it lies where hair can be (not on the eyes, the beard or the neck), and it is
  * connected to the hair on the scalp.
  */
-import { cost, distance2, fitColourMixture, fitColourModel, type ColourModel } from './colour-model.ts';
-import { cellGrain, cellsAround, featuresOf, type HairGrid } from './hair-grid.ts';
+import { GATE, cost, distance2, fitColourMixture, fitColourModel, type ColourModel } from './colour-model.ts';
+import { borderCells, cellGrain, cellsAround, featuresOf, matteEdgeDistance, type HairGrid } from './hair-grid.ts';
 import type { FaceFrame } from './face-frame.ts';
 import { toFace } from './face-frame.ts';
 
@@ -34,8 +34,6 @@ const CLOTHES = { top: -0.4, bottom: -1.0, halfWidth: 0.3 };
 const CLOTHES_COLOURS = 2;
 /** Above this height nothing is taken for clothes (collars reach up to the jaw's corners). */
 const COLLAR_TOP = 0.25;
-/** Squared Mahalanobis distance within which a colour belongs to a model (chi-square, 3 dof, 99.9 %). */
-const GATE = 16.3;
 /** A beard reaches this far outside the jaw's landmarks (face widths); hair beside the jaw lies farther out. */
 const BEARD_MARGIN = 0.08;
 /** The neck below the chin, half its width in face widths. */
@@ -44,6 +42,16 @@ const NECK_HALF_WIDTH = 0.3;
 const BROW_MARGIN = 0.04;
 /** Texture (over the face skin's) above which a skin-coloured cell is hair: as for a bare scalp (observe.ts). */
 const HAIR_GRAIN = 3.5;
+/** The background is sampled on the photo's border, this many cells deep, where the matte shows no person. */
+const BORDER_DEPTH = 2;
+/** A background is often several colours (a backdrop's print, lights, a crowd). */
+const BACKGROUND_COLOURS = 3;
+/**
+ * Within this many face widths of the matte's edge, a cell coloured more like the background than like the
+ * hair is background: the matte is soft there and takes in a band of backdrop beside hair (p09-a: 0.3 face
+ * widths). Deeper inside, the matte is trusted, so hair coloured like the backdrop is kept.
+ */
+const EDGE_REACH = 0.35;
 /** Passes of growing the hair region and refitting its colour model. */
 const GROWTH_PASSES = 3;
 
@@ -79,6 +87,12 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   if (!skin) throw new RangeError('findHairRegion: the face is too small to sample its skin');
   const skinLike = (c: number) => distance2(skin, grid.feature, c * 3) < GATE;
 
+  const background = fitColourMixture(featuresOf(grid, borderCells(grid, BORDER_DEPTH)), BACKGROUND_COLOURS);
+  const edge = matteEdgeDistance(grid);
+  const nearEdge = (EDGE_REACH * frame.width) / grid.step;
+  /** At the matte's edge and coloured like the backdrop. */
+  const backdrop = (c: number) => edge[c] < nearEdge && background.some((m) => distance2(m, grid.feature, c * 3) < GATE);
+
   const scalp: number[] = [];
   const clothes: number[] = [];
   for (let c = 0; c < grid.s.length; c++) {
@@ -102,12 +116,16 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   const clothesModels = fitColourMixture(featuresOf(grid, clothes), CLOTHES_COLOURS);
   const base = { skin, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
 
-  let hairModel = fitColourModel(featuresOf(grid, scalpHair));
+  // The scalp's hair seeds the hair model, less backdrop at the matte's edge that the scalp's colours do not
+  // explain (a colour both explain, dark hair before a dark backdrop, stays with the matte).
+  const seedModel = fitColourModel(featuresOf(grid, scalpHair));
+  const seeds = seedModel ? scalpHair.filter((c) => !(backdrop(c) && distance2(seedModel, grid.feature, c * 3) > GATE)) : [];
+  let hairModel = fitColourModel(featuresOf(grid, seeds)) ?? seedModel;
   let hair: Uint8Array = new Uint8Array(grid.s.length);
   // The scalp's hair is lit from above; each pass refits the model on all the hair found so far, so
   // the next one reaches the same hair in the shade beside the face.
   for (let pass = 0; pass < GROWTH_PASSES && hairModel; pass++) {
-    hair = grow(grid, scalp, allowedCell(grid, { noseTip, browTop, hairline, skinGrain }, hairModel, skin, clothesModels));
+    hair = grow(grid, scalp, allowedCell(grid, { noseTip, browTop, hairline, skinGrain }, hairModel, skin, clothesModels, backdrop));
     if (pass === GROWTH_PASSES - 1) break;
     const found: number[] = [];
     for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(c);
@@ -122,6 +140,7 @@ function allowedCell(
   hairModel: ColourModel,
   skin: ColourModel,
   clothes: ColourModel[],
+  backdrop: (c: number) => boolean,
 ): (c: number) => boolean {
   return (c) => {
     if (!grid.person[c]) return false;
@@ -133,10 +152,11 @@ function allowedCell(
     if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
     const f = grid.feature;
     const o = c * 3;
-    // Above the hairline the person is hair unless it is skin: highlights and dyed streaks included.
-    if (t > hairline && distance2(skin, f, o) > GATE) return true;
     const d = distance2(hairModel, f, o);
     const h = d + hairModel.logDet;
+    // Above the hairline the person is hair unless it is skin (highlights and dyed streaks included) or, at the
+    // matte's edge, a backdrop colour that the hair model does not explain.
+    if (t > hairline && distance2(skin, f, o) > GATE && !(d > GATE && backdrop(c))) return true;
     if (d > GATE) return false;
     // Hair as light as the skin is told from it by its strands, above the ears (whose folds make edges too).
     if (h > cost(skin, f, o) && (t < browTop || cellGrain(grid, c) < HAIR_GRAIN * skinGrain)) return false;

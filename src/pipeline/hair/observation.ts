@@ -12,6 +12,16 @@ export interface HairObservation {
   /** No hair on the scalp (bald), or hair so short the scalp shows through it (shaved). */
   bald: boolean;
   length: HairLength;
+  /**
+   * Face heights above the chin (face-frame.ts) of the lowest hair the photo shows; undefined without hair, or
+   * when the hair runs off the photo's bottom edge (it is longer than the photo shows).
+   */
+  tip?: number;
+  /**
+   * Hair pulled back from the face into a ponytail or a bun: centre-parted hair that ends above the ears, with
+   * nothing on the shoulders (from the front, a ponytail's tail hides behind the head).
+   */
+  tiedBack: boolean;
   /** Base colour (sRGB 0-255) and the darker and lighter ends of its variation. */
   colour: { base: Rgb; dark: Rgb; light: Rgb };
   /** Share of the forehead (brows to the hairline of a bare forehead) that hair covers, 0..1. */

@@ -56,7 +56,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     const hair = length === 'shaved' ? scalpCells(grid, region.hairline) : new Uint8Array(grid.s.length);
     const stubble = length === 'shaved' ? hairColour(grid, region.hair) : undefined;
     const colour = stubble ?? { base: skinColour(), dark: skinColour(), light: skinColour() };
-    return { bald: true, length, colour, fringe: 0, parting: 'none', volume, mask: upsample(grid, hair, photo) };
+    return { bald: true, length, colour, fringe: 0, parting: 'none', tiedBack: false, volume, mask: upsample(grid, hair, photo) };
   }
 
   const [outerA, outerB] = BROW_OUTER.map((i) => at(i)[0]);
@@ -69,15 +69,26 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
   const tip = hairTip(grid, region.hair, frame);
   // The region holds at least the scalp's hair cells that seeded it; the skin colour only guards an empty one.
   const colour = hairColour(grid, region.hair) ?? { base: skinColour(), dark: skinColour(), light: skinColour() };
+  const length = tip === undefined ? 'short' : lengthClass(tip);
+  const parting = findParting(grid, region.hair, region.browTop + BROW_MARGIN, cover);
   return {
     bald: false,
-    length: tip === undefined ? 'short' : lengthClass(tip),
+    length,
+    tip: offBottom(grid, region.hair) ? undefined : tip,
+    // A centre parting is hair combed down both sides of the head; ending above the ears, it was gathered behind.
+    tiedBack: length === 'short' && parting === 'centre',
     colour,
     fringe: cover.all,
-    parting: findParting(grid, region.hair, region.browTop + BROW_MARGIN, cover),
+    parting,
     volume,
     mask: upsample(grid, region.hair, photo),
   };
+}
+
+/** Whether the hair reaches the photo's bottom edge (its last grid row). */
+function offBottom(grid: HairGrid, hair: Uint8Array): boolean {
+  for (let c = (grid.rows - 1) * grid.columns; c < hair.length; c++) if (hair[c]) return true;
+  return false;
 }
 
 /** A shaved head's hair: the person's silhouette above the hairline. */

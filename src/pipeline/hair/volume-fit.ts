@@ -24,6 +24,12 @@ const ROUNDS = 3;
 /** A gap in a mask along a ray no wider than this (cells) does not end it (strands, holes in the matte). */
 const GAP = 1.5;
 const RAY_STEP = 0.5;
+/**
+ * Rounds of drawing in hair that stands outside the person, and the share of its standoff a vertex wholly
+ * outside keeps per round (0.75^4: at most about a third is left, and SCALE_MIN holds).
+ */
+const PULL_ROUNDS = 4;
+const PULL = 0.75;
 
 export interface OutlineScene {
   camera: PhotoCamera;
@@ -32,6 +38,8 @@ export interface OutlineScene {
   head: Float32Array;
   /** The person matte on the grid, within the head region. */
   matte: Uint8Array;
+  /** The person matte or the observed hair region on the grid, anywhere on it: where hair may be seen. */
+  person: Uint8Array;
   frame: FaceFrame;
   /** The cranium's centre (avatar space). */
   centre: [number, number, number];
@@ -91,7 +99,47 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
       factors[v] = Math.min(SCALE_MAX, Math.max(SCALE_MIN, factors[v] * k));
     }
   }
+  pullInside(scene, factors, indices, placed);
   return factors;
+}
+
+/**
+ * Hair below the eyes whose vertices the camera sees outside the person (matte or observed hair) is drawn
+ * towards its roots: the sectors measure only the outline above the eyes, and hair over the ears or beside the
+ * jaw that stands wider than the photo's (p04-a's sides) would stay there. A vertex moves by the share of it and
+ * its mesh neighbours that is outside, so a card moves as one instead of folding at the matte's edge. Below the
+ * grid (shoulders) nothing is judged.
+ */
+function pullInside(scene: OutlineScene, factors: Float32Array, indices: ArrayLike<number>, placed: (factors: Float32Array) => Float32Array): void {
+  const { camera, grid, person, frame } = scene;
+  const n = factors.length;
+  const degree = new Uint16Array(n);
+  for (let i = 0; i < indices.length; i++) degree[indices[i]] += 2;
+  const outside = new Uint8Array(n);
+  const share = new Float32Array(n);
+  for (let round = 0; round < PULL_ROUNDS; round++) {
+    const p = project(camera, grid, placed(factors));
+    let any = false;
+    for (let v = 0; v < n; v++) {
+      const x = Math.floor(p[v * 3]), y = Math.floor(p[v * 3 + 1]);
+      // Above the eyes the sectors have set the outline already; pulling its edge vertices there only thins it.
+      const low = toFace(frame, grid.x0 + p[v * 3] * grid.step, grid.y0 + p[v * 3 + 1] * grid.step)[1] < LOWEST_T;
+      outside[v] = low && y < grid.rows && (x < 0 || x >= grid.columns || y < 0 || !person[y * grid.columns + x]) ? 1 : 0;
+      any ||= outside[v] === 1;
+    }
+    if (!any) return;
+    share.set(outside);
+    for (let t = 0; t < indices.length; t += 3) {
+      const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+      share[a] += outside[b] + outside[c];
+      share[b] += outside[a] + outside[c];
+      share[c] += outside[a] + outside[b];
+    }
+    for (let v = 0; v < n; v++) {
+      const s = share[v] / (1 + degree[v]);
+      if (s > 0) factors[v] = Math.max(SCALE_MIN, factors[v] * (1 - (1 - PULL) * s));
+    }
+  }
 }
 
 /** Each vertex's direction from the centre, in sectors (0..SECTORS). */

@@ -95,3 +95,71 @@ test('photo colours are multiplied by the per-vertex gains (linear light)', () =
   assert.ok(Math.abs(res.rgba[o] - 146) <= 1, `red ${res.rgba[o]}`);
   assert.equal(res.rgba[o + 1], 40);
 });
+
+/**
+ * A face (a 10 cm square, its border the oval) above a 20 cm strip that stands in for the neck and the
+ * bust, facing the camera; the photo shows the face in the skin tone and the neck a little darker.
+ */
+function faceAndBust(neckSeen: boolean) {
+  const cols = 11, rows = 31;
+  const positions = new Float32Array(cols * rows * 3), normals = new Float32Array(cols * rows * 3), uvs = new Float32Array(cols * rows * 2);
+  const indices: number[] = [];
+  for (let j = 0; j < rows; j++) {
+    for (let i = 0; i < cols; i++) {
+      const v = j * cols + i;
+      positions.set([i - 5, 5 - j, 0], v * 3);
+      normals.set([0, 0, 1], v * 3);
+      uvs.set([i / (cols - 1), 1 - j / (rows - 1)], v * 2);
+      if (i < cols - 1 && j < rows - 1) indices.push(v, v + cols + 1, v + 1, v, v + cols, v + cols + 1);
+    }
+  }
+  const oval: number[] = [];
+  for (let i = 0; i < cols - 1; i++) oval.push(i);
+  for (let j = 0; j < 10; j++) oval.push(j * cols + cols - 1);
+  for (let i = cols - 1; i > 0; i--) oval.push(10 * cols + i);
+  for (let j = 10; j > 0; j--) oval.push(j * cols);
+  const skin: [number, number, number] = [200, 160, 140], neckColour = [180, 140, 120];
+  // 5 px/cm, the face's top edge at image row 75: the neck (2 to 4 cm below the face) at rows 135 to 145.
+  const data = new Uint8Array(260 * 260 * 3);
+  for (let y = 0; y < 260; y++) for (let x = 0; x < 260; x++) data.set(y > 128 ? neckColour : skin, (y * 260 + x) * 3);
+  const neck = [12, 13, 14].flatMap((j) => [3, 4, 5, 6, 7].map((i) => j * cols + i));
+  const res = bakeAlbedo({
+    size: 64, positions, normals, uvs, indices: Uint32Array.from(indices), photo: { width: 260, height: 260, data },
+    camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 5, translation: [130, 100] }, faceOval: oval, skin, neck: neckSeen ? neck : [],
+  });
+  // The strip's far end, 16 cm below the neck.
+  const o = (Math.floor((1 - 0.02) * 64) * 64 + 32) * 4;
+  return Array.from(res.rgba.subarray(o, o + 3));
+}
+
+test("the bust takes the photo's neck colour where the photo shows the neck, the face's skin tone where it does not", () => {
+  const seen = faceAndBust(true), unseen = faceAndBust(false);
+  assert.ok(unseen.every((c) => Number.isFinite(c)), `no neck seen: ${unseen}`);
+  assert.ok(Math.abs(unseen[0] - 200) <= 3 && Math.abs(unseen[2] - 140) <= 3, `no neck seen: the skin tone, ${unseen}`);
+  assert.ok(seen[0] < 190 && seen[0] >= 178, `neck seen: near its colour (180, 140, 120), ${seen}`);
+});
+
+test('skin under a hair mesh continues the photo skin around it, not the photo under it nor the border fill', () => {
+  const p = plane();
+  // Red skin inside, blue at the border (hair framing the face, which the fill's border samples take), and the
+  // photo's own hair (green) in a patch that the hair mesh covers.
+  const data = new Uint8Array(200 * 200 * 3);
+  const inPatch = (x: number, y: number) => x >= 55 && x < 80 && y >= 85 && y < 115;
+  for (let y = 0; y < 200; y++) {
+    for (let x = 0; x < 200; x++) {
+      const border = x < 47 || x >= 153 || y < 47 || y >= 153;
+      data.set(inPatch(x, y) ? [40, 200, 40] : border ? [40, 40, 200] : [200, 60, 50], (y * 200 + x) * 3);
+    }
+  }
+  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
+  // The mesh covers the patch (plane x -3..-1.3 cm, y -1..1 cm) and a little around it.
+  const hairOver = (v: number) => {
+    const [x, y] = [p.positions[v * 3], p.positions[v * 3 + 1]];
+    return x > -3.6 && x < -0.8 && Math.abs(y) < 1.5 ? 1 : 0;
+  };
+  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera, faceOval: p.oval, skin: [200, 160, 140], hairOver });
+  // The patch's middle: image (67, 100), plane (-2.2, 0), uv (0.28, 0.5).
+  const o = (32 * 64 + Math.floor(0.28 * 64)) * 4;
+  const [r, g, b] = res.rgba.subarray(o, o + 3);
+  assert.ok(r > 150 && g < 110 && b < 110, `under the hair ${[r, g, b]}: the red skin around it`);
+});

@@ -1,13 +1,18 @@
 /**
+ * The template's ears: an adult's size (6.2 cm tall, the rim about 1.4 cm off the skull), between the
+ * brows' and the nose base's heights, each in a UV island of its own at about the face's texel density.
  * Ears after fitting: placed and sized from the face beside them, as whole pieces. A face 12 % wider
  * than the template (and no taller) gets ears 12 % larger in every direction, not stretched sideways
- * as the warp alone would leave them; the template's own landmarks leave them where they are.
+ * as the warp alone would leave them; the template's own landmarks leave them where they are, and
+ * a face whose middle sits higher against its contour lifts them with it (by at most 0.5 cm, as
+ * far as their stems take without folding).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fitHead, type FitSource } from '../../../src/geometry/fit/fit-head.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { TemplateView } from '../../../src/pipeline/template-view.ts';
+import { headDistance } from '../../../src/geometry/template/head-shape.ts';
 
 const source = (tpl: TemplateView, ears: boolean): FitSource => ({
   head: tpl.meshes[0].geometry.positions,
@@ -57,5 +62,72 @@ test('the ears stay put on the template and grow evenly with a wider face', () =
     // It stays beside the face: its centre moves out with the face's side.
     const centre = (p: Float32Array) => tpl.ears[side].vertices.reduce((s, v) => s + p[3 * v], 0) / tpl.ears[side].vertices.length;
     assert.ok(Math.abs(centre(placed.head) - centre(rest) * wide) < 0.3, `ear ${side} centre x ${centre(placed.head).toFixed(2)} for ${(centre(rest) * wide).toFixed(2)}`);
+  }
+});
+
+/** Mean height of landmarks: two on the brows, two at the nose's base. */
+const height = (p: ArrayLike<number>, ids: number[]) => ids.reduce((s, v) => s + p[3 * v + 1], 0) / ids.length;
+const BROWS = [105, 334], NOSE_BASE = [98, 327];
+
+/** Texture pixels per cm over a set of triangles: square root of their UV area in pixels over their area. */
+function density(tpl: TemplateView, triangles: number[]): number {
+  const { positions: p, uvs: uv, indices } = tpl.meshes[0].geometry;
+  let area = 0, uvArea = 0;
+  for (const t of triangles) {
+    const [a, b, c] = [indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]];
+    const e1 = [0, 1, 2].map((k) => p[3 * b + k] - p[3 * a + k]), e2 = [0, 1, 2].map((k) => p[3 * c + k] - p[3 * a + k]);
+    area += Math.hypot(e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]) / 2;
+    uvArea += Math.abs((uv[2 * b] - uv[2 * a]) * (uv[2 * c + 1] - uv[2 * a + 1]) - (uv[2 * c] - uv[2 * a]) * (uv[2 * b + 1] - uv[2 * a + 1])) / 2;
+  }
+  return Math.sqrt(uvArea / area) * tpl.textureSize;
+}
+
+for (const version of ['1.6', '2.0'] as const) {
+  test(`${version}: each ear is an adult's, between the brows and the nose's base, in a UV island of its own`, () => {
+    const tpl = loadTemplateView(version);
+    const { positions: p, uvs: uv, indices } = tpl.meshes[0].geometry;
+    const brows = height(p, BROWS), noseBase = height(p, NOSE_BASE);
+    for (const ear of tpl.ears) {
+      const ys = ear.vertices.map((v) => p[3 * v + 1]);
+      const [top, bottom] = [Math.max(...ys), Math.min(...ys)];
+      assert.ok(Math.abs(top - bottom - 6.2) < 0.3, `ear height ${(top - bottom).toFixed(2)}`);
+      assert.ok(Math.abs(top - brows) < 0.6 && Math.abs(bottom - noseBase) < 0.6, `ear from ${bottom.toFixed(2)} to ${top.toFixed(2)}, brows ${brows.toFixed(2)}, nose base ${noseBase.toFixed(2)}`);
+      const off = Math.max(...ear.vertices.map((v) => headDistance([p[3 * v], p[3 * v + 1], p[3 * v + 2]])));
+      assert.ok(off > 1.2 && off < 1.7, `the rim stands ${off.toFixed(2)} cm off the skull`);
+      // Its own island: what the texture holds where the ear's triangles are is the ear (and its stem).
+      const inEar = new Set(ear.vertices);
+      const all = [...Array(indices.length / 3).keys()];
+      const triangles = all.filter((t) => [0, 1, 2].some((k) => inEar.has(indices[3 * t + k])));
+      const uvCentre = (t: number) => [0, 1].map((k) => (uv[2 * indices[3 * t] + k] + uv[2 * indices[3 * t + 1] + k] + uv[2 * indices[3 * t + 2] + k]) / 3);
+      const box = [0, 1].map((k) => [Math.min(...triangles.map((t) => uvCentre(t)[k])), Math.max(...triangles.map((t) => uvCentre(t)[k]))]);
+      const there = all.filter((t) => uvCentre(t).every((x, k) => x >= box[k][0] && x <= box[k][1]));
+      const offEar = there.filter((t) => {
+        const c = [0, 1, 2].map((k) => (p[3 * indices[3 * t] + k] + p[3 * indices[3 * t + 1] + k] + p[3 * indices[3 * t + 2] + k]) / 3);
+        return !ear.vertices.some((v) => Math.hypot(p[3 * v] - c[0], p[3 * v + 1] - c[1], p[3 * v + 2] - c[2]) < 1);
+      });
+      assert.deepEqual(offEar, [], 'only the ear is mapped into its island');
+      const face = new Set(tpl.source.regions.face);
+      const faceTriangles = [...Array(indices.length / 3).keys()].filter((t) => [0, 1, 2].every((k) => face.has(indices[3 * t + k])));
+      const [e, f] = [density(tpl, triangles), density(tpl, faceTriangles)];
+      assert.ok(e > 0.8 * f && e < 1.25 * f, `ear ${e.toFixed(1)} px/cm against the face's ${f.toFixed(1)}`);
+    }
+  });
+}
+
+test('a face whose middle sits higher against its contour lifts the ears with it', () => {
+  const tpl = loadTemplateView('1.6');
+  const rest = tpl.meshes[0].geometry.positions;
+  const lm = landmarks(tpl, 1);
+  const flat = fitHead(source(tpl, true), { landmarks: lm });
+  // The brows and the nose's base 0.4 cm higher (the contour points in front of the ears stay).
+  const lift = 0.4;
+  const raised = lm.slice();
+  for (const v of [...BROWS, ...NOSE_BASE]) raised[3 * v + 1] += lift;
+  const placed = fitHead(source(tpl, true), { landmarks: raised });
+  for (const ear of tpl.ears) {
+    const pinna = ear.vertices.filter((_, i) => ear.weights[i] === 1);
+    const rise = pinna.reduce((s, v) => s + placed.head[3 * v + 1] - flat.head[3 * v + 1], 0) / pinna.length;
+    assert.ok(Math.abs(rise - lift) < 0.08, `the ear rises ${rise.toFixed(2)} cm`);
+    assert.ok(pinna.every((v) => Math.abs(flat.head[3 * v + 1] - rest[3 * v + 1]) < 1e-3));
   }
 });

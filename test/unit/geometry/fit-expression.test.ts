@@ -10,6 +10,7 @@ import { closeMouth, expressionBasis, fitExpression, describeExpression } from '
 import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
 import { applySimilarity } from '../../../src/geometry/fit/fit-head.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { vertexNeighbours } from '../../../src/geometry/mesh/adjacency.ts';
 
 const tpl = loadTemplateView('2.0');
 const template = tpl.meshes[0].geometry.positions;
@@ -86,6 +87,34 @@ test('the closed neutral mouth meets along the inner lip contour, corners aside'
   const places = Array.from({ length: 13 }, (_, i) => lo + (0.1 + (0.8 * i) / 12) * (hi - lo));
   assert.ok(Math.min(...places.map((at) => gapAt(template, at))) > 0.2, 'the template parts its lips at rest');
   for (const at of places) assert.ok(gapAt(closed, at) < 0.03, `${gapAt(closed, at).toFixed(3)} cm apart at x ${at.toFixed(2)}`);
+  // At the mesh's resolution too: the 2.0 vertex refined between two contour landmarks (the one joined to
+  // both) meets the other lip, in height and in depth (the preview looks through a slit in depth onto the teeth).
+  const neighbours = vertexNeighbours(template.length / 3, tpl.meshes[0].geometry.indices);
+  const z = (p: ArrayLike<number>, v: number) => p[v * 3 + 2];
+  const depthAt = (p: ArrayLike<number>, chain: number[], at: number) => {
+    const s = [...chain].sort((m, n) => x(p, m) - x(p, n));
+    const i = s.findIndex((v) => x(p, v) >= at);
+    const [v0, v1] = [s[Math.max(0, i - 1)], s[i]];
+    const t = (at - x(p, v0)) / (x(p, v1) - x(p, v0) || 1);
+    return z(p, v0) + t * (z(p, v1) - z(p, v0));
+  };
+  const between = (a: number, b: number) => {
+    const mid = neighbours[a].filter((v) => neighbours[b].includes(v));
+    assert.equal(mid.length, 1, `one vertex between ${a} and ${b}`);
+    return mid[0];
+  };
+  const fine = chains.map((chain) => chain.flatMap((a, k) => (k === 0 ? [a] : [between(chain[k - 1], a), a])));
+  let refined = 0;
+  fine.forEach((chain, c) => {
+    for (let k = 1; k < chain.length; k += 2) {
+      const v = chain[k], at = x(closed, v);
+      if (at < places[0] || at > places[places.length - 1]) continue;
+      refined++;
+      const gap = Math.abs(y(closed, v) - height(closed, fine[1 - c], at)), depth = Math.abs(z(closed, v) - depthAt(closed, fine[1 - c], at));
+      assert.ok(gap < 0.03 && depth < 0.05, `refined vertex ${v}: ${gap.toFixed(3)} cm from the other lip in height, ${depth.toFixed(3)} in depth`);
+    }
+  });
+  assert.ok(refined >= 10, `${refined} refined vertices checked`);
 });
 
 /** A corner's height above the inner lips' centre (template space, cm). */

@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
-import { hairLibrary } from '../../../src/geometry/hair/library.ts';
+import { hairLibrary, HAIR_MARGIN } from '../../../src/geometry/hair/library.ts';
 import { chooseHairstyle } from '../../../src/pipeline/hair/choose.ts';
 import { hairSilhouette, headDepth, silhouetteGrid } from '../../../src/pipeline/hair/silhouette.ts';
 import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
 import type { PhotoCamera } from '../../../src/geometry/texture/photo-camera.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { LENGTH_ORDER } from '../../../src/geometry/hair/styles.ts';
-import { scaleVolume } from '../../../src/geometry/hair/fit-hair.ts';
+import { fitHair, scaleVolume } from '../../../src/geometry/hair/fit-hair.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 import { BONE } from '../../../src/geometry/template/types.ts';
 
@@ -30,7 +30,7 @@ function photoOf(name: string, extra: Partial<HairObservation>): { observation: 
   for (let i = 0; i < W * H; i++) alpha[i] = cells[i] ? 255 : 0;
   const person = Uint8Array.from(alpha, (a, i) => (a || depth[i] > -Infinity ? 255 : 0));
   const colour = { base: [90, 60, 40], dark: [50, 30, 20], light: [130, 90, 60] } as HairObservation['colour'];
-  const observation: HairObservation = { bald: false, length: style.style.length, colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
+  const observation: HairObservation = { bald: false, length: style.style.length, tiedBack: style.style.flow === 'gather', colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
   return { observation, matte: { width: W, height: H, alpha: person } };
 }
 
@@ -91,6 +91,19 @@ test('on the test photos: the bald person gets no hair mesh, long hair a long st
   assert.ok(long.hair && ['shoulder', 'long'].includes(long.style!.length), long.meta.hairstyle);
   const short = await run('p04-a.jpg');
   assert.ok(short.hair && ['shaved', 'short'].includes(short.style!.length), short.meta.hairstyle);
+  // A bob ending at the jaw (0.05 face heights above the ear/chin bound) under a headband: a chin-length style.
+  const bob = await run('p09-a.jpg');
+  assert.ok(bob.style && bob.style.length === 'chin', bob.meta.hairstyle);
+  // Centre-parted hair pulled back into a bun: a gathered style, not a short crop.
+  const tied = await run('p13-a.jpg');
+  assert.equal(tied.style?.flow, 'gather', tied.meta.hairstyle);
+});
+
+test('a gathered style for hair tied back, never for hair that is not', () => {
+  for (const [name, tiedBack] of [['short-crop', true], ['short-crop', false], ['long-straight', false]] as const) {
+    const choice = choose(photoOf(name, { tiedBack }))!;
+    assert.equal(choice.style.style.flow === 'gather', tiedBack, `${name} tied back ${tiedBack}: ${choice.style.style.name}`);
+  }
 });
 
 test('the volume is fitted to the outline: fuller hair in the photo, fuller hair on the avatar', () => {
@@ -108,4 +121,34 @@ test('the volume is fitted to the outline: fuller hair in the photo, fuller hair
   const fuller = meanFactor(1.6), flatter = meanFactor(0.6);
   assert.ok(fuller > 1.25, `fuller ${fuller}`);
   assert.ok(flatter < 0.8, `flatter ${flatter}`);
+});
+
+test('the volume fit draws in hair that stands outside the person below the eyes, and none goes inside the head', () => {
+  // A photo of short-curly with no hair below the eyes, in the matte or the hair region: the hair there must come in.
+  const eyes = 200 - head.positions[33 * 3 + 1] * 10;
+  const photo = photoOf('short-curly', {});
+  const full = photoOf('short-curly', {}).matte;
+  const matte = { ...full, alpha: Uint8Array.from(full.alpha, (a, i) => (Math.floor(i / W) < eyes ? a : 0)) };
+  const grid = silhouetteGrid(W, H, Math.max(W, H));
+  const depth = headDepth(camera, grid, head);
+  for (let i = 0; i < W * H; i++) if (depth[i] > -Infinity) matte.alpha[i] = 255;
+  const outsideBelowEyes = (positions: Float32Array) => {
+    let n = 0;
+    for (let v = 0; v < positions.length; v += 3) {
+      const x = Math.floor(200 + positions[v] * 10), y = Math.floor(200 - positions[v + 1] * 10);
+      if (y > eyes && y < H && (x < 0 || x >= W || !matte.alpha[y * W + x])) n++;
+    }
+    return n;
+  };
+  const mask = photo.observation.mask;
+  const observation = { ...photo.observation, mask: { ...mask, alpha: Uint8Array.from(mask.alpha, (a, i) => (Math.floor(i / W) < eyes ? a : 0)) } };
+  const choice = choose({ observation, matte })!;
+  assert.equal(choice.style.style.name, 'short-curly');
+  const before = outsideBelowEyes(new Float32Array(choice.style.mesh.positions));
+  const after = outsideBelowEyes(choice.positions);
+  assert.ok(before > 30 && after < 0.5 * before, `hair vertices outside the person below the eyes: ${before} -> ${after}`);
+  const bvh = TriangleBvh.build(head.positions, head.indices);
+  const hit = emptyClosestPoint();
+  const fitted = fitHair(lib, choice.style.mesh, choice.positions, choice.centre, head.positions, head.indices, HAIR_MARGIN).geometry.positions;
+  for (let v = 0; v < fitted.length; v += 3) assert.ok(!(bvh.closestPoint(fitted[v], fitted[v + 1], fitted[v + 2], hit) && hit.inside), `vertex ${v / 3} inside the head`);
 });

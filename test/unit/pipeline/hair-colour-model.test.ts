@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colourFeatureInto, cost, distance2, fitColourMixture, fitColourModel, type ColourFeature } from '../../../src/pipeline/hair/colour-model.ts';
+import { colourClusters, colourFeatureInto, cost, distance2, fitColourMixture, fitColourModel, type ColourFeature } from '../../../src/pipeline/hair/colour-model.ts';
 import { faceFrame, fromFace, toFace } from '../../../src/pipeline/hair/face-frame.ts';
 
 function feature(r: number, g: number, b: number): ColourFeature {
@@ -63,4 +63,14 @@ test('the face frame: chin at t 0, top of the face at t 1, cheeks at s -0.5 and 
     const [s, t] = toFace(f, x, y);
     assert.ok(Math.abs(s - 0.3) < 1e-9 && Math.abs(t - 1.4) < 1e-9);
   }
+});
+
+test('colour clusters come largest first: the main colour of a region with an accessory in it', () => {
+  const hair = samples([200, 180, 150], 240, 6);
+  const band = samples([20, 20, 25], 60, 7);
+  const all = [...band, ...hair];
+  const clusters = colourClusters(all, 2);
+  assert.equal(clusters.length, 2);
+  assert.equal(clusters[0].length, 240);
+  assert.ok(clusters[0].every((i) => i >= band.length), 'the largest cluster is the hair');
 });

@@ -6,6 +6,7 @@ import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 import { estimatePersonMatte } from '../../../src/pipeline/face/person-matte.ts';
 import { observeHair } from '../../../src/pipeline/hair/observe.ts';
 import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
+import { lengthGap } from '../../../src/pipeline/hair/hair-measures.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 
@@ -40,12 +41,14 @@ test('long-haired persons are long, short-haired persons short, none of them bal
     assert.equal(h.bald, false, file);
     assert.equal(h.length, 'long', file);
     assert.ok(share(h) > 0.05, `${file}: hair covers ${share(h)}`);
+    assert.equal(h.tip, undefined, `${file}: the hair runs off the photo's bottom, its tip is not known`);
   }
   for (const file of ['p03-a.jpg', 'p04-a.jpg', 'p05-a.jpg', 'p08-a.jpg', 'p10-b.jpg', 'p11-a.jpg']) {
     const h = await observe(file);
     assert.equal(h.bald, false, file);
     assert.equal(h.length, 'short', file);
     assert.ok(h.volume > 1 && h.volume < 2, `${file}: volume ${h.volume}`);
+    assert.ok(h.tip !== undefined && h.tip > 0.45, `${file}: tip ${h.tip}`);
   }
 });
 
@@ -71,4 +74,24 @@ test('a fringe over the forehead covers more of it than hair combed back', async
 test('parting: hair framing the forehead from the middle is a centre parting; hair combed back has none', async () => {
   assert.equal((await observe('p02-a.jpg')).parting, 'centre');
   assert.equal((await observe('p05-a.jpg')).parting, 'none');
+});
+
+test('tied back: centre-parted hair ending above the ears; not short hair combed back, nor loose long hair', async () => {
+  assert.equal((await observe('p13-a.jpg')).tiedBack, true);
+  for (const file of ['p02-a.jpg', 'p05-a.jpg', 'p10-a.jpg']) assert.equal((await observe(file)).tiedBack, false, file);
+});
+
+test('the length in face heights: a tip at a class bound is near both classes, far from the others', () => {
+  assert.equal(lengthGap(0.3, 'ear'), 0);
+  assert.ok(lengthGap(0.1, 'chin')! < 0.2, 'just above the ear/chin bound');
+  assert.ok(lengthGap(0.1, 'long')! > 2);
+  assert.ok(lengthGap(0.8, 'ear')! > lengthGap(0.5, 'ear')!);
+  assert.equal(lengthGap(0.8, 'shaved'), undefined);
+});
+
+test('the hair colour is the hair, not a headband: a black band over platinum hair leaves its dark end light', async () => {
+  // p09-a wears a black headband over platinum hair; the band's black once was the hair's "dark" colour.
+  const h = await observe('p09-a.jpg');
+  assert.ok(brightness(h.colour.base) > 120, `base ${h.colour.base}`);
+  assert.ok(brightness(h.colour.dark) > 0.6 * brightness(h.colour.base), `dark ${h.colour.dark} against base ${h.colour.base}`);
 });
