@@ -16,7 +16,7 @@ import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarity, fitHead, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarityInPlace, fitHead, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
@@ -286,8 +286,7 @@ export class PhotoPipeline implements Pipeline {
 
 /** Points (in place) under the fit's similarity. */
 function placeBySimilarity(points: Float32Array, fitted: FittedHead): Float32Array {
-  for (let i = 0; i < points.length; i += 3) points.set(applySimilarity(fitted.global, points[i], points[i + 1], points[i + 2]), i);
-  return points;
+  return applySimilarityInPlace(fitted.global, points);
 }
 
 /** The template under the fit's similarity: the same size and pose as the avatar, and free of folds. */

@@ -154,6 +154,18 @@ export function applySimilarity(s: Similarity, x: number, y: number, z: number):
   return [s.scale * r[0] + s.translation[0], s.scale * r[1] + s.translation[1], s.scale * r[2] + s.translation[2]];
 }
 
+/** applySimilarity to packed xyz points, in place, with no array per point (the same arithmetic). */
+export function applySimilarityInPlace(s: Similarity, points: Float32Array): Float32Array {
+  const m = s.rotation, k = s.scale, t = s.translation;
+  for (let i = 0; i < points.length; i += 3) {
+    const x = points[i], y = points[i + 1], z = points[i + 2];
+    points[i] = k * (m[0] * x + m[1] * y + m[2] * z) + t[0];
+    points[i + 1] = k * (m[3] * x + m[4] * y + m[5] * z) + t[1];
+    points[i + 2] = k * (m[6] * x + m[7] * y + m[8] * z) + t[2];
+  }
+  return points;
+}
+
 const factors = new WeakMap<Float32Array, RbfFactor>();
 
 function templateFactor(head: Float32Array): RbfFactor {
