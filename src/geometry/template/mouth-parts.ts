@@ -9,19 +9,25 @@ import { addTube, type TubeSection } from './tube.ts';
  * sits behind the lips; the tongue lies inside the lower arch, below the biting edges.
  */
 export interface MouthFrame {
-  /** Height of the biting plane (between the inner lips). */
+  /** Height of the biting plane (`BITE_BELOW_LIPS` below the middle between the inner lips). */
   occlusalY: number;
   /** Depth of the front of the upper arch's centre line. */
   frontZ: number;
 }
 
+/**
+ * The biting plane lies this far (cm) below the lips' meeting line, as in a face at rest: the upper incisors'
+ * edges sit 1 to 2 mm below the upper lip, behind the closed lips, so that their fronts show once the jaw
+ * opens (at the meeting line one saw only the gums' underside over a dark mouth).
+ */
+const BITE_BELOW_LIPS = 0.2;
 const ARCH = { halfWidth: 2.2, depth: 3.5, frontBehindLips: 0.85, lowerBehind: 0.1, lowerNarrower: 0.1, gap: 0.03 };
 const toothHeight = (s: number) => 1.0 - 0.25 * Math.abs(s);
 const toothHalfThickness = (s: number) => 0.3 + 0.15 * Math.abs(s);
 
 export function mouthFrame(positions: ArrayLike<number>, upperInnerLip: number, lowerInnerLip: number): MouthFrame {
   const up = vertex(positions, upperInnerLip), low = vertex(positions, lowerInnerLip);
-  return { occlusalY: (up[1] + low[1]) / 2, frontZ: Math.min(up[2], low[2]) - ARCH.frontBehindLips };
+  return { occlusalY: (up[1] + low[1]) / 2 - BITE_BELOW_LIPS, frontZ: Math.min(up[2], low[2]) - ARCH.frontBehindLips };
 }
 
 function arch(frame: MouthFrame, lower: boolean) {
