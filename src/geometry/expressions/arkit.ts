@@ -1,7 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, scale, sub, vertex } from '../mesh/vec.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
-import { awayFromEyes, between, brush, contourProfile, eyeball, eyelid, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
+import { awayFromEyes, between, brush, contourProfile, eyeball, eyelid, incisorEdges, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
 
 /** The 52 ARKit blendshapes, in Apple's order; Left and Right are the subject's own sides (+X is left). */
 export const ARKIT_NAMES = [
@@ -28,6 +28,8 @@ export const JAW_OPEN = 20 * deg;
 const EYE_YAW = 22 * deg, EYE_UP = 22 * deg, EYE_DOWN = 30 * deg;
 /** The jaw's drop for tongueOut: at 12 degrees the 2.0 tongue grazed the lower incisors' edges on its way out. */
 const TONGUE_OUT_JAW = 14 * deg;
+/** Clearance (cm) between the stuck-out tongue's underside and the lower incisors' edges it rests on. */
+const TONGUE_OVER_TEETH = 0.05;
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
 const JAW_SIDEWAYS = 0.2;
 
@@ -523,15 +525,20 @@ const RECIPES: Record<ArkitName, Recipe> = {
   cheekSquintLeft: cheekSquint.Left, cheekSquintRight: cheekSquint.Right,
   noseSneerLeft: sneer.Left, noseSneerRight: sneer.Right,
   tongueOut: (f, o) => {
-    // The jaw drops and the tongue slides out, its tip centred in the gap between the lips.
+    // The jaw drops and the tongue slides out over the lower incisors, resting on their edges: where it passes
+    // them (at their front, once slid) its underside sits TONGUE_OVER_TEETH above their edges. Centred in the
+    // lips' gap, it met the upper incisors, whose edges lie below the lips' meeting line.
     motions.jaw(f, o, TONGUE_OUT_JAW);
-    const moved = (mesh: 'head' | 'tongue', v: number) => add(vertex(fittedPositions(f, mesh), v), vertex(o[mesh], v));
+    const slide = 3.4 * f.mouthUnit;
     const tongue = fittedPositions(f, 'tongue');
-    let tip = 0;
-    for (let v = 1; v < tongue.length / 3; v++) if (dot(vertex(tongue, v), f.forward) > dot(vertex(tongue, tip), f.forward)) tip = v;
-    const gapMiddle = scale(add(moved('head', UPPER_LIP.inner), moved('head', LOWER_LIP.inner)), 0.5);
-    const lift = dot(gapMiddle, f.up) - dot(moved('tongue', tip), f.up);
-    translate(f, o, 'tongue', add(scale(f.up, lift), scale(f.forward, 3.4 * f.mouthUnit)));
+    const { lowerEdge, lowerFront } = incisorEdges(f, o);
+    let underside = Infinity;
+    for (let v = 0; v < tongue.length / 3; v++) {
+      const q = sub(add(vertex(tongue, v), vertex(o.tongue, v)), f.jawPivot);
+      if (Math.abs(dot(q, f.forward) + slide - lowerFront) < 0.3 * f.mouthUnit) underside = Math.min(underside, dot(q, f.up));
+    }
+    const lift = lowerEdge + TONGUE_OVER_TEETH - underside;
+    translate(f, o, 'tongue', add(scale(f.up, lift), scale(f.forward, slide)));
   },
 };
 

@@ -1,5 +1,5 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { cross, dot, lerp, sub, vertex } from '../mesh/vec.ts';
+import { add, cross, dot, lerp, sub, vertex } from '../mesh/vec.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 
@@ -238,4 +238,27 @@ export function awayFromEyes(frame: ExpressionFrame): (v: number) => number {
 /** A point a fraction of the way between two fitted head vertices. */
 export function between(frame: ExpressionFrame, a: number, b: number, t: number): Vec3 {
   return lerp(vertex(frame.fitted.head, a), vertex(frame.fitted.head, b), t);
+}
+
+/** The front teeth's middle (this far either side of the centre line, cm) holds the incisors' edges. */
+const INCISORS_HALF_WIDTH = 0.5;
+
+/**
+ * The incisors' biting edges (the upper row's lowest, the lower row's highest point) and the lower incisors'
+ * front, as `out` has moved them, measured from the jaw's pivot along the frame's up and forward.
+ */
+export function incisorEdges(frame: ExpressionFrame, out: Deltas): { upperEdge: number; lowerEdge: number; lowerFront: number } {
+  const teeth = frame.fitted.parts.teeth;
+  const lower = new Set(frame.template.lowerTeeth);
+  let upperEdge = Infinity, lowerEdge = -Infinity, lowerFront = -Infinity;
+  for (let v = 0; v < teeth.length / 3; v++) {
+    const q = sub(add(vertex(teeth, v), vertex(out.teeth, v)), frame.jawPivot);
+    if (Math.abs(dot(q, frame.left)) > INCISORS_HALF_WIDTH) continue;
+    const up = dot(q, frame.up);
+    if (lower.has(v)) {
+      lowerEdge = Math.max(lowerEdge, up);
+      lowerFront = Math.max(lowerFront, dot(q, frame.forward));
+    } else upperEdge = Math.min(upperEdge, up);
+  }
+  return { upperEdge, lowerEdge, lowerFront };
 }

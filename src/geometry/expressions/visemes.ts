@@ -1,7 +1,7 @@
 import { add, dot, scale, sub, vertex } from '../mesh/vec.ts';
 import type { ArkitName } from './arkit.ts';
 import { type Deltas, type ExpressionFrame } from './frame.ts';
-import { rotate, smoothstep, translate } from './primitives.ts';
+import { incisorEdges, rotate, smoothstep, translate } from './primitives.ts';
 
 /**
  * Visemes are mouth poses: weighted sums of the ARKit shapes of the same avatar, plus the
@@ -88,8 +88,6 @@ export function tongueMotions(frame: ExpressionFrame, out: Deltas, recipe: Visem
   }
 }
 
-/** The front teeth's middle (this far either side of the centre line, cm) holds the incisors' edges. */
-const INCISORS_HALF_WIDTH = 0.5;
 /** How far (cm) the tip reaches past the front of the lower incisors: into the gap, not beyond the lips. */
 const TIP_PAST_INCISORS = 0.1;
 
@@ -98,24 +96,13 @@ const TIP_PAST_INCISORS = 0.1;
  * between the upper and the lower incisors' edges, reaching just past the lower incisors' front.
  */
 function tipBetweenTeeth(frame: ExpressionFrame, out: Deltas): void {
-  const at = (mesh: 'teeth' | 'tongue', v: number) => add(vertex(frame.fitted.parts[mesh], v), vertex(out[mesh], v));
-  const teeth = frame.fitted.parts.teeth;
-  const lower = new Set(frame.template.lowerTeeth);
+  const at = (v: number) => add(vertex(frame.fitted.parts.tongue, v), vertex(out.tongue, v));
   const centre = frame.jawPivot;
-  let upperEdge = Infinity, lowerEdge = -Infinity, lowerFront = -Infinity;
-  for (let v = 0; v < teeth.length / 3; v++) {
-    const q = sub(at('teeth', v), centre);
-    if (Math.abs(dot(q, frame.left)) > INCISORS_HALF_WIDTH) continue;
-    const up = dot(q, frame.up);
-    if (lower.has(v)) {
-      lowerEdge = Math.max(lowerEdge, up);
-      lowerFront = Math.max(lowerFront, dot(q, frame.forward));
-    } else upperEdge = Math.min(upperEdge, up);
-  }
+  const { upperEdge, lowerEdge, lowerFront } = incisorEdges(frame, out);
   const tongue = frame.fitted.parts.tongue;
   let tip = 0;
-  for (let v = 1; v < tongue.length / 3; v++) if (dot(at('tongue', v), frame.forward) > dot(at('tongue', tip), frame.forward)) tip = v;
-  const t = sub(at('tongue', tip), centre);
+  for (let v = 1; v < tongue.length / 3; v++) if (dot(at(v), frame.forward) > dot(at(tip), frame.forward)) tip = v;
+  const t = sub(at(tip), centre);
   const lift = (upperEdge + lowerEdge) / 2 - dot(t, frame.up);
   const ahead = lowerFront + TIP_PAST_INCISORS - dot(t, frame.forward);
   translate(frame, out, 'tongue', add(scale(frame.up, lift), scale(frame.forward, ahead)));
