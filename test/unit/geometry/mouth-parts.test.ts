@@ -10,6 +10,8 @@ import type { MeshData, TemplateVersion, Vec3 } from '../../../src/model/avatar.
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
 import { countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
+import { segmentCrossesTriangle } from '../../../src/geometry/mesh/triangle-tests.ts';
+import { closeMouth } from '../../../src/geometry/fit/fit-expression.ts';
 import { PART_NAMES, type HeadTemplate } from '../../../src/geometry/template/types.ts';
 
 const versions: TemplateVersion[] = ['1.6', '2.0'];
@@ -64,5 +66,62 @@ for (const version of versions) {
       }
     });
     assert.ok(checked >= 40, `${checked} shapes move the mouth`);
+  });
+}
+
+/** Shapes of an open mouth, where the upper incisors' fronts show below the upper lip. */
+const UPPER_TEETH_SHOW = ['jawOpen', 'viseme_aa', 'viseme_oh', 'polly_a'];
+/** Shapes whose lips meet: nothing of the teeth shows. */
+const LIPS_SHUT = ['mouthClose', 'mouthPressLeft', 'mouthPressRight', 'viseme_PP', 'polly_p'];
+
+/**
+ * The share of the upper incisors' points (off the centre line, whose rays would run along the head's midline
+ * edges) that a ray straight ahead (template +z, 30 cm) leaves without crossing the head.
+ */
+function upperIncisorsSeen(tpl: HeadTemplate, head: Pick<MeshData, 'positions' | 'indices'>, teeth: Float32Array): number {
+  const lower = new Set(tpl.lowerTeeth);
+  const pos = new Float64Array(head.positions.length + 6);
+  pos.set(head.positions);
+  const p = head.positions.length;
+  let seen = 0, points = 0;
+  for (let v = 0; v < teeth.length / 3; v++) {
+    if (lower.has(v) || Math.abs(teeth[3 * v]) > 0.4 || Math.abs(teeth[3 * v]) < 0.03) continue;
+    points++;
+    pos.set([teeth[3 * v], teeth[3 * v + 1], teeth[3 * v + 2] + 0.005, teeth[3 * v], teeth[3 * v + 1], teeth[3 * v + 2] + 30], p);
+    let hidden = false;
+    for (let t = 0; t < head.indices.length && !hidden; t += 3) hidden = segmentCrossesTriangle(pos, p, p + 3, 3 * head.indices[t], 3 * head.indices[t + 1], 3 * head.indices[t + 2], 1e-9);
+    if (!hidden) seen++;
+  }
+  return seen / points;
+}
+
+for (const version of versions) {
+  test(`${version}: on the avatar's closed mouth, the upper incisors' edge lies below the upper lip, hidden; they show when the mouth opens`, () => {
+    const tpl = buildTemplate(version);
+    const parts = Object.fromEntries(PART_NAMES.map((p) => [p, tpl.parts[p].positions]));
+    // The avatar's rest: the fitted neutral's lips are closed (photo-pipeline), here on the template itself.
+    const rest = closeMouth(tpl, { head: tpl.head.positions, parts });
+    const shapes = buildBlendshapes(tpl, { head: rest, parts }, ['expressions', 'visemes']);
+    const lower = new Set(tpl.lowerTeeth);
+    const teeth = tpl.parts.teeth.positions;
+    const upperEdge = Math.min(...Array.from({ length: teeth.length / 3 }, (_, v) => v).filter((v) => !lower.has(v) && Math.abs(teeth[3 * v]) < 0.5).map((v) => teeth[3 * v + 1]));
+    const lipLine = (at(rest, 13)[1] + at(rest, 14)[1]) / 2;
+    assert.ok(upperEdge < lipLine - 0.1 && upperEdge > lipLine - 0.3, `the upper incisors' edge ${(upperEdge - lipLine).toFixed(2)} cm from the lips' meeting line (1 to 3 mm below)`);
+    assert.equal(upperIncisorsSeen(tpl, headNearMouth(tpl, rest, 7), teeth), 0, 'at rest the lips hide the upper incisors');
+    const shaped = (name: string) => {
+      const k = shapes.head.findIndex((s) => s.name === name);
+      assert.ok(k >= 0, name);
+      return { head: headNearMouth(tpl, rest.map((x, i) => x + shapes.head[k].deltas[i]), 7), teeth: teeth.map((x, i) => x + shapes.teeth[k].deltas[i]) };
+    };
+    for (const name of LIPS_SHUT) {
+      const { head, teeth: t } = shaped(name);
+      assert.equal(upperIncisorsSeen(tpl, head, t), 0, `${name}: the lips hide the upper incisors`);
+      assert.equal(countIntersectionsBetween(head, { positions: t, indices: tpl.parts.teeth.indices }), 0, `${name}: teeth x head`);
+    }
+    for (const name of UPPER_TEETH_SHOW) {
+      const { head, teeth: t } = shaped(name);
+      const seen = upperIncisorsSeen(tpl, head, t);
+      assert.ok(seen >= 0.1, `${name}: ${(100 * seen).toFixed(0)} % of the upper incisors' points seen from ahead`);
+    }
   });
 }
