@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inSharedMemory } from '../../../src/pipeline/shared-morphs.ts';
+import type { MorphTarget } from '../../../src/model/avatar.ts';
 
 test('morph deltas move into one shared memory, values and sharing kept, the input left as it was', () => {
   const jaw = Float32Array.of(0.5, -1, 2, 0, 0, 3);
   const smile = Float32Array.of(1, 2, 3, 4, 5, 6);
   const lash = Float32Array.of(-0.25, 0, 7);
-  const morphs = {
+  const morphs: Record<'head' | 'lashes', MorphTarget[]> = {
     head: [{ name: 'jawOpen', deltas: jaw }, { name: 'mouthSmileLeft', deltas: smile }, { name: 'viseme_aa', deltas: jaw }],
     lashes: [{ name: 'jawOpen', deltas: lash }],
   };
