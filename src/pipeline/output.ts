@@ -2,8 +2,7 @@
  * The last stages both inputs (photo and head mesh) share: the AvatarModel assembled from the fitted
  * geometry, its textures encoded, and the preview rendered under the photo-texture light.
  */
-import sharp from 'sharp';
-import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Skin, Texture } from '../model/avatar.ts';
+import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Skin } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
 import { surfaceMapName } from './surface-maps.ts';
 import type { PipelineResult } from './types.ts';
@@ -34,8 +33,6 @@ const PART_MATERIALS: Partial<Record<string, Partial<Material>>> = {
   eyelashes: { alphaMode: 'MASK', alphaCutoff: 0.3, doubleSided: true, roughness: 0.6 },
   caruncle: { roughness: 0.3 },
 };
-
-const PNG_OPTIONS = { compressionLevel: 4, adaptiveFiltering: false } as const;
 
 export function assemble(
   tpl: TemplateView,
@@ -89,17 +86,6 @@ export function assemble(
     textures: [],
     animations: [],
   };
-}
-
-/** PNG-encodes every image; those named in `withAlpha` (coverage of MASK and BLEND materials) keep their alpha channel. */
-export async function encodeTextures(images: Map<string, RgbaImage>, withAlpha: ReadonlySet<string> = new Set()): Promise<Texture[]> {
-  return Promise.all(
-    [...images].map(async ([name, img]) => {
-      const image = sharp(img.rgba, { raw: { width: img.width, height: img.height, channels: 4 } });
-      const png = await (withAlpha.has(name) ? image : image.removeAlpha()).png(PNG_OPTIONS).toBuffer();
-      return { name, mimeType: 'image/png' as const, width: img.width, height: img.height, data: new Uint8Array(png.buffer, png.byteOffset, png.length) };
-    }),
-  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { bakeMouthPartTexture, bakeSolidTexture, type Rgb } from '../geometry/te
 import { bakeLashTexture } from '../geometry/texture/bake-lashes.ts';
 import { LASH_CARD_UVS } from '../geometry/template/bound-parts.ts';
 import type { TemplateView } from './template-view.ts';
-import { encodeTextures } from './output.ts';
+import { encodeTextures } from './encode-textures.ts';
 
 export const PART_TEXTURE_SIZE = 256;
 /** Strands a pixel or two wide need more texels than the solid parts. */

@@ -8,7 +8,7 @@ import type { RgbaImage } from '../geometry/render/image.ts';
 import { bakeSurfaceMaps, vertexOcclusion, type SurfaceLook } from '../geometry/texture/bake-surface-maps.ts';
 import { BOUND_PART_NAMES, type HeadTemplate } from '../geometry/template/types.ts';
 import type { TemplateView } from './template-view.ts';
-import { encodeTextures } from './output.ts';
+import { encodeTextures } from './encode-textures.ts';
 
 /** The slots' file names: `<mesh>_<slot>.png`. */
 export const SURFACE_SLOTS = { normal: 'normal', occlusion: 'occlusion', metallicRoughness: 'metallicRoughness' } as const;

@@ -5,7 +5,6 @@
  * and what would end up inside the avatar's head is pushed out of it.
  */
 import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
-import type { HairLibrary } from './library.ts';
 import { factorRbf, solveRbf, type RbfFactor } from '../fit/rbf.ts';
 import { BONE } from '../template/types.ts';
 import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
@@ -104,11 +103,11 @@ export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Fl
 
 /**
  * A library style on an avatar (`positions`: carried onto it, warpedStyle; `centre`: the cranium's centre carried
- * the same way), kept `margin` outside the avatar's head (`avatar`: the fitted head's positions, `avatarIndices`
- * its triangles) and bust, on the head bone. The normals stay the style's (away from the cranium, the way hair
- * is lit); the warp hardly turns them.
+ * the same way; `lib.outer`: the head's outer vertices, as HairLibrary holds them), kept `margin` outside the
+ * avatar's head (`avatar`: the fitted head's positions, `avatarIndices` its triangles) and bust, on the head bone.
+ * The normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
  */
-export function fitHair(lib: Pick<HairLibrary, 'outer'>, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
+export function fitHair(lib: { outer: readonly number[] }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
   const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
   // A vertex pushed out of one surface can land inside a fold next to it (behind an ear): a few passes settle it.
