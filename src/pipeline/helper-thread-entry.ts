@@ -8,6 +8,7 @@ import { writeModelFiles } from '../formats/write/packages.ts';
 import { featureShapes } from './stages.ts';
 import { loadTemplateView } from './template-source.ts';
 import { withTemplateArrays } from './model-transfer.ts';
+import { inSharedMemory } from './shared-morphs.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
 
 const port = parentPort!;
@@ -17,10 +18,11 @@ port.on('message', (req: HelperRequest) => {
   try {
     if (req.task === 'shapes') {
       const start = performance.now();
-      const shapes = featureShapes(loadTemplateView(req.template), req.fitted, req.features);
+      const { morphs, animations } = featureShapes(loadTemplateView(req.template), req.fitted, req.features);
+      // Shared, not moved: the model that comes back for the files then carries the deltas without a copy.
+      const shapes = { morphs: morphs && inSharedMemory(morphs), animations };
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
-      // Visemes share the deltas of the ARKit shapes they copy: each buffer is listed once.
-      buffers = Object.values(shapes.morphs ?? {}).flatMap((targets) => targets!.map((t) => t.deltas.buffer));
+      buffers = [];
     } else if (req.task === 'render') {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
       reply = { id: req.id, result: images };

@@ -27,6 +27,8 @@ test('the helper thread builds the same shapes and clips as the calling thread',
       targets.forEach((t, k) => assert.deepEqual(got[mesh][k].deltas, t.deltas, `${mesh} ${t.name}`));
     }
     assert.ok(want.head.some((t) => t.deltas.some((d) => d !== 0)));
+    // In memory both threads share: the model later sent back for its files carries them without a copy.
+    assert.ok(Object.values(got).every((targets) => targets.every((t) => t.deltas.buffer instanceof SharedArrayBuffer)));
     assert.deepEqual(there.shapes.animations, here.shapes.animations);
     // The input is the caller's still: only the results move between the threads.
     assert.equal(head.length, tpl.meshes[0].geometry.positions.length);
