@@ -532,11 +532,19 @@ const RECIPES: Record<ArkitName, Recipe> = {
     const slide = 3.4 * f.mouthUnit;
     const tongue = fittedPositions(f, 'tongue');
     const { lowerEdge, lowerFront } = incisorEdges(f, o);
-    let underside = Infinity;
-    for (let v = 0; v < tongue.length / 3; v++) {
+    // The tongue's points that pass over the incisors' front once slid: those within 0.3 mouth units of it or,
+    // where none is (on a wide mouth, p01-a's, the slide in mouth units carries all of it past), of the nearest.
+    const ahead = new Float64Array(tongue.length / 3), up = new Float64Array(tongue.length / 3);
+    let nearest = Infinity;
+    for (let v = 0; v < ahead.length; v++) {
       const q = sub(add(vertex(tongue, v), vertex(o.tongue, v)), f.jawPivot);
-      if (Math.abs(dot(q, f.forward) + slide - lowerFront) < 0.3 * f.mouthUnit) underside = Math.min(underside, dot(q, f.up));
+      ahead[v] = Math.abs(dot(q, f.forward) + slide - lowerFront);
+      up[v] = dot(q, f.up);
+      nearest = Math.min(nearest, ahead[v]);
     }
+    let underside = Infinity;
+    const band = 0.3 * f.mouthUnit + (nearest < 0.3 * f.mouthUnit ? 0 : nearest);
+    for (let v = 0; v < ahead.length; v++) if (ahead[v] < band) underside = Math.min(underside, up[v]);
     const lift = lowerEdge + TONGUE_OVER_TEETH - underside;
     translate(f, o, 'tongue', add(scale(f.up, lift), scale(f.forward, slide)));
   },

@@ -125,3 +125,17 @@ for (const version of versions) {
     }
   });
 }
+
+test('tongueOut rests the tongue on the lower incisors also where the slide carries all of it past their front', () => {
+  // On a wide mouth (p01-a's) the slide, in mouth units, is longer than the tongue: no point of it stays near
+  // the incisors' front. A tongue that sits forward does the same on the template.
+  const tpl = buildTemplate('2.0');
+  for (const forward of [0, 1, 2, 3]) {
+    const parts = Object.fromEntries(PART_NAMES.map((p) => [p, tpl.parts[p].positions]));
+    parts.tongue = tpl.parts.tongue.positions.map((x, i) => (i % 3 === 2 ? x + forward : x));
+    const shapes = buildBlendshapes(tpl, { head: tpl.head.positions, parts }, ['expressions']);
+    const d = shapes.tongue.find((s) => s.name === 'tongueOut')!.deltas;
+    assert.ok(d.every(Number.isFinite), `tongue ${forward} cm forward: finite deltas`);
+    assert.ok(d[2] > 1, `tongue ${forward} cm forward: it comes out (${d[2]})`);
+  }
+});
