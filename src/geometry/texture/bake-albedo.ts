@@ -144,6 +144,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   };
   const under = underHair.some((u) => u > 0) ? underHairSkin(input.uvs, faceTriangles, size / UNDER_HAIR_REDUCTION, attrs, photoColour, px) : undefined;
   const around = new Float32Array(3);
+  const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
   // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
   // band along the border) made renders measurably less like the person (identity distance +0.04).
   rasterizeUv(input.uvs, faceTriangles, size, attrs, 7, (texel, t) => {
@@ -151,7 +152,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     const u = under ? t[6] : 0;
     if (u > 0.002) {
       // The skin under the hair: the photo's skin around it, where the photo would have been.
-      sampleTexture(under!, size / UNDER_HAIR_REDUCTION, ((texel % size) + 0.5) / UNDER_HAIR_REDUCTION - 0.5, (Math.floor(texel / size) + 0.5) / UNDER_HAIR_REDUCTION - 0.5, around);
+      sampleBilinear(underImage!, ((texel % size) + 0.5) / UNDER_HAIR_REDUCTION, (Math.floor(texel / size) + 0.5) / UNDER_HAIR_REDUCTION, around, 4);
       for (let c = 0; c < 3; c++) rgba[o + c] = u * around[c] + (1 - u) * rgba[o + c];
     }
     const w = t[2] > 0.002 ? photoColour(t) : 0;
@@ -179,18 +180,6 @@ function underHairSkin(uvs: Float32Array, triangles: Uint32Array, size: number, 
   for (let i = 0; i < source.length; i++) if (source[i] !== TexelSource.scan) source[i] = TexelSource.fill;
   pushPullFill(rgba, source, size);
   return rgba;
-}
-
-/** Bilinear sample of an RGBA texture at texel coordinates (x, y), clamped at its edges, into out (rgb). */
-function sampleTexture(rgba: Uint8Array, size: number, x: number, y: number, out: Float32Array): void {
-  const fx = Math.min(size - 1, Math.max(0, x)), fy = Math.min(size - 1, Math.max(0, y));
-  const x0 = Math.floor(fx), y0 = Math.floor(fy), x1 = Math.min(size - 1, x0 + 1), y1 = Math.min(size - 1, y0 + 1);
-  const ax = fx - x0, ay = fy - y0;
-  for (let c = 0; c < 3; c++) {
-    const top = rgba[(y0 * size + x0) * 4 + c] * (1 - ax) + rgba[(y0 * size + x1) * 4 + c] * ax;
-    const bottom = rgba[(y1 * size + x0) * 4 + c] * (1 - ax) + rgba[(y1 * size + x1) * 4 + c] * ax;
-    out[c] = top + (bottom - top) * ay;
-  }
 }
 
 /** The fill colour over the whole atlas at a reduced size, islands grown by a few texels, background skin. */

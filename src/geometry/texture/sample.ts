@@ -1,8 +1,11 @@
 /** Sampling of packed RGB images (3 bytes per pixel, row 0 at the top). */
 import type { RgbImage } from './rgb-image.ts';
 
-/** Bilinear sample at continuous pixel coordinates (pixel centres at integer + 0.5), clamped to the image. */
-export function sampleBilinear(img: RgbImage, x: number, y: number, out: Float32Array): void {
+/**
+ * Bilinear sample of the first three channels at continuous pixel coordinates (pixel centres at integer + 0.5),
+ * clamped to the image; `channels` per pixel (4 for an RGBA texture).
+ */
+export function sampleBilinear(img: RgbImage, x: number, y: number, out: Float32Array, channels = 3): void {
   const fx = Math.min(img.width - 1, Math.max(0, x - 0.5));
   const fy = Math.min(img.height - 1, Math.max(0, y - 0.5));
   const x0 = Math.floor(fx);
@@ -12,10 +15,10 @@ export function sampleBilinear(img: RgbImage, x: number, y: number, out: Float32
   const ax = fx - x0;
   const ay = fy - y0;
   const d = img.data;
-  const i00 = (y0 * img.width + x0) * 3;
-  const i10 = (y0 * img.width + x1) * 3;
-  const i01 = (y1 * img.width + x0) * 3;
-  const i11 = (y1 * img.width + x1) * 3;
+  const i00 = (y0 * img.width + x0) * channels;
+  const i10 = (y0 * img.width + x1) * channels;
+  const i01 = (y1 * img.width + x0) * channels;
+  const i11 = (y1 * img.width + x1) * channels;
   for (let c = 0; c < 3; c++) {
     const top = d[i00 + c] + (d[i10 + c] - d[i00 + c]) * ax;
     const bottom = d[i01 + c] + (d[i11 + c] - d[i01 + c]) * ax;
