@@ -33,7 +33,8 @@ async function writeAll(c: JobContext, outputs: [string, Uint8Array][]) {
   if (c.files.freeBytes && (await c.files.freeBytes()) < size + c.minFreeBytes) {
     throw new PipelineError(PipelineCodes.storageFull, `no room for ${size} bytes of results on the service storage`);
   }
-  for (const [path, data] of outputs) await c.files.put(path, data);
+  // At once: each put is atomic on its own, and the store's syncs overlap.
+  await Promise.all(outputs.map(([path, data]) => c.files.put(path, data)));
 }
 
 const neutralObj = new Map<string, Promise<Uint8Array>>();
