@@ -78,7 +78,7 @@ async function avatarJob(job: Job, c: JobContext) {
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles })) {
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims })) {
     outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);

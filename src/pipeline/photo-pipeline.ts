@@ -10,6 +10,7 @@ import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
 import { filesHere, renderHere, shapesHere, type FilesSource, type RenderSource, type ShapeSource } from './helper-thread.ts';
 import { assemble, startPreviews } from './output.ts';
+import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
@@ -178,7 +179,8 @@ export class PhotoPipeline implements Pipeline {
     // Asked after the side views, so that the helper draws them first, and before the front is drawn here, so that
     // it goes on to them while this thread draws; the textures by name, in the order they will have.
     const names = [...images].map(([name, image]): Texture => ({ name, mimeType: 'image/png', width: image.width, height: image.height, data: new Uint8Array(0) }));
-    const modelFiles = input.platforms && this.helper.files(tpl, { ...model, textures: names }, input.platforms);
+    const claims = modelFileClaims();
+    const modelFiles = input.platforms && this.helper.files(tpl, { ...model, textures: names }, input.platforms, claims);
     modelFiles?.catch(() => undefined); // awaited by the caller; this only keeps an early failure from counting as unhandled
     const { preview, views } = await previews.front();
     model.textures = [...(await encoding), ...(await maps.textures)];
@@ -195,6 +197,7 @@ export class PhotoPipeline implements Pipeline {
         'photo-expression': describeExpression(expression.expression) || 'none',
       },
       modelFiles,
+      modelFileClaims: claims,
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,
