@@ -33,7 +33,8 @@ async function writeAll(c: JobContext, outputs: [string, Uint8Array][]) {
   if (c.files.freeBytes && (await c.files.freeBytes()) < size + c.minFreeBytes) {
     throw new PipelineError(PipelineCodes.storageFull, `no room for ${size} bytes of results on the service storage`);
   }
-  for (const [path, data] of outputs) await c.files.put(path, data);
+  // At once: each put is atomic on its own, and the store's syncs overlap.
+  await Promise.all(outputs.map(([path, data]) => c.files.put(path, data)));
 }
 
 const neutralObj = new Map<string, Promise<Uint8Array>>();
@@ -77,7 +78,7 @@ async function avatarJob(job: Job, c: JobContext) {
     [previewPath(key, 'jpg'), result.preview.jpg],
     [previewPath(key, 'png'), result.preview.png],
   ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles })) {
+  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims })) {
     outputs.push([packagePath(key, platform), zip]);
   }
   await writeAll(c, outputs);

@@ -28,7 +28,7 @@ port.on('message', (req: HelperRequest) => {
       reply = { id: req.id, result: images };
       buffers = images.map((img) => img.rgba.buffer);
     } else {
-      const files = writeModelFiles(withTemplateArrays(req.sent, loadTemplateView(req.template)), req.platforms);
+      const files = writeModelFiles(withTemplateArrays(req.sent, loadTemplateView(req.template)), req.platforms, req.claims);
       reply = { id: req.id, result: files };
       buffers = [files.fbx, files.unityJson?.data, files.unityJson?.body].filter((a) => a !== undefined).filter(ownsBuffer).map((a) => a.buffer);
     }

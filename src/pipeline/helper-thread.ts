@@ -11,7 +11,7 @@ import type { FittedGeometry } from '../geometry/expressions/frame.ts';
 import type { Camera } from '../geometry/render/camera.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 import { renderMeshes, type RenderItem, type RenderOptions } from '../geometry/render/rasterize.ts';
-import { writeModelFiles, type ModelFiles } from '../formats/write/packages.ts';
+import { writeModelFiles, type ModelFileClaims, type ModelFiles } from '../formats/write/packages.ts';
 import { tsWorker } from '../util/ts-worker.ts';
 import { featureShapes } from './stages.ts';
 import type { TemplateView } from './template-view.ts';
@@ -27,15 +27,15 @@ export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: 
 export type RenderSource = (items: RenderItem[], views: { camera: Camera; opts: RenderOptions }[]) => Promise<RgbaImage[]>;
 
 /**
- * Writes the model files of the packages of `platforms` (writeModelFiles). The model's textures are read by
- * name only: the model may be sent before they are encoded.
+ * Writes the model files of the packages of `platforms` that it takes by `claims` (writeModelFiles). The model's
+ * textures are read by name only: the model may be sent before they are encoded.
  */
-export type FilesSource = (tpl: TemplateView, model: AvatarModel, platforms: readonly Platform[]) => Promise<ModelFiles>;
+export type FilesSource = (tpl: TemplateView, model: AvatarModel, platforms: readonly Platform[], claims: ModelFileClaims) => Promise<ModelFiles>;
 
 export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
-  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[] };
+  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims };
 
 export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles } | { id: number; error: string };
 
@@ -54,9 +54,9 @@ export const shapesHere: ShapeSource = async (tpl, fitted, features) => {
 export const renderHere: RenderSource = async (items, views) => views.map((v) => renderMeshes(items, v.camera, v.opts));
 
 /** On the caller's thread, when the caller first waits. */
-export const filesHere: FilesSource = async (_tpl, model, platforms) => {
+export const filesHere: FilesSource = async (_tpl, model, platforms, claims) => {
   await null;
-  return writeModelFiles(model, platforms);
+  return writeModelFiles(model, platforms, claims);
 };
 
 /**
@@ -74,10 +74,10 @@ export class HelperThread {
 
   readonly render: RenderSource = (items, views) => this.ask({ id: this.next++, task: 'render', items, views });
 
-  readonly files: FilesSource = (tpl, model, platforms) => {
+  readonly files: FilesSource = (tpl, model, platforms, claims) => {
     // Only the textures' names are read: their bytes stay here.
     const named = { ...model, textures: model.textures.map((t) => ({ ...t, data: new Uint8Array(0) })) };
-    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms });
+    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims });
   };
 
   /** Stops the thread (open requests fail); the next request starts another. */

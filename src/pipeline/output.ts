@@ -108,14 +108,16 @@ export const PACKAGE_VIEW_SIZE = 512;
 
 /**
  * The API's preview (the front view, JPEG and PNG) and the packages' views (PNG, transparent). The side
- * views are drawn by `renderViews` (a helper thread's: while this thread draws the front); each render
- * is encoded on sharp's threads as soon as it is drawn; the front package view is the preview scaled down.
+ * views are asked of `renderViews` at once (a helper thread's: it draws them while this thread draws the
+ * front); the front is drawn when `front` is called, so that the caller can ask the helper for more work
+ * in between. Each render is encoded on sharp's threads as soon as it is drawn; the front package view is
+ * the preview scaled down.
  */
-export async function renderAndEncodePreviews(
+export function startPreviews(
   model: AvatarModel,
   images: Map<string, RgbaImage>,
   renderViews: RenderSource = renderHere,
-): Promise<Pick<PipelineResult, 'preview' | 'views'>> {
+): { front(): Promise<Pick<PipelineResult, 'preview' | 'views'>> } {
   const items = softItems(modelItems(model, images));
   const view = (v: PreviewView, size: number) => ({
     camera: previewCamera(model, v),
@@ -125,9 +127,13 @@ export async function renderAndEncodePreviews(
     Promise.all(drawn.map((image) => encodePreview(image, 'png'))),
   );
   sides.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
-  const { camera, opts } = view('front', PREVIEW_SIZE);
-  const front = renderMeshes(items, camera, opts);
-  const [jpg, png, frontView] = await Promise.all([encodePreview(front, 'jpg'), encodePreview(front, 'png'), encodePreview(front, 'png', { size: PACKAGE_VIEW_SIZE })]);
-  const [side, threeQuarter] = await sides;
-  return { preview: { jpg, png }, views: { front: frontView, side, threeQuarter } };
+  return {
+    async front() {
+      const { camera, opts } = view('front', PREVIEW_SIZE);
+      const front = renderMeshes(items, camera, opts);
+      const [jpg, png, frontView] = await Promise.all([encodePreview(front, 'jpg'), encodePreview(front, 'png'), encodePreview(front, 'png', { size: PACKAGE_VIEW_SIZE })]);
+      const [side, threeQuarter] = await sides;
+      return { preview: { jpg, png }, views: { front: frontView, side, threeQuarter } };
+    },
+  };
 }

@@ -9,7 +9,8 @@ import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './type
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
 import { filesHere, renderHere, shapesHere, type FilesSource, type RenderSource, type ShapeSource } from './helper-thread.ts';
-import { assemble, renderAndEncodePreviews } from './output.ts';
+import { assemble, startPreviews } from './output.ts';
+import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
@@ -121,15 +122,16 @@ export class PhotoPipeline implements Pipeline {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
     });
+    // The blendshapes need only the fitted geometry: started now (before the posed fit, which
+    // only the texture needs), awaited at the assembly.
+    const shaping = this.helper.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
+    shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     // The head as the photo shows it, expression and all (no parts: only the texture needs it): the photo is
     // sampled with it and written to the same UVs, which un-warps the photo onto the neutral.
     const posed = fitHead({ ...source, parts: {}, eyes: {} }, { landmarks: analysis.headLandmarks });
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
-    // The blendshapes need only the fitted geometry: started now, awaited at the assembly.
-    const shaping = this.helper.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
-    shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
 
     const camera: PhotoCamera = {
       rotation: analysis.pose.rotation,
@@ -173,12 +175,14 @@ export class PhotoPipeline implements Pipeline {
     model.animations = animations;
     lap('assembly', 65);
 
-    const previews = renderAndEncodePreviews(model, images, this.helper.render);
-    // Asked after the side views, so that the helper draws them first; the textures by name, in the order they will have.
+    const previews = startPreviews(model, images, this.helper.render);
+    // Asked after the side views, so that the helper draws them first, and before the front is drawn here, so that
+    // it goes on to them while this thread draws; the textures by name, in the order they will have.
     const names = [...images].map(([name, image]): Texture => ({ name, mimeType: 'image/png', width: image.width, height: image.height, data: new Uint8Array(0) }));
-    const modelFiles = input.platforms && this.helper.files(tpl, { ...model, textures: names }, input.platforms);
+    const claims = modelFileClaims();
+    const modelFiles = input.platforms && this.helper.files(tpl, { ...model, textures: names }, input.platforms, claims);
     modelFiles?.catch(() => undefined); // awaited by the caller; this only keeps an early failure from counting as unhandled
-    const { preview, views } = await previews;
+    const { preview, views } = await previews.front();
     model.textures = [...(await encoding), ...(await maps.textures)];
     if (model.textures.some((t, k) => t.name !== names[k]?.name)) throw new Error('the textures are not in the order the model files were written with');
     lap('preview', 95);
@@ -193,6 +197,7 @@ export class PhotoPipeline implements Pipeline {
         'photo-expression': describeExpression(expression.expression) || 'none',
       },
       modelFiles,
+      modelFileClaims: claims,
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,

@@ -1,6 +1,6 @@
 import type { AvatarModel } from '../model/avatar.ts';
 import type { Feature, InputType, Platform, TemplateVersion } from '../model/product.ts';
-import type { ModelFiles } from '../formats/write/packages.ts';
+import type { ModelFileClaims, ModelFiles } from '../formats/write/packages.ts';
 import type { PreviewView } from '../geometry/render/preview.ts';
 
 export interface PipelineInput {
@@ -31,6 +31,8 @@ export interface PipelineResult {
   deformation?: { template: Float32Array; avatar: Float32Array; indices: Uint32Array };
   /** The model files of the packages of `platforms`, when the pipeline writes them (they may still be being written). */
   modelFiles?: Promise<ModelFiles>;
+  /** Which of them the pipeline's writer has taken: the caller writes the others itself (see ModelFileClaims). */
+  modelFileClaims?: ModelFileClaims;
 }
 
 export interface Pipeline {

@@ -30,6 +30,8 @@ export interface PackageExtras {
   views: Record<PreviewView, Uint8Array>;
   /** The model's files, when already written (or being written, on another thread): see writeModelFiles. */
   modelFiles?: ModelFiles | Promise<ModelFiles>;
+  /** With files being written elsewhere: those the other thread has not taken yet are written here instead of awaited. */
+  modelFileClaims?: ModelFileClaims;
 }
 
 /** The model files of the packages that take longest to write: the FBX (maya, webviewer) and the Unity JSON, ready to zip. */
@@ -41,13 +43,23 @@ export interface ModelFiles {
 const needsFbx = (platforms: readonly Platform[]) => platforms.some((p) => p === 'maya' || p === 'webviewer');
 
 /**
- * The model files the packages of these platforms need. Model textures are read by name only, so this can
- * run before the textures are encoded (with the names in their final order).
+ * Which model files a thread has taken to write, one flag per file in shared memory: two threads that share
+ * the writing of an avatar's files each write those they take first, so neither waits while the other still
+ * has several to write.
  */
-export function writeModelFiles(model: AvatarModel, platforms: readonly Platform[]): ModelFiles {
+export type ModelFileClaims = Int32Array;
+const CLAIM_SLOT: Record<keyof ModelFiles, number> = { fbx: 0, unityJson: 1 };
+export const modelFileClaims = (): ModelFileClaims => new Int32Array(new SharedArrayBuffer(4 * Object.keys(CLAIM_SLOT).length));
+const take = (claims: ModelFileClaims | undefined, file: keyof ModelFiles) => !claims || Atomics.compareExchange(claims, CLAIM_SLOT[file], 0, 1) === 0;
+
+/**
+ * The model files the packages of these platforms need (with `claims`, those no other thread has taken). Model
+ * textures are read by name only, so this can run before the textures are encoded (with the names in their final order).
+ */
+export function writeModelFiles(model: AvatarModel, platforms: readonly Platform[], claims?: ModelFileClaims): ModelFiles {
   return {
-    ...(needsFbx(platforms) ? { fbx: writeFbx(model) } : {}),
-    ...(platforms.includes('unity') ? { unityJson: preparedEntry(PACKAGE_FILES.unityJson, writeUnityJson(model)) } : {}),
+    ...(needsFbx(platforms) && take(claims, 'fbx') ? { fbx: writeFbx(model) } : {}),
+    ...(platforms.includes('unity') && take(claims, 'unityJson') ? { unityJson: preparedEntry(PACKAGE_FILES.unityJson, writeUnityJson(model)) } : {}),
   };
 }
 
@@ -72,8 +84,9 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
   maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
   // What this thread writes comes first: model files written elsewhere are awaited only when needed.
   const glb = platforms.includes('webviewer') ? await writeGlb(model) : undefined;
-  const given = await extras.modelFiles;
-  const fbx = withFbx ? (given?.fbx ?? writeFbx(model)) : undefined;
+  const taken = extras.modelFileClaims ? writeModelFiles(model, platforms, extras.modelFileClaims) : {};
+  const given: ModelFiles = { ...(await extras.modelFiles), ...taken };
+  const fbx = withFbx ? (given.fbx ?? writeFbx(model)) : undefined;
   const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: fbx! }, ...(await maps)];
   const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {
@@ -92,7 +105,7 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
           ...images,
         ]);
       case 'unity':
-        return writeZip([given?.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) }, ...images]);
+        return writeZip([given.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) }, ...images]);
     }
   };
   const out = new Map<Platform, Uint8Array>();

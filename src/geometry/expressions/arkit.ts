@@ -362,14 +362,21 @@ function lipZone(f: ExpressionFrame): LipZone {
   const n = p.length / 3;
   const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n);
   const surface: number[] = [];
+  const [fx, fy, fz] = f.forward;
   for (let v = 0; v < n; v++) {
-    const q = vertex(p, v);
-    let nearest = Infinity, behind = 0, which = 0;
+    // Unrolled (no vectors made): this runs over every vertex of the head for each frame.
+    const qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
+    let nearest = Infinity, which = 0;
     for (let i = 0; i < contour.length; i++) {
       const c = contour[i];
-      const d = (c[0] - q[0]) ** 2 + (c[1] - q[1]) ** 2 + (c[2] - q[2]) ** 2;
-      if (d < nearest) [nearest, behind, which] = [d, dot(sub(c, q), f.forward), i];
+      const d = (c[0] - qx) ** 2 + (c[1] - qy) ** 2 + (c[2] - qz) ** 2;
+      if (d < nearest) {
+        nearest = d;
+        which = i;
+      }
     }
+    const c = contour[which];
+    const behind = (c[0] - qx) * fx + (c[1] - qy) * fy + (c[2] - qz) * fz;
     distance[v] = Math.sqrt(nearest);
     lowerness[v] = contourLowerness[which];
     // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.

@@ -1,7 +1,7 @@
 import type { MorphTarget } from '../../model/avatar.ts';
 import type { Feature } from '../../model/product.ts';
 import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName } from '../template/types.ts';
-import { placeBoundParts, type BoundHostName } from '../template/bound-parts.ts';
+import { BOUND_HOSTS, boundHostVertices, placeBoundPart, placeBoundParts, type BoundHostName } from '../template/bound-parts.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
 import { expressionFrame, fittedPositions, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
@@ -56,11 +56,39 @@ export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry,
   return Object.fromEntries(meshNames().map((mesh) => [mesh, shapes.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
 }
 
-/** The parts bound to the lids and eyeballs (lashes, corneas...) moved with them: their deltas set from their hosts' (in place). */
+/**
+ * The parts bound to the lids and eyeballs (lashes, corneas...) moved with them: their deltas set from their hosts'
+ * (in place). A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
+ * shapes move neither lids nor eyes.
+ */
 function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32Array>, deltas: Deltas): void {
-  const moved = (host: BoundHostName) => fittedPositions(frame, host).map((x, i) => x + deltas[host][i]);
-  const shaped = placeBoundParts(frame.template, { head: moved('head'), eyeLeft: moved('eyeLeft'), eyeRight: moved('eyeRight') });
-  for (const name of BOUND_PART_NAMES) deltas[name] = shaped[name].map((x, i) => x - rest[name][i]);
+  let hosts: Record<BoundHostName, Float32Array> | undefined;
+  for (const name of BOUND_PART_NAMES) {
+    const still = rest[name];
+    if (!movesAny(deltas, boundHostVertices(frame.template, name))) {
+      deltas[name] = new Float32Array(still.length);
+      continue;
+    }
+    hosts ??= { head: moved(frame, deltas, 'head'), eyeLeft: moved(frame, deltas, 'eyeLeft'), eyeRight: moved(frame, deltas, 'eyeRight') };
+    const shaped = placeBoundPart(frame.template, name, hosts);
+    for (let i = 0; i < shaped.length; i++) shaped[i] -= still[i];
+    deltas[name] = shaped;
+  }
+}
+
+function movesAny(deltas: Deltas, vertices: Record<BoundHostName, Uint32Array>): boolean {
+  for (const host of BOUND_HOSTS) {
+    const d = deltas[host];
+    for (const v of vertices[host]) if (d[3 * v] !== 0 || d[3 * v + 1] !== 0 || d[3 * v + 2] !== 0) return true;
+  }
+  return false;
+}
+
+function moved(frame: ExpressionFrame, deltas: Deltas, host: BoundHostName): Float32Array {
+  const out = fittedPositions(frame, host).slice();
+  const d = deltas[host];
+  for (let i = 0; i < out.length; i++) out[i] += d[i];
+  return out;
 }
 
 /** Share of the rest gap between the lips that a bilabial closes by raising the jaw. */

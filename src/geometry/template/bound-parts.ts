@@ -120,6 +120,31 @@ function blendRows(head: HeadInput, corner: number): number[] {
 
 /** Every bound part placed on its hosts as they are now: the fitted or shaped head and eyeballs. */
 export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostName, Float32Array>): Record<BoundPartName, Float32Array> {
-  const meshes: BindingHost[] = BOUND_HOSTS.map((name) => ({ positions: hosts[name], indices: name === 'head' ? template.head.indices : template.parts[name].indices }));
-  return Object.fromEntries(Object.entries(template.bound).map(([name, binding]) => [name, placeBound(binding, meshes)])) as Record<BoundPartName, Float32Array>;
+  return Object.fromEntries(Object.keys(template.bound).map((name) => [name, placeBoundPart(template, name as BoundPartName, hosts)])) as Record<BoundPartName, Float32Array>;
+}
+
+/** One bound part placed on its hosts as they are now. */
+export function placeBoundPart(template: HeadTemplate, name: BoundPartName, hosts: Record<BoundHostName, Float32Array>): Float32Array {
+  const meshes: BindingHost[] = BOUND_HOSTS.map((host) => ({ positions: hosts[host], indices: host === 'head' ? template.head.indices : template.parts[host].indices }));
+  return placeBound(template.bound[name], meshes);
+}
+
+const hostVertices = new WeakMap<HeadTemplate, Map<BoundPartName, Record<BoundHostName, Uint32Array>>>();
+
+/** The vertices of each host that a bound part is placed from (those of the triangles it holds to): it moves only when they do. */
+export function boundHostVertices(template: HeadTemplate, name: BoundPartName): Record<BoundHostName, Uint32Array> {
+  let byPart = hostVertices.get(template);
+  if (!byPart) hostVertices.set(template, (byPart = new Map()));
+  let found = byPart.get(name);
+  if (!found) {
+    const binding = template.bound[name];
+    const sets = BOUND_HOSTS.map(() => new Set<number>());
+    binding.host.forEach((host, i) => {
+      const indices = BOUND_HOSTS[host] === 'head' ? template.head.indices : template.parts[BOUND_HOSTS[host]].indices;
+      for (let k = 0; k < 3; k++) sets[host].add(indices[binding.corner[i] + k]);
+    });
+    found = Object.fromEntries(BOUND_HOSTS.map((host, h) => [host, Uint32Array.from(sets[h]).sort()])) as Record<BoundHostName, Uint32Array>;
+    byPart.set(name, found);
+  }
+  return found;
 }

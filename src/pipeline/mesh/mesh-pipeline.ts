@@ -13,7 +13,7 @@ import { featureShapes, stageClock, supportsMeta } from '../stages.ts';
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
-import { assemble, renderAndEncodePreviews } from '../output.ts';
+import { assemble, startPreviews } from '../output.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES } from '../part-textures.ts';
 import { placeBoundParts } from '../../geometry/template/bound-parts.ts';
 import { loadScan, type Scan } from './scan.ts';
@@ -73,7 +73,7 @@ export async function runMeshPipeline(
   model.animations = animations;
   lap('assembly', 65);
 
-  const [encoded, { preview, views }] = await Promise.all([encodeAvatarTextures(tpl, textures.images, PART_ALPHA_TEXTURES), renderAndEncodePreviews(model, textures.images)]);
+  const [encoded, { preview, views }] = await Promise.all([encodeAvatarTextures(tpl, textures.images, PART_ALPHA_TEXTURES), startPreviews(model, textures.images).front()]);
   model.textures = encoded;
   lap('preview', 95);
 

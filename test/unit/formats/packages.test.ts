@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../tools/read-fbx.ts';
-import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, writeModelFiles } from '../../../src/formats/write/packages.ts';
+import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, modelFileClaims, writeModelFiles } from '../../../src/formats/write/packages.ts';
 import type { RigJson } from '../../../src/formats/write/rig-json.ts';
 import { writeObj } from '../../../src/formats/write/obj-write.ts';
 import { writeZip } from '../../../src/formats/write/zip-write.ts';
@@ -91,9 +91,15 @@ test('packages from model files written ahead (as the pipeline\'s helper thread 
   const ahead = await buildPackages(model, platforms, { ...extras, modelFiles: Promise.resolve(writeModelFiles(model, platforms)) });
   // Written ahead for fewer platforms: the rest is written here.
   const part = await buildPackages(model, platforms, { ...extras, modelFiles: writeModelFiles(model, ['unity']) });
+  // Shared by claims: the other writer took the Unity JSON, the FBX is left to this one.
+  const claims = modelFileClaims();
+  const other = writeModelFiles(model, platforms.filter((p) => p === 'unity'), claims);
+  const shared = await buildPackages(model, platforms, { ...extras, modelFiles: Promise.resolve(other), modelFileClaims: claims });
+  assert.deepEqual([...claims], [1, 1], 'both files taken');
   for (const p of platforms) {
     assert.ok(Buffer.from(ahead.get(p)!).equals(whole.get(p)!), p);
     assert.ok(Buffer.from(part.get(p)!).equals(whole.get(p)!), p);
+    assert.ok(Buffer.from(shared.get(p)!).equals(whole.get(p)!), p);
   }
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { HelperThread, renderHere, shapesHere } from '../../../src/pipeline/helper-thread.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { AvatarModel, MorphTarget } from '../../../src/model/avatar.ts';
-import { writeModelFiles } from '../../../src/formats/write/packages.ts';
+import { modelFileClaims, writeModelFiles } from '../../../src/formats/write/packages.ts';
 import { withoutTemplateArrays } from '../../../src/pipeline/model-transfer.ts';
 import { uvSphere } from '../../fixtures/shapes.ts';
 
@@ -107,13 +107,19 @@ test('the helper thread writes the same FBX and Unity JSON as the calling thread
   try {
     const here = writeModelFiles(model, platforms);
     for (let round = 0; round < 2; round++) {
-      const there = await workers.files(tpl, model, platforms);
+      const there = await workers.files(tpl, model, platforms, modelFileClaims());
       assert.ok(Buffer.from(there.fbx!).equals(here.fbx!), `FBX, round ${round}`);
       assert.ok(Buffer.from(there.unityJson!.data).equals(here.unityJson!.data), `Unity JSON, round ${round}`);
       assert.ok(Buffer.from(there.unityJson!.body).equals(here.unityJson!.body));
       assert.equal(there.unityJson!.crc, here.unityJson!.crc);
     }
     assert.equal(model.textures[0].data.length, 3, 'the caller\'s model is left as it was');
+    // A file this thread has taken is not written there.
+    const claims = modelFileClaims();
+    assert.ok(writeModelFiles(model, ['maya'], claims).fbx);
+    const rest = await workers.files(tpl, model, platforms, claims);
+    assert.equal(rest.fbx, undefined);
+    assert.ok(Buffer.from(rest.unityJson!.data).equals(here.unityJson!.data));
   } finally {
     await workers.close();
   }
