@@ -78,7 +78,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     tip: offBottom(grid, region.hair) ? undefined : tip,
     // Hair ending above the ears was gathered behind when it is combed down both sides of the head from a centre
     // parting, or when its tail shows behind the neck.
-    tiedBack: length === 'short' && (parting === 'centre' || tailBesideNeck(grid, region)),
+    tiedBack: length === 'short' && (parting === 'centre' || tailBesideNeck(grid, region, frame)),
     colour,
     fringe: cover.all,
     parting,

@@ -15,9 +15,10 @@ const frame = faceFrame(landmarks);
 /**
  * A photo of a person with short dark hair ending above the ears, before a plain backdrop: skin with a little
  * noise, hair in vertical strands, a smooth blue shirt. With `tail`, a strip of the same hair hangs beside the
- * neck on the image's right, outside the person matte (as a tail behind the neck is).
+ * neck on the image's right, outside the person matte (as a tail behind the neck is); with `collar`, a white
+ * collar lies between the neck and that strip, which is then a dark lapel.
  */
-function photo(tail: { inner: number; outer: number } | undefined) {
+function photo(tail: { inner: number; outer: number } | undefined, collar = false) {
   const random = seededRandom(7);
   const data = new Uint8Array(W * H * 3);
   const alpha = new Uint8Array(W * H);
@@ -32,12 +33,14 @@ function photo(tail: { inner: number; outer: number } | undefined) {
       const inTail = tail !== undefined && s > tail.inner && s < tail.outer && t > -0.65 && t < 0.3;
       const noise = (random() - 0.5) * 6;
       let rgb: number[];
+      const inCollar = collar && tail !== undefined && s > 0.32 && s < tail.inner && t < 0.3;
       if (hair || inTail) rgb = [70, 45, 30].map((v) => v + strand(x) + noise);
+      else if (inCollar) rgb = [235, 235, 235].map((v) => v + noise);
       else if (shoulders) rgb = [40, 60, 130].map((v) => v + noise);
       else if (skull || neck) rgb = [205, 155, 125].map((v) => v + noise);
       else rgb = [150, 150, 150].map((v) => v + noise);
       data.set(rgb.map((v) => Math.max(0, Math.min(255, Math.round(v)))), (y * W + x) * 3);
-      alpha[y * W + x] = skull || neck || shoulders ? 255 : 0;
+      alpha[y * W + x] = skull || neck || shoulders || inCollar ? 255 : 0;
     }
   }
   return { image: { width: W, height: H, data }, matte: { width: W, height: H, alpha } };
@@ -54,4 +57,6 @@ test('short hair whose tail shows beside the neck is tied back; the same hair wi
   assert.equal(tied.tiedBack, true);
   // A thin dark line beside the neck (a necklace's chain, a collar's seam) is no tail.
   assert.equal(observe(photo({ inner: 0.32, outer: 0.34 })).tiedBack, false);
+  // The same hair-coloured strip beyond a white collar, away from the neck's skin, is a lapel.
+  assert.equal(observe(photo({ inner: 0.56, outer: 0.72 }, true)).tiedBack, false);
 });
