@@ -41,7 +41,7 @@ const NECK_HALF_WIDTH = 0.3;
 /** Above the brows by this much (face heights) a fringe can begin; below, the brows themselves are dark. */
 const BROW_MARGIN = 0.04;
 /** Texture (over the face skin's) above which a skin-coloured cell is hair: as for a bare scalp (observe.ts). */
-const HAIR_GRAIN = 3.5;
+export const HAIR_GRAIN = 3.5;
 /** The background is sampled on the photo's border, this many cells deep, where the matte shows no person. */
 const BORDER_DEPTH = 2;
 /** A background is often several colours (a backdrop's print, lights, a crowd). */
@@ -61,6 +61,10 @@ export interface HairRegion {
   skin: ColourModel;
   /** The hair colour model, undefined when the scalp shows no hair at all. */
   hairModel?: ColourModel;
+  /** The colours of the backdrop (the photo's border). */
+  background: ColourModel[];
+  /** Fine texture of the face's plain skin (cellGrain), the unit of the grain measures. */
+  skinGrain: number;
   /** Scalp cells (in the matte) and the share of them coloured like the face's skin. */
   scalpCells: number;
   scalpSkinShare: number;
@@ -114,7 +118,7 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   const scalpGrain = median(scalpHair, grain) / skinGrain;
   const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
   const clothesModels = fitColourMixture(featuresOf(grid, clothes), CLOTHES_COLOURS);
-  const base = { skin, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
+  const base = { skin, background, skinGrain, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
 
   // The scalp's hair seeds the hair model, less backdrop at the matte's edge that the scalp's colours do not
   // explain (a colour both explain, dark hair before a dark backdrop, stays with the matte).

@@ -18,8 +18,8 @@ export interface HairObservation {
    */
   tip?: number;
   /**
-   * Hair pulled back from the face into a ponytail or a bun: centre-parted hair that ends above the ears, with
-   * nothing on the shoulders (from the front, a ponytail's tail hides behind the head).
+   * Hair pulled back from the face into a ponytail or a bun: hair that ends above the ears, with nothing on the
+   * shoulders, and is centre-parted or shows its tail behind the neck (tail.ts).
    */
   tiedBack: boolean;
   /** Base colour (sRGB 0-255) and the darker and lighter ends of its variation. */

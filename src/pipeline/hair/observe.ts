@@ -9,6 +9,7 @@ import type { HairLength, HairObservation } from './observation.ts';
 import { faceFrame, toFace } from './face-frame.ts';
 import { hairGrid, type HairGrid } from './hair-grid.ts';
 import { findHairRegion } from './hair-region.ts';
+import { tailBesideNeck } from './tail.ts';
 import { foreheadCover, findParting, hairColour, hairTip, lengthClass, silhouetteVolume } from './hair-measures.ts';
 
 const BROW_OUTER = [70, 300];
@@ -75,8 +76,9 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     bald: false,
     length,
     tip: offBottom(grid, region.hair) ? undefined : tip,
-    // A centre parting is hair combed down both sides of the head; ending above the ears, it was gathered behind.
-    tiedBack: length === 'short' && parting === 'centre',
+    // Hair ending above the ears was gathered behind when it is combed down both sides of the head from a centre
+    // parting, or when its tail shows behind the neck.
+    tiedBack: length === 'short' && (parting === 'centre' || tailBesideNeck(grid, region, frame)),
     colour,
     fringe: cover.all,
     parting,

@@ -63,7 +63,7 @@ test('the observed length decides between silhouettes alike from the front', () 
   assert.ok(rank(asShort.style.style.length) <= rank('ear'), asShort.style.style.name);
 });
 
-test('on the test photos: the bald person gets no hair mesh, long hair a long style, short hair a short one', async () => {
+test('on the test photos: the bald person gets no hair mesh, long hair a long style, short hair a short one, hair tied back a gathered one', async () => {
   const pipeline = new PhotoPipeline(loadTemplateView);
   const faces = new URL('../../fixtures/faces/', import.meta.url);
   const run = async (file: string) => {
@@ -97,6 +97,9 @@ test('on the test photos: the bald person gets no hair mesh, long hair a long st
   // Centre-parted hair pulled back into a bun: a gathered style, not a short crop.
   const tied = await run('p13-a.jpg');
   assert.equal(tied.style?.flow, 'gather', tied.meta.hairstyle);
+  // Hair slicked back without a parting into a ponytail whose tail shows beside the neck: gathered too.
+  const ponytail = await run('p01-a.jpg');
+  assert.equal(ponytail.style?.flow, 'gather', ponytail.meta.hairstyle);
 });
 
 test('a gathered style for hair tied back, never for hair that is not', () => {
