@@ -546,124 +546,124 @@ class Raster {
           continue;
         }
         for (; x <= end; x++) {
-        const n = x - xmin;
-        const w0 = r0 + w0dx * n, w1 = r1 + w1dx * n, w2 = r2 + w2dx * n;
-        if (w0 < 0 || w1 < 0 || w2 < 0) continue;
-        if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
-        const pi = row + x;
-        const key = rowKey + kdx * n;
-        if (key >= depth[pi]) continue;
-        const s = 1 / (w0 * Q0 + w1 * Q1 + w2 * Q2);
-        const u = (w0 * u0 + w1 * u1 + w2 * u2) * s, v = (w0 * v0 + w1 * v1 + w2 * v2) * s;
+          const n = x - xmin;
+          const w0 = r0 + w0dx * n, w1 = r1 + w1dx * n, w2 = r2 + w2dx * n;
+          if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+          if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
+          const pi = row + x;
+          const key = rowKey + kdx * n;
+          if (key >= depth[pi]) continue;
+          const s = 1 / (w0 * Q0 + w1 * Q1 + w2 * Q2);
+          const u = (w0 * u0 + w1 * u1 + w2 * u2) * s, v = (w0 * v0 + w1 * v1 + w2 * v2) * s;
 
-        // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
-        // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
-        let alpha = 255;
-        let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
-        if (tex !== null) {
-          // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
-          const tw = tex.width, th = tex.height, words = tex.words;
-          let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
-          tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
-          ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
-          const ix = tx | 0, iy = ty | 0;
-          fx = ((tx - ix) * 256) | 0;
-          fy = ((ty - iy) * 256) | 0;
-          const i00 = iy * tw + ix;
-          const i01 = iy < th - 1 ? i00 + tw : i00;
-          const dx = ix < tw - 1 ? 1 : 0;
-          t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
-          if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
-        }
-        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
-        if (alphaMode === 1) {
-          if (alpha * opacity < cutoff) continue;
-        } else if (alphaMode === 2) {
-          // Full coverage belongs to the opaque pass, the rest to the blended one.
-          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
-        }
-
-        let ar: number, ag: number, ab: number;
-        if (tex !== null) {
-          ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
-          ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
-          ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
-        } else if (mode === 2) {
-          const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
-          const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
-          ar = check * (0.3 + 0.7 * uc);
-          ag = check * (0.3 + 0.7 * vc);
-          ab = check * 0.5;
-        } else {
-          ar = cr; ag = cg; ab = cb;
-        }
-
-        // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
-        const nxq = w0 * nx0 + w1 * nx1 + w2 * nx2, nyq = w0 * ny0 + w1 * ny1 + w2 * ny2, nzq = w0 * nz0 + w1 * nz1 + w2 * nz2;
-        let nx = nxq, ny = nyq, nz = nzq;
-        if (nmap !== null) {
-          let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
-          mxi = mxi < 0 ? 0 : mxi >= nw ? nw - 1 : mxi;
-          myi = myi < 0 ? 0 : myi >= nh ? nh - 1 : myi;
-          const m = nWords[myi * nw + mxi];
-          const mx = (m & 255) * UNIT_PER_BYTE - 1, my = ((m >> 8) & 255) * UNIT_PER_BYTE - 1, mz = ((m >> 16) & 255) * UNIT_PER_BYTE - 1;
-          // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
-          // times q squared: s brings it to their scale.
-          const bs = handed * my * s;
-          const txq = w0 * tx0 + w1 * tx1 + w2 * tx2, tyq = w0 * ty0 + w1 * ty1 + w2 * ty2, tzq = w0 * tz0 + w1 * tz1 + w2 * tz2;
-          nx = txq * mx + nxq * mz + (nyq * tzq - nzq * tyq) * bs;
-          ny = tyq * mx + nyq * mz + (nzq * txq - nxq * tzq) * bs;
-          nz = tzq * mx + nzq * mz + (nxq * tyq - nyq * txq) * bs;
-        }
-        // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
-        const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
-        // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
-        const cx = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
-        const cy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
-        const away = nz * inv > 0;
-        let light = diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + cy * DIFFUSE_GRID + cx];
-        if (occ === null) light += ambient;
-        else {
-          let ox = (u * ow) | 0, oy = ((1 - v) * oh) | 0;
-          ox = ox < 0 ? 0 : ox >= ow ? ow - 1 : ox;
-          oy = oy < 0 ? 0 : oy >= oh ? oh - 1 : oy;
-          light += ambientOf[oWords[oy * ow + ox] & 255];
-        }
-        let highlight = 0;
-        if (specular && !away) {
-          let table = highlights;
-          if (rmap !== null) {
-            let rx = (u * rw) | 0, ry = ((1 - v) * rh) | 0;
-            rx = rx < 0 ? 0 : rx >= rw ? rw - 1 : rx;
-            ry = ry < 0 ? 0 : ry >= rh ? rh - 1 : ry;
-            table = levels[levelOf[(rWords[ry * rw + rx] >> 8) & 255]];
+          // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
+          // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
+          let alpha = 255;
+          let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
+          if (tex !== null) {
+            // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
+            const tw = tex.width, th = tex.height, words = tex.words;
+            let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
+            tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
+            ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
+            const ix = tx | 0, iy = ty | 0;
+            fx = ((tx - ix) * 256) | 0;
+            fy = ((ty - iy) * 256) | 0;
+            const i00 = iy * tw + ix;
+            const i01 = iy < th - 1 ? i00 + tw : i00;
+            const dx = ix < tw - 1 ? 1 : 0;
+            t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
+            if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
           }
-          highlight = table[(cy >> 1) * SPECULAR_GRID + (cx >> 1)];
-        }
+          const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
+          if (alphaMode === 1) {
+            if (alpha * opacity < cutoff) continue;
+          } else if (alphaMode === 2) {
+            // Full coverage belongs to the opaque pass, the rest to the blended one.
+            if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
+          }
 
-        // Math.min rather than a branch: with textured noise a branch would mispredict often.
-        const lr = Math.min(top, ((ar * light + highlight) * top + 0.5) | 0);
-        const lg = Math.min(top, ((ag * light + highlight) * top + 0.5) | 0);
-        const lb = Math.min(top, ((ab * light + highlight) * top + 0.5) | 0);
-        const o = pi * 4;
-        if (blendPass) {
-          const da = color[o + 3] / 255;
-          const oa = coverage + da * (1 - coverage);
-          const keep = (da * (1 - coverage)) / oa, put = coverage / oa;
-          color[o] = toSrgb[lr] * put + color[o] * keep + 0.5;
-          color[o + 1] = toSrgb[lg] * put + color[o + 1] * keep + 0.5;
-          color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
-          color[o + 3] = oa * 255 + 0.5;
-        } else {
-          color[o] = toSrgb[lr];
-          color[o + 1] = toSrgb[lg];
-          color[o + 2] = toSrgb[lb];
-          color[o + 3] = 255;
-          depth[pi] = key;
-          if (ids !== null) ids[pi] = id;
-          if (x < wroteFrom) wroteFrom = x;
-          wroteTo = x;
-        }
+          let ar: number, ag: number, ab: number;
+          if (tex !== null) {
+            ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
+            ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
+            ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
+          } else if (mode === 2) {
+            const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
+            const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
+            ar = check * (0.3 + 0.7 * uc);
+            ag = check * (0.3 + 0.7 * vc);
+            ab = check * 0.5;
+          } else {
+            ar = cr; ag = cg; ab = cb;
+          }
+
+          // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
+          const nxq = w0 * nx0 + w1 * nx1 + w2 * nx2, nyq = w0 * ny0 + w1 * ny1 + w2 * ny2, nzq = w0 * nz0 + w1 * nz1 + w2 * nz2;
+          let nx = nxq, ny = nyq, nz = nzq;
+          if (nmap !== null) {
+            let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
+            mxi = mxi < 0 ? 0 : mxi >= nw ? nw - 1 : mxi;
+            myi = myi < 0 ? 0 : myi >= nh ? nh - 1 : myi;
+            const m = nWords[myi * nw + mxi];
+            const mx = (m & 255) * UNIT_PER_BYTE - 1, my = ((m >> 8) & 255) * UNIT_PER_BYTE - 1, mz = ((m >> 16) & 255) * UNIT_PER_BYTE - 1;
+            // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
+            // times q squared: s brings it to their scale.
+            const bs = handed * my * s;
+            const txq = w0 * tx0 + w1 * tx1 + w2 * tx2, tyq = w0 * ty0 + w1 * ty1 + w2 * ty2, tzq = w0 * tz0 + w1 * tz1 + w2 * tz2;
+            nx = txq * mx + nxq * mz + (nyq * tzq - nzq * tyq) * bs;
+            ny = tyq * mx + nyq * mz + (nzq * txq - nxq * tzq) * bs;
+            nz = tzq * mx + nzq * mz + (nxq * tyq - nyq * txq) * bs;
+          }
+          // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
+          const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
+          // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
+          const cx = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
+          const cy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
+          const away = nz * inv > 0;
+          let light = diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + cy * DIFFUSE_GRID + cx];
+          if (occ === null) light += ambient;
+          else {
+            let ox = (u * ow) | 0, oy = ((1 - v) * oh) | 0;
+            ox = ox < 0 ? 0 : ox >= ow ? ow - 1 : ox;
+            oy = oy < 0 ? 0 : oy >= oh ? oh - 1 : oy;
+            light += ambientOf[oWords[oy * ow + ox] & 255];
+          }
+          let highlight = 0;
+          if (specular && !away) {
+            let table = highlights;
+            if (rmap !== null) {
+              let rx = (u * rw) | 0, ry = ((1 - v) * rh) | 0;
+              rx = rx < 0 ? 0 : rx >= rw ? rw - 1 : rx;
+              ry = ry < 0 ? 0 : ry >= rh ? rh - 1 : ry;
+              table = levels[levelOf[(rWords[ry * rw + rx] >> 8) & 255]];
+            }
+            highlight = table[(cy >> 1) * SPECULAR_GRID + (cx >> 1)];
+          }
+
+          // Math.min rather than a branch: with textured noise a branch would mispredict often.
+          const lr = Math.min(top, ((ar * light + highlight) * top + 0.5) | 0);
+          const lg = Math.min(top, ((ag * light + highlight) * top + 0.5) | 0);
+          const lb = Math.min(top, ((ab * light + highlight) * top + 0.5) | 0);
+          const o = pi * 4;
+          if (blendPass) {
+            const da = color[o + 3] / 255;
+            const oa = coverage + da * (1 - coverage);
+            const keep = (da * (1 - coverage)) / oa, put = coverage / oa;
+            color[o] = toSrgb[lr] * put + color[o] * keep + 0.5;
+            color[o + 1] = toSrgb[lg] * put + color[o + 1] * keep + 0.5;
+            color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
+            color[o + 3] = oa * 255 + 0.5;
+          } else {
+            color[o] = toSrgb[lr];
+            color[o + 1] = toSrgb[lg];
+            color[o + 2] = toSrgb[lb];
+            color[o + 3] = 255;
+            depth[pi] = key;
+            if (ids !== null) ids[pi] = id;
+            if (x < wroteFrom) wroteFrom = x;
+            wroteTo = x;
+          }
         }
       }
       for (let g = wroteFrom >> SEGMENT_SHIFT; g <= wroteTo >> SEGMENT_SHIFT; g++) {
