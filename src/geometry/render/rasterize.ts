@@ -89,6 +89,12 @@ const EMPTY_TABLE = new Float32Array(0);
 const CELLS_PER_UNIT = (DIFFUSE_GRID - 1e-3) / 2;
 /** The passes: everything opaque (BLEND items' fully covered texels too), then BLEND's partial coverage. */
 const OPAQUE_PASS = 0, BLEND_PASS = 1;
+/**
+ * Rows are cut into segments of 2^SEGMENT_SHIFT pixels, each with a bound on its farthest depth: a triangle's stretch
+ * of a row that lies behind it is passed over without visiting its pixels (the soft hair's overlapping cards are mostly that).
+ */
+const SEGMENT_SHIFT = 3;
+const SEGMENT_MASK = (1 << SEGMENT_SHIFT) - 1;
 
 /** Renders meshes into an RGBA image (straight alpha). Pure: no I/O. */
 export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOptions): RgbaImage {
@@ -254,12 +260,14 @@ function packRgba(r: number, g: number, b: number, a: number): number {
  * Supersampled colour and depth buffers of the last size used, kept between renders: allocating
  * 32 MB afresh (page faults, zeroing) cost a third of a preview. Rendering is synchronous, so one set is enough.
  */
-let scratch: { color: Uint8Array; depth: Float32Array } | undefined;
+let scratch: { color: Uint8Array; depth: Float32Array; farthest: Float32Array } | undefined;
 
-function buffers(pixels: number, keepColor: boolean): { color: Uint8Array; depth: Float32Array } {
-  if (scratch?.depth.length !== pixels) scratch = { color: new Uint8Array(pixels * 4), depth: new Float32Array(pixels) };
+function buffers(width: number, height: number, keepColor: boolean): { color: Uint8Array; depth: Float32Array; farthest: Float32Array } {
+  const pixels = width * height, segments = (width >> SEGMENT_SHIFT) + 1;
+  if (scratch?.depth.length !== pixels) scratch = { color: new Uint8Array(pixels * 4), depth: new Float32Array(pixels), farthest: scratch?.farthest ?? new Float32Array(0) };
+  if (scratch.farthest.length !== segments * height) scratch.farthest = new Float32Array(segments * height);
   // The caller keeps the colour buffer of a render without supersampling: that one must be its own.
-  return keepColor ? { color: new Uint8Array(pixels * 4), depth: scratch.depth } : scratch;
+  return keepColor ? { ...scratch, color: new Uint8Array(pixels * 4) } : scratch;
 }
 
 /** A texture as the inner loop reads it: one 32-bit word per texel, and its size. */
@@ -301,6 +309,10 @@ interface Prepared {
 class Raster {
   readonly color: Uint8Array;
   private readonly depth: Float32Array;
+  /** Per row segment, a depth key no pixel of the segment is farther than (Infinity while one is empty). */
+  private readonly farthest: Float32Array;
+  /** Segments per row: one more than whole ones, for the partial last. */
+  private readonly segments: number;
   private readonly tables: LightTables;
   private readonly ambient: number;
   private readonly mode: number;
@@ -319,9 +331,11 @@ class Raster {
     private readonly ids: Int32Array | null,
   ) {
     const bg = opts.background ?? [0, 0, 0, 0];
-    ({ color: this.color, depth: this.depth } = buffers(width * height, (opts.supersample ?? 1) === 1));
+    ({ color: this.color, depth: this.depth, farthest: this.farthest } = buffers(width, height, (opts.supersample ?? 1) === 1));
     new Uint32Array(this.color.buffer, this.color.byteOffset, width * height).fill(packRgba(bg[0], bg[1], bg[2], bg[3]));
     this.depth.fill(Infinity);
+    this.farthest.fill(Infinity);
+    this.segments = (width >> SEGMENT_SHIFT) + 1;
     const rig = opts.light ?? studioLight;
     this.tables = lightTables(rig);
     this.ambient = rig.ambient;
@@ -480,7 +494,8 @@ class Raster {
     let r1 = (x0 - x2) * (py - y2) - (y0 - y2) * (px - x2);
     let r2 = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0);
     // Screen-linear quantities: the depth key, q, and every attribute times q (divided by q per
-    // pixel where its size matters, which makes it perspective-correct). Each is stepped along x by its plane's slope.
+    // pixel where its size matters, which makes it perspective-correct). The depth key is stepped along x by its
+    // plane's slope; the rest are weighed from the edge functions only at the pixels that pass the depth test.
     const k0 = vb[a + 2] * ia, k1 = vb[b + 2] * ia, k2 = vb[c + 2] * ia;
     const Q0 = vb[a + 3] * ia, Q1 = vb[b + 3] * ia, Q2 = vb[c + 3] * ia;
     const u0 = vb[a + 4] * Q0, u1 = vb[b + 4] * Q1, u2 = vb[c + 4] * Q2;
@@ -495,14 +510,8 @@ class Raster {
     // Handedness is one per triangle on any sane UV layout: the first corner's.
     const handed = vb[a + 12] < 0 ? -1 : 1;
     const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
-    const qdx = w0dx * Q0 + w1dx * Q1 + w2dx * Q2;
-    const udx = w0dx * u0 + w1dx * u1 + w2dx * u2;
-    const vdx = w0dx * v0 + w1dx * v1 + w2dx * v2;
-    const nxdx = w0dx * nx0 + w1dx * nx1 + w2dx * nx2;
-    const nydx = w0dx * ny0 + w1dx * ny1 + w2dx * ny2;
-    const nzdx = w0dx * nz0 + w1dx * nz1 + w2dx * nz2;
 
-    const color = this.color, depth = this.depth, width = this.width;
+    const color = this.color, depth = this.depth, width = this.width, farthest = this.farthest, segments = this.segments;
     const tex = item.texture, nmap = item.normalMap, occ = item.occlusion, rmap = item.roughnessMap;
     // The maps' sizes and texels, hoisted: the inner loop reads them nearest-texel, inline.
     const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
@@ -524,133 +533,143 @@ class Raster {
       const from = xmin + Math.max(0, spanStart(r0, w0dx), spanStart(r1, w1dx), spanStart(r2, w2dx));
       const to = xmin + Math.min(xmax - xmin, spanEnd(r0, w0dx), spanEnd(r1, w1dx), spanEnd(r2, w2dx));
       if (from > to) continue;
-      const skip = from - xmin;
-      let w0 = r0 + w0dx * skip, w1 = r1 + w1dx * skip, w2 = r2 + w2dx * skip;
-      let key = w0 * k0 + w1 * k1 + w2 * k2;
-      let qs = w0 * Q0 + w1 * Q1 + w2 * Q2;
-      let uq = w0 * u0 + w1 * u1 + w2 * u2;
-      let vq = w0 * v0 + w1 * v1 + w2 * v2;
-      let nxq = w0 * nx0 + w1 * nx1 + w2 * nx2;
-      let nyq = w0 * ny0 + w1 * ny1 + w2 * ny2;
-      let nzq = w0 * nz0 + w1 * nz1 + w2 * nz2;
-      const row = y * width;
-      for (
-        let x = from;
-        x <= to;
-        x++, w0 += w0dx, w1 += w1dx, w2 += w2dx, key += kdx, qs += qdx, uq += udx, vq += vdx, nxq += nxdx, nyq += nydx, nzq += nzdx
-      ) {
-        if (w0 < 0 || w1 < 0 || w2 < 0) continue;
-        if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
-        const pi = row + x;
-        if (key >= depth[pi]) continue;
-        const s = 1 / qs;
-        const u = uq * s, v = vq * s;
+      // The key at pixel x is rowKey + kdx * (x - xmin): monotonic in x, so a stretch's two ends bound its pixels' keys.
+      const rowKey = r0 * k0 + r1 * k1 + r2 * k2;
+      const row = y * width, rowSegments = y * segments;
+      // The pixels this row wrote, whose segments' bounds are then brought up to date.
+      let wroteFrom = width, wroteTo = -1;
+      for (let x = from; x <= to; ) {
+        const end = Math.min(to, x | SEGMENT_MASK);
+        const first = rowKey + kdx * (x - xmin), last = rowKey + kdx * (end - xmin);
+        if ((first < last ? first : last) >= farthest[rowSegments + (x >> SEGMENT_SHIFT)]) {
+          x = end + 1;
+          continue;
+        }
+        for (; x <= end; x++) {
+          const n = x - xmin;
+          const w0 = r0 + w0dx * n, w1 = r1 + w1dx * n, w2 = r2 + w2dx * n;
+          if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+          if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
+          const pi = row + x;
+          const key = rowKey + kdx * n;
+          if (key >= depth[pi]) continue;
+          const s = 1 / (w0 * Q0 + w1 * Q1 + w2 * Q2);
+          const u = (w0 * u0 + w1 * u1 + w2 * u2) * s, v = (w0 * v0 + w1 * v1 + w2 * v2) * s;
 
-        // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
-        // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
-        let alpha = 255;
-        let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
-        if (tex !== null) {
-          // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
-          const tw = tex.width, th = tex.height, words = tex.words;
-          let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
-          tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
-          ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
-          const ix = tx | 0, iy = ty | 0;
-          fx = ((tx - ix) * 256) | 0;
-          fy = ((ty - iy) * 256) | 0;
-          const i00 = iy * tw + ix;
-          const i01 = iy < th - 1 ? i00 + tw : i00;
-          const dx = ix < tw - 1 ? 1 : 0;
-          t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
-          if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
-        }
-        const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
-        if (alphaMode === 1) {
-          if (alpha * opacity < cutoff) continue;
-        } else if (alphaMode === 2) {
-          // Full coverage belongs to the opaque pass, the rest to the blended one.
-          if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
-        }
-
-        let ar: number, ag: number, ab: number;
-        if (tex !== null) {
-          ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
-          ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
-          ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
-        } else if (mode === 2) {
-          const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
-          const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
-          ar = check * (0.3 + 0.7 * uc);
-          ag = check * (0.3 + 0.7 * vc);
-          ab = check * 0.5;
-        } else {
-          ar = cr; ag = cg; ab = cb;
-        }
-
-        // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
-        let nx = nxq, ny = nyq, nz = nzq;
-        if (nmap !== null) {
-          let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
-          mxi = mxi < 0 ? 0 : mxi >= nw ? nw - 1 : mxi;
-          myi = myi < 0 ? 0 : myi >= nh ? nh - 1 : myi;
-          const m = nWords[myi * nw + mxi];
-          const mx = (m & 255) * UNIT_PER_BYTE - 1, my = ((m >> 8) & 255) * UNIT_PER_BYTE - 1, mz = ((m >> 16) & 255) * UNIT_PER_BYTE - 1;
-          // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
-          // times q squared: s brings it to their scale.
-          const bs = handed * my * s;
-          const txq = w0 * tx0 + w1 * tx1 + w2 * tx2, tyq = w0 * ty0 + w1 * ty1 + w2 * ty2, tzq = w0 * tz0 + w1 * tz1 + w2 * tz2;
-          nx = txq * mx + nxq * mz + (nyq * tzq - nzq * tyq) * bs;
-          ny = tyq * mx + nyq * mz + (nzq * txq - nxq * tzq) * bs;
-          nz = tzq * mx + nzq * mz + (nxq * tyq - nyq * txq) * bs;
-        }
-        // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
-        const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
-        // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
-        const cx = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
-        const cy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
-        const away = nz * inv > 0;
-        let light = diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + cy * DIFFUSE_GRID + cx];
-        if (occ === null) light += ambient;
-        else {
-          let ox = (u * ow) | 0, oy = ((1 - v) * oh) | 0;
-          ox = ox < 0 ? 0 : ox >= ow ? ow - 1 : ox;
-          oy = oy < 0 ? 0 : oy >= oh ? oh - 1 : oy;
-          light += ambientOf[oWords[oy * ow + ox] & 255];
-        }
-        let highlight = 0;
-        if (specular && !away) {
-          let table = highlights;
-          if (rmap !== null) {
-            let rx = (u * rw) | 0, ry = ((1 - v) * rh) | 0;
-            rx = rx < 0 ? 0 : rx >= rw ? rw - 1 : rx;
-            ry = ry < 0 ? 0 : ry >= rh ? rh - 1 : ry;
-            table = levels[levelOf[(rWords[ry * rw + rx] >> 8) & 255]];
+          // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
+          // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
+          let alpha = 255;
+          let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
+          if (tex !== null) {
+            // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
+            const tw = tex.width, th = tex.height, words = tex.words;
+            let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
+            tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
+            ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
+            const ix = tx | 0, iy = ty | 0;
+            fx = ((tx - ix) * 256) | 0;
+            fy = ((ty - iy) * 256) | 0;
+            const i00 = iy * tw + ix;
+            const i01 = iy < th - 1 ? i00 + tw : i00;
+            const dx = ix < tw - 1 ? 1 : 0;
+            t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
+            if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
           }
-          highlight = table[(cy >> 1) * SPECULAR_GRID + (cx >> 1)];
-        }
+          const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
+          if (alphaMode === 1) {
+            if (alpha * opacity < cutoff) continue;
+          } else if (alphaMode === 2) {
+            // Full coverage belongs to the opaque pass, the rest to the blended one.
+            if (blendPass ? coverage >= 1 || coverage <= 0 : coverage < 1) continue;
+          }
 
-        // Math.min rather than a branch: with textured noise a branch would mispredict often.
-        const lr = Math.min(top, ((ar * light + highlight) * top + 0.5) | 0);
-        const lg = Math.min(top, ((ag * light + highlight) * top + 0.5) | 0);
-        const lb = Math.min(top, ((ab * light + highlight) * top + 0.5) | 0);
-        const o = pi * 4;
-        if (blendPass) {
-          const da = color[o + 3] / 255;
-          const oa = coverage + da * (1 - coverage);
-          const keep = (da * (1 - coverage)) / oa, put = coverage / oa;
-          color[o] = toSrgb[lr] * put + color[o] * keep + 0.5;
-          color[o + 1] = toSrgb[lg] * put + color[o + 1] * keep + 0.5;
-          color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
-          color[o + 3] = oa * 255 + 0.5;
-        } else {
-          color[o] = toSrgb[lr];
-          color[o + 1] = toSrgb[lg];
-          color[o + 2] = toSrgb[lb];
-          color[o + 3] = 255;
-          depth[pi] = key;
-          if (ids !== null) ids[pi] = id;
+          let ar: number, ag: number, ab: number;
+          if (tex !== null) {
+            ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
+            ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
+            ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
+          } else if (mode === 2) {
+            const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
+            const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
+            ar = check * (0.3 + 0.7 * uc);
+            ag = check * (0.3 + 0.7 * vc);
+            ab = check * 0.5;
+          } else {
+            ar = cr; ag = cg; ab = cb;
+          }
+
+          // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
+          const nxq = w0 * nx0 + w1 * nx1 + w2 * nx2, nyq = w0 * ny0 + w1 * ny1 + w2 * ny2, nzq = w0 * nz0 + w1 * nz1 + w2 * nz2;
+          let nx = nxq, ny = nyq, nz = nzq;
+          if (nmap !== null) {
+            let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
+            mxi = mxi < 0 ? 0 : mxi >= nw ? nw - 1 : mxi;
+            myi = myi < 0 ? 0 : myi >= nh ? nh - 1 : myi;
+            const m = nWords[myi * nw + mxi];
+            const mx = (m & 255) * UNIT_PER_BYTE - 1, my = ((m >> 8) & 255) * UNIT_PER_BYTE - 1, mz = ((m >> 16) & 255) * UNIT_PER_BYTE - 1;
+            // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
+            // times q squared: s brings it to their scale.
+            const bs = handed * my * s;
+            const txq = w0 * tx0 + w1 * tx1 + w2 * tx2, tyq = w0 * ty0 + w1 * ty1 + w2 * ty2, tzq = w0 * tz0 + w1 * tz1 + w2 * tz2;
+            nx = txq * mx + nxq * mz + (nyq * tzq - nzq * tyq) * bs;
+            ny = tyq * mx + nyq * mz + (nzq * txq - nxq * tzq) * bs;
+            nz = tzq * mx + nzq * mz + (nxq * tyq - nyq * txq) * bs;
+          }
+          // A zero normal (a vertex no triangle uses well) lights as facing sideways: ambient and rim.
+          const inv = facing / Math.sqrt(nx * nx + ny * ny + nz * nz || 1);
+          // The normal's cell in the light tables: x and y from -1..1 to 0..DIFFUSE_GRID - 1.
+          const cx = ((nx * inv + 1) * CELLS_PER_UNIT) | 0;
+          const cy = ((ny * inv + 1) * CELLS_PER_UNIT) | 0;
+          const away = nz * inv > 0;
+          let light = diffuse[(away ? DIFFUSE_GRID * DIFFUSE_GRID : 0) + cy * DIFFUSE_GRID + cx];
+          if (occ === null) light += ambient;
+          else {
+            let ox = (u * ow) | 0, oy = ((1 - v) * oh) | 0;
+            ox = ox < 0 ? 0 : ox >= ow ? ow - 1 : ox;
+            oy = oy < 0 ? 0 : oy >= oh ? oh - 1 : oy;
+            light += ambientOf[oWords[oy * ow + ox] & 255];
+          }
+          let highlight = 0;
+          if (specular && !away) {
+            let table = highlights;
+            if (rmap !== null) {
+              let rx = (u * rw) | 0, ry = ((1 - v) * rh) | 0;
+              rx = rx < 0 ? 0 : rx >= rw ? rw - 1 : rx;
+              ry = ry < 0 ? 0 : ry >= rh ? rh - 1 : ry;
+              table = levels[levelOf[(rWords[ry * rw + rx] >> 8) & 255]];
+            }
+            highlight = table[(cy >> 1) * SPECULAR_GRID + (cx >> 1)];
+          }
+
+          // Math.min rather than a branch: with textured noise a branch would mispredict often.
+          const lr = Math.min(top, ((ar * light + highlight) * top + 0.5) | 0);
+          const lg = Math.min(top, ((ag * light + highlight) * top + 0.5) | 0);
+          const lb = Math.min(top, ((ab * light + highlight) * top + 0.5) | 0);
+          const o = pi * 4;
+          if (blendPass) {
+            const da = color[o + 3] / 255;
+            const oa = coverage + da * (1 - coverage);
+            const keep = (da * (1 - coverage)) / oa, put = coverage / oa;
+            color[o] = toSrgb[lr] * put + color[o] * keep + 0.5;
+            color[o + 1] = toSrgb[lg] * put + color[o + 1] * keep + 0.5;
+            color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
+            color[o + 3] = oa * 255 + 0.5;
+          } else {
+            color[o] = toSrgb[lr];
+            color[o + 1] = toSrgb[lg];
+            color[o + 2] = toSrgb[lb];
+            color[o + 3] = 255;
+            depth[pi] = key;
+            if (ids !== null) ids[pi] = id;
+            if (x < wroteFrom) wroteFrom = x;
+            wroteTo = x;
+          }
         }
+      }
+      for (let g = wroteFrom >> SEGMENT_SHIFT; g <= wroteTo >> SEGMENT_SHIFT; g++) {
+        let far = -Infinity;
+        for (let i = row + (g << SEGMENT_SHIFT), stop = row + Math.min(width, (g + 1) << SEGMENT_SHIFT); i < stop; i++) if (depth[i] > far) far = depth[i];
+        farthest[rowSegments + g] = far;
       }
     }
   }

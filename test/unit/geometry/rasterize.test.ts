@@ -72,6 +72,33 @@ test('the nearer surface occludes the farther one whatever the drawing order', (
   }
 });
 
+test('a surface behind others shows at every pixel nothing nearer covers, wherever the nearer edges fall along a row', () => {
+  // The rasterizer passes over stretches of a row that lie behind what is drawn (rasterize.ts, row segments):
+  // near squares end at many positions inside and across those stretches, on an image whose width is no multiple of them.
+  const red: [number, number, number] = [1, 0, 0];
+  const camera = front(60, 10);
+  const size = { width: 157, height: 61 };
+  for (const alphaMode of ['OPAQUE', 'BLEND'] as const) {
+    const far: RenderItem = { geometry: quad(14, -2, [0.3, 0]), color: [0, 0, 1], opacity: alphaMode === 'BLEND' ? 0.5 : 1, alphaMode };
+    const farAlone = renderMeshes([far], camera, size);
+    for (let shift = -2; shift <= 2; shift += 0.11) {
+      const nears = [quad(3.1, 1, [shift, 1]), quad(1.7, 0.5, [shift + 3.3, -0.3]), quad(4.3, 2, [-shift, -1.6])].map((geometry): RenderItem => ({ geometry, color: red }));
+      const nearAlone = renderMeshes(nears, camera, size);
+      for (const items of [[...nears, far], [far, ...nears]]) {
+        const img = renderMeshes(items, camera, size);
+        const wrong: string[] = [];
+        for (let y = 0; y < size.height; y++) {
+          for (let x = 0; x < size.width; x++) {
+            const expected = pixel(nearAlone, x, y)[3] === 255 ? pixel(nearAlone, x, y) : pixel(farAlone, x, y);
+            if (pixel(img, x, y).some((c, k) => c !== expected[k])) wrong.push(`${x},${y}: ${pixel(img, x, y)} not ${expected}`);
+          }
+        }
+        assert.deepEqual(wrong.slice(0, 3), [], `${alphaMode}, shift ${shift.toFixed(2)}`);
+      }
+    }
+  }
+});
+
 test('textures are applied with v up: the top row of the image lands at the top of the mesh', () => {
   // Quadrants of a 2x2 texture: top-left red, top-right green, bottom-left blue, bottom-right white.
   const texture = {
