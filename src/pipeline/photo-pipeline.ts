@@ -148,7 +148,7 @@ export class PhotoPipeline implements Pipeline {
       warp: avatarWarp(library.warp, head.geometry.positions, fitted.head),
       avatar: avatarHead,
     });
-    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, head.geometry.indices, HAIR_MARGIN);
+    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, HAIR_MARGIN);
     lap('hair', 40);
 
     const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));

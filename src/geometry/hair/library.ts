@@ -31,6 +31,8 @@ export interface HairLibrary {
   warp: ScalpWarp;
   /** Head vertices the hair may rest on (outerVertices). */
   outer: number[];
+  /** The template's head and bust, closed, for inside tests; an avatar's head refits it (TriangleBvh.refit). */
+  body: TriangleBvh;
 }
 
 /** Canonical landmarks the clearance is measured at: the forehead top, the brows' tops, the outer eye corners. */
@@ -96,5 +98,5 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
     orientFaces(mesh);
     return { style, mesh };
   });
-  return { map, face, styles, warp: scalpWarp(p, outer), outer };
+  return { map, face, styles, warp: scalpWarp(p, outer), outer, body };
 }
