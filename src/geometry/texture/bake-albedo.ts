@@ -125,14 +125,24 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   }
   const { photo, matte, highlights } = input;
   const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
-  const faceTriangles = input.indices.filter((_, i, all) => {
-    const t = i - (i % 3);
-    return [all[t], all[t + 1], all[t + 2]].some((v) => weight[v] > 0 || underHair[v] > 0);
-  });
+  // The triangles with a corner that takes photo colour or lies under the hair.
+  const { indices } = input;
+  const faceCorners = new Uint32Array(indices.length);
+  let faceLength = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    if (!(weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0)) continue;
+    faceCorners[faceLength++] = a;
+    faceCorners[faceLength++] = b;
+    faceCorners[faceLength++] = c;
+  }
+  const faceTriangles = faceCorners.subarray(0, faceLength);
+  // The matte's weight per alpha value.
+  const matteWeight = Float64Array.from({ length: 256 }, (_, a) => smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], a));
   /** The photo weight at a texel (the matte's edge gives none) and its colour into px, or 0. */
   const photoColour = (t: Float32Array): number => {
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(t[1]))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(t[0])));
-    const w = matte ? t[2] * smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], matte[pixel]) : t[2];
+    const w = matte ? t[2] * matteWeight[matte[pixel]] : t[2];
     if (w <= 0.002) return 0;
     sampleBilinear(photo, t[0], t[1], px);
     if (gain || skinLum) {
