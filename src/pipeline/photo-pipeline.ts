@@ -16,7 +16,7 @@ import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarityInPlace, fitHead, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
@@ -109,7 +109,8 @@ export class PhotoPipeline implements Pipeline {
       ears: tpl.ears,
     };
     const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
-    const fitted = fitHead(source, { landmarks: expression.neutral });
+    // The head as the photo shows it, expression and all, is fitted with it (no parts: only the texture needs it).
+    const [fitted, posed] = fitHeadAndPosed(source, { landmarks: expression.neutral }, { landmarks: analysis.headLandmarks });
     untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.foldProne);
     // Closing can fold the skin where the lips meet at the corners: those spots open again as far as needed.
     const open = fitted.head.slice();
@@ -121,9 +122,7 @@ export class PhotoPipeline implements Pipeline {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
     });
-    // The head as the photo shows it, expression and all (no parts: only the texture needs it): the photo is
-    // sampled with it and written to the same UVs, which un-warps the photo onto the neutral.
-    const posed = fitHead({ ...source, parts: {}, eyes: {} }, { landmarks: analysis.headLandmarks });
+    // The photo is sampled with the posed head and written to the same UVs, which un-warps the photo onto the neutral.
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);

@@ -10,6 +10,9 @@
 export interface RbfWarp {
   /** Displacement at (x, y, z), written into out[0..2]. */
   evaluate(x: number, y: number, z: number, out: Float64Array): void;
+  /** The factor it was solved with, and its weights: xyz per centre, then the linear part's four rows. */
+  factor: RbfFactor;
+  weights: Float64Array;
 }
 
 export interface RbfFactor {
@@ -85,6 +88,8 @@ export function solveRbf(factor: RbfFactor, displacements: ArrayLike<number>): R
     }
   }
   return {
+    factor,
+    weights: b,
     evaluate(x, y, z, out) {
       let ox = b[m * 3] + b[(m + 1) * 3] * x + b[(m + 2) * 3] * y + b[(m + 3) * 3] * z;
       let oy = b[m * 3 + 1] + b[(m + 1) * 3 + 1] * x + b[(m + 2) * 3 + 1] * y + b[(m + 3) * 3 + 1] * z;
@@ -103,4 +108,38 @@ export function solveRbf(factor: RbfFactor, displacements: ArrayLike<number>): R
       out[2] = oz;
     },
   };
+}
+
+/**
+ * Two warps solved with the same factor at once, `a`'s displacement into out[0..2] and `b`'s into out[3..5],
+ * each exactly as its evaluate() gives it: the distances to the centres, most of the work, are computed once.
+ */
+export function evaluatePair(a: RbfWarp, b: RbfWarp, x: number, y: number, z: number, out: Float64Array): void {
+  if (a.factor !== b.factor) throw new Error('the two warps must be solved with one factor');
+  const c = a.factor.centres, u = a.weights, v = b.weights;
+  const m = a.factor.n - 4;
+  let ax = u[m * 3] + u[(m + 1) * 3] * x + u[(m + 2) * 3] * y + u[(m + 3) * 3] * z;
+  let ay = u[m * 3 + 1] + u[(m + 1) * 3 + 1] * x + u[(m + 2) * 3 + 1] * y + u[(m + 3) * 3 + 1] * z;
+  let az = u[m * 3 + 2] + u[(m + 1) * 3 + 2] * x + u[(m + 2) * 3 + 2] * y + u[(m + 3) * 3 + 2] * z;
+  let bx = v[m * 3] + v[(m + 1) * 3] * x + v[(m + 2) * 3] * y + v[(m + 3) * 3] * z;
+  let by = v[m * 3 + 1] + v[(m + 1) * 3 + 1] * x + v[(m + 2) * 3 + 1] * y + v[(m + 3) * 3 + 1] * z;
+  let bz = v[m * 3 + 2] + v[(m + 1) * 3 + 2] * x + v[(m + 2) * 3 + 2] * y + v[(m + 3) * 3 + 2] * z;
+  for (let j = 0; j < m; j++) {
+    const dx = x - c[j * 3];
+    const dy = y - c[j * 3 + 1];
+    const dz = z - c[j * 3 + 2];
+    const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    ax += u[j * 3] * r;
+    ay += u[j * 3 + 1] * r;
+    az += u[j * 3 + 2] * r;
+    bx += v[j * 3] * r;
+    by += v[j * 3 + 1] * r;
+    bz += v[j * 3 + 2] * r;
+  }
+  out[0] = ax;
+  out[1] = ay;
+  out[2] = az;
+  out[3] = bx;
+  out[4] = by;
+  out[5] = bz;
 }

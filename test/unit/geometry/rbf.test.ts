@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { factorRbf, solveRbf } from '../../../src/geometry/fit/rbf.ts';
+import { evaluatePair, factorRbf, solveRbf } from '../../../src/geometry/fit/rbf.ts';
 
 function grid(): Float64Array {
   const pts: number[] = [];
@@ -29,4 +29,19 @@ test('RBF warp extends an affine displacement exactly, far from the centres too'
   warp.evaluate(40, -12, 25, out);
   const want = f(40, -12, 25);
   for (let k = 0; k < 3; k++) assert.ok(Math.abs(out[k] - want[k]) < 1e-6, `${out[k]} vs ${want[k]}`);
+});
+
+test('two warps over one factor evaluated as a pair give each warp its own answers, bit for bit', () => {
+  const c = grid();
+  const factor = factorRbf(c, 0.05);
+  const a = solveRbf(factor, c.map((_, i) => Math.sin(i * 0.7) * 0.5));
+  const b = solveRbf(factor, c.map((_, i) => Math.cos(i * 1.3) * 0.2 + 0.1));
+  const pair = new Float64Array(6), one = new Float64Array(3), other = new Float64Array(3);
+  for (const [x, y, z] of [[0, 0, 0], [3.3, 1.7, -2], [40, -12, 25], [c[9], c[10], c[11]]]) {
+    evaluatePair(a, b, x, y, z, pair);
+    a.evaluate(x, y, z, one);
+    b.evaluate(x, y, z, other);
+    assert.deepEqual([...pair], [...one, ...other]);
+  }
+  assert.throws(() => evaluatePair(a, solveRbf(factorRbf(c), c), 0, 0, 0, pair), /one factor/);
 });
