@@ -20,6 +20,8 @@ export const HAIR_BUDGET: Record<TemplateVersion, CardBudget> = {
 export interface LibraryStyle {
   style: HairStyle;
   mesh: MeshData;
+  /** An index over the mesh's triangles, for refitting to the style fitted on an avatar (TriangleBvh.refit). */
+  tree: TriangleBvh;
 }
 
 export interface HairLibrary {
@@ -96,7 +98,7 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
     for (let pass = 0; pass < 4 && keepOutsideMesh(mesh.positions, body, HAIR_MARGIN) > 0; pass++);
     // A push can fold a triangle over: wind it again.
     orientFaces(mesh);
-    return { style, mesh };
+    return { style, mesh, tree: TriangleBvh.build(mesh.positions, mesh.indices) };
   });
   return { map, face, styles, warp: scalpWarp(p, outer), outer, body };
 }
