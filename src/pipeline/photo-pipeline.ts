@@ -17,7 +17,7 @@ import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarityInPlace, fitHead, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
@@ -110,7 +110,8 @@ export class PhotoPipeline implements Pipeline {
       ears: tpl.ears,
     };
     const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
-    const fitted = fitHead(source, { landmarks: expression.neutral });
+    // The head as the photo shows it, expression and all, is fitted with it (no parts: only the texture needs it).
+    const [fitted, posed] = fitHeadAndPosed(source, { landmarks: expression.neutral }, { landmarks: analysis.headLandmarks });
     untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.foldProne);
     // Closing can fold the skin where the lips meet at the corners: those spots open again as far as needed.
     const open = fitted.head.slice();
@@ -122,13 +123,11 @@ export class PhotoPipeline implements Pipeline {
       const positions = i === 0 ? fitted.head : fitted.parts[m.name];
       return { positions, normals: vertexNormals(positions, m.geometry.indices), uvs: m.geometry.uvs, indices: m.geometry.indices };
     });
-    // The blendshapes need only the fitted geometry: started now (before the posed fit, which
-    // only the texture needs), awaited at the assembly.
+    // The blendshapes need only the fitted geometry: started now (before the posed head is untangled, which only
+    // the texture needs), awaited at the assembly.
     const shaping = this.helper.shapes(tpl, { head: fitted.head, parts: fitted.parts }, input.features);
     shaping.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
-    // The head as the photo shows it, expression and all (no parts: only the texture needs it): the photo is
-    // sampled with it and written to the same UVs, which un-warps the photo onto the neutral.
-    const posed = fitHead({ ...source, parts: {}, eyes: {} }, { landmarks: analysis.headLandmarks });
+    // The photo is sampled with the posed head and written to the same UVs, which un-warps the photo onto the neutral.
     untangle(posed.head, safeShape(head.geometry.positions, posed), head.geometry.indices, tpl.foldProne);
     const posedHead: MeshData = { ...geometries[0], positions: posed.head, normals: vertexNormals(posed.head, head.geometry.indices) };
     lap('fitting', 35);
@@ -150,10 +149,10 @@ export class PhotoPipeline implements Pipeline {
       warp: avatarWarp(library.warp, head.geometry.positions, fitted.head),
       avatar: avatarHead,
     });
-    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, head.geometry.indices, HAIR_MARGIN);
+    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, HAIR_MARGIN);
     lap('hair', 40);
 
-    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, hairMesh.geometry));
+    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));

@@ -6,7 +6,7 @@
  * face's sides and width instead of the warp, at the height of the face between the brows and the nose's base.
  */
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
-import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
+import { evaluatePair, factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
 import { TRIANGLE_STRIDE, closestOnTriangle } from '../spatial/closest-on-triangle.ts';
 
 export type Vec3 = [number, number, number];
@@ -75,6 +75,37 @@ const RBF_SMOOTHING = 0.05;
 
 /** Deforms the template to the targets; pure. */
 export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
+  const fit = solveFit(src, targets);
+  return placeFit(src, fit, warpPoints(src.head.subarray(FACE_POINTS * 3), fit.global, fit.warp));
+}
+
+/**
+ * Two fits of the template at once, to `targets` as fitHead's and to `posed` for the head alone (no parts, no
+ * eyes), each as fitHead gives it: both warps are evaluated together over the head's vertices, which costs
+ * little more than one (the pipeline fits the neutral face and the face as the photo shows it).
+ */
+export function fitHeadAndPosed(src: FitSource, targets: FitTargets, posed: FitTargets): [FittedHead, FittedHead] {
+  const fit = solveFit(src, targets), posedFit = solveFit(src, posed);
+  const points = src.head.subarray(FACE_POINTS * 3);
+  const out = new Float32Array(points.length), posedOut = new Float32Array(points.length);
+  const d = new Float64Array(6);
+  for (let i = 0; i < points.length; i += 3) {
+    const x = points[i], y = points[i + 1], z = points[i + 2];
+    evaluatePair(fit.warp, posedFit.warp, x, y, z, d);
+    similarityPlus(fit.global, x, y, z, d, 0, out, i);
+    similarityPlus(posedFit.global, x, y, z, d, 3, posedOut, i);
+  }
+  return [placeFit(src, fit, out), placeFit({ ...src, parts: {}, eyes: {} }, posedFit, posedOut)];
+}
+
+interface SolvedFit {
+  /** The landmarks with the openings kept apart. */
+  lm: Float32Array;
+  global: Similarity;
+  warp: RbfWarp;
+}
+
+function solveFit(src: FitSource, targets: FitTargets): SolvedFit {
   const lm = separateOpenings(targets.landmarks, src.openingPairs);
   const global = fitSimilarity(src.head, lm, rangeIndices(FACE_POINTS));
   const residual = new Float64Array(FACE_POINTS * 3);
@@ -84,11 +115,15 @@ export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
   }
   // phi(r) = r commutes with similarities, so the warp can be solved and evaluated in template space,
   // where the system only depends on the template and is factorised once.
-  const warp = solveRbf(templateFactor(src.head), residual);
+  return { lm, global, warp: solveRbf(templateFactor(src.head), residual) };
+}
+
+/** The fitted head from its warped vertices past the face's (`rest`), with the ears, eyes and parts placed. */
+function placeFit(src: FitSource, { lm, global, warp }: SolvedFit, rest: Float32Array): FittedHead {
   // The landmarks themselves are the best estimate of the face surface; the warp moves the rest.
   const head = new Float32Array(src.head.length);
   head.set(lm.subarray(0, FACE_POINTS * 3));
-  head.set(warpPoints(src.head.subarray(FACE_POINTS * 3), global, warp), FACE_POINTS * 3);
+  head.set(rest, FACE_POINTS * 3);
   for (const ear of src.ears ?? []) placeEar(head, src.head, lm, global, ear);
 
   const eyes: Record<string, EyeRest> = {};
@@ -182,13 +217,18 @@ function warpPoints(points: Float32Array, global: Similarity, warp: RbfWarp): Fl
   const out = new Float32Array(points.length);
   const d = new Float64Array(3);
   for (let i = 0; i < points.length; i += 3) {
-    const g = applySimilarity(global, points[i], points[i + 1], points[i + 2]);
     warp.evaluate(points[i], points[i + 1], points[i + 2], d);
-    out[i] = g[0] + d[0];
-    out[i + 1] = g[1] + d[1];
-    out[i + 2] = g[2] + d[2];
+    similarityPlus(global, points[i], points[i + 1], points[i + 2], d, 0, out, i);
   }
   return out;
+}
+
+/** The similarity's image of (x, y, z) plus the displacement d[at..at+2], into out[o..o+2] (applySimilarity's arithmetic, no array). */
+function similarityPlus(s: Similarity, x: number, y: number, z: number, d: Float64Array, at: number, out: Float32Array, o: number): void {
+  const m = s.rotation, k = s.scale, t = s.translation;
+  out[o] = k * (m[0] * x + m[1] * y + m[2] * z) + t[0] + d[at];
+  out[o + 1] = k * (m[3] * x + m[4] * y + m[5] * z) + t[1] + d[at + 1];
+  out[o + 2] = k * (m[6] * x + m[7] * y + m[8] * z) + t[2] + d[at + 2];
 }
 
 /**

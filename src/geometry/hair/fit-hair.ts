@@ -8,7 +8,7 @@ import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
 import { factorRbf, solveRbf, type RbfFactor } from '../fit/rbf.ts';
 import { BONE } from '../template/types.ts';
 import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
-import { TriangleBvh } from '../spatial/triangle-bvh.ts';
+import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
 
 /** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
@@ -104,14 +104,14 @@ export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Fl
 /**
  * A library style on an avatar (`positions`: carried onto it, warpedStyle; `centre`: the cranium's centre carried
  * the same way; `lib.outer`: the head's outer vertices, as HairLibrary holds them), kept `margin` outside the
- * avatar's head (`avatar`: the fitted head's positions, `avatarIndices` its triangles) and bust, on the head bone.
+ * avatar's head (`avatar`: the fitted head's positions, numbered as the template's `lib.body`) and bust, on the head bone.
  * The normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
  */
-export function fitHair(lib: { outer: readonly number[] }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, avatarIndices: Uint32Array, margin: number): FittedHair {
+export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
   // A vertex pushed out of one surface can land inside a fold next to it (behind an ear): a few passes settle it.
-  const body = TriangleBvh.build(avatar, avatarIndices);
+  const body = lib.body.refit(avatar);
   for (let pass = 0; pass < 4 && keepOutsideMesh(positions, body, margin) > 0; pass++);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);

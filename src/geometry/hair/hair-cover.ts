@@ -3,8 +3,7 @@
  * of it, fading to 0 at FAR. Where the mesh stands for the hair, the photo's own hair must not also be
  * baked into the skin under it (it would show between the cards as a smear on the temples).
  */
-import type { MeshData } from '../../model/avatar.ts';
-import { emptyClosestPoint, TriangleBvh } from '../spatial/triangle-bvh.ts';
+import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 
 /**
  * Only hair lying on the skin counts: with 1-3 cm (hair hanging beside the face) the texture lost so much of the
@@ -14,14 +13,14 @@ const NEAR = 0.3;
 const FAR = 1;
 
 /**
- * `head`: the head's positions, on which the hair was fitted. Answers per vertex id, on demand: the
- * texture asks only about the vertices the photo is baked at, a tenth of the head's.
+ * `head`: the head's positions, on which the hair was fitted; `hair`: an index over the fitted hair mesh (the
+ * pipeline refits its style's). Answers per vertex id, on demand: the texture asks only about the vertices
+ * the photo is baked at, a tenth of the head's.
  */
-export function hairCover(head: ArrayLike<number>, hair: MeshData): (vertex: number) => number {
-  const bvh = TriangleBvh.build(hair.positions, hair.indices);
+export function hairCover(head: ArrayLike<number>, hair: TriangleBvh): (vertex: number) => number {
   const hit = emptyClosestPoint();
   return (v) => {
-    if (!bvh.closestPoint(head[v * 3], head[v * 3 + 1], head[v * 3 + 2], hit, FAR)) return 0;
+    if (!hair.closestPoint(head[v * 3], head[v * 3 + 1], head[v * 3 + 2], hit, FAR)) return 0;
     const t = Math.min(1, Math.max(0, (FAR - hit.distance) / (FAR - NEAR)));
     return t * t * (3 - 2 * t);
   };

@@ -20,6 +20,8 @@ export const HAIR_BUDGET: Record<TemplateVersion, CardBudget> = {
 export interface LibraryStyle {
   style: HairStyle;
   mesh: MeshData;
+  /** An index over the mesh's triangles, for refitting to the style fitted on an avatar (TriangleBvh.refit). */
+  tree: TriangleBvh;
 }
 
 export interface HairLibrary {
@@ -31,6 +33,8 @@ export interface HairLibrary {
   warp: ScalpWarp;
   /** Head vertices the hair may rest on (outerVertices). */
   outer: number[];
+  /** The template's head and bust, closed, for inside tests; an avatar's head refits it (TriangleBvh.refit). */
+  body: TriangleBvh;
 }
 
 /** Canonical landmarks the clearance is measured at: the forehead top, the brows' tops, the outer eye corners. */
@@ -94,7 +98,7 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
     for (let pass = 0; pass < 4 && keepOutsideMesh(mesh.positions, body, HAIR_MARGIN) > 0; pass++);
     // A push can fold a triangle over: wind it again.
     orientFaces(mesh);
-    return { style, mesh };
+    return { style, mesh, tree: TriangleBvh.build(mesh.positions, mesh.indices) };
   });
-  return { map, face, styles, warp: scalpWarp(p, outer), outer };
+  return { map, face, styles, warp: scalpWarp(p, outer), outer, body };
 }

@@ -154,3 +154,77 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
   };
 }
 
+
+/** Pad of the float32 bounds: a whole ulp of the largest coordinate a triangle uses (see buildHierarchy). */
+function boundsPad(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let largest = 0;
+  for (let k = 0; k < indices.length; k++) {
+    const v = 3 * indices[k];
+    for (let d = 0; d < 3; d++) largest = Math.max(largest, Math.abs(positions[v + d]));
+  }
+  return largest * 2 ** -23;
+}
+
+/**
+ * The same tree over moved vertices of the same triangles (a head of the template's topology, deformed): the
+ * boxes and oriented boxes are fitted again, the nodes and the leaf order kept. Linear in the triangles, where a
+ * build sorts them; queries stay exact, and a smooth deformation leaves the tree about as tight.
+ */
+export function refitHierarchy(tree: Hierarchy, positions: ArrayLike<number>, indices: ArrayLike<number>): Hierarchy {
+  const { order, childOriented } = tree;
+  const pad = boundsPad(positions, indices);
+  const used = tree.boxes.buffer.slice(tree.boxes.byteOffset, tree.boxes.byteOffset + tree.boxes.byteLength);
+  const boxes = new Float32Array(used);
+  const refs = new Uint32Array(used);
+  const rootBox = new Float32Array(6);
+  const oriented = new Float64Array(tree.oriented.length);
+  // Per level of the recursion: the unpadded bounds (min xyz, max xyz) of the entry just fitted, and its slot range.
+  const bounds = new Float64Array(6 * (tree.depth + 2));
+  const range = new Uint32Array(2 * (tree.depth + 2));
+
+  /** Fits child entry `entry` (-1: the root), subtree (ref, count), at recursion level `level`. */
+  const fit = (ref: number, count: number, entry: number, level: number): void => {
+    const b = 6 * level;
+    if (count > 0) {
+      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+      for (let slot = ref; slot < ref + count; slot++) {
+        for (let k = 0; k < 3; k++) {
+          const v = 3 * indices[3 * order[slot] + k];
+          const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+          if (x < x0) x0 = x;
+          if (y < y0) y0 = y;
+          if (z < z0) z0 = z;
+          if (x > x1) x1 = x;
+          if (y > y1) y1 = y;
+          if (z > z1) z1 = z;
+        }
+      }
+      bounds[b] = x0; bounds[b + 1] = y0; bounds[b + 2] = z0; bounds[b + 3] = x1; bounds[b + 4] = y1; bounds[b + 5] = z1;
+      range[2 * level] = ref;
+      range[2 * level + 1] = ref + count;
+    } else {
+      const o = RECORD * ref;
+      fit(refs[o + 12], refs[o + 14], 2 * ref, level + 1);
+      const c = b + 6;
+      const start = range[2 * level + 2];
+      for (let d = 0; d < 6; d++) bounds[b + d] = bounds[c + d];
+      fit(refs[o + 13], refs[o + 15], 2 * ref + 1, level + 1);
+      for (let d = 0; d < 3; d++) {
+        bounds[b + d] = Math.min(bounds[b + d], bounds[c + d]);
+        bounds[b + 3 + d] = Math.max(bounds[b + 3 + d], bounds[c + 3 + d]);
+      }
+      range[2 * level] = start;
+      range[2 * level + 1] = range[2 * level + 3];
+    }
+    const box = entry < 0 ? rootBox : boxes;
+    const at = entry < 0 ? 0 : RECORD * (entry >> 1) + 6 * (entry & 1);
+    for (let d = 0; d < 3; d++) {
+      box[at + d] = bounds[b + d] - pad;
+      box[at + 3 + d] = bounds[b + 3 + d] + pad;
+    }
+    const ob = entry < 0 ? -1 : childOriented[entry];
+    if (ob >= 0) fitOrientedBox(positions, indices, order, range[2 * level], range[2 * level + 1], pad, oriented, ORIENTED_BOX_STRIDE * ob);
+  };
+  fit(tree.rootRef, tree.rootCount, -1, 0);
+  return { ...tree, boxes, refs, rootBox, oriented };
+}

@@ -13,9 +13,10 @@ export interface Pseudonormals {
   edge: Float64Array;
 }
 
-export function pseudonormals(positions: ArrayLike<number>, indices: ArrayLike<number>): Pseudonormals {
+/** `mates`: the mesh's edges (edgeMates), which depend on its triangles only and can be kept for moved vertices. */
+export function pseudonormals(positions: ArrayLike<number>, indices: ArrayLike<number>, mates = edgeMates(indices, positions.length / 3)): Pseudonormals {
   const { face, vertex } = angleWeightedNormals(positions, indices);
-  return { face, vertex, edge: edgeNormals(face, indices, positions.length / 3) };
+  return { face, vertex, edge: edgeNormals(face, mates) };
 }
 
 /** Unit face normals and angle-weighted vertex normals (unnormalised) of an indexed triangle mesh. */
@@ -48,31 +49,53 @@ export function angleWeightedNormals(positions: ArrayLike<number>, indices: Arra
   return { face, vertex };
 }
 
+/** Per triangle corner k (edge k runs from it to the next corner), the corners whose edges join the same two vertices, itself included. */
+export interface EdgeMates {
+  /** Corner k's mates are mates[start[k]] .. mates[start[k + 1] - 1]. */
+  start: Uint32Array;
+  mates: Uint32Array;
+}
+
 /**
- * Sum of the normals of the faces at each triangle edge. Edges are matched by their vertex pair
- * through buckets keyed by the smaller vertex (a vertex has only a handful of edges).
+ * Edges are matched by their vertex pair through buckets keyed by the smaller vertex (a vertex has only a
+ * handful of edges).
  */
-function edgeNormals(face: Float64Array, indices: ArrayLike<number>, vertexCount: number): Float64Array {
+export function edgeMates(indices: ArrayLike<number>, vertexCount: number): EdgeMates {
   const corners = indices.length;
-  const start = new Uint32Array(vertexCount + 1);
-  for (let k = 0; k < corners; k++) start[Math.min(indices[k], indices[nextCorner(k)]) + 1]++;
-  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
-  const fill = start.slice(0, vertexCount);
+  const first = new Uint32Array(vertexCount + 1);
+  for (let k = 0; k < corners; k++) first[Math.min(indices[k], indices[nextCorner(k)]) + 1]++;
+  for (let v = 0; v < vertexCount; v++) first[v + 1] += first[v];
+  const fill = first.slice(0, vertexCount);
   const bucket = new Uint32Array(corners);
   for (let k = 0; k < corners; k++) bucket[fill[Math.min(indices[k], indices[nextCorner(k)])]++] = k;
-  const edge = new Float64Array(3 * corners);
-  for (let v = 0; v < vertexCount; v++) {
-    for (let i = start[v]; i < start[v + 1]; i++) {
-      const k = bucket[i], other = Math.max(indices[k], indices[nextCorner(k)]);
-      for (let j = start[v]; j < start[v + 1]; j++) {
-        const m = bucket[j];
-        if (Math.max(indices[m], indices[nextCorner(m)]) !== other) continue;
-        const f = 3 * Math.floor(m / 3);
-        edge[3 * k] += face[f];
-        edge[3 * k + 1] += face[f + 1];
-        edge[3 * k + 2] += face[f + 2];
-      }
+  const start = new Uint32Array(corners + 1);
+  const found: number[] = [];
+  for (let k = 0; k < corners; k++) {
+    const v = Math.min(indices[k], indices[nextCorner(k)]), other = Math.max(indices[k], indices[nextCorner(k)]);
+    for (let j = first[v]; j < first[v + 1]; j++) {
+      const m = bucket[j];
+      if (Math.max(indices[m], indices[nextCorner(m)]) === other) found.push(m);
     }
+    start[k + 1] = found.length;
+  }
+  return { start, mates: Uint32Array.from(found) };
+}
+
+/** Sum of the normals of the faces at each triangle edge. */
+function edgeNormals(face: Float64Array, { start, mates }: EdgeMates): Float64Array {
+  const corners = start.length - 1;
+  const edge = new Float64Array(3 * corners);
+  for (let k = 0; k < corners; k++) {
+    let x = 0, y = 0, z = 0;
+    for (let i = start[k]; i < start[k + 1]; i++) {
+      const f = 3 * Math.floor(mates[i] / 3);
+      x += face[f];
+      y += face[f + 1];
+      z += face[f + 2];
+    }
+    edge[3 * k] = x;
+    edge[3 * k + 1] = y;
+    edge[3 * k + 2] = z;
   }
   return edge;
 }

@@ -1,8 +1,8 @@
 import { Region, TRIANGLE_STRIDE, closestOnTriangle } from './closest-on-triangle.ts';
-import { RECORD, buildHierarchy, type Hierarchy } from './bvh-build.ts';
+import { RECORD, buildHierarchy, refitHierarchy, type Hierarchy } from './bvh-build.ts';
 import { Frontier, LINEAR_STRIDE } from './frontier.ts';
 import { ORIENTED_BOX_STRIDE, orientedBoxDistance2, orientedBoxOffset } from './oriented-box.ts';
-import { pseudonormals, type Pseudonormals } from './pseudonormals.ts';
+import { edgeMates, pseudonormals, type EdgeMates, type Pseudonormals } from './pseudonormals.ts';
 
 /** Result of a closest-point query; reuse one object across queries to avoid garbage in hot loops. */
 export interface ClosestPoint {
@@ -37,7 +37,6 @@ export class TriangleBvh {
   private readonly stackCount: Uint32Array;
   private readonly stackEntry: Int32Array;
   private readonly stackDist: Float64Array;
-  private readonly triangleSlot: Uint32Array;
   /** The earlier searches' frontier (see frontier.ts), usable while queries stay within `reach` of its anchor. */
   private readonly frontier = new Frontier(FRONTIER_CAPACITY);
   private reach = -1;
@@ -59,10 +58,11 @@ export class TriangleBvh {
     /** Corners of the triangles in leaf order (see closest-on-triangle.ts). */
     private readonly triangles: Float32Array,
     private readonly corners: Uint32Array,
+    private readonly mates: EdgeMates,
     private readonly normals: Pseudonormals,
+    /** Leaf-order slot of each triangle. */
+    private readonly triangleSlot: Uint32Array,
   ) {
-    this.triangleSlot = new Uint32Array(tree.order.length);
-    tree.order.forEach((t, slot) => (this.triangleSlot[t] = slot));
     this.stackRef = new Uint32Array(tree.depth + 2);
     this.stackCount = new Uint32Array(tree.depth + 2);
     this.stackEntry = new Int32Array(tree.depth + 2);
@@ -78,16 +78,29 @@ export class TriangleBvh {
     const triangleCount = indices.length / 3;
     if (!Number.isInteger(triangleCount) || triangleCount === 0) throw new RangeError('the mesh needs at least one triangle');
     const tree = buildHierarchy(positions, indices);
-    const triangles = new Float32Array(TRIANGLE_STRIDE * triangleCount);
-    tree.order.forEach((t, slot) => {
-      for (let k = 0; k < 3; k++) {
-        const v = 3 * indices[3 * t + k];
-        triangles[TRIANGLE_STRIDE * slot + 3 * k] = positions[v];
-        triangles[TRIANGLE_STRIDE * slot + 3 * k + 1] = positions[v + 1];
-        triangles[TRIANGLE_STRIDE * slot + 3 * k + 2] = positions[v + 2];
-      }
-    });
-    return new TriangleBvh(tree, triangles, Uint32Array.from(indices), pseudonormals(positions, indices));
+    const corners = Uint32Array.from(indices);
+    const mates = edgeMates(corners, positions.length / 3);
+    const triangleSlot = new Uint32Array(triangleCount);
+    for (let slot = 0; slot < triangleCount; slot++) triangleSlot[tree.order[slot]] = slot;
+    return new TriangleBvh(tree, leafTriangles(tree.order, positions, corners), corners, mates, pseudonormals(positions, corners, mates), triangleSlot);
+  }
+
+  /**
+   * An index over the same triangles with their vertices moved to `positions` (same numbering): the tree is
+   * refitted instead of built (refitHierarchy), several times cheaper; for a mesh that keeps its topology
+   * from job to job, such as a head fitted from a template. Answers are as exact as a new build's.
+   */
+  refit(positions: ArrayLike<number>): TriangleBvh {
+    const { tree, corners, mates } = this;
+    if (positions.length !== this.normals.vertex.length) throw new RangeError('refit needs positions for every vertex of the mesh');
+    return new TriangleBvh(
+      refitHierarchy(tree, positions, corners),
+      leafTriangles(tree.order, positions, corners),
+      corners,
+      mates,
+      pseudonormals(positions, corners, mates),
+      this.triangleSlot,
+    );
   }
 
   /**
@@ -326,13 +339,29 @@ const FRONTIER_REFRESH = 96;
 const REACH_DISTANCE = 0.25;
 const REACH_EDGES = 2;
 
+/** The corners of each triangle, in leaf order (the layout closest-on-triangle.ts reads). */
+function leafTriangles(order: Uint32Array, positions: ArrayLike<number>, indices: Uint32Array): Float32Array {
+  const triangles = new Float32Array(TRIANGLE_STRIDE * order.length);
+  for (let slot = 0; slot < order.length; slot++) {
+    const t = order[slot];
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * indices[3 * t + k];
+      triangles[TRIANGLE_STRIDE * slot + 3 * k] = positions[v];
+      triangles[TRIANGLE_STRIDE * slot + 3 * k + 1] = positions[v + 1];
+      triangles[TRIANGLE_STRIDE * slot + 3 * k + 2] = positions[v + 2];
+    }
+  }
+  return triangles;
+}
+
 /** Mean edge length of the stored triangles. */
 function meanEdge(triangles: Float32Array): number {
   let sum = 0;
   for (let o = 0; o < triangles.length; o += TRIANGLE_STRIDE) {
     for (let k = 0; k < 3; k++) {
       const a = o + 3 * k, b = o + 3 * ((k + 1) % 3);
-      sum += Math.hypot(triangles[b] - triangles[a], triangles[b + 1] - triangles[a + 1], triangles[b + 2] - triangles[a + 2]);
+      const dx = triangles[b] - triangles[a], dy = triangles[b + 1] - triangles[a + 1], dz = triangles[b + 2] - triangles[a + 2];
+      sum += Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
   }
   return sum / (triangles.length / 3);

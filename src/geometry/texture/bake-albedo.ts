@@ -125,14 +125,24 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   }
   const { photo, matte, highlights } = input;
   const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
-  const faceTriangles = input.indices.filter((_, i, all) => {
-    const t = i - (i % 3);
-    return [all[t], all[t + 1], all[t + 2]].some((v) => weight[v] > 0 || underHair[v] > 0);
-  });
+  // The triangles with a corner that takes photo colour or lies under the hair.
+  const { indices } = input;
+  const faceCorners = new Uint32Array(indices.length);
+  let faceLength = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    if (!(weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0)) continue;
+    faceCorners[faceLength++] = a;
+    faceCorners[faceLength++] = b;
+    faceCorners[faceLength++] = c;
+  }
+  const faceTriangles = faceCorners.subarray(0, faceLength);
+  // The matte's weight per alpha value.
+  const matteWeight = Float64Array.from({ length: 256 }, (_, a) => smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], a));
   /** The photo weight at a texel (the matte's edge gives none) and its colour into px, or 0. */
   const photoColour = (t: Float32Array): number => {
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(t[1]))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(t[0])));
-    const w = matte ? t[2] * smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], matte[pixel]) : t[2];
+    const w = matte ? t[2] * matteWeight[matte[pixel]] : t[2];
     if (w <= 0.002) return 0;
     sampleBilinear(photo, t[0], t[1], px);
     if (gain || skinLum) {
@@ -207,7 +217,8 @@ function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: numbe
 /**
  * Bilinear magnification of an RGBA image by an integer factor (texel centres aligned). Works on whole
  * 32-bit texels with 8-bit fixed-point weights, two channels per multiply (red/blue and green/alpha lanes):
- * the atlas is 4 M texels and this runs on every avatar.
+ * the atlas is 4 M texels and this runs on every avatar. Separable: each source row is widened once and
+ * kept while the output rows between it and the next are blended from the two.
  */
 function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
   const big = size * factor;
@@ -225,18 +236,24 @@ function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
     x1s[x] = Math.min(size - 1, x0s[x] + 1);
     axs[x] = Math.round((fx - x0s[x]) * 256);
   }
+  // The widened source rows, an even row in the first and an odd one in the second (two neighbours never share one).
+  const wide = [new Uint32Array(big), new Uint32Array(big)];
+  const wideOf = [-1, -1];
+  const widened = (r: number): Uint32Array => {
+    const row = wide[r & 1];
+    if (wideOf[r & 1] === r) return row;
+    wideOf[r & 1] = r;
+    const o = r * size;
+    for (let x = 0; x < big; x++) row[x] = lerpTexel(from[o + x0s[x]], from[o + x1s[x]], axs[x]);
+    return row;
+  };
   for (let y = 0; y < big; y++) {
     const fy = coord(y);
-    const r0 = Math.floor(fy) * size;
-    const r1 = Math.min(size - 1, Math.floor(fy) + 1) * size;
+    const top = widened(Math.floor(fy));
+    const bottom = widened(Math.min(size - 1, Math.floor(fy) + 1));
     const ay = Math.round((fy - Math.floor(fy)) * 256);
     const o = y * big;
-    for (let x = 0; x < big; x++) {
-      const ax = axs[x];
-      const top = lerpTexel(from[r0 + x0s[x]], from[r0 + x1s[x]], ax);
-      const bottom = lerpTexel(from[r1 + x0s[x]], from[r1 + x1s[x]], ax);
-      to[o + x] = lerpTexel(top, bottom, ay);
-    }
+    for (let x = 0; x < big; x++) to[o + x] = lerpTexel(top[x], bottom[x], ay);
   }
   return out;
 }
@@ -313,31 +330,43 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   const neckTone = neck.length > 0 ? ([0, 1, 2].map((c) => median(neck.map((a) => a.c[c]))) as Rgb) : skin;
   anchors.push(...neck.map((a) => ({ ...a, neck: true })));
   if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin], neck: false });
-  const n = input.positions.length / 3;
+  // Packed for the loop over every vertex and anchor: position, colour and far tone per anchor.
+  const count = anchors.length;
+  const at = new Float64Array(3 * count), colour = new Float64Array(3 * count), tone = new Float64Array(3 * count);
+  anchors.forEach((a, i) => {
+    at.set(a.p, 3 * i);
+    colour.set(a.c, 3 * i);
+    tone.set(a.neck ? neckTone : skin, 3 * i);
+  });
+  const { positions } = input;
+  const n = positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
     if (fixedOf[v]) {
       out.set(input.fixed![fixedOf[v] - 1].colour, v * 3);
       continue;
     }
-    let ws = 0;
-    let nearest = Infinity;
-    const acc = [0, 0, 0], far = [0, 0, 0];
-    for (const a of anchors) {
-      const d2 = (input.positions[v * 3] - a.p[0]) ** 2 + (input.positions[v * 3 + 1] - a.p[1]) ** 2 + (input.positions[v * 3 + 2] - a.p[2]) ** 2;
+    const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
+    let ws = 0, nearest = Infinity;
+    let acc0 = 0, acc1 = 0, acc2 = 0, far0 = 0, far1 = 0, far2 = 0;
+    for (let i = 0; i < 3 * count; i += 3) {
+      const dx = x - at[i], dy = y - at[i + 1], dz = z - at[i + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
       nearest = Math.min(nearest, d2);
       const w = 1 / (d2 * d2 + 0.01);
       ws += w;
-      const tone = a.neck ? neckTone : skin;
-      for (let c = 0; c < 3; c++) {
-        acc[c] += w * a.c[c];
-        far[c] += w * tone[c];
-      }
+      acc0 += w * colour[i];
+      acc1 += w * colour[i + 1];
+      acc2 += w * colour[i + 2];
+      far0 += w * tone[i];
+      far1 += w * tone[i + 1];
+      far2 += w * tone[i + 2];
     }
     const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
     const hair = input.hair ? input.hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
-      const s = (acc[c] / ws) * (1 - toMedian) + (far[c] / ws) * toMedian;
+      const a = c === 0 ? acc0 : c === 1 ? acc1 : acc2, f = c === 0 ? far0 : c === 1 ? far1 : far2;
+      const s = (a / ws) * (1 - toMedian) + (f / ws) * toMedian;
       out[v * 3 + c] = hair > 0 ? s * (1 - hair) + input.hair!.colour[c] * hair : s;
     }
   }

@@ -84,12 +84,18 @@ export function maskOnGrid(mask: { width: number; height: number; alpha: Uint8Ar
   const count = new Uint32Array(out.length), total = new Uint32Array(out.length);
   const ys = Math.max(0, Math.floor(grid.y0)), ye = Math.min(mask.height, Math.ceil(grid.y0 + grid.rows * grid.step));
   const xs = Math.max(0, Math.floor(grid.x0)), xe = Math.min(mask.width, Math.ceil(grid.x0 + grid.columns * grid.step));
+  // The column of each pixel, -1 off the grid: the same for every row.
+  const columnOf = new Int32Array(Math.max(0, xe - xs));
+  for (let x = xs; x < xe; x++) {
+    const gx = Math.floor((x - grid.x0) / grid.step);
+    columnOf[x - xs] = gx < 0 || gx >= grid.columns ? -1 : gx;
+  }
   for (let y = ys; y < ye; y++) {
     const gy = Math.floor((y - grid.y0) / grid.step);
     if (gy < 0 || gy >= grid.rows) continue;
     for (let x = xs; x < xe; x++) {
-      const gx = Math.floor((x - grid.x0) / grid.step);
-      if (gx < 0 || gx >= grid.columns) continue;
+      const gx = columnOf[x - xs];
+      if (gx < 0) continue;
       const c = gy * grid.columns + gx;
       total[c]++;
       if (mask.alpha[y * mask.width + x] > 127) count[c]++;

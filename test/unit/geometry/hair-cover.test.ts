@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hairCover } from '../../../src/geometry/hair/hair-cover.ts';
-import type { MeshData } from '../../../src/model/avatar.ts';
+import { TriangleBvh } from '../../../src/geometry/spatial/triangle-bvh.ts';
 
 /** A square card in the plane y = height, x and z in [-5, 5]. */
-function card(height: number): MeshData {
-  const positions = new Float32Array([-5, height, -5, 5, height, -5, 5, height, 5, -5, height, 5]);
-  return { positions, normals: new Float32Array(12), uvs: new Float32Array(8), indices: new Uint32Array([0, 1, 2, 0, 2, 3]) };
+function card(height: number): TriangleBvh {
+  return TriangleBvh.build([-5, height, -5, 5, height, -5, 5, height, 5, -5, height, 5], [0, 1, 2, 0, 2, 3]);
 }
 
 test('skin under a hair card counts as covered, skin beside it or far below it does not', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { factorRbf, solveRbf } from '../../../src/geometry/fit/rbf.ts';
+import { evaluatePair, factorRbf, solveRbf } from '../../../src/geometry/fit/rbf.ts';
 
 function grid(): Float64Array {
   const pts: number[] = [];
@@ -29,4 +29,29 @@ test('RBF warp extends an affine displacement exactly, far from the centres too'
   warp.evaluate(40, -12, 25, out);
   const want = f(40, -12, 25);
   for (let k = 0; k < 3; k++) assert.ok(Math.abs(out[k] - want[k]) < 1e-6, `${out[k]} vs ${want[k]}`);
+});
+
+/** A warp's displacement summed term by term in evaluate()'s order: the linear part, then each centre's. */
+function reference(warp: ReturnType<typeof solveRbf>, x: number, y: number, z: number): number[] {
+  const c = warp.factor.centres, w = warp.weights, m = c.length / 3;
+  return [0, 1, 2].map((k) => {
+    let s = w[m * 3 + k] + w[(m + 1) * 3 + k] * x + w[(m + 2) * 3 + k] * y + w[(m + 3) * 3 + k] * z;
+    for (let j = 0; j < m; j++) s += w[j * 3 + k] * Math.sqrt((x - c[j * 3]) ** 2 + (y - c[j * 3 + 1]) ** 2 + (z - c[j * 3 + 2]) ** 2);
+    return s;
+  });
+}
+
+test('two warps over one factor evaluated as a pair give each warp its own answers, bit for bit', () => {
+  const c = grid();
+  const factor = factorRbf(c, 0.05);
+  const a = solveRbf(factor, c.map((_, i) => Math.sin(i * 0.7) * 0.5));
+  const b = solveRbf(factor, c.map((_, i) => Math.cos(i * 1.3) * 0.2 + 0.1));
+  const pair = new Float64Array(6), one = new Float64Array(3);
+  for (const [x, y, z] of [[0, 0, 0], [3.3, 1.7, -2], [40, -12, 25], [c[9], c[10], c[11]]]) {
+    evaluatePair(a, b, x, y, z, pair);
+    assert.deepEqual([...pair], [...reference(a, x, y, z), ...reference(b, x, y, z)]);
+    a.evaluate(x, y, z, one);
+    assert.deepEqual([...one], reference(a, x, y, z));
+  }
+  assert.throws(() => evaluatePair(a, solveRbf(factorRbf(c), c), 0, 0, 0, pair), /one factor/);
 });

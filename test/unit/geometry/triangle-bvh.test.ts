@@ -146,3 +146,45 @@ test('a single triangle (the root is a leaf) and zero-area triangles', () => {
   assert.equal(hit.distance, 1);
   assert.ok(hit.triangle >= 0 && hit.triangle < 40);
 });
+
+test('a refitted index answers as a new build over the moved vertices: distances, points, inside and outside', () => {
+  // The smooth head's tree refitted to the bumpy head (same triangles, vertices moved far, some folds).
+  const bumpy = bumpyHead();
+  const refitted = TriangleBvh.build(head.positions, head.indices).refit(bumpy.positions);
+  const built = TriangleBvh.build(bumpy.positions, bumpy.indices);
+  const rnd = random(5);
+  const a = emptyClosestPoint(), b = emptyClosestPoint();
+  for (let k = 0; k < 600; k++) {
+    const scale = k % 2 ? 40 : 24;
+    const p = [(rnd() - 0.5) * scale, (rnd() - 0.5) * scale, (rnd() - 0.5) * scale];
+    assert.ok(refitted.closestPoint(p[0], p[1], p[2], a) && built.closestPoint(p[0], p[1], p[2], b));
+    assert.equal(a.distance, b.distance, `query ${k}`);
+    assert.ok(Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) < 1e-9, `query ${k}: the same closest point`);
+    assert.equal(a.inside, b.inside, `query ${k}`);
+    assert.ok(Math.abs(a.distance - bruteForceDistance(bumpy, p[0], p[1], p[2])) < 1e-9);
+  }
+  // Every vertex pushed in and out: the closest feature is a vertex or an edge, where the pseudonormals decide.
+  const P = bumpy.positions;
+  for (let i = 0; i < P.length; i += 3) {
+    for (const f of [1.02, 0.98]) {
+      refitted.closestPoint(P[i] * f, P[i + 1] * f, P[i + 2] * f, a);
+      built.closestPoint(P[i] * f, P[i + 1] * f, P[i + 2] * f, b);
+      assert.equal(a.inside, b.inside, `vertex ${i / 3} x ${f}`);
+    }
+  }
+});
+
+test('refitting to the positions it was built on gives the same answers as the build, bit for bit', () => {
+  const bumpy = bumpyHead();
+  const built = TriangleBvh.build(bumpy.positions, bumpy.indices);
+  const refitted = TriangleBvh.build(bumpy.positions, bumpy.indices).refit(bumpy.positions);
+  const rnd = random(6);
+  const a = emptyClosestPoint(), b = emptyClosestPoint();
+  for (let k = 0; k < 300; k++) {
+    const p = [(rnd() - 0.5) * 30, (rnd() - 0.5) * 30, (rnd() - 0.5) * 30];
+    built.closestPoint(p[0], p[1], p[2], a);
+    refitted.closestPoint(p[0], p[1], p[2], b);
+    assert.deepEqual(b, a, `query ${k}`);
+  }
+  assert.throws(() => built.refit(bumpy.positions.subarray(3)), RangeError);
+});

@@ -154,6 +154,6 @@ test('the volume fit draws in hair that stands outside the person below the eyes
   assert.ok(before > 30 && after < 0.7 * before, `hair vertices outside the person below the eyes: ${before} -> ${after}`);
   const bvh = TriangleBvh.build(head.positions, head.indices);
   const hit = emptyClosestPoint();
-  const fitted = fitHair(lib, choice.style.mesh, choice.positions, choice.centre, head.positions, head.indices, HAIR_MARGIN).geometry.positions;
+  const fitted = fitHair(lib, choice.style.mesh, choice.positions, choice.centre, head.positions, HAIR_MARGIN).geometry.positions;
   for (let v = 0; v < fitted.length; v += 3) assert.ok(!(bvh.closestPoint(fitted[v], fitted[v + 1], fitted[v + 2], hit) && hit.inside), `vertex ${v / 3} inside the head`);
 });
