@@ -33,8 +33,11 @@ async function writeAll(c: JobContext, outputs: [string, Uint8Array][]) {
   if (c.files.freeBytes && (await c.files.freeBytes()) < size + c.minFreeBytes) {
     throw new PipelineError(PipelineCodes.storageFull, `no room for ${size} bytes of results on the service storage`);
   }
-  // At once: each put is atomic on its own, and the store's syncs overlap.
-  await Promise.all(outputs.map(([path, data]) => c.files.put(path, data)));
+  // At once: each put is atomic on its own, and the store's syncs overlap. All are settled before a failure is
+  // reported, so that none is still being written while the job is failed or retried.
+  const settled = await Promise.allSettled(outputs.map(([path, data]) => c.files.put(path, data)));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 const neutralObj = new Map<string, Promise<Uint8Array>>();
