@@ -82,7 +82,7 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
   const withFbx = needsFbx(platforms);
   const maps = withFbx ? channelMapTextures(model).then((t) => t.map(entry)) : Promise.resolve([]);
   maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
-  // What this thread writes comes first: model files written elsewhere are awaited only when needed.
+  // What this thread writes comes first: then the model files no other thread has taken, then those written elsewhere.
   const glb = platforms.includes('webviewer') ? await writeGlb(model) : undefined;
   const taken = extras.modelFileClaims ? writeModelFiles(model, platforms, extras.modelFileClaims) : {};
   const given: ModelFiles = { ...(await extras.modelFiles), ...taken };
