@@ -38,7 +38,6 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
   const triangleCount = indices.length / 3;
   const triBoxes = new Float64Array(6 * triangleCount);
   const centres = new Float64Array(3 * triangleCount);
-  let largest = 0;
   for (let t = 0; t < triangleCount; t++) {
     for (let d = 0; d < 3; d++) {
       const a = positions[3 * indices[3 * t] + d], b = positions[3 * indices[3 * t + 1] + d], c = positions[3 * indices[3 * t + 2] + d];
@@ -46,11 +45,9 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
       triBoxes[6 * t + d] = lo;
       triBoxes[6 * t + 3 + d] = hi;
       centres[3 * t + d] = (lo + hi) / 2;
-      largest = Math.max(largest, -lo, hi);
     }
   }
-  // Float32 bounds round by at most half an ulp of the largest coordinate: pad them by a whole one.
-  const pad = largest * 2 ** -23;
+  const pad = boundsPad(positions, indices);
   const order = new Uint32Array(triangleCount).map((_, i) => i);
   const buffer = new ArrayBuffer(4 * RECORD * Math.max(1, triangleCount));
   const boxes = new Float32Array(buffer);
@@ -154,8 +151,7 @@ export function buildHierarchy(positions: ArrayLike<number>, indices: ArrayLike<
   };
 }
 
-
-/** Pad of the float32 bounds: a whole ulp of the largest coordinate a triangle uses (see buildHierarchy). */
+/** Float32 bounds round by at most half an ulp of the largest coordinate a triangle uses: they are padded by a whole one. */
 function boundsPad(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
   let largest = 0;
   for (let k = 0; k < indices.length; k++) {
