@@ -95,6 +95,13 @@ const OPAQUE_PASS = 0, BLEND_PASS = 1;
  */
 const SEGMENT_SHIFT = 3;
 const SEGMENT_MASK = (1 << SEGMENT_SHIFT) - 1;
+/**
+ * The image is drawn in square tiles of 2^TILE_SHIFT pixels a side, each with every triangle that reaches it in the
+ * pass's order: the depth, colour and segment bounds of a tile stay in the cache while its triangles are drawn, and
+ * the textures and light tables are read for one patch of the surface at a time (drawn in one sweep of the depth
+ * order, the triangles jump across the whole image and the reads missed the cache). A multiple of the segments.
+ */
+const TILE_SHIFT = 7;
 
 /** Renders meshes into an RGBA image (straight alpha). Pure: no I/O. */
 export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOptions): RgbaImage {
@@ -140,10 +147,10 @@ function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids
   const prepared = items.map((item, i) => raster.prepare(item, starts[i]));
   // Nearest first, so that the depth test turns away hidden pixels before they are shaded.
   const order = frontToBack(prepared);
-  for (let k = 0; k < order.tri.length; k++) raster.drawTriangle(prepared[order.item[k]], order.tri[k], OPAQUE_PASS);
+  raster.drawTiled(prepared, order.item, order.tri, OPAQUE_PASS);
   // Partial coverage back to front, triangle by triangle across all blended items.
   const blended = backToFront(prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND));
-  for (let k = 0; k < blended.tri.length; k++) raster.drawTriangle(blended.items[blended.item[k]], blended.tri[k], BLEND_PASS);
+  raster.drawTiled(blended.items, blended.item, blended.tri, BLEND_PASS);
   return raster;
 }
 
@@ -322,6 +329,11 @@ class Raster {
   private pass = OPAQUE_PASS;
   /** Id of the triangle being drawn, written to `ids` when there are ids to write. */
   private id = 0;
+  /** The tile being drawn: first and last pixel column and row, read by triangle(). */
+  private clipX0 = 0;
+  private clipX1 = 0;
+  private clipY0 = 0;
+  private clipY1 = 0;
 
   constructor(
     private readonly width: number,
@@ -383,8 +395,55 @@ class Raster {
     };
   }
 
-  /** Draws the triangle starting at index `t` of a prepared item, clipped at the near plane. */
-  drawTriangle(p: Prepared, t: number, pass: number): void {
+  /**
+   * Draws the triangles (item index into `items`, first index of the triangle) tile by tile, each tile's in the given
+   * order: a pixel sees the same triangles in the same order as in one sweep, so the image is the same.
+   */
+  drawTiled(items: Prepared[], item: Uint16Array, tri: Uint32Array, pass: number): void {
+    const size = 1 << TILE_SHIFT;
+    const across = ((this.width - 1) >> TILE_SHIFT) + 1, down = ((this.height - 1) >> TILE_SHIFT) + 1, tiles = across * down;
+    // Each triangle's range of tiles, from its pixel bounds as triangle() takes them; one crossing the near plane
+    // (its projection is not its bounds) or with a NaN corner is put in every tile, where triangle() decides.
+    const tx0 = new Uint16Array(tri.length), tx1 = new Uint16Array(tri.length), ty0 = new Uint16Array(tri.length), ty1 = new Uint16Array(tri.length);
+    const counts = new Uint32Array(tiles + 1);
+    const near = this.near, W = this.width, H = this.height;
+    for (let k = 0; k < tri.length; k++) {
+      const { cam, vb, indices } = items[item[k]];
+      const t = tri[k];
+      const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+      let x0 = 0, x1 = across - 1, y0 = 0, y1 = down - 1;
+      if (cam[a * CSTRIDE + 2] >= near && cam[b * CSTRIDE + 2] >= near && cam[c * CSTRIDE + 2] >= near) {
+        const xa = vb[a * STRIDE], xb = vb[b * STRIDE], xc = vb[c * STRIDE];
+        const ya = vb[a * STRIDE + 1], yb = vb[b * STRIDE + 1], yc = vb[c * STRIDE + 1];
+        const xmin = Math.max(0, Math.ceil(Math.min(xa, xb, xc) - 0.5)), xmax = Math.min(W - 1, Math.floor(Math.max(xa, xb, xc) - 0.5));
+        const ymin = Math.max(0, Math.ceil(Math.min(ya, yb, yc) - 0.5)), ymax = Math.min(H - 1, Math.floor(Math.max(ya, yb, yc) - 0.5));
+        if (xmin > xmax || ymin > ymax) {
+          x0 = 1; x1 = 0; // off the image: in no tile
+        } else if (xmin === xmin && ymin === ymin && xmax === xmax && ymax === ymax) {
+          x0 = xmin >> TILE_SHIFT; x1 = xmax >> TILE_SHIFT; y0 = ymin >> TILE_SHIFT; y1 = ymax >> TILE_SHIFT;
+        }
+      }
+      tx0[k] = x0; tx1[k] = x1; ty0[k] = y0; ty1[k] = y1;
+      for (let ty = y0; ty <= y1; ty++) for (let tx = x0; tx <= x1; tx++) counts[ty * across + tx + 1]++;
+    }
+    for (let i = 0; i < tiles; i++) counts[i + 1] += counts[i];
+    // Every tile's triangles in the given order (a counting sort keeps it).
+    const list = new Uint32Array(counts[tiles]);
+    const next = counts.slice(0, tiles);
+    for (let k = 0; k < tri.length; k++) {
+      for (let ty = ty0[k]; ty <= ty1[k]; ty++) for (let tx = tx0[k]; tx <= tx1[k]; tx++) list[next[ty * across + tx]++] = k;
+    }
+    for (let tile = 0; tile < tiles; tile++) {
+      this.clipX0 = (tile % across) * size;
+      this.clipY0 = ((tile / across) | 0) * size;
+      this.clipX1 = Math.min(W, this.clipX0 + size) - 1;
+      this.clipY1 = Math.min(H, this.clipY0 + size) - 1;
+      for (let e = counts[tile]; e < counts[tile + 1]; e++) this.drawTriangle(items[item[list[e]]], tri[list[e]], pass);
+    }
+  }
+
+  /** Draws the triangle starting at index `t` of a prepared item, clipped at the near plane, into the tile being drawn. */
+  private drawTriangle(p: Prepared, t: number, pass: number): void {
     this.item = p;
     this.pass = pass;
     this.id = p.firstId + t / 3;
@@ -512,6 +571,14 @@ class Raster {
     const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
 
     const color = this.color, depth = this.depth, width = this.width, farthest = this.farthest, segments = this.segments;
+    // The rows and columns inside the tile. The edge functions are still taken from the triangle's own first row and
+    // column (stepped row by row down to the tile), so that every pixel gets the same values as without tiles.
+    const xlo = Math.max(xmin, this.clipX0), xhi = Math.min(xmax, this.clipX1);
+    const ylo = Math.max(ymin, this.clipY0), yhi = Math.min(ymax, this.clipY1);
+    if (xlo > xhi || ylo > yhi) return;
+    for (let y = ymin; y < ylo; y++) {
+      r0 += w0dy; r1 += w1dy; r2 += w2dy;
+    }
     const tex = item.texture, nmap = item.normalMap, occ = item.occlusion, rmap = item.roughnessMap;
     // The maps' sizes and texels, hoisted: the inner loop reads them nearest-texel, inline.
     const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
@@ -527,11 +594,11 @@ class Raster {
     const ids = this.ids, id = this.id;
     const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
 
-    for (let y = ymin; y <= ymax; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
+    for (let y = ylo; y <= yhi; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
       // The span of the row inside all three edges (widened by a pixel against rounding; the
-      // per-pixel edge tests below decide exactly).
-      const from = xmin + Math.max(0, spanStart(r0, w0dx), spanStart(r1, w1dx), spanStart(r2, w2dx));
-      const to = xmin + Math.min(xmax - xmin, spanEnd(r0, w0dx), spanEnd(r1, w1dx), spanEnd(r2, w2dx));
+      // per-pixel edge tests below decide exactly), and inside the tile.
+      const from = xmin + Math.max(xlo - xmin, spanStart(r0, w0dx), spanStart(r1, w1dx), spanStart(r2, w2dx));
+      const to = xmin + Math.min(xhi - xmin, spanEnd(r0, w0dx), spanEnd(r1, w1dx), spanEnd(r2, w2dx));
       if (from > to) continue;
       // The key at pixel x is rowKey + kdx * (x - xmin): monotonic in x, so a stretch's two ends bound its pixels' keys.
       const rowKey = r0 * k0 + r1 * k1 + r2 * k2;

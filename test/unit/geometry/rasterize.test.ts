@@ -289,6 +289,20 @@ test('a translucent item blends over what is behind it', () => {
   assert.ok(pixel(alone, 32, 32)[0] > 0);
 });
 
+test('a translucent square larger than the tiles the image is drawn in blends every pixel it covers once, none twice or missed at their borders', () => {
+  // fov 90 at distance 10 on 600 px: f = 300 px, so a 16 cm square spans pixels 60..539, across several tiles.
+  const img = renderMeshes([{ geometry: quad(16, 0), color: [1, 0, 0], opacity: 0.5 }], front(90, 10), { width: 600, height: 600 });
+  const alphas = new Map<number, number>();
+  for (let y = 0; y < 600; y++) {
+    for (let x = 0; x < 600; x++) {
+      const a = pixel(img, x, y)[3];
+      assert.equal(a, x >= 60 && x < 540 && y >= 60 && y < 540 ? 128 : 0, `alpha ${a} at ${x},${y}`);
+      alphas.set(a, (alphas.get(a) ?? 0) + 1);
+    }
+  }
+  assert.equal(alphas.get(128), 480 * 480);
+});
+
 /** One light from `direction` (camera space: -z towards the viewer, -y up), nothing else. */
 const oneLight = (direction: [number, number, number], ambient = 0) => ({ ambient, lights: [{ direction, intensity: 1 }], rim: 0 });
 /** The sRGB byte the renderer writes for a linear value. */
