@@ -96,20 +96,20 @@ const OPAQUE_PASS = 0, BLEND_PASS = 1;
 const SEGMENT_SHIFT = 3;
 const SEGMENT_MASK = (1 << SEGMENT_SHIFT) - 1;
 /**
- * The image is drawn in square tiles of 2^TILE_SHIFT pixels a side, each with every triangle that reaches it in the
- * pass's order: the depth, colour and segment bounds of a tile stay in the cache while its triangles are drawn, and
- * the textures and light tables are read for one patch of the surface at a time (drawn in one sweep of the depth
- * order, the triangles jump across the whole image and the reads missed the cache). A multiple of the segments.
+ * The image is drawn in square tiles of TILE (supersampled) pixels a side, one after the other: a tile's buffers are
+ * cleared, every triangle that reaches it drawn in each pass's order, and the result averaged down into the image.
+ * Its depth, colour and segment bounds stay in the cache while its triangles are drawn, the textures and light tables
+ * are read for one patch of the surface at a time (drawn in one sweep of the depth order, the triangles jumped across
+ * the whole image and the reads missed the cache), and the buffers are a tile's, not the image's. A multiple of the
+ * segments and even (2x2 supersamples stay in one tile).
  */
 const TILE_SHIFT = 7;
+const TILE = 1 << TILE_SHIFT;
+const TILE_SEGMENTS = TILE >> SEGMENT_SHIFT;
 
 /** Renders meshes into an RGBA image (straight alpha). Pure: no I/O. */
 export function renderMeshes(items: RenderItem[], camera: Camera, opts: RenderOptions): RgbaImage {
-  const ss = opts.supersample ?? 1;
-  const raster = rasterize(items, camera, opts, null);
-  return ss === 1
-    ? { width: opts.width, height: opts.height, rgba: raster.color }
-    : downsample2(raster.color, opts.width, opts.height, opts.background ?? [0, 0, 0, 0]);
+  return { width: opts.width, height: opts.height, rgba: rasterize(items, camera, opts, null).image };
 }
 
 /**
@@ -147,10 +147,9 @@ function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids
   const prepared = items.map((item, i) => raster.prepare(item, starts[i]));
   // Nearest first, so that the depth test turns away hidden pixels before they are shaded.
   const order = frontToBack(prepared);
-  raster.drawTiled(prepared, order.item, order.tri, OPAQUE_PASS);
   // Partial coverage back to front, triangle by triangle across all blended items.
   const blended = backToFront(prepared.filter((p) => p.alphaMode === ALPHA_CODE.BLEND));
-  raster.drawTiled(blended.items, blended.item, blended.tri, BLEND_PASS);
+  raster.draw([{ items: prepared, ...order }, { items: blended.items, item: blended.item, tri: blended.tri }]);
   return raster;
 }
 
@@ -224,18 +223,17 @@ function scaledFrame(f: CameraFrame, s: number): CameraFrame {
   return { ...f, fx: f.fx * s, skew: f.skew * s, cx: f.cx * s, fy: f.fy * s, cy: f.cy * s };
 }
 
-/** Averages 2x2 samples with their alpha as weight, so edges against transparency keep their colour. */
-function downsample2(src: Uint8Array, width: number, height: number, bg: [number, number, number, number]): RgbaImage {
-  const out = new Uint8Array(width * height * 4);
-  const words = new Uint32Array(src.buffer, src.byteOffset, src.length / 4);
-  const outWords = new Uint32Array(out.buffer);
-  const background = packRgba(bg[0], bg[1], bg[2], 0);
-  const sw = width * 2;
+/**
+ * Averages 2x2 samples with their alpha as weight, so edges against transparency keep their colour: `width` x `height`
+ * pixels of `out` (RGBA words, rows `outStride` apart) from (ox, oy) on, from `words` (rows `sw` apart); where all four
+ * are transparent, `background`.
+ */
+function downsample2(words: Uint32Array, sw: number, width: number, height: number, outWords: Uint32Array, outStride: number, ox: number, oy: number, background: number): void {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = 2 * y * sw + 2 * x;
       const a = words[i], b = words[i + 1], c = words[i + sw], d = words[i + sw + 1];
-      const o = y * width + x;
+      const o = (oy + y) * outStride + ox + x;
       if ((a & b & c & d) >>> 24 === 255) {
         // All four opaque: average the bytes two lanes at a time (red+blue, green+alpha), rounded.
         const rb = (a & 0xff00ff) + (b & 0xff00ff) + (c & 0xff00ff) + (d & 0xff00ff) + 0x20002;
@@ -249,7 +247,6 @@ function downsample2(src: Uint8Array, width: number, height: number, bg: [number
       }
     }
   }
-  return { width, height, rgba: out };
 }
 
 /** One colour byte (at `shift`) of four RGBA words, weighted by their alphas (which sum to `sum`), rounded. */
@@ -263,18 +260,15 @@ function packRgba(r: number, g: number, b: number, a: number): number {
   return (r | (g << 8) | (b << 16) | (a << 24)) >>> 0;
 }
 
-/**
- * Supersampled colour and depth buffers of the last size used, kept between renders: allocating
- * 32 MB afresh (page faults, zeroing) cost a third of a preview. Rendering is synchronous, so one set is enough.
- */
-let scratch: { color: Uint8Array; depth: Float32Array; farthest: Float32Array } | undefined;
+/** A tile's colour (RGBA words), depth keys and segment bounds, rows TILE pixels apart: one set, as rendering is synchronous. */
+const tile = { color: new Uint32Array(TILE * TILE), depth: new Float32Array(TILE * TILE), farthest: new Float32Array(TILE * TILE_SEGMENTS) };
+const tileBytes = new Uint8Array(tile.color.buffer);
 
-function buffers(width: number, height: number, keepColor: boolean): { color: Uint8Array; depth: Float32Array; farthest: Float32Array } {
-  const pixels = width * height, segments = (width >> SEGMENT_SHIFT) + 1;
-  if (scratch?.depth.length !== pixels) scratch = { color: new Uint8Array(pixels * 4), depth: new Float32Array(pixels), farthest: scratch?.farthest ?? new Float32Array(0) };
-  if (scratch.farthest.length !== segments * height) scratch.farthest = new Float32Array(segments * height);
-  // The caller keeps the colour buffer of a render without supersampling: that one must be its own.
-  return keepColor ? { ...scratch, color: new Uint8Array(pixels * 4) } : scratch;
+/** One pass's triangles in drawing order: item index into `items` and the triangle's first index. */
+interface PassOrder {
+  items: Prepared[];
+  item: Uint16Array;
+  tri: Uint32Array;
 }
 
 /** A texture as the inner loop reads it: one 32-bit word per texel, and its size. */
@@ -314,12 +308,13 @@ interface Prepared {
 }
 
 class Raster {
-  readonly color: Uint8Array;
-  private readonly depth: Float32Array;
-  /** Per row segment, a depth key no pixel of the segment is farther than (Infinity while one is empty). */
-  private readonly farthest: Float32Array;
-  /** Segments per row: one more than whole ones, for the partial last. */
-  private readonly segments: number;
+  /** The rendered image, RGBA at the output size (the supersampled tiles averaged down). */
+  readonly image: Uint8Array;
+  /** The nearest depth key per pixel, kept from the tiles when triangle ids are asked for (no supersampling then). */
+  private readonly keys: Float32Array | null;
+  private readonly supersample: number;
+  /** The colour of an empty pixel, packed; transparent for the 2x2 average. */
+  private readonly background: number;
   private readonly tables: LightTables;
   private readonly ambient: number;
   private readonly mode: number;
@@ -343,11 +338,10 @@ class Raster {
     private readonly ids: Int32Array | null,
   ) {
     const bg = opts.background ?? [0, 0, 0, 0];
-    ({ color: this.color, depth: this.depth, farthest: this.farthest } = buffers(width, height, (opts.supersample ?? 1) === 1));
-    new Uint32Array(this.color.buffer, this.color.byteOffset, width * height).fill(packRgba(bg[0], bg[1], bg[2], bg[3]));
-    this.depth.fill(Infinity);
-    this.farthest.fill(Infinity);
-    this.segments = (width >> SEGMENT_SHIFT) + 1;
+    this.supersample = opts.supersample ?? 1;
+    this.image = new Uint8Array(opts.width * opts.height * 4);
+    this.keys = ids && new Float32Array(width * height);
+    this.background = packRgba(bg[0], bg[1], bg[2], bg[3]);
     const rig = opts.light ?? studioLight;
     this.tables = lightTables(rig);
     this.ambient = rig.ambient;
@@ -358,7 +352,7 @@ class Raster {
   /** Camera-space depth per pixel, from the screen-linear depth keys. */
   cameraDepth(): Float32Array {
     const perspective = this.frame.perspective;
-    return this.depth.map((k) => (k === Infinity ? Infinity : perspective ? -1 / k : k));
+    return this.keys!.map((k) => (k === Infinity ? Infinity : perspective ? -1 / k : k));
   }
 
   /** Transforms and projects an item whose first triangle has the id `firstId`. */
@@ -396,16 +390,56 @@ class Raster {
   }
 
   /**
-   * Draws the triangles (item index into `items`, first index of the triangle) tile by tile, each tile's in the given
-   * order: a pixel sees the same triangles in the same order as in one sweep, so the image is the same.
+   * Draws the passes (the opaque, then the blended) tile by tile, each tile's triangles in its pass's order: a pixel
+   * sees the same triangles in the same order as in one sweep of the image, so the image is the same.
    */
-  drawTiled(items: Prepared[], item: Uint16Array, tri: Uint32Array, pass: number): void {
-    const size = 1 << TILE_SHIFT;
-    const across = ((this.width - 1) >> TILE_SHIFT) + 1, down = ((this.height - 1) >> TILE_SHIFT) + 1, tiles = across * down;
-    // Each triangle's range of tiles, from its pixel bounds as triangle() takes them; one crossing the near plane
-    // (its projection is not its bounds) or with a NaN corner is put in every tile, where triangle() decides.
+  draw(passes: PassOrder[]): void {
+    const across = ((this.width - 1) >> TILE_SHIFT) + 1, down = ((this.height - 1) >> TILE_SHIFT) + 1;
+    const lists = passes.map((p) => this.bin(p, across, down));
+    const { color, depth, farthest } = tile;
+    for (let ty = 0, t = 0; ty < down; ty++) {
+      for (let tx = 0; tx < across; tx++, t++) {
+        this.clipX0 = tx * TILE;
+        this.clipY0 = ty * TILE;
+        this.clipX1 = Math.min(this.width, this.clipX0 + TILE) - 1;
+        this.clipY1 = Math.min(this.height, this.clipY0 + TILE) - 1;
+        color.fill(this.background);
+        depth.fill(Infinity);
+        farthest.fill(Infinity);
+        for (let pass = 0; pass < passes.length; pass++) {
+          const { items, item, tri } = passes[pass];
+          const { starts, list } = lists[pass];
+          for (let e = starts[t]; e < starts[t + 1]; e++) this.drawTriangle(items[item[list[e]]], tri[list[e]], pass);
+        }
+        this.resolve();
+      }
+    }
+  }
+
+  /** The tile's pixels into the image: averaged 2x2 with supersampling, else copied (with their depth keys when kept). */
+  private resolve(): void {
+    const w = this.clipX1 - this.clipX0 + 1, h = this.clipY1 - this.clipY0 + 1;
+    const out = new Uint32Array(this.image.buffer);
+    if (this.supersample === 2) {
+      downsample2(tile.color, TILE, w >> 1, h >> 1, out, this.width >> 1, this.clipX0 >> 1, this.clipY0 >> 1, this.background & 0xffffff);
+      return;
+    }
+    for (let y = 0; y < h; y++) {
+      const at = (this.clipY0 + y) * this.width + this.clipX0;
+      out.set(tile.color.subarray(y * TILE, y * TILE + w), at);
+      this.keys?.set(tile.depth.subarray(y * TILE, y * TILE + w), at);
+    }
+  }
+
+  /**
+   * Every tile's triangles of a pass, in the pass's order (a counting sort keeps it): indices into its order, the
+   * tile's from starts[tile] to starts[tile + 1]. A triangle is put in the tiles its pixel bounds reach, as triangle()
+   * takes them; one crossing the near plane (its projection is not its bounds) or with a NaN corner in every tile.
+   */
+  private bin({ items, item, tri }: PassOrder, across: number, down: number): { starts: Uint32Array; list: Uint32Array } {
+    const tiles = across * down;
     const tx0 = new Uint16Array(tri.length), tx1 = new Uint16Array(tri.length), ty0 = new Uint16Array(tri.length), ty1 = new Uint16Array(tri.length);
-    const counts = new Uint32Array(tiles + 1);
+    const starts = new Uint32Array(tiles + 1);
     const near = this.near, W = this.width, H = this.height;
     for (let k = 0; k < tri.length; k++) {
       const { cam, vb, indices } = items[item[k]];
@@ -424,22 +458,15 @@ class Raster {
         }
       }
       tx0[k] = x0; tx1[k] = x1; ty0[k] = y0; ty1[k] = y1;
-      for (let ty = y0; ty <= y1; ty++) for (let tx = x0; tx <= x1; tx++) counts[ty * across + tx + 1]++;
+      for (let ty = y0; ty <= y1; ty++) for (let tx = x0; tx <= x1; tx++) starts[ty * across + tx + 1]++;
     }
-    for (let i = 0; i < tiles; i++) counts[i + 1] += counts[i];
-    // Every tile's triangles in the given order (a counting sort keeps it).
-    const list = new Uint32Array(counts[tiles]);
-    const next = counts.slice(0, tiles);
+    for (let i = 0; i < tiles; i++) starts[i + 1] += starts[i];
+    const list = new Uint32Array(starts[tiles]);
+    const next = starts.slice(0, tiles);
     for (let k = 0; k < tri.length; k++) {
       for (let ty = ty0[k]; ty <= ty1[k]; ty++) for (let tx = tx0[k]; tx <= tx1[k]; tx++) list[next[ty * across + tx]++] = k;
     }
-    for (let tile = 0; tile < tiles; tile++) {
-      this.clipX0 = (tile % across) * size;
-      this.clipY0 = ((tile / across) | 0) * size;
-      this.clipX1 = Math.min(W, this.clipX0 + size) - 1;
-      this.clipY1 = Math.min(H, this.clipY0 + size) - 1;
-      for (let e = counts[tile]; e < counts[tile + 1]; e++) this.drawTriangle(items[item[list[e]]], tri[list[e]], pass);
-    }
+    return { starts, list };
   }
 
   /** Draws the triangle starting at index `t` of a prepared item, clipped at the near plane, into the tile being drawn. */
@@ -570,7 +597,8 @@ class Raster {
     const handed = vb[a + 12] < 0 ? -1 : 1;
     const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
 
-    const color = this.color, depth = this.depth, width = this.width, farthest = this.farthest, segments = this.segments;
+    const color = tileBytes, depth = tile.depth, farthest = tile.farthest, width = this.width;
+    const clipX0 = this.clipX0, clipY0 = this.clipY0, clipEnd = this.clipX1 + 1;
     // The rows and columns inside the tile. The edge functions are still taken from the triangle's own first row and
     // column (stepped row by row down to the tile), so that every pixel gets the same values as without tiles.
     const xlo = Math.max(xmin, this.clipX0), xhi = Math.min(xmax, this.clipX1);
@@ -602,7 +630,8 @@ class Raster {
       if (from > to) continue;
       // The key at pixel x is rowKey + kdx * (x - xmin): monotonic in x, so a stretch's two ends bound its pixels' keys.
       const rowKey = r0 * k0 + r1 * k1 + r2 * k2;
-      const row = y * width, rowSegments = y * segments;
+      // The tile's buffers are indexed by the image's x: the row's offsets are taken back by the tile's first column.
+      const row = (y - clipY0) * TILE - clipX0, rowSegments = (y - clipY0) * TILE_SEGMENTS - (clipX0 >> SEGMENT_SHIFT);
       // The pixels this row wrote, whose segments' bounds are then brought up to date.
       let wroteFrom = width, wroteTo = -1;
       for (let x = from; x <= to; ) {
@@ -727,7 +756,7 @@ class Raster {
             color[o + 2] = toSrgb[lb];
             color[o + 3] = 255;
             depth[pi] = key;
-            if (ids !== null) ids[pi] = id;
+            if (ids !== null) ids[y * width + x] = id;
             if (x < wroteFrom) wroteFrom = x;
             wroteTo = x;
           }
@@ -735,7 +764,7 @@ class Raster {
       }
       for (let g = wroteFrom >> SEGMENT_SHIFT; g <= wroteTo >> SEGMENT_SHIFT; g++) {
         let far = -Infinity;
-        for (let i = row + (g << SEGMENT_SHIFT), stop = row + Math.min(width, (g + 1) << SEGMENT_SHIFT); i < stop; i++) if (depth[i] > far) far = depth[i];
+        for (let i = row + (g << SEGMENT_SHIFT), stop = row + Math.min(clipEnd, (g + 1) << SEGMENT_SHIFT); i < stop; i++) if (depth[i] > far) far = depth[i];
         farthest[rowSegments + g] = far;
       }
     }
