@@ -260,11 +260,14 @@ function packRgba(r: number, g: number, b: number, a: number): number {
   return (r | (g << 8) | (b << 16) | (a << 24)) >>> 0;
 }
 
-/** A tile's colour (RGBA words), depth keys and segment bounds, rows TILE pixels apart: one set, as rendering is synchronous. */
+/**
+ * A tile's colour (RGBA words), depth keys and, per row segment, a depth key no pixel of the segment is farther than
+ * (Infinity while one is empty); rows TILE pixels apart. One set, as rendering is synchronous.
+ */
 const tile = { color: new Uint32Array(TILE * TILE), depth: new Float32Array(TILE * TILE), farthest: new Float32Array(TILE * TILE_SEGMENTS) };
 const tileBytes = new Uint8Array(tile.color.buffer);
 
-/** One pass's triangles in drawing order: item index into `items` and the triangle's first index. */
+/** One pass's triangles in drawing order: item index into `items` and the triangle's first index. The pass's index is its code (OPAQUE_PASS, BLEND_PASS). */
 interface PassOrder {
   items: Prepared[];
   item: Uint16Array;
