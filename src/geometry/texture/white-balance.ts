@@ -13,6 +13,13 @@ const SCLERA_UNDER_WHITE: Rgb = [186, 170, 166];
 const SCLERA_FULL_TRUST = 1200;
 /** The skin hue band (degrees in CIE Lab). */
 export const SKIN_HUE = [35, 70] as const;
+/**
+ * How much redder than the white of the eyes skin is, at least, in ln(R/B) of linear light: a cast multiplies
+ * both alike, so the difference is the light's own and tells a white sclera from one mixed with lid skin or
+ * veined (a blurred, squinting or turned eye), which reads as red as the skin. At this margin and above the
+ * eyes are trusted, at none or less not at all.
+ */
+const SCLERA_WHITER_THAN_SKIN = 0.2;
 /** Most a single channel is changed, either way: stronger casts are left partly in place rather than guessed. */
 const MAX_GAIN = 1.8;
 
@@ -49,8 +56,9 @@ export function whiteBalance(skin: Rgb, sclera?: { colour: Rgb; pixels: number }
   const skinLin = linear(skin);
   let gains: Rgb = [1, 1, 1];
   if (sclera) {
-    const trust = Math.min(1, sclera.pixels / SCLERA_FULL_TRUST);
     const measured = linear(sclera.colour);
+    const redder = Math.log(skinLin[0] / Math.max(1e-4, skinLin[2])) - Math.log(measured[0] / Math.max(1e-4, measured[2]));
+    const trust = Math.min(1, sclera.pixels / SCLERA_FULL_TRUST) * Math.min(1, Math.max(0, redder / SCLERA_WHITER_THAN_SKIN));
     const ref = linear(SCLERA_UNDER_WHITE);
     gains = keepLuminance(measured.map((m, c) => Math.exp(trust * Math.log(ref[c] / Math.max(1e-4, m)))) as Rgb, measured);
   }

@@ -36,3 +36,19 @@ test('a neutral photo is left as it is', () => {
   const wb = whiteBalance(skin, { colour: sclera, pixels: 5000 });
   wb.gains.forEach((g) => assert.ok(Math.abs(g - 1) < 0.02, `gains ${wb.gains}`));
 });
+
+test('eyes whose white reads as red as the skin (lid skin, veins, blur) are not trusted, whatever the light', () => {
+  // The white of a squinting or turned eye mixed with the lids: as red against blue as the skin itself.
+  const mixed: Rgb = [200, 150, 120];
+  const neutral = whiteBalance(skin, { colour: mixed, pixels: 5000 });
+  neutral.gains.forEach((g) => assert.ok(Math.abs(g - 1) < 0.02, `gains ${neutral.gains}`));
+  // The same under a cast: the white balance is then the skin's alone (the hue band), as without eyes.
+  const light: Rgb = [1.1, 0.75, 1.35];
+  const cast = whiteBalance(applyGains(skin, light), { colour: applyGains(mixed, light), pixels: 5000 });
+  const skinOnly = whiteBalance(applyGains(skin, light));
+  cast.gains.forEach((g, c) => assert.ok(Math.abs(g - skinOnly.gains[c]) < 1e-6, `gains ${cast.gains} vs ${skinOnly.gains}`));
+  // A white sclera a little paler than that is trusted in part: the gains move towards the eyes' correction.
+  const whiter: Rgb = [196, 160, 140];
+  const part = whiteBalance(applyGains(skin, light), { colour: applyGains(whiter, light), pixels: 5000 });
+  assert.notDeepEqual(part.gains, skinOnly.gains);
+});
