@@ -224,8 +224,9 @@ describe('portal in a browser', { skip }, () => {
   it('speaks a typed sentence and moves the mouth while it plays', async () => {
     assert.match(await page.textContent('.viewer .hint') ?? '', /visemes/);
     const neutral = await grab(page);
-    await page.fill('#speech-text', 'Open your mouth wide and say hello to the world.');
-    // Frames are recorded in the page every 100 ms from the first viseme until the speech ends.
+    // Long enough (about 7 s of speech) for several frames even where the software renderer draws two frames a second.
+    await page.fill('#speech-text', 'Open your mouth wide and say hello to the world. Then read this longer sentence aloud, slowly and clearly, so that every mouth shape has its turn.');
+    // Frames are recorded in the page every 100 ms (or as often as the busy page allows) from the first viseme until the speech ends.
     await page.evaluate(() => {
       const w = window as unknown as { sampleViewer: () => string; spoken: string[] };
       w.spoken = [];
