@@ -50,7 +50,7 @@ test('a synthetic photo of a style is matched to that style', () => {
   }
 });
 
-test('a curled style needs curl in the texture: short-curly's own outline with straight strands gets a straight style', () => {
+test("a curled style needs curl in the texture: short-curly's own outline with straight strands gets a straight style", () => {
   // short-curly's outline is the one that won on short straight hair. The afro's has no straight style near it (0.98
   // against a bob's 0.85), and long-wavy's own, exact outline keeps it by 0.01 even so: the texture weighs styles whose
   // outlines are alike, as photos' are (p02-a's straight hair, below, no longer gets long-wavy).
