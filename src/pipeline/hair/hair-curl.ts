@@ -3,8 +3,8 @@
  * brightness changes across them and not along them, so the local orientation (the structure tensor's) is
  * coherent; curls and waves turn the strands within a small patch, so it is not. The photo is read at a scale
  * fixed to the face (samples per face width), so the measure is the same for a small and a large face, and only
- * in patches wholly inside the hair region: the region's own edge (hair against the backdrop or the forehead) is
- * a long coherent line whatever the hair.
+ * at samples whose neighbours are all hair, in patches mostly inside the hair region: the region's own edge (hair
+ * against the backdrop or the forehead) is a long coherent line whatever the hair.
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import type { HairGrid } from './hair-grid.ts';
@@ -22,15 +22,11 @@ const INSIDE_SHARE = 0.75;
 /** Patches with less gradient energy than this share of the hair's mean per patch are flat (shadow, a blown highlight) and left out. */
 const FLAT_SHARE = 0.25;
 
-export interface HairCurl {
-  /** 1 less the energy-weighted coherence of the local orientation over the hair's patches: 0 straight, towards 1 curly. */
-  curl: number;
-  /** Patches measured: without any, the photo shows too little of the hair's inside to tell. */
-  patches: number;
-}
-
-/** The curl of the hair cells' texture; undefined when no patch lies wholly inside the hair. */
-export function hairCurl(photo: RgbImage, grid: HairGrid, hair: Uint8Array, frame: FaceFrame): HairCurl | undefined {
+/**
+ * 1 less the energy-weighted coherence of the local orientation over the hair's patches: 0 straight, towards 1
+ * curly; undefined when no patch lies mostly inside the hair (the photo shows too little of its inside to tell).
+ */
+export function hairCurl(photo: RgbImage, grid: HairGrid, hair: Uint8Array, frame: FaceFrame): number | undefined {
   const q = Math.max(1, frame.width / SAMPLES_PER_FACE_WIDTH);
   // The hair cells' bounding box, in photo pixels.
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -65,14 +61,13 @@ export function hairCurl(photo: RgbImage, grid: HairGrid, hair: Uint8Array, fram
   }
   if (tensors.length === 0) return undefined;
   const meanEnergy = tensors.reduce((a, [xx, , yy]) => a + xx + yy, 0) / tensors.length;
-  let oriented = 0, energy = 0, patches = 0;
+  let oriented = 0, energy = 0;
   for (const [xx, xy, yy] of tensors) {
     if (xx + yy < FLAT_SHARE * meanEnergy) continue;
     oriented += Math.sqrt((xx - yy) ** 2 + 4 * xy * xy);
     energy += xx + yy;
-    patches++;
   }
-  return energy > 0 ? { curl: 1 - oriented / energy, patches } : undefined;
+  return energy > 0 ? 1 - oriented / energy : undefined;
 }
 
 /**

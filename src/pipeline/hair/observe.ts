@@ -83,7 +83,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     colour,
     fringe: cover.all,
     parting,
-    curl: hairCurl(photo, grid, region.hair, frame)?.curl ?? 0,
+    curl: hairCurl(photo, grid, region.hair, frame) ?? 0,
     volume,
     mask: upsample(grid, region.hair, photo),
   };
