@@ -4,13 +4,15 @@
  * with the photo's camera on a grid over the head. Its score is how well the head with that hair covers the
  * person matte above the chin (the outline, which the matte finds more surely than the hair's colour does)
  * and how well the hair alone covers the observed hair region (hair beside or over the face), less
- * penalties where its length class, fringe or parting disagree with what was observed. The best few get
+ * penalties where its length class, fringe or parting disagree with what was observed, or where it is curlier
+ * than the photo's hair texture shows. The best few get
  * their volume fitted to the outline (volume-fit.ts) and are scored again. A bald head gets none; a shaved
  * one, stubble.
  */
 import type { HairObservation } from './observation.ts';
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 import type { HairLibrary, LibraryStyle } from '../../geometry/hair/library.ts';
+import type { HairStyle } from '../../geometry/hair/styles.ts';
 import { LENGTH_ORDER } from '../../geometry/hair/styles.ts';
 import { scaleVolume, warpedStyle } from '../../geometry/hair/fit-hair.ts';
 import { faceFrame, fromFace, toFace, type FaceFrame } from './face-frame.ts';
@@ -37,6 +39,14 @@ const PARTING_PENALTY = 0.03;
  * from the front the two look alike (a ponytail shows short hair), so the observation decides.
  */
 const TIED_PENALTY = 0.3;
+/**
+ * Score lost per unit of curl a curled style (short-curly, afro, long-wavy) shows beyond the photo's hair texture
+ * (HairObservation.curl): a curled style needs curl evidence. By outline alone the fullest style won on short
+ * straight hair (p04-a, p05-a, p10-a took short-curly by 0.015-0.055); their texture reads 0.41-0.51 against
+ * short-curly's 0.64, which costs it 0.07-0.11. Only the shortfall counts: photo noise makes any hair read
+ * somewhat curly, so straight styles pay nothing on curly-looking hair.
+ */
+const CURL_PENALTY = 0.5;
 /** The best this many styles get their volume fitted and are scored again (each costs two warps of some 6,000 points). */
 const RETRIED = 1;
 
@@ -164,5 +174,17 @@ function penalty(s: LibraryStyle, obs: HairObservation): number {
   const measured = gathered || obs.tip === undefined ? undefined : lengthGap(obs.tip, st.length);
   const length = gathered && obs.tiedBack ? 0 : measured ?? Math.abs(LENGTH_ORDER.indexOf(st.length) - LENGTH_ORDER.indexOf(obs.length));
   const parting = obs.parting !== 'none' && st.parting !== 'none' && st.parting !== obs.parting ? PARTING_PENALTY : 0;
-  return LENGTH_PENALTY * length + FRINGE_PENALTY * Math.abs(st.fringe - obs.fringe) + parting + tied;
+  const curl = CURL_PENALTY * Math.max(0, styleCurl(st) - obs.curl);
+  return LENGTH_PENALTY * length + FRINGE_PENALTY * Math.abs(st.fringe - obs.fringe) + parting + tied + curl;
+}
+
+/**
+ * The curl (hair-curl.ts: 1 less the coherence of the strands' orientation) a photo of the style would show:
+ * a strand curling with amplitude A cm at n turns per 10 cm runs at up to theta = atan(2 pi A n / 10) off its
+ * course, and strand directions spread evenly over +-theta have the coherence sin(2 theta) / (2 theta). Straight
+ * styles 0, long-wavy 0.32, short-curly 0.64, afro 0.75.
+ */
+export function styleCurl(st: Pick<HairStyle, 'curl' | 'curlRate'>): number {
+  const theta = Math.atan((2 * Math.PI * st.curl * st.curlRate) / 10);
+  return theta > 0 ? 1 - Math.sin(2 * theta) / (2 * theta) : 0;
 }

@@ -27,6 +27,11 @@ export interface HairObservation {
   /** Share of the forehead (brows to the hairline of a bare forehead) that hair covers, 0..1. */
   fringe: number;
   parting: HairParting;
+  /**
+   * How curly the hair's texture is (hair-curl.ts): 1 less the coherence of its strands' local orientation, 0
+   * straight, towards 1 curly; 0 without hair or when the photo shows too little of the hair's inside to tell.
+   */
+  curl: number;
   /** Width of the hair silhouette at temple height over the width of the face at the same height. */
   volume: number;
   /** The hair region: one byte per pixel, 255 hair, 0 not hair; same size as the analysed image. */

@@ -10,6 +10,7 @@ import { faceFrame, toFace } from './face-frame.ts';
 import { hairGrid, type HairGrid } from './hair-grid.ts';
 import { findHairRegion } from './hair-region.ts';
 import { tailBesideNeck } from './tail.ts';
+import { hairCurl } from './hair-curl.ts';
 import { foreheadCover, findParting, hairColour, hairTip, lengthClass, silhouetteVolume } from './hair-measures.ts';
 
 const BROW_OUTER = [70, 300];
@@ -57,7 +58,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     const hair = length === 'shaved' ? scalpCells(grid, region.hairline) : new Uint8Array(grid.s.length);
     const stubble = length === 'shaved' ? hairColour(grid, region.hair) : undefined;
     const colour = stubble ?? { base: skinColour(), dark: skinColour(), light: skinColour() };
-    return { bald: true, length, colour, fringe: 0, parting: 'none', tiedBack: false, volume, mask: upsample(grid, hair, photo) };
+    return { bald: true, length, colour, fringe: 0, parting: 'none', tiedBack: false, curl: 0, volume, mask: upsample(grid, hair, photo) };
   }
 
   const [outerA, outerB] = BROW_OUTER.map((i) => at(i)[0]);
@@ -82,6 +83,7 @@ export function observeHair(photo: RgbImage, landmarks: ArrayLike<number>, matte
     colour,
     fringe: cover.all,
     parting,
+    curl: hairCurl(photo, grid, region.hair, frame) ?? 0,
     volume,
     mask: upsample(grid, region.hair, photo),
   };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { hairLibrary, HAIR_MARGIN } from '../../../src/geometry/hair/library.ts';
-import { chooseHairstyle } from '../../../src/pipeline/hair/choose.ts';
+import { chooseHairstyle, styleCurl } from '../../../src/pipeline/hair/choose.ts';
 import { hairSilhouette, headDepth, silhouetteGrid } from '../../../src/pipeline/hair/silhouette.ts';
 import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
 import type { PhotoCamera } from '../../../src/geometry/texture/photo-camera.ts';
@@ -20,7 +20,10 @@ const head = tpl.meshes[0].geometry;
 const camera: PhotoCamera = { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], pixelsPerCm: 10, translation: [200, 200] };
 const W = 400, H = 480;
 
-/** What a photo of the template wearing `name` would show: that style's silhouette as the hair region, and the head with it as the person matte. */
+/**
+ * What a photo of the template wearing `name` would show: that style's silhouette as the hair region, the head with
+ * it as the person matte, and its curl as the hair's texture.
+ */
 function photoOf(name: string, extra: Partial<HairObservation>): { observation: HairObservation; matte: HairObservation['mask'] } {
   const style = lib.styles.find((s) => s.style.name === name)!;
   const grid = silhouetteGrid(W, H, Math.max(W, H));
@@ -30,7 +33,7 @@ function photoOf(name: string, extra: Partial<HairObservation>): { observation: 
   for (let i = 0; i < W * H; i++) alpha[i] = cells[i] ? 255 : 0;
   const person = Uint8Array.from(alpha, (a, i) => (a || depth[i] > -Infinity ? 255 : 0));
   const colour = { base: [90, 60, 40], dark: [50, 30, 20], light: [130, 90, 60] } as HairObservation['colour'];
-  const observation: HairObservation = { bald: false, length: style.style.length, tiedBack: style.style.flow === 'gather', colour, fringe: style.style.fringe, parting: style.style.parting, volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
+  const observation: HairObservation = { bald: false, length: style.style.length, tiedBack: style.style.flow === 'gather', colour, fringe: style.style.fringe, parting: style.style.parting, curl: styleCurl(style.style), volume: 1.2, mask: { width: W, height: H, alpha }, ...extra };
   return { observation, matte: { width: W, height: H, alpha: person } };
 }
 
@@ -45,6 +48,16 @@ test('a synthetic photo of a style is matched to that style', () => {
     const choice = choose(photoOf(name, {}));
     assert.equal(choice?.style.style.name, name, `${name}: ${choice?.scores.slice(0, 3).map((s) => `${s.name} ${s.score.toFixed(2)}`).join(', ')}`);
   }
+});
+
+test("a curled style needs curl in the texture: short-curly's own outline with straight strands gets a straight style", () => {
+  // short-curly's outline is the one that won on short straight hair. The afro's has no straight style near it (0.98
+  // against a bob's 0.85), and long-wavy's own, exact outline keeps it by 0.01 even so: the texture weighs styles whose
+  // outlines are alike, as photos' are (p02-a's straight hair, below, no longer gets long-wavy).
+  const choice = choose(photoOf('short-curly', { curl: 0 }))!;
+  assert.equal(choice.style.style.curl, 0, choice.scores.slice(0, 3).map((s) => `${s.name} ${s.score.toFixed(2)}`).join(', '));
+  // With the texture of curls it keeps its style.
+  assert.equal(choose(photoOf('short-curly', {}))!.style.style.name, 'short-curly');
 });
 
 test('bald gets no hair; a shaved head the stubble shell only', () => {
@@ -91,6 +104,12 @@ test('on the test photos: the bald person gets no hair mesh, long hair a long st
   assert.ok(long.hair && ['shoulder', 'long'].includes(long.style!.length), long.meta.hairstyle);
   const short = await run('p04-a.jpg');
   assert.ok(short.hair && ['shaved', 'short'].includes(short.style!.length), short.meta.hairstyle);
+  // Straight hair gets no curled style, however full its outline (p04-a, p05-a and p10-a got short-curly by outline).
+  assert.equal(short.style!.curl, 0, short.meta.hairstyle);
+  for (const file of ['p05-a.jpg', 'p10-a.jpg', 'p02-a.jpg']) {
+    const straight = await run(file);
+    assert.equal(straight.style?.curl, 0, `${file}: ${straight.meta.hairstyle}`);
+  }
   // A bob ending at the jaw (0.05 face heights above the ear/chin bound) under a headband: a chin-length style.
   const bob = await run('p09-a.jpg');
   assert.ok(bob.style && bob.style.length === 'chin', bob.meta.hairstyle);

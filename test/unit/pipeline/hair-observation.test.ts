@@ -7,6 +7,8 @@ import { estimatePersonMatte } from '../../../src/pipeline/face/person-matte.ts'
 import { observeHair } from '../../../src/pipeline/hair/observe.ts';
 import type { HairObservation } from '../../../src/pipeline/hair/observation.ts';
 import { lengthGap } from '../../../src/pipeline/hair/hair-measures.ts';
+import { styleCurl } from '../../../src/pipeline/hair/choose.ts';
+import { HAIRSTYLES } from '../../../src/geometry/hair/styles.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 
@@ -94,4 +96,14 @@ test('the hair colour is the hair, not a headband: a black band over platinum ha
   const h = await observe('p09-a.jpg');
   assert.ok(brightness(h.colour.base) > 120, `base ${h.colour.base}`);
   assert.ok(brightness(h.colour.dark) > 0.6 * brightness(h.colour.base), `dark ${h.colour.dark} against base ${h.colour.base}`);
+});
+
+test('straight hair reads less curly than the curled styles: short straight hair than short-curly, long straight hair than long-wavy', async () => {
+  const curlOf = (name: string) => styleCurl(HAIRSTYLES.find((s) => s.name === name)!);
+  for (const file of ['p04-a.jpg', 'p05-a.jpg', 'p10-a.jpg']) {
+    const h = await observe(file);
+    assert.ok(h.curl > 0 && h.curl < curlOf('short-curly'), `${file}: ${h.curl}`);
+  }
+  const long = await observe('p02-a.jpg');
+  assert.ok(long.curl > 0 && long.curl < curlOf('long-wavy'), `p02-a: ${long.curl}`);
 });

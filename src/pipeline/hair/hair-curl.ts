@@ -1,0 +1,107 @@
+/**
+ * How curly the hair in the photo is, from its texture: straight hair lies in long parallel strands whose
+ * brightness changes across them and not along them, so the local orientation (the structure tensor's) is
+ * coherent; curls and waves turn the strands within a small patch, so it is not. The photo is read at a scale
+ * fixed to the face (samples per face width), so the measure is the same for a small and a large face, and only
+ * at samples whose neighbours are all hair, in patches mostly inside the hair region: the region's own edge (hair
+ * against the backdrop or the forehead) is a long coherent line whatever the hair.
+ */
+import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import type { HairGrid } from './hair-grid.ts';
+import type { FaceFrame } from './face-frame.ts';
+
+/**
+ * Samples across one face width: a sample is about 1 mm, so a strand bundle spans one or two and a curl ten;
+ * finer, the JPEG's noise on smooth dark hair counts as much as the strands.
+ */
+const SAMPLES_PER_FACE_WIDTH = 160;
+/** Side of a patch whose orientation is measured, in samples (0.075 face widths, about 1 cm: a curl's size). */
+const PATCH = 12;
+/** A patch is measured when at least this share of its samples lies inside the hair. */
+const INSIDE_SHARE = 0.75;
+/** Patches with less gradient energy than this share of the hair's mean per patch are flat (shadow, a blown highlight) and left out. */
+const FLAT_SHARE = 0.25;
+
+/**
+ * 1 less the energy-weighted coherence of the local orientation over the hair's patches: 0 straight, towards 1
+ * curly; undefined when no patch lies mostly inside the hair (the photo shows too little of its inside to tell).
+ */
+export function hairCurl(photo: RgbImage, grid: HairGrid, hair: Uint8Array, frame: FaceFrame): number | undefined {
+  const q = Math.max(1, frame.width / SAMPLES_PER_FACE_WIDTH);
+  // The hair cells' bounding box, in photo pixels.
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let c = 0; c < hair.length; c++) {
+    if (!hair[c]) continue;
+    const x = (c % grid.columns) * grid.step, y = Math.floor(c / grid.columns) * grid.step;
+    x0 = Math.min(x0, x), y0 = Math.min(y0, y), x1 = Math.max(x1, x + grid.step), y1 = Math.max(y1, y + grid.step);
+  }
+  if (x0 === Infinity) return undefined;
+  x1 = Math.min(x1, photo.width), y1 = Math.min(y1, photo.height);
+  const w = Math.floor((x1 - x0) / q), h = Math.floor((y1 - y0) / q);
+  if (w < PATCH + 2 || h < PATCH + 2) return undefined;
+  const [lum, inHair] = resample(photo, grid, hair, x0, y0, w, h, q);
+
+  // Per patch, the structure tensor of central differences at samples whose four neighbours are hair too.
+  const tensors: [number, number, number][] = [];
+  for (let py = 1; py + PATCH + 1 <= h; py += PATCH) {
+    for (let px = 1; px + PATCH + 1 <= w; px += PATCH) {
+      let jxx = 0, jxy = 0, jyy = 0, n = 0;
+      for (let y = py; y < py + PATCH; y++) {
+        for (let x = px; x < px + PATCH; x++) {
+          const i = y * w + x;
+          if (!(inHair[i] && inHair[i - 1] && inHair[i + 1] && inHair[i - w] && inHair[i + w])) continue;
+          const gx = lum[i + 1] - lum[i - 1];
+          const gy = lum[i + w] - lum[i - w];
+          jxx += gx * gx, jxy += gx * gy, jyy += gy * gy;
+          n++;
+        }
+      }
+      if (n >= INSIDE_SHARE * PATCH * PATCH) tensors.push([jxx / n, jxy / n, jyy / n]);
+    }
+  }
+  if (tensors.length === 0) return undefined;
+  const meanEnergy = tensors.reduce((a, [xx, , yy]) => a + xx + yy, 0) / tensors.length;
+  let oriented = 0, energy = 0;
+  for (const [xx, xy, yy] of tensors) {
+    if (xx + yy < FLAT_SHARE * meanEnergy) continue;
+    oriented += Math.sqrt((xx - yy) ** 2 + 4 * xy * xy);
+    energy += xx + yy;
+  }
+  return energy > 0 ? 1 - oriented / energy : undefined;
+}
+
+/**
+ * The log of the photo's brightness over the box, averaged over q x q pixel squares: the gradients are then
+ * relative contrast, alike for dark and light hair. And whether each sample's grid cell is hair.
+ */
+function resample(photo: RgbImage, grid: HairGrid, hair: Uint8Array, x0: number, y0: number, w: number, h: number, q: number): [Float32Array, Uint8Array] {
+  const sum = new Float32Array(w * h);
+  const count = new Uint16Array(w * h);
+  const width = Math.min(photo.width - x0, Math.floor(w * q));
+  const column = Int32Array.from({ length: width }, (_, x) => Math.min(w - 1, Math.floor(x / q)));
+  // Only the pixels of hair cells are read (long hair's box is most of the photo, the hair a third of it).
+  for (let y = 0; y < Math.min(photo.height - y0, Math.floor(h * q)); y++) {
+    const row = Math.min(h - 1, Math.floor(y / q)) * w;
+    const cells = Math.floor((y0 + y) / grid.step) * grid.columns;
+    for (let gx = Math.floor(x0 / grid.step); gx * grid.step < x0 + width; gx++) {
+      if (!hair[cells + gx]) continue;
+      const from = Math.max(0, gx * grid.step - x0), to = Math.min(width, (gx + 1) * grid.step - x0);
+      let p = ((y0 + y) * photo.width + x0 + from) * 3;
+      for (let x = from; x < to; x++, p += 3) {
+        sum[row + column[x]] += photo.data[p] + photo.data[p + 1] + photo.data[p + 2];
+        count[row + column[x]]++;
+      }
+    }
+  }
+  const lum = new Float32Array(w * h);
+  const inHair = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      lum[i] = Math.log(sum[i] / Math.max(1, count[i]) + 24);
+      const cx = Math.floor((x0 + (x + 0.5) * q) / grid.step), cy = Math.floor((y0 + (y + 0.5) * q) / grid.step);
+      inHair[i] = cx < grid.columns && cy < grid.rows ? hair[cy * grid.columns + cx] : 0;
+    }
+  }
+  return [lum, inHair];
+}
