@@ -86,8 +86,14 @@ export function upperAndLower(frame: ExpressionFrame, loop: readonly number[]): 
 
 export type Side = 'left' | 'right';
 
-/** A fully closed lid's margin stays this far (cm) from the other's: the lids meet, they do not cross. */
+/** A lower lid closing (never fully: squints) stops this far (cm) short of the upper lid's margin. */
 const LIDS_MEET = 0.04;
+/**
+ * A closed upper lid comes down this far (cm) past the lower lid's margin, and stands this far in front
+ * of the lower lid's skin there (as measured on this face: its first ring of skin below the margin), so
+ * that no slit stays open seen from the front or from below. Both fade towards the corners (as PUSH.corner).
+ */
+const OVERLAP = { past: 0.02, front: 0.02 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
 /** Where the motion fades at the corners, as a multiple of the opening's widest angle. */
@@ -150,14 +156,31 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
   const otherRimElevation = contourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
   const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation(x), otherContour(x));
   const otherDistance = contourProfile(frame, otherRim, distance);
+  // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
+  const overlaps = lid === 'upper';
+  const otherSkinRing = frame.lidSkin[side].filter((v) => !isUpper(v));
+  const skinElevation = contourProfile(frame, otherSkinRing, elevation), skinDistance = contourProfile(frame, otherSkinRing, distance);
+  // How far from the lid centre the other lid's surface is at an angle just past its margin: along the
+  // line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
+  const otherSurface = (x: number, angle: number) => {
+    const a = otherRimElevation(x), b = skinElevation(x), ra = otherDistance(x), rb = skinDistance(x);
+    const p = [ra * Math.cos(a), ra * Math.sin(a)], d = [rb * Math.cos(b) - p[0], rb * Math.sin(b) - p[1]];
+    const u = [Math.cos(angle), Math.sin(angle)];
+    const across = u[0] * d[1] - u[1] * d[0];
+    return Math.abs(across) < 1e-9 ? ra : (p[0] * d[1] - p[1] * d[0]) / across;
+  };
+  const overlapFade = (x: number) => (overlaps ? smoothstep(Math.max(0, upper(x) - lower(x)) / (PUSH.corner * widest)) : 0);
+  const past = (x: number) => (OVERLAP.past * overlapFade(x)) / otherDistance(x);
   const margin = ownRim.map((v) => {
     const q = vertex(frame.fitted.head, v);
     const x = dot(q, frame.left);
     const gap = Math.max(0, upper(x) - lower(x));
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [x - reachAcross, x, x + reachAcross].map(otherElevation);
-    const meet = (lid === 'upper' ? Math.max(...near) : Math.min(...near)) + (sign * LIDS_MEET) / otherDistance(x);
-    return { q, turn: Math.max(0, Math.min(gap, sign * (elevation(q) - meet))), out: otherDistance(x) - distance(q) };
+    const meet = overlaps ? Math.max(...near) - past(x) : Math.min(...near) - LIDS_MEET / otherDistance(x);
+    const front = Math.max(otherDistance(x), otherSurface(x, meet)) + OVERLAP.front;
+    const depth = otherDistance(x) + overlapFade(x) * (front - otherDistance(x));
+    return { q, turn: Math.max(0, Math.min(gap + past(x), sign * (elevation(q) - meet))), out: depth - distance(q) };
   });
   const near2 = (q: Vec3, m: { q: Vec3 }) => (q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9;
   const fromMargin = (q: Vec3) => {
@@ -193,7 +216,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     if (w === 0) continue;
     // Never more than the opening at this place allows.
     const motion = fromMargin(q);
-    const turn = Math.min(motion.turn, gap);
+    const turn = Math.min(motion.turn, gap + past(x));
     const turned = rotateAbout(q, centre, frame.left, sign * closing * turn * w);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
