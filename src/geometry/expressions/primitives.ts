@@ -194,6 +194,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     }
     return { turn: turn / weights, out: outward / weights, nearest: Math.sqrt(nearest) };
   };
+  const back = new Set(frame.lidBack[side]);
   const p = frame.fitted.head, d = out.head;
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
@@ -212,7 +213,8 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
     const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : CORNER.skin) * widest));
-    const w = near * corner * (across <= 1 ? smoothstep(across) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
+    // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
+    const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
     const motion = fromMargin(q);
@@ -223,7 +225,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const radial = sub(turned, centre);
     const along = radial.map((c, k) => c - dot(radial, frame.left) * frame.left[k]);
     const length = Math.hypot(along[0], along[1], along[2]) || 1;
-    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion.out * w * (1 - smoothstep(motion.nearest / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
+    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion.out * w * (back.has(v) ? 1 : 1 - smoothstep(motion.nearest / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
     const moved = clearOf(turned.map((c, k) => c + (push * along[k]) / length) as Vec3, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE);
     for (let k = 0; k < 3; k++) d[3 * v + k] += moved[k] - q[k];
   }
