@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Vec3 } from '../../../src/model/avatar.ts';
+import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { createPipeline } from '../../../src/pipeline/index.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
@@ -15,7 +15,7 @@ import { renderTriangleIds } from '../../../src/geometry/render/rasterize.ts';
 import { forEachSelfIntersection } from '../../../src/geometry/mesh/checks.ts';
 import { PART_NAMES } from '../../../src/geometry/template/types.ts';
 
-type Mesh = { positions: Float32Array; indices: Uint32Array };
+type Mesh = Pick<MeshData, 'positions' | 'normals' | 'uvs' | 'indices'>;
 const SHAPES = [['eyeLeft', 'eyeBlinkLeft'], ['eyeRight', 'eyeBlinkRight']] as const;
 /** Straight on, and from below (37 degrees), as a camera under the face sees the lids. */
 const VIEWS: Vec3[] = [[0, 0, 1], [0, -0.6, 0.8]];
