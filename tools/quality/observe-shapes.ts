@@ -328,6 +328,7 @@ function regionChange(a: RgbaImage, b: RgbaImage, regions: Regions): RegionChang
  * Upper minus lower at the centre of the lips and lids, on the head mesh's face vertices. A lid's
  * centre is measured against the other lid's contour right below it: the lids' centre vertices sit
  * a few millimetres apart across the face, where a closed eye's sloping lower lid is higher or lower.
+ * An upper lid below the lower one but in front of it lies over it (a closed eye): gap 0, not crossed.
  */
 function meshGaps(positions: Float32Array, loops: { left: readonly number[]; right: readonly number[] }): MeshGaps {
   const at = (v: number): Vec3 => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
@@ -342,14 +343,17 @@ function meshGaps(positions: Float32Array, loops: { left: readonly number[]; rig
     const one = loop.slice(i, j + 1), other = [...loop.slice(j), ...loop.slice(0, i + 1)];
     const lower = (one.includes(down) ? one : other).map(at).sort((p, q) => p[0] - q[0]);
     const x = positions[3 * up];
-    let y = lower[x < lower[0][0] ? 0 : lower.length - 1][1];
+    let [y, z] = lower[x < lower[0][0] ? 0 : lower.length - 1].slice(1);
     for (let k = 1; k < lower.length; k++) {
       if (x >= lower[k - 1][0] && x <= lower[k][0]) {
-        y = lower[k - 1][1] + ((lower[k][1] - lower[k - 1][1]) * (x - lower[k - 1][0])) / (lower[k][0] - lower[k - 1][0] || 1);
+        const t = (x - lower[k - 1][0]) / (lower[k][0] - lower[k - 1][0] || 1);
+        [y, z] = [lower[k - 1][1] + (lower[k][1] - lower[k - 1][1]) * t, lower[k - 1][2] + (lower[k][2] - lower[k - 1][2]) * t];
         break;
       }
     }
-    return (positions[3 * up + 1] - y) / eyes;
+    const gap = (positions[3 * up + 1] - y) / eyes;
+    // A closed upper lid lies over the lower one, in front of it: it has come down past it, not through it.
+    return positions[3 * up + 2] > z ? Math.max(0, gap) : gap;
   };
   return {
     lips: gap(LIP.upperInner, LIP.lowerInner),

@@ -50,6 +50,10 @@ export interface ExpressionFrame {
   lidCentres: { left: Vec3; right: Vec3 };
   /** Head vertices on each eye opening's rim (the eyelid contour and, in 2.0, the points refined between). */
   lidRims: { left: number[]; right: number[] };
+  /** Head vertices of the lids' skin next to each rim: its first ring on the lids' outer face (not the socket, not the lids' back). */
+  lidSkin: { left: number[]; right: number[] };
+  /** Head vertices of the lids' back next to each rim (2.0's lids have a thickness: the face towards the eyeball). */
+  lidBack: { left: number[]; right: number[] };
   /** The inner lip contour at the mesh's resolution, in order: its points and, in 2.0, the points refined between. */
   lipRim: number[];
 }
@@ -130,15 +134,27 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   };
 }
 
-const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lipRim'>>();
+const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'lipRim'>>();
 
 /** The eye openings' and the mouth's rims, found once per template (they depend on its topology alone). */
-function rimsOf(template: HeadTemplate): Pick<ExpressionFrame, 'lidRims' | 'lipRim'> {
+function rimsOf(template: HeadTemplate): Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'lipRim'> {
   let out = rims.get(template);
   if (!out) {
     const neighbours = vertexNeighbours(template.head.positions.length / 3, template.head.indices);
     const lid = (loop: readonly number[]) => refinedLoop(neighbours, loop).sort((x, y) => x - y);
-    out = { lidRims: { left: lid(template.loops.leftEye), right: lid(template.loops.rightEye) }, lipRim: refinedLoop(neighbours, template.loops.lipsInner) };
+    const lidRims = { left: lid(template.loops.leftEye), right: lid(template.loops.rightEye) };
+    const socket = new Set([...template.regions.eyeSocketLeft, ...template.regions.eyeSocketRight]);
+    // The skin faces away from the eyeball; the 2.0 lids' back (their thickness, facing the eyeball) does not.
+    const { positions, normals } = template.head;
+    const facesOut = (v: number, eye: Vec3) => dot(sub(vertex(positions, v), eye), vertex(normals, v)) > 0;
+    const ring = (rim: number[], eye: Vec3, out: boolean) => {
+      const onRim = new Set(rim);
+      return [...new Set(rim.flatMap((v) => neighbours[v]))].filter((v) => !onRim.has(v) && !socket.has(v) && facesOut(v, eye) === out).sort((x, y) => x - y);
+    };
+    const eyes = template.eyes;
+    const lidSkin = { left: ring(lidRims.left, eyes.left.centre, true), right: ring(lidRims.right, eyes.right.centre, true) };
+    const lidBack = { left: ring(lidRims.left, eyes.left.centre, false), right: ring(lidRims.right, eyes.right.centre, false) };
+    out = { lidRims, lidSkin, lidBack, lipRim: refinedLoop(neighbours, template.loops.lipsInner) };
     rims.set(template, out);
   }
   return out;

@@ -10,8 +10,10 @@ import { alongPolyline } from './lid-rim.ts';
  * They start a little way from the inner corner, where a lid has none.
  */
 export const LASHES = {
-  upper: { length: 0.95, from: 0.18, to: 0.97, lift: 0, curl: 0.6 },
-  lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4 },
+  upper: { length: 0.95, from: 0.18, to: 0.97, lift: 0, curl: 0.6, below: 0 },
+  // The lower lashes leave the lid this far (cm) below its margin: the closed upper lid comes down over the
+  // margin, in front of the lower lid (eyeBlink*), and must not meet them.
+  lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4, below: 0.03 },
   rootOut: 0.06,
   forward: 1.5,
 };
@@ -31,7 +33,7 @@ export function addLashCard(b: MeshBuilder, rim: readonly Vec3[], eyeCentre: Vec
     const t = shape.from + ((shape.to - shape.from) * i) / (stations - 1);
     const margin = alongPolyline(rim, t);
     const radial = normalize(sub(margin, eyeCentre));
-    const root = add(margin, scale(radial, LASHES.rootOut));
+    const root = add(add(margin, scale(radial, LASHES.rootOut)), [0, -shape.below, 0]);
     // Lashes leave the margin forwards (the lid's skin above and below it bulges out past the eyeball's radial).
     const out = normalize(add(radial, scale([0, 0, 1], LASHES.forward)));
     // Shorter towards the corners: full length over the middle of the lid.
