@@ -32,6 +32,8 @@ import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
+import { drawLipSeam, SEAM_SHADE } from '../geometry/texture/lip-seam.ts';
+import { lipRim } from '../geometry/expressions/frame.ts';
 import {
   bakeEyeTexture,
   sampleIrisColour,
@@ -272,6 +274,9 @@ export class PhotoPipeline implements Pipeline {
       matte: person,
       highlights: { skin, features },
     });
+    // The sealed lips' meeting line, which the photo's open or smiling mouth does not show.
+    const lipColour = applyGains(lips.colour, balance.gains);
+    drawLipSeam(albedo.rgba, tpl.textureSize, headGeometry.uvs, lipRim(tpl.source), lipColour.map((c) => c * SEAM_SHADE) as Rgb);
     const irisRadius = irisDiameterPx(lm) / 2;
     const iris = applyGains(
       sampleIrisColour(
