@@ -32,7 +32,7 @@ import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
-import { drawLipSeam, SEAM_SHADE } from '../geometry/texture/lip-seam.ts';
+import { drawLipSeam } from '../geometry/texture/lip-seam.ts';
 import { lipRim } from '../geometry/expressions/frame.ts';
 import {
   bakeEyeTexture,
@@ -275,8 +275,7 @@ export class PhotoPipeline implements Pipeline {
       highlights: { skin, features },
     });
     // The sealed lips' meeting line, which the photo's open or smiling mouth does not show.
-    const lipColour = applyGains(lips.colour, balance.gains);
-    drawLipSeam(albedo.rgba, tpl.textureSize, headGeometry.uvs, lipRim(tpl.source), lipColour.map((c) => c * SEAM_SHADE) as Rgb);
+    drawLipSeam(albedo.rgba, tpl.textureSize, headGeometry.uvs, lipRim(tpl.source), applyGains(lips.colour, balance.gains));
     const irisRadius = irisDiameterPx(lm) / 2;
     const iris = applyGains(
       sampleIrisColour(

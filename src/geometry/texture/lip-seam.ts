@@ -15,9 +15,11 @@ export const SEAM_SHADE = 0.45;
 /**
  * Darkens, in place, the texels of `rgba` (size² RGBA, row 0 at the top, v up) within HALF_WIDTH of the
  * rim's UV polyline (`rim`: vertex ids of the closed inner lip contour, in order) towards `seam`, with a
- * one-texel ramp at the line's edge; texels already darker than the seam stay.
+ * one-texel ramp at the line's edge, in SEAM_SHADE of `lip` (the lip colour, as the albedo has it); texels
+ * already darker than the seam stay.
  */
-export function drawLipSeam(rgba: Uint8Array, size: number, uvs: ArrayLike<number>, rim: readonly number[], seam: Rgb): void {
+export function drawLipSeam(rgba: Uint8Array, size: number, uvs: ArrayLike<number>, rim: readonly number[], lip: Rgb): void {
+  const seam = lip.map((c) => c * SEAM_SHADE);
   const pts = rim.map((v) => [uvs[v * 2] * size, (1 - uvs[v * 2 + 1]) * size] as const);
   const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
   const width = Math.max(...xs) - Math.min(...xs);
