@@ -9,6 +9,12 @@ import type { Rgb } from './rgb-image.ts';
 
 /** The line's half-width each side of the rim, in mouth widths (in 2.0's atlas about 1.5 texels, 1.3 px of the preview). */
 const HALF_WIDTH = 0.007;
+/**
+ * Mouth widths from each corner over which the line fades in: the corners' own texture stays the photo's, as
+ * the expression shapes moving them are read there (drawn to the corners, the line kept the detector from
+ * reading p06-a's mouthFunnel narrowing the mouth). The gap is read at the centre and half way to the corners.
+ */
+const CORNER_FADE = 0.15;
 /** Its colour: this share of the lip colour (a closed mouth's seam is a shadow of the lips). */
 export const SEAM_SHADE = 0.45;
 
@@ -25,13 +31,15 @@ export function drawLipSeam(rgba: Uint8Array, size: number, uvs: ArrayLike<numbe
   const width = Math.max(...xs) - Math.min(...xs);
   const half = Math.max(0.5, HALF_WIDTH * width);
   const reach = half + 1;
+  const [left, right] = [Math.min(...xs), Math.max(...xs)];
   const x0 = Math.max(0, Math.floor(Math.min(...xs) - reach)), x1 = Math.min(size - 1, Math.ceil(Math.max(...xs) + reach));
   const y0 = Math.max(0, Math.floor(Math.min(...ys) - reach)), y1 = Math.min(size - 1, Math.ceil(Math.max(...ys) + reach));
   const seamLuma = luma(seam[0], seam[1], seam[2]);
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const d = distanceToLoop(pts, x + 0.5, y + 0.5);
-      const cover = Math.min(1, Math.max(0, reach - d));
+      const inside = Math.min(x + 0.5 - left, right - x - 0.5) / width;
+      const cover = Math.min(1, Math.max(0, reach - d)) * Math.min(1, Math.max(0, inside / CORNER_FADE));
       if (cover === 0) continue;
       const o = (y * size + x) * 4;
       if (luma(rgba[o], rgba[o + 1], rgba[o + 2]) <= seamLuma) continue;
