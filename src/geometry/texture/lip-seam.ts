@@ -7,6 +7,13 @@
  */
 import type { Rgb } from './rgb-image.ts';
 
+/**
+ * Drawn only where the photo's mouth is open this far (inner contour height over mouth width): its teeth or the
+ * mouth's inside show, and no lips meet in the photo. Drawn on every photo, the line changed how the detector read
+ * the expression shapes at the corners of the closed smiles of p03-a and p06-a (0.100 and 0.097 open; those with
+ * teeth showing 0.16-0.33).
+ */
+export const SEAM_OPENING = 0.15;
 /** The line's half-width each side of the rim, in mouth widths (in 2.0's atlas about 1.5 texels, 1.3 px of the preview). */
 const HALF_WIDTH = 0.007;
 /**
