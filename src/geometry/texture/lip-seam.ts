@@ -17,9 +17,8 @@ export const SEAM_OPENING = 0.15;
 /** The line's half-width each side of the rim, in mouth widths (in 2.0's atlas about 1.5 texels, 1.3 px of the preview). */
 const HALF_WIDTH = 0.007;
 /**
- * Mouth widths from each corner over which the line fades in: the corners' own texture stays the photo's, as
- * the expression shapes moving them are read there (drawn to the corners, the line kept the detector from
- * reading p06-a's mouthFunnel narrowing the mouth). The gap is read at the centre and half way to the corners.
+ * Mouth widths from each corner over which the line fades in: the corners keep the photo's texture, where the
+ * shapes that move them are read (the gap is read at the centre and half way to the corners).
  */
 const CORNER_FADE = 0.15;
 /** Its colour: this share of the lip colour (a closed mouth's seam is a shadow of the lips). */
@@ -27,9 +26,8 @@ export const SEAM_SHADE = 0.45;
 
 /**
  * Darkens, in place, the texels of `rgba` (size² RGBA, row 0 at the top, v up) within HALF_WIDTH of the
- * rim's UV polyline (`rim`: vertex ids of the closed inner lip contour, in order) towards `seam`, with a
- * one-texel ramp at the line's edge, in SEAM_SHADE of `lip` (the lip colour, as the albedo has it); texels
- * already darker than the seam stay.
+ * rim's UV polyline (`rim`: vertex ids of the closed inner lip contour, in order) to SEAM_SHADE of `lip` (the
+ * lip colour, as the albedo has it), with a one-texel ramp at the line's edge; texels already darker stay.
  */
 export function drawLipSeam(rgba: Uint8Array, size: number, uvs: ArrayLike<number>, rim: readonly number[], lip: Rgb): void {
   const seam = lip.map((c) => c * SEAM_SHADE);
