@@ -31,9 +31,7 @@ import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
 import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
-import { mouthOpening, synthesiseLips } from '../geometry/texture/lip-colour.ts';
-import { drawLipSeam, SEAM_OPENING } from '../geometry/texture/lip-seam.ts';
-import { lipRim } from '../geometry/expressions/frame.ts';
+import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import {
   bakeEyeTexture,
   sampleIrisColour,
@@ -250,8 +248,7 @@ export class PhotoPipeline implements Pipeline {
       sideLight: SIDE_LIGHT_REMOVED,
     });
     const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
-    const [outerLips, innerLips] = [contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner)];
-    const lips = synthesiseLips(photo, outerLips, innerLips);
+    const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner));
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
@@ -275,8 +272,6 @@ export class PhotoPipeline implements Pipeline {
       matte: person,
       highlights: { skin, features },
     });
-    // The sealed lips' meeting line, which a photo showing the teeth does not show.
-    if (mouthOpening(outerLips, innerLips) > SEAM_OPENING) drawLipSeam(albedo.rgba, tpl.textureSize, headGeometry.uvs, lipRim(tpl.source), applyGains(lips.colour, balance.gains));
     const irisRadius = irisDiameterPx(lm) / 2;
     const iris = applyGains(
       sampleIrisColour(

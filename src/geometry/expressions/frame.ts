@@ -130,11 +130,6 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   };
 }
 
-/** The lips' inner rim at the mesh's resolution (see refinedLoop), in order; found once per template. */
-export function lipRim(template: HeadTemplate): readonly number[] {
-  return rimsOf(template).lipRim;
-}
-
 const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lipRim'>>();
 
 /** The eye openings' and the mouth's rims, found once per template (they depend on its topology alone). */

@@ -22,12 +22,6 @@ const INSIDE_DARKER = 0.55;
 /** A mouth whose inner contour is taller than this share of its width is open. */
 const OPEN_MOUTH = 0.08;
 
-/** How open a mouth is: its inner contour's height over its outer contour's width (contours: image points). */
-export function mouthOpening(outer: Point[], inner: Point[]): number {
-  const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
-  return extent(inner, 1) / extent(outer, 0);
-}
-
 export interface LipRepair {
   photo: RgbImage;
   /** The lip colour measured (the median of the lip-looking pixels between the contours). */
@@ -65,7 +59,8 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const teeth = teethOf(0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2], (hi - Math.min(...colour)) / (hi + 1));
   const out = new Uint8Array(d);
   let replaced = 0;
-  const open = mouthOpening(outer, inner) > OPEN_MOUTH;
+  const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
+  const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
   const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
   const replace = open ? [...all.filter((i) => teeth(i) || luma(i) < INSIDE_DARKER * lipLuma), ...opening] : all.filter(teeth);
   for (const i of new Set(replace)) {
