@@ -47,11 +47,15 @@ export interface UnityModel {
   }[];
 }
 
-/** Rounds to a fixed number of decimals: keeps the JSON small without losing visible precision. */
+/**
+ * Rounds to a fixed number of decimals: keeps the JSON small without losing visible precision. The array is
+ * grown by push so that V8 keeps it packed: over a holey array (one made by `new Array(n)`) JSON.stringify
+ * takes its per-element slow path and took twice as long.
+ */
 function rounded(values: ArrayLike<number>, decimals: number): number[] {
   const f = 10 ** decimals;
-  const out = new Array<number>(values.length);
-  for (let k = 0; k < values.length; k++) out[k] = Math.round(values[k] * f) / f;
+  const out: number[] = [];
+  for (let k = 0; k < values.length; k++) out.push(Math.round(values[k] * f) / f);
   return out;
 }
 
@@ -104,6 +108,7 @@ export function buildUnityModel(model: AvatarModel): UnityModel {
   };
 }
 
+/** Node's Buffer writes the one-byte string JSON.stringify makes about twice as fast as TextEncoder (same bytes). */
 export function writeUnityJson(model: AvatarModel): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(buildUnityModel(model)));
+  return Buffer.from(JSON.stringify(buildUnityModel(model)), 'utf8');
 }
