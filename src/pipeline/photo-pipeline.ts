@@ -41,7 +41,6 @@ import {
 } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
 import { whiteBalance, applyGains } from '../geometry/texture/white-balance.ts';
-import { exposureGain } from '../geometry/texture/skin-exposure.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
 import { featureMask, measureSclera } from './face/face-regions.ts';
 import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
@@ -226,10 +225,7 @@ export class PhotoPipeline implements Pipeline {
       Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
     );
     // Seen through lenses (tinted, coated) the white of the eyes is no reference.
-    const white = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm));
-    // The exposure goes with the white balance: one gain for skin, hair, iris and the light's fit.
-    const exposure = exposureGain(applyGains(photoSkin, white.gains));
-    const balance = { ...white, gains: white.gains.map((g) => g * exposure) as Rgb };
+    const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm));
     const skin = applyGains(photoSkin, balance.gains);
     // The hair seen in the photo, under the same white light as the skin.
     const hairColours = {
