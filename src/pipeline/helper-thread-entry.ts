@@ -9,6 +9,7 @@ import { featureShapes } from './stages.ts';
 import { loadTemplateView } from './template-source.ts';
 import { withTemplateArrays } from './model-transfer.ts';
 import { inSharedMemory } from './shared-morphs.ts';
+import { observePhotoHair, preparePhotoTextures } from './photo-prep.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
 
 const port = parentPort!;
@@ -27,6 +28,13 @@ port.on('message', (req: HelperRequest) => {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
       reply = { id: req.id, result: images };
       buffers = images.map((img) => img.rgba.buffer);
+    } else if (req.task === 'photo') {
+      const start = performance.now();
+      const made = req.part === 'hair' ? observePhotoHair(req.input) : preparePhotoTextures(loadTemplateView(req.template), req.input);
+      reply = { id: req.id, result: { result: made, ms: performance.now() - start } };
+      const arrays = 'mask' in made ? [made.mask.alpha] : [made.photo.data, made.lipsPhoto.data, made.features, made.person, made.eye];
+      // Moved, not copied; the photo itself (in shared memory when it comes back unchanged) stays where it is.
+      buffers = arrays.filter((a) => !(a.buffer instanceof SharedArrayBuffer)).filter(ownsBuffer).map((a) => a.buffer);
     } else {
       const files = writeModelFiles(withTemplateArrays(req.sent, loadTemplateView(req.template)), req.platforms, req.claims);
       reply = { id: req.id, result: files };

@@ -1,6 +1,7 @@
 /**
- * A second thread for the work of an avatar that needs only part of what came before it: the
- * blendshapes (only the fitted geometry), built while the hair is fitted and the textures baked,
+ * A second thread for the work of an avatar that needs only part of what came before it: the photo-only
+ * preparation (photo-prep.ts: the hair seen in the photo and the photo's side of the textures), done while the
+ * head is fitted, the blendshapes (only the fitted geometry), built while the hair is fitted and the textures baked,
  * the package's side views, drawn while the front preview is, and the packages' FBX and Unity JSON,
  * written while the front preview is drawn and the packages are put together. On two cores, photo to done sooner.
  */
@@ -17,6 +18,8 @@ import { featureShapes } from './stages.ts';
 import type { TemplateView } from './template-view.ts';
 import { withoutTemplateArrays, type SentModel } from './model-transfer.ts';
 import type { PipelineInput } from './types.ts';
+import { observePhotoHair, preparePhotoTextures, type PhotoPrepInput, type PhotoTexturePrep } from './photo-prep.ts';
+import type { HairObservation } from './hair/observation.ts';
 
 export type FeatureShapes = ReturnType<typeof featureShapes>;
 
@@ -32,12 +35,24 @@ export type RenderSource = (items: RenderItem[], views: { camera: Camera; opts: 
  */
 export type FilesSource = (tpl: TemplateView, model: AvatarModel, platforms: readonly Platform[], claims: ModelFileClaims) => Promise<ModelFiles>;
 
+/** A result with the time (ms) it took where it was made. */
+export type Timed<T> = { result: T; ms: number };
+
+/**
+ * The photo-only work (photo-prep.ts), asked for as soon as the photo is analysed: the hair observation (the
+ * hairstyle's choice waits for it) and, after it, the photo's side of the textures (the bake waits for that).
+ */
+export type PhotoPrepSource = (tpl: TemplateView, input: PhotoPrepInput) => { hair: Promise<Timed<HairObservation>>; textures: Promise<Timed<PhotoTexturePrep>> };
+
 export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
-  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims };
+  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims }
+  | { id: number; task: 'photo'; part: 'hair' | 'textures'; template: TemplateVersion; input: PhotoPrepInput };
 
-export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles } | { id: number; error: string };
+export type HelperReply =
+  | { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles | Timed<HairObservation | PhotoTexturePrep> }
+  | { id: number; error: string };
 
 /**
  * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
@@ -60,6 +75,24 @@ export const filesHere: FilesSource = async (_tpl, model, platforms, claims) => 
 };
 
 /**
+ * On the caller's thread, each part when the caller first waits for it: the hair where the hairstyle is chosen, the
+ * textures' part where they are baked (chained after the hair, with a turn of its own, so that it runs only once
+ * the caller waits for it), so that the caller's stage times keep their own work.
+ */
+export const photoPrepHere: PhotoPrepSource = (tpl, input) => {
+  const hair = timedLater(() => observePhotoHair(input));
+  const textures = hair.then(() => timedLater(() => preparePhotoTextures(tpl, input)));
+  return { hair, textures };
+};
+
+async function timedLater<T>(make: () => T): Promise<Timed<T>> {
+  await null;
+  const start = performance.now();
+  const result = make();
+  return { result, ms: performance.now() - start };
+}
+
+/**
  * One thread, started on first use, that loads the templates it is asked for by version (the same
  * loadTemplateView as the caller's: use its `shapes` only with a pipeline on loadTemplateView). It keeps
  * the process alive only while a request is open.
@@ -78,6 +111,19 @@ export class HelperThread {
     // Only the textures' names are read: their bytes stay here.
     const named = { ...model, textures: model.textures.map((t) => ({ ...t, data: new Uint8Array(0) })) };
     return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims });
+  };
+
+  readonly photo: PhotoPrepSource = (tpl, input) => {
+    // In shared memory both threads read the one photo and matte: not copied to the helper for each part, nor back.
+    const sent: PhotoPrepInput = {
+      ...input,
+      image: { ...input.image, data: inSharedBytes(input.image.data) },
+      matte: { ...input.matte, alpha: inSharedBytes(input.matte.alpha) },
+    };
+    return {
+      hair: this.ask({ id: this.next++, task: 'photo', part: 'hair', template: tpl.version, input: sent }),
+      textures: this.ask({ id: this.next++, task: 'photo', part: 'textures', template: tpl.version, input: sent }),
+    };
   };
 
   /** Stops the thread (open requests fail); the next request starts another. */
@@ -114,4 +160,10 @@ export class HelperThread {
     worker.on('exit', (code) => fail(new Error(`pipeline helper thread exited (${code})`)));
     return worker;
   }
+}
+
+function inSharedBytes(a: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(a.byteLength));
+  copy.set(a);
+  return copy;
 }

@@ -8,22 +8,31 @@ import type { AvatarModel, MeshData, TemplateVersion, Texture } from '../model/a
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
-import { filesHere, renderHere, shapesHere, type FilesSource, type RenderSource, type ShapeSource } from './helper-thread.ts';
+import {
+  filesHere,
+  photoPrepHere,
+  renderHere,
+  shapesHere,
+  type FilesSource,
+  type PhotoPrepSource,
+  type RenderSource,
+  type ShapeSource,
+} from './helper-thread.ts';
+import type { PhotoTexturePrep } from './photo-prep.ts';
 import { assemble, startPreviews } from './output.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
-import { encodeAvatarTextures, PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
+import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
-import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
+import { FACE_POINTS } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
 import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
-import { bakeAlbedo, measureSkinTone } from '../geometry/texture/bake-albedo.ts';
-import { estimatePersonMatte, innerMatte, type PersonMatte } from './face/person-matte.ts';
-import { observeHair } from './hair/observe.ts';
+import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
+import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
@@ -31,23 +40,11 @@ import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
 import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
-import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
-import {
-  bakeEyeTexture,
-  sampleIrisColour,
-  MOUTH_INSIDE_COLOUR,
-  EYE_SOCKET_COLOUR,
-  type Rgb,
-} from '../geometry/texture/bake-parts.ts';
+import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
-import { whiteBalance, applyGains } from '../geometry/texture/white-balance.ts';
+import { applyGains } from '../geometry/texture/white-balance.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
-import { featureMask, measureSclera } from './face/face-regions.ts';
-import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
-
-/** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
-const SKIN_SAMPLE_LANDMARKS = [50, 280, 101, 330, 151, 9, 108, 337, 199, 205, 425];
 /**
  * Half of the photo's side light is divided out of the albedo (in the exponent): all of it made the renders less
  * like their photos (identity distance of p12-a 0.458 -> 0.517, p11-a 0.457 -> 0.550); half: 0.494, 0.508.
@@ -72,13 +69,18 @@ export interface PhotoPipelineResult extends PipelineResult {
 
 export class PhotoPipeline implements Pipeline {
   /**
-   * `helper` builds the blendshapes, draws the side views and writes the packages' FBX and Unity JSON; a
-   * HelperThread does it while this thread fits the hair and bakes the textures, draws the front view, and
-   * (for the FBX and the Unity JSON) while the caller puts the packages together.
+   * `helper` does the photo-only work (photo-prep.ts), builds the blendshapes, draws the side views and writes the
+   * packages' FBX and Unity JSON; a HelperThread does it while this thread fits the head, fits the hair and bakes
+   * the textures, draws the front view, and (for the FBX and the Unity JSON) while the caller puts the packages together.
    */
   constructor(
     private readonly template: (version: TemplateVersion) => TemplateView,
-    private readonly helper: { shapes: ShapeSource; render: RenderSource; files: FilesSource } = { shapes: shapesHere, render: renderHere, files: filesHere },
+    private readonly helper: { photo: PhotoPrepSource; shapes: ShapeSource; render: RenderSource; files: FilesSource } = {
+      photo: photoPrepHere,
+      shapes: shapesHere,
+      render: renderHere,
+      files: filesHere,
+    },
   ) {}
 
   async run(input: PipelineInput, progress: ProgressFn): Promise<PhotoPipelineResult> {
@@ -97,8 +99,11 @@ export class PhotoPipeline implements Pipeline {
     const segmentationStart = performance.now();
     const matte = await estimatePersonMatte(analysis.image);
     timings.segmentation = performance.now() - segmentationStart;
-    const hair = observeHair(analysis.image, analysis.landmarks, matte);
-    timings['hair-observation'] = performance.now() - segmentationStart - timings.segmentation;
+    // What needs only the photo is made beside the fitting (on the helper thread, or here when first awaited). Its
+    // times are taken where it runs: `hair-observation` and `photo-textures` (not in this thread's laps when on the helper).
+    const prep = this.helper.photo(tpl, { image: analysis.image, landmarks: analysis.landmarks, cmPerPixel: analysis.cmPerPixel, matte });
+    prep.hair.catch(() => undefined); // awaited below; this only keeps a failure before then from counting as unhandled
+    prep.textures.catch(() => undefined);
     lap('face-analysis', 20);
 
     const source: FitSource = {
@@ -137,6 +142,8 @@ export class PhotoPipeline implements Pipeline {
       pixelsPerCm: 1 / analysis.cmPerPixel,
       translation: analysis.pose.translation,
     };
+    const { result: hair, ms: hairMs } = await prep.hair;
+    timings['hair-observation'] = hairMs;
     const library = hairLibrary(tpl.source, tpl.hairCoverage);
     const avatarHead = { positions: fitted.head, indices: head.geometry.indices };
     const choice = chooseHairstyle({
@@ -152,7 +159,9 @@ export class PhotoPipeline implements Pipeline {
     const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, HAIR_MARGIN);
     lap('hair', 40);
 
-    const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
+    const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;
+    timings['photo-textures'] = photoTexturesMs;
+    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
@@ -213,20 +222,9 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, analysis: FaceAnalysis, camera: PhotoCamera, hair: HairObservation, matte: PersonMatte, hairOver?: (vertex: number) => number) {
-    const lm = analysis.landmarks;
-    const glasses = detectGlasses(analysis.image, lm).present;
-    // The frame comes out of the photo before anything is sampled from it (skin tone, light, albedo).
-    const photo = glasses ? fillMasked(analysis.image, glassesFrameMask(analysis.image, lm)) : analysis.image;
-    const features = featureMask(lm, photo.width, photo.height);
-    const photoSkin = measureSkinTone(
-      photo,
-      SKIN_SAMPLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]),
-      Math.max(2, Math.round(camera.pixelsPerCm * 0.4)),
-    );
-    // Seen through lenses (tinted, coated) the white of the eyes is no reference.
-    const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm));
-    const skin = applyGains(photoSkin, balance.gains);
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, hairOver?: (vertex: number) => number) {
+    const { photo, features, balance, person } = prep;
+    const skin = applyGains(prep.photoSkin, balance.gains);
     // The hair seen in the photo, under the same white light as the skin.
     const hairColours = {
       base: applyGains(hair.colour.base, balance.gains),
@@ -234,7 +232,6 @@ export class PhotoPipeline implements Pipeline {
       light: applyGains(hair.colour.light, balance.gains),
     };
     const visible = visibleFromPhoto(camera, photo, headGeometry);
-    const person = innerMatte(matte);
     const light = estimatePhotoLight({
       positions: headGeometry.positions,
       normals: headGeometry.normals,
@@ -247,15 +244,13 @@ export class PhotoPipeline implements Pipeline {
       gains: balance.gains,
       sideLight: SIDE_LIGHT_REMOVED,
     });
-    const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
-    const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner));
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,
       normals: headGeometry.normals,
       uvs: headGeometry.uvs,
       indices: headGeometry.indices,
-      photo: lips.photo,
+      photo: prep.lipsPhoto,
       camera,
       faceOval: tpl.faceOval,
       neck: tpl.neckFront,
@@ -272,19 +267,12 @@ export class PhotoPipeline implements Pipeline {
       matte: person,
       highlights: { skin, features },
     });
-    const irisRadius = irisDiameterPx(lm) / 2;
-    const iris = applyGains(
-      sampleIrisColour(
-        photo,
-        [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r: irisRadius })),
-      ),
-      balance.gains,
-    );
-    const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
     const images = new Map<string, RgbaImage>();
     images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
-    for (const [name, image] of partTextures(tpl, eye)) images.set(name, image);
-    return { images, skin, iris, hairColours, glasses, light: { ...light, colour: balance.light } };
+    // Here, not with the eye texture on the helper: the other parts' images are this thread's template's own, which
+    // their encoding (done once per process) is found by.
+    for (const [name, image] of partTextures(tpl, prep.eye)) images.set(name, image);
+    return { images, skin, iris: prep.iris, hairColours, glasses: prep.glasses, light: { ...light, colour: balance.light } };
   }
 }
 
