@@ -119,14 +119,14 @@ async function avatarJob(job: Job, c: JobContext) {
   );
 
   const neutral = await templateNeutral(avatar.template);
-  // Each file is put as soon as it is made, its sync overlapping the making of the next: the previews at once, the
-  // model document when startPackages has begun this thread's share of the packages, each package when zipped.
-  // A throw while any is made (as a rejection) is reported only once the others have settled.
+  // Each file is put as soon as it is made, its write and sync on libuv's pool while this thread makes the next:
+  // the previews and the model document (the largest) first, then each package when zipped. A throw while any is
+  // made (as a rejection) is reported only once the others have settled.
   const files = new JobFiles(c);
-  const packages = startPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims });
   files.put(previewPath(key, 'jpg'), result.preview.jpg);
   files.put(previewPath(key, 'png'), result.preview.png);
   files.put(modelPath(key), (async () => encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored))());
+  const packages = startPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims });
   for (const [platform, zip] of packages) files.put(packagePath(key, platform), zip);
   await files.settled();
   if (!(await c.avatars.getAvatar(key))) {

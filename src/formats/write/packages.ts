@@ -97,10 +97,10 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
     ...Object.entries(f.views).map(([view, name]) => shared(name, extras.views[view as PreviewView])),
     ...model.textures.map((t) => shared(t.name, t.data)),
   ];
-  // The FBX's grey maps encode on sharp's threads while the model files are written.
+  // Queued on libuv's pool before the FBX's grey maps, which encode on sharp's threads while the model files are written.
+  const unityHere = claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
   const withFbx = needsFbx(platforms);
   const maps = withFbx ? channelMapTextures(model).then((t) => t.map((m) => shared(m.name, m.data))) : Promise.resolve([]);
-  const unityHere = claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
   const glb = platforms.includes('webviewer') ? writeGlb(model).then((data) => shared(f.glb, data)) : undefined;
   // The FBX: taken here once the GLB is written (by then the other thread has usually taken it), else as given.
   const fbx = withFbx

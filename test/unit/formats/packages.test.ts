@@ -138,9 +138,10 @@ test('startPackages settles each package when made: the Unity package while the 
   assert.ok(Buffer.from(unity).equals(all.get('unity')!));
 });
 
-test('an entry deflated on the thread pool is the entry deflated here', async () => {
-  const data = new TextEncoder().encode(JSON.stringify(Array.from({ length: 50_000 }, (_, k) => Math.sin(k))));
-  for (const name of ['a.json', 'b.png']) {
+test('an entry deflated on the thread pool is the entry deflated here (text in one pass, noise in several)', async () => {
+  const text = new TextEncoder().encode(JSON.stringify(Array.from({ length: 50_000 }, (_, k) => Math.sin(k))));
+  const noise = Uint8Array.from({ length: 300_000 }, (_, k) => (k * 2654435761) >>> 24);
+  for (const [name, data] of [['a.json', text], ['b.png', text], ['c.bin', noise]] as const) {
     const [here, pool] = [preparedEntry(name, data), await preparedEntryOffThread(name, data)];
     assert.equal(pool.crc, here.crc);
     assert.ok(Buffer.from(pool.body).equals(here.body), name);
