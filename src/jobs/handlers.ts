@@ -126,8 +126,8 @@ async function avatarJob(job: Job, c: JobContext) {
   files.put(previewPath(key, 'jpg'), result.preview.jpg);
   files.put(previewPath(key, 'png'), result.preview.png);
   files.put(modelPath(key), (async () => encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored))());
-  const packages = startPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims });
-  for (const [platform, zip] of packages) files.put(packagePath(key, platform), zip);
+  const packages = (async () => startPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims }))();
+  for (const platform of avatar.platforms) files.put(packagePath(key, platform), packages.then((zips) => zips.get(platform)!));
   await files.settled();
   if (!(await c.avatars.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import type { AvatarModel, Texture } from '../../model/avatar.ts';
+import type { AvatarModel } from '../../model/avatar.ts';
 import type { Platform } from '../../model/product.ts';
 import type { PreviewView } from '../../geometry/render/preview.ts';
 import { channelMapTextures } from './fbx/channel-maps.ts';

@@ -118,3 +118,18 @@ test('the files are put as they are made: previews, model and the Unity package 
   assert.equal(put.length, 3 + avatar.platforms.length);
   assert.deepEqual(statuses, ['processing', 'done']);
 });
+
+test('a package that cannot be made fails the job only once the files already being put have settled', async () => {
+  let previewDone = false;
+  const { ctx, statuses } = context(async (path) => {
+    if (path === previewPath(avatar.key, 'png')) {
+      await new Promise((r) => setTimeout(r, 50));
+      previewDone = true;
+    }
+  });
+  // No views: the packages' first entries cannot be made.
+  ctx.pipeline = { run: async () => ({ ...result, views: {} as PipelineResult['views'] }) };
+  await assert.rejects(handleJob(job, ctx), TypeError);
+  assert.ok(previewDone, 'the preview was still being written when the failure was reported');
+  assert.ok(!statuses.includes('done'));
+});
