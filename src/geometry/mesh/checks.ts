@@ -1,7 +1,7 @@
 import type { MeshData } from '../../model/avatar.ts';
 import { boundaryLoops, halfEdgeCounts } from './adjacency.ts';
 import { overlappingPairs, overlappingPairsWith, sortInGridOrder, triangleBoxes } from './box-grid.ts';
-import { coincidentGroups } from './normals.ts';
+import { weldMap } from './weld.ts';
 import { trianglesIntersect, trianglesOverlap2d } from './triangle-tests.ts';
 
 export interface MeshCheckOptions {
@@ -53,13 +53,6 @@ export function checkMesh(mesh: Pick<MeshData, 'positions' | 'uvs' | 'indices'>,
     uvOverlaps: countUvOverlaps(uvs, mesh.indices),
     boundaryLoops: loops.length,
   };
-}
-
-/** For every vertex, the first vertex at exactly the same position. */
-export function weldMap(positions: ArrayLike<number>): Uint32Array {
-  const map = Uint32Array.from({ length: positions.length / 3 }, (_, v) => v);
-  for (const group of coincidentGroups(positions)) for (const v of group) map[v] = group[0];
-  return map;
 }
 
 function loopSignature(loop: readonly number[]): string {
