@@ -109,13 +109,16 @@ export function cellGrain(grid: HairGrid, c: number): number {
  */
 export function matteEdgeDistance(grid: HairGrid): Float32Array {
   const { columns, rows } = grid;
-  const d = Float32Array.from(grid.person, (p) => (p ? Infinity : 0));
+  const d = new Float32Array(grid.person.length);
+  for (let c = 0; c < d.length; c++) if (grid.person[c]) d[c] = Infinity;
   const relax = (c: number, n: number, w: number) => {
     if (d[n] + w < d[c]) d[c] = d[n] + w;
   };
+  // A cell outside the matte stays 0 (no neighbour offers less), so only the person's cells are relaxed.
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < columns; x++) {
       const c = y * columns + x;
+      if (d[c] === 0) continue;
       if (x > 0) relax(c, c - 1, 1);
       if (y > 0) {
         relax(c, c - columns, 1);
@@ -127,6 +130,7 @@ export function matteEdgeDistance(grid: HairGrid): Float32Array {
   for (let y = rows - 1; y >= 0; y--) {
     for (let x = columns - 1; x >= 0; x--) {
       const c = y * columns + x;
+      if (d[c] === 0) continue;
       if (x < columns - 1) relax(c, c + 1, 1);
       if (y < rows - 1) {
         relax(c, c + columns, 1);
