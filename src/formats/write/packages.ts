@@ -85,9 +85,9 @@ export async function buildPackages(model: AvatarModel, platforms: readonly Plat
 
 /**
  * The packages of buildPackages, each settled as soon as it is made, so that a caller can store one while the
- * next is made. This thread's own work comes first: the Unity JSON when no other thread has taken it (its
- * deflate then runs on libuv's pool while this thread goes on), the GLB, then the FBX if no other thread
- * has taken it; the packages that need model files written elsewhere are zipped when those arrive.
+ * next is made. This thread's own work comes first: the GLB, then the FBX and the Unity JSON if no other thread
+ * has taken them (the Unity JSON's deflate then runs on libuv's pool while this thread goes on); the packages
+ * that need model files written elsewhere are zipped when those arrive.
  */
 export function startPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Map<Platform, Promise<Uint8Array>> {
   const f = PACKAGE_FILES;
@@ -97,12 +97,12 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
     ...Object.entries(f.views).map(([view, name]) => shared(name, extras.views[view as PreviewView])),
     ...model.textures.map((t) => shared(t.name, t.data)),
   ];
-  // Queued on libuv's pool before the FBX's grey maps, which encode on sharp's threads while the model files are written.
-  const unityHere = claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
+  // The FBX's grey maps encode on sharp's threads while the model files are written.
   const withFbx = needsFbx(platforms);
   const maps = withFbx ? channelMapTextures(model).then((t) => t.map((m) => shared(m.name, m.data))) : Promise.resolve([]);
   const glb = platforms.includes('webviewer') ? writeGlb(model).then((data) => shared(f.glb, data)) : undefined;
-  // The FBX: taken here once the GLB is written (by then the other thread has usually taken it), else as given.
+  // Once the GLB is written, the model files no other thread has taken, in writeModelFiles' order (the GLB's
+  // temporaries are then garbage before the Unity JSON's are made; the other thread has had time to take more).
   const fbx = withFbx
     ? (async () => {
         await glb;
@@ -110,6 +110,10 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
         return shared(f.fbx, data);
       })()
     : undefined;
+  const unityHere = (async () => {
+    await glb;
+    return claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
+  })();
   const unity = async (): Promise<ZipEntry> => (await unityHere) ?? (await extras.modelFiles)?.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) };
   const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {

@@ -103,7 +103,7 @@ test('packages from model files written ahead (as the pipeline\'s helper thread 
   }
 });
 
-test('this thread takes the Unity JSON first and the FBX after its GLB, when the other writer has not: same packages', async () => {
+test('this thread takes the model files the other writer has not, once its GLB is written: same packages', async () => {
   const platforms = ['maya', 'webviewer', 'unity'] as const;
   const whole = await buildPackages(model, platforms, extras);
   // Nothing taken yet: the other writer, asked later, finds both taken.
