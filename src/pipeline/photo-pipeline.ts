@@ -10,6 +10,7 @@ import { PipelineCodes, PipelineError } from './errors.ts';
 import { stageClock, supportsMeta } from './stages.ts';
 import { filesHere, renderHere, shapesHere, type FilesSource, type RenderSource, type ShapeSource } from './helper-thread.ts';
 import { assemble, startPreviews } from './output.ts';
+import { imagesInSharedMemory } from './shared-memory.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, PART_TEXTURE_SIZE, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
@@ -154,6 +155,8 @@ export class PhotoPipeline implements Pipeline {
 
     const textures = this.bakeTextures(tpl, posedHead, analysis, camera, hair, matte, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
+    // In shared memory (the template's already are): the helper draws the side views from them without a copy.
+    textures.images = imagesInSharedMemory(textures.images);
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
