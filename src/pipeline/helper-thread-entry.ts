@@ -9,9 +9,11 @@ import { featureShapes } from './stages.ts';
 import { loadTemplateView } from './template-source.ts';
 import { withTemplateArrays } from './model-transfer.ts';
 import { inSharedMemory } from './shared-morphs.ts';
+import { KeptShapes } from './kept-shapes.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
 
 const port = parentPort!;
+const kept = new KeptShapes();
 port.on('message', (req: HelperRequest) => {
   let reply: HelperReply;
   let buffers: ArrayBufferLike[];
@@ -23,12 +25,15 @@ port.on('message', (req: HelperRequest) => {
       const shapes = { morphs: morphs && inSharedMemory(morphs), animations };
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       buffers = [];
+      // Once the reply is out: the FBX's shapes encoded while this thread waits for the views (KeptShapes).
+      if (shapes.morphs) setImmediate(() => kept.keep(req.id, shapes.morphs!));
     } else if (req.task === 'render') {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
       reply = { id: req.id, result: images };
       buffers = images.map((img) => img.rgba.buffer);
     } else {
-      const files = writeModelFiles(withTemplateArrays(req.sent, loadTemplateView(req.template)), req.platforms, req.claims);
+      const model = kept.take(req.shapes, withTemplateArrays(req.sent, loadTemplateView(req.template)));
+      const files = writeModelFiles(model, req.platforms, req.claims);
       reply = { id: req.id, result: files };
       buffers = [files.fbx, files.unityJson?.data, files.unityJson?.body].filter((a) => a !== undefined).filter(ownsBuffer).map((a) => a.buffer);
     }

@@ -5,7 +5,7 @@
  * written while the front preview is drawn and the packages are put together. On two cores, photo to done sooner.
  */
 import type { Worker } from 'node:worker_threads';
-import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel, MorphTarget, TemplateVersion } from '../model/avatar.ts';
 import type { Platform } from '../model/product.ts';
 import type { FittedGeometry } from '../geometry/expressions/frame.ts';
 import type { Camera } from '../geometry/render/camera.ts';
@@ -35,7 +35,7 @@ export type FilesSource = (tpl: TemplateView, model: AvatarModel, platforms: rea
 export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
-  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims };
+  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims; shapes?: number };
 
 export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles } | { id: number; error: string };
 
@@ -69,15 +69,25 @@ export class HelperThread {
   private readonly pending = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
   private next = 0;
 
-  readonly shapes: ShapeSource = (tpl, fitted, features) =>
-    this.ask({ id: this.next++, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
+  /** The shapes request each target came from: the helper keeps their FBX encodings for the model's files (KeptShapes). */
+  private readonly shapesRequest = new WeakMap<MorphTarget, number>();
+
+  readonly shapes: ShapeSource = async (tpl, fitted, features) => {
+    const id = this.next++;
+    const built = await this.ask<Awaited<ReturnType<ShapeSource>>>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
+    for (const targets of Object.values(built.shapes.morphs ?? {})) for (const t of targets!) this.shapesRequest.set(t, id);
+    return built;
+  };
 
   readonly render: RenderSource = (items, views) => this.ask({ id: this.next++, task: 'render', items, views });
 
   readonly files: FilesSource = (tpl, model, platforms, claims) => {
     // Only the textures' names are read: their bytes stay here.
     const named = { ...model, textures: model.textures.map((t) => ({ ...t, data: new Uint8Array(0) })) };
-    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims });
+    // One request's targets, and only them: the helper may use what it keeps of that request's.
+    const requests = new Set(model.meshes.flatMap((mesh) => mesh.morphs.map((t) => this.shapesRequest.get(t))));
+    const shapes = requests.size === 1 ? [...requests][0] : undefined;
+    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims, shapes });
   };
 
   /** Stops the thread (open requests fail); the next request starts another. */

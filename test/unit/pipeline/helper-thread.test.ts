@@ -124,3 +124,40 @@ test('the helper thread writes the same FBX and Unity JSON as the calling thread
     await workers.close();
   }
 });
+
+test('the files of each avatar are written from its own shapes, whichever the helper built last', { timeout: 300_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  const fitted = (scale: number) => ({
+    head: tpl.meshes[0].geometry.positions.map((v, i) => (i % 3 === 1 ? v * scale : v)),
+    parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions.map((v, i) => (i % 3 === 1 ? v * scale : v))])),
+  });
+  const modelOf = (morphs: Partial<Record<string, MorphTarget[]>>, scale: number): AvatarModel => ({
+    name: 'avatar',
+    template: tpl.version,
+    bones: tpl.bones,
+    meshes: tpl.meshes.map((m) => ({
+      name: m.name, material: m.name, skin: m.skin, morphs: morphs[m.name] ?? [],
+      geometry: { ...m.geometry, positions: m.geometry.positions.map((v, i) => (i % 3 === 1 ? v * scale : v)) },
+    })),
+    materials: tpl.meshes.map((m) => ({ name: m.name, baseColorFactor: [1, 1, 1, 1] as [number, number, number, number], roughness: 0.5, metallic: 0, alphaMode: 'OPAQUE' as const })),
+    textures: [],
+    animations: [],
+  });
+  const workers = new HelperThread();
+  try {
+    const first = await workers.shapes(tpl, fitted(1.1), ['basic']);
+    const second = await workers.shapes(tpl, fitted(0.9), ['basic']);
+    const models = [modelOf(second.shapes.morphs!, 0.9), modelOf(first.shapes.morphs!, 1.1)];
+    // A model whose targets came from both requests: none of either's kept shapes may be used for it.
+    const mixed = modelOf({ ...first.shapes.morphs, head: second.shapes.morphs!.head }, 1);
+    for (const model of [...models, mixed]) {
+      const there = await workers.files(tpl, model, ['maya', 'unity'], modelFileClaims());
+      const here = writeModelFiles(model, ['maya', 'unity']);
+      assert.ok(Buffer.from(there.fbx!).equals(here.fbx!));
+      assert.ok(Buffer.from(there.unityJson!.data).equals(here.unityJson!.data));
+    }
+    assert.ok(!Buffer.from(writeModelFiles(models[0], ['maya']).fbx!).equals(writeModelFiles(models[1], ['maya']).fbx!));
+  } finally {
+    await workers.close();
+  }
+});
