@@ -16,6 +16,8 @@ import { tsWorker } from '../util/ts-worker.ts';
 import { featureShapes } from './stages.ts';
 import type { TemplateView } from './template-view.ts';
 import { withoutTemplateArrays, type SentModel } from './model-transfer.ts';
+import type { EncodedShapes, Morphs } from './kept-shapes.ts';
+import { useShapesEncodedElsewhere } from '../formats/write/fbx/blendshapes.ts';
 import type { PipelineInput } from './types.ts';
 
 export type FeatureShapes = ReturnType<typeof featureShapes>;
@@ -37,7 +39,11 @@ export type HelperRequest =
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
   | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims; shapes?: number };
 
-export type HelperReply = { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles } | { id: number; error: string };
+export type HelperReply =
+  | { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles }
+  | { id: number; error: string }
+  // Unasked, after a shapes reply: the FBX's Shapes of those targets, encoded (KeptShapes).
+  | { encoded: number; shapes: EncodedShapes };
 
 /**
  * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
@@ -71,11 +77,17 @@ export class HelperThread {
 
   /** The shapes request each target came from: the helper keeps their FBX encodings for the model's files (KeptShapes). */
   private readonly shapesRequest = new WeakMap<MorphTarget, number>();
+  /** The targets of shapes requests whose encodings the helper has not sent yet. */
+  private readonly awaitingEncoding = new Map<number, Morphs>();
 
   readonly shapes: ShapeSource = async (tpl, fitted, features) => {
     const id = this.next++;
     const built = await this.ask<Awaited<ReturnType<ShapeSource>>>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
-    for (const targets of Object.values(built.shapes.morphs ?? {})) for (const t of targets!) this.shapesRequest.set(t, id);
+    const morphs = built.shapes.morphs;
+    if (morphs) {
+      for (const targets of Object.values(morphs)) for (const t of targets!) this.shapesRequest.set(t, id);
+      this.awaitingEncoding.set(id, morphs);
+    }
     return built;
   };
 
@@ -105,10 +117,18 @@ export class HelperThread {
     return reply;
   }
 
+  /** The FBX's Shapes the helper encoded for the targets of shapes request `id`, kept for an FBX written here. */
+  private useEncoded(id: number, shapes: EncodedShapes): void {
+    const morphs = this.awaitingEncoding.get(id);
+    this.awaitingEncoding.delete(id);
+    for (const [mesh, targets] of Object.entries(morphs ?? {})) if (shapes[mesh]?.length === targets!.length) useShapesEncodedElsewhere(targets!, shapes[mesh]);
+  }
+
   private start(): Worker {
     const worker = tsWorker(new URL('./helper-thread-entry.ts', import.meta.url));
     worker.unref();
     worker.on('message', (reply: HelperReply) => {
+      if ('encoded' in reply) return this.useEncoded(reply.encoded, reply.shapes);
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
@@ -117,6 +137,7 @@ export class HelperThread {
     });
     const fail = (e: Error) => {
       if (this.worker === worker) this.worker = undefined;
+      this.awaitingEncoding.clear();
       for (const waiting of this.pending.values()) waiting.reject(e);
       this.pending.clear();
     };

@@ -6,9 +6,10 @@
  * encodings (and the deltas, in the same shared memory).
  */
 import type { AvatarModel, MorphTarget } from '../model/avatar.ts';
-import { encodeShapesAhead } from '../formats/write/fbx/blendshapes.ts';
+import { encodeShapesAhead, type EncodedShape } from '../formats/write/fbx/blendshapes.ts';
 
 export type Morphs = Partial<Record<string, MorphTarget[]>>;
+export type EncodedShapes = Partial<Record<string, EncodedShape[]>>;
 
 export class KeptShapes {
   private readonly kept = new Map<number, Morphs>();
@@ -16,11 +17,15 @@ export class KeptShapes {
   /** At most `limit` avatars' shapes are kept (the oldest go first): an avatar without files never takes its own. */
   constructor(private readonly limit = 2) {}
 
-  /** Encodes the shapes built by request `id` and keeps them for the files of its avatar. */
-  keep(id: number, morphs: Morphs): void {
-    encodeShapesAhead(Object.values(morphs).flatMap((targets) => targets!));
+  /**
+   * Encodes the shapes built by request `id` and keeps them for the files of its avatar; returns the encodings by
+   * mesh, in the targets' order (for the other thread, which may write the FBX instead).
+   */
+  keep(id: number, morphs: Morphs): EncodedShapes {
+    const encoded = Object.fromEntries(Object.entries(morphs).map(([mesh, targets]) => [mesh, encodeShapesAhead(targets!)]));
     this.kept.set(id, morphs);
     for (const old of this.kept.keys()) if (this.kept.size > this.limit) this.kept.delete(old);
+    return encoded;
   }
 
   /**

@@ -19,10 +19,17 @@ const ahead = new WeakMap<MorphTarget, EncodedShape>();
 
 /**
  * Encodes the Shapes of these morphs now, for an FBX written later from these same objects: a thread that built
- * the blendshapes and then waits does the deflate then instead of on the way to the file.
+ * the blendshapes and then waits does the deflate then instead of on the way to the file. Returns them in order.
  */
-export function encodeShapesAhead(morphs: readonly MorphTarget[]): void {
-  for (const [morph, shape] of encodeShapes(morphs)) ahead.set(morph, shape);
+export function encodeShapesAhead(morphs: readonly MorphTarget[]): EncodedShape[] {
+  const shapes = encodeShapes(morphs);
+  for (const [morph, shape] of shapes) ahead.set(morph, shape);
+  return morphs.map((morph) => shapes.get(morph)!);
+}
+
+/** Shapes another thread encoded ahead from the same deltas (`shapes[k]` is `morphs[k]`'s), kept as if encoded here. */
+export function useShapesEncodedElsewhere(morphs: readonly MorphTarget[], shapes: readonly EncodedShape[]): void {
+  morphs.forEach((morph, k) => ahead.set(morph, shapes[k]));
 }
 
 /**
