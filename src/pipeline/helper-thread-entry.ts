@@ -26,7 +26,7 @@ port.on('message', (req: HelperRequest) => {
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       buffers = [];
       // Once the reply is out: the FBX's shapes encoded while this thread waits for the views (KeptShapes), and
-      // sent to the job's thread, which writes the FBX when this thread is still on the Unity JSON.
+      // sent to the job's thread, which writes the FBX when it takes it first (ModelFileClaims).
       if (shapes.morphs) setImmediate(() => port.postMessage({ encoded: req.id, shapes: kept.keep(req.id, shapes.morphs!) } satisfies HelperReply));
     } else if (req.task === 'render') {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
@@ -34,8 +34,7 @@ port.on('message', (req: HelperRequest) => {
       buffers = images.map((img) => img.rgba.buffer);
     } else {
       const model = kept.take(req.shapes, withTemplateArrays(req.sent, loadTemplateView(req.template)));
-      // The Unity JSON first: the longer of the two, and the job's thread, done with its GLB, has the FBX's shapes too.
-      const files = { ...writeModelFiles(model, req.platforms.filter((p) => p === 'unity'), req.claims), ...writeModelFiles(model, req.platforms, req.claims) };
+      const files = writeModelFiles(model, req.platforms, req.claims);
       reply = { id: req.id, result: files };
       buffers = [files.fbx, files.unityJson?.data, files.unityJson?.body].filter((a) => a !== undefined).filter(ownsBuffer).map((a) => a.buffer);
     }
