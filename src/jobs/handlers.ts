@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
 import type { AvatarStore, Files, Job } from '../domain/ports.ts';
-import { buildBlendshapeZip, buildPackages } from '../formats/write/packages.ts';
+import { buildBlendshapeZip, startPackages } from '../formats/write/packages.ts';
 import { parseVertexFile } from '../formats/read/vertex-file.ts';
 import { writeVertexFile } from '../formats/write/vertex-file.ts';
 import { createDeformer } from '../geometry/deform/index.ts';
@@ -29,15 +29,58 @@ export interface JobContext {
 
 /** Writes a job's files only if they all fit with the headroom left, so that a full disk fails one job cleanly. */
 async function writeAll(c: JobContext, outputs: [string, Uint8Array][]) {
-  const size = outputs.reduce((s, [, data]) => s + data.length, 0);
-  if (c.files.freeBytes && (await c.files.freeBytes()) < size + c.minFreeBytes) {
-    throw new PipelineError(PipelineCodes.storageFull, `no room for ${size} bytes of results on the service storage`);
+  const files = new JobFiles(c);
+  for (const [path, data] of outputs) files.put(path, data);
+  await files.settled();
+}
+
+/**
+ * A job's files, each put as soon as it is made, so that the store's syncs overlap the making of the next. Each
+ * must fit, with the files before it and the headroom, in the free bytes measured once before the first: the
+ * files fit one by one exactly when they fit all at once. A file that does not fit is not put, nor any after it,
+ * and those already put are removed, so that a full disk fails one job cleanly, with nothing of it left.
+ */
+class JobFiles {
+  private readonly free: Promise<number | undefined>;
+  private planned = 0;
+  private refused = false;
+  private readonly done: string[] = [];
+  private readonly writes: Promise<void>[] = [];
+
+  constructor(private readonly c: JobContext) {
+    this.free = c.files.freeBytes ? c.files.freeBytes() : Promise.resolve(undefined);
+    this.free.catch(() => undefined); // awaited by every put; this only keeps an early failure from counting as unhandled
   }
-  // At once: each put is atomic on its own, and the store's syncs overlap. All are settled before a failure is
-  // reported, so that none is still being written while the job is failed or retried.
-  const settled = await Promise.allSettled(outputs.map(([path, data]) => c.files.put(path, data)));
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+
+  /** Puts `data` (or what it settles to) at `path`; a failure is reported by `settled`. */
+  put(path: string, data: Uint8Array | Promise<Uint8Array>): void {
+    const write = (async () => {
+      const bytes = await data;
+      const free = await this.free;
+      if (this.refused) return;
+      this.planned += bytes.length;
+      if (free !== undefined && free < this.planned + this.c.minFreeBytes) {
+        this.refused = true;
+        return;
+      }
+      await this.c.files.put(path, bytes);
+      this.done.push(path);
+    })();
+    write.catch(() => undefined); // reported by settled
+    this.writes.push(write);
+  }
+
+  /**
+   * Resolves once every file is put; otherwise rejects, only when every put has settled (none is still being
+   * written while the job is failed or retried), with the first failure, or the refusal of a file that did not fit.
+   */
+  async settled(): Promise<void> {
+    const results = await Promise.allSettled(this.writes);
+    if (this.refused) await Promise.all(this.done.map((path) => this.c.files.deletePrefix(path)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (this.refused) throw new PipelineError(PipelineCodes.storageFull, `no room for ${this.planned} bytes of results on the service storage`);
+  }
 }
 
 const neutralObj = new Map<string, Promise<Uint8Array>>();
@@ -76,15 +119,16 @@ async function avatarJob(job: Job, c: JobContext) {
   );
 
   const neutral = await templateNeutral(avatar.template);
-  const outputs: [string, Uint8Array][] = [
-    [modelPath(key), encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored)],
-    [previewPath(key, 'jpg'), result.preview.jpg],
-    [previewPath(key, 'png'), result.preview.png],
-  ];
-  for (const [platform, zip] of await buildPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims })) {
-    outputs.push([packagePath(key, platform), zip]);
-  }
-  await writeAll(c, outputs);
+  // Each file is put as soon as it is made, its write and sync on libuv's pool while this thread makes the next:
+  // the previews and the model document (the largest) first, then each package when zipped. A throw while any is
+  // made (as a rejection) is reported only once the others have settled.
+  const files = new JobFiles(c);
+  files.put(previewPath(key, 'jpg'), result.preview.jpg);
+  files.put(previewPath(key, 'png'), result.preview.png);
+  files.put(modelPath(key), (async () => encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored))());
+  const packages = (async () => startPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims }))();
+  for (const platform of avatar.platforms) files.put(packagePath(key, platform), packages.then((zips) => zips.get(platform)!));
+  await files.settled();
   if (!(await c.avatars.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made
     return;

@@ -40,14 +40,7 @@ export function appendSparseTargets(json: GltfJson, bin: Uint8Array, meshes: { n
     target.primitives[0].targets = mesh.morphs.map((morph) => {
       const { indexes, deltas } = sparseShape(morph);
       const values = new Float32Array(deltas.length);
-      // Bounds over every vertex, so the implied zeros of the unlisted ones count too.
-      const min = indexes.length < count ? [0, 0, 0] : [Infinity, Infinity, Infinity];
-      const max = indexes.length < count ? [0, 0, 0] : [-Infinity, -Infinity, -Infinity];
-      for (let k = 0; k < deltas.length; k++) {
-        const v = (values[k] = deltas[k] * scale);
-        min[k % 3] = Math.min(min[k % 3], v);
-        max[k % 3] = Math.max(max[k % 3], v);
-      }
+      const { min, max } = scaledBounds(deltas, values, scale, indexes.length < count);
       const wide = count > 0xffff;
       const idx = wide ? Uint32Array.from(indexes) : Uint16Array.from(indexes);
       accessors.push({
@@ -65,4 +58,27 @@ export function appendSparseTargets(json: GltfJson, bin: Uint8Array, meshes: { n
   const pad = (4 - (length % 4)) % 4;
   if (pad) chunks.push(new Uint8Array(pad));
   return chunks;
+}
+
+/**
+ * Writes `deltas * scale` into `values` and returns the bounds per axis of the scaled doubles (before their
+ * rounding to float32), with the implied zeros of unlisted vertices when `withZero`. One pass with the three
+ * axes in locals: the same bounds as Math.min/max per element (a -0 and a 0 print alike in the JSON).
+ */
+export function scaledBounds(deltas: Float64Array, values: Float32Array, scale: number, withZero: boolean): { min: number[]; max: number[] } {
+  let minX = withZero ? 0 : Infinity, minY = minX, minZ = minX;
+  let maxX = withZero ? 0 : -Infinity, maxY = maxX, maxZ = maxX;
+  for (let k = 0; k < deltas.length; k += 3) {
+    const x = deltas[k] * scale, y = deltas[k + 1] * scale, z = deltas[k + 2] * scale;
+    values[k] = x;
+    values[k + 1] = y;
+    values[k + 2] = z;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  return { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] };
 }

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import type { AvatarModel, Texture } from '../../model/avatar.ts';
+import type { AvatarModel } from '../../model/avatar.ts';
 import type { Platform } from '../../model/product.ts';
 import type { PreviewView } from '../../geometry/render/preview.ts';
 import { channelMapTextures } from './fbx/channel-maps.ts';
@@ -9,7 +9,7 @@ import { materialState } from './material-state.ts';
 import { writeObj } from './obj-write.ts';
 import { buildRig } from './rig-json.ts';
 import { writeUnityJson } from './unity-json.ts';
-import { preparedEntry, recurringEntry, writeZip, type ZipEntry } from './zip-write.ts';
+import { preparedEntry, preparedEntryOffThread, recurringEntry, writeZip, type ZipEntry } from './zip-write.ts';
 
 /** File names inside the packages (docs/FORMATS.md lists the layouts). */
 export const PACKAGE_FILES = {
@@ -63,7 +63,13 @@ export function writeModelFiles(model: AvatarModel, platforms: readonly Platform
   };
 }
 
+/** The Unity JSON's entry written on this thread, its zip body deflated on libuv's pool (the same bytes as preparedEntry). */
+const unityJsonEntry = (model: AvatarModel): Promise<Required<ZipEntry>> => preparedEntryOffThread(PACKAGE_FILES.unityJson, writeUnityJson(model));
+
 const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value, null, 1));
+
+/** An entry whose CRC is computed once for every package that carries it (the views, textures, FBX and its maps). */
+const shared = (name: string, data: Uint8Array): ZipEntry => ({ name, data, crc: crc32(data) });
 
 /**
  * Download packages as zip bytes, one per platform asked for; the FBX is written once when both
@@ -71,45 +77,65 @@ const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.strin
  * avatar is the caller's job.
  */
 export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Promise<Map<Platform, Uint8Array>> {
-  const entry = (t: Texture): ZipEntry => ({ name: t.name, data: t.data, crc: crc32(t.data) });
+  const started = startPackages(model, platforms, extras);
+  const out = new Map<Platform, Uint8Array>();
+  for (const [p, zip] of started) out.set(p, await zip);
+  return out;
+}
+
+/**
+ * The packages of buildPackages, each settled as soon as it is made, so that a caller can store one while the
+ * next is made. This thread's own work comes first: the Unity JSON when no other thread has taken it (its
+ * deflate then runs on libuv's pool while this thread goes on), the GLB, then the FBX if no other thread
+ * has taken it; the packages that need model files written elsewhere are zipped when those arrive.
+ */
+export function startPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Map<Platform, Promise<Uint8Array>> {
   const f = PACKAGE_FILES;
+  const claims = extras.modelFileClaims;
   // The images every package carries: the views and the textures.
   const images: ZipEntry[] = [
-    ...Object.entries(f.views).map(([view, name]) => ({ name, data: extras.views[view as PreviewView] })),
-    ...model.textures.map(entry),
+    ...Object.entries(f.views).map(([view, name]) => shared(name, extras.views[view as PreviewView])),
+    ...model.textures.map((t) => shared(t.name, t.data)),
   ];
-  // The FBX's grey maps encode on sharp's threads while the FBX is written.
+  // Queued on libuv's pool before the FBX's grey maps, which encode on sharp's threads while the model files are written.
+  const unityHere = claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
   const withFbx = needsFbx(platforms);
-  const maps = withFbx ? channelMapTextures(model).then((t) => t.map(entry)) : Promise.resolve([]);
-  maps.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
-  // What this thread writes comes first: then the model files no other thread has taken, then those written elsewhere.
-  const glb = platforms.includes('webviewer') ? await writeGlb(model) : undefined;
-  const taken = extras.modelFileClaims ? writeModelFiles(model, platforms, extras.modelFileClaims) : {};
-  const given: ModelFiles = { ...(await extras.modelFiles), ...taken };
-  const fbx = withFbx ? (given.fbx ?? writeFbx(model)) : undefined;
-  const fbxEntries = async (): Promise<ZipEntry[]> => [{ name: f.fbx, data: fbx! }, ...(await maps)];
+  const maps = withFbx ? channelMapTextures(model).then((t) => t.map((m) => shared(m.name, m.data))) : Promise.resolve([]);
+  const glb = platforms.includes('webviewer') ? writeGlb(model).then((data) => shared(f.glb, data)) : undefined;
+  // The FBX: taken here once the GLB is written (by then the other thread has usually taken it), else as given.
+  const fbx = withFbx
+    ? (async () => {
+        await glb;
+        const data = (claims && take(claims, 'fbx') ? writeFbx(model) : undefined) ?? (await extras.modelFiles)?.fbx ?? writeFbx(model);
+        return shared(f.fbx, data);
+      })()
+    : undefined;
+  const unity = async (): Promise<ZipEntry> => (await unityHere) ?? (await extras.modelFiles)?.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) };
   const build = async (platform: Platform): Promise<Uint8Array> => {
     switch (platform) {
       case 'maya':
         return writeZip([
-          ...(await fbxEntries()),
+          await fbx!,
+          ...(await maps),
           ...images,
           { name: f.materialState, data: json(materialState(model)) },
           recurringEntry(f.templateNeutral, extras.templateNeutralObj),
         ]);
       case 'webviewer':
         return writeZip([
-          ...(await fbxEntries()),
+          await fbx!,
+          ...(await maps),
           { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
-          { name: f.glb, data: glb! },
+          await glb!,
           ...images,
         ]);
       case 'unity':
-        return writeZip([given.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) }, ...images]);
+        return writeZip([await unity(), ...images]);
     }
   };
-  const out = new Map<Platform, Uint8Array>();
-  for (const p of platforms) out.set(p, await build(p));
+  const out = new Map(platforms.map((p) => [p, build(p)] as const));
+  // Awaited by the caller; these only keep an early failure from counting as unhandled.
+  for (const p of [maps, glb, fbx, unityHere, ...out.values()]) p?.catch(() => undefined);
   return out;
 }
 

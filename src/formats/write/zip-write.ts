@@ -1,4 +1,5 @@
-import { crc32, deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflateRaw, deflateRawSync, type ZlibOptions } from 'node:zlib';
 
 export interface ZipEntry {
   name: string;
@@ -16,7 +17,9 @@ const DOS_DATE = ((2000 - 1980) << 9) | (1 << 5) | 1;
 const UTF8_NAMES = 0x0800;
 const utf8 = new TextEncoder();
 
-const bodyOf = (name: string, data: Uint8Array) => (STORED.test(name) ? data : deflateRawSync(data, { level: 1 }));
+const DEFLATE: ZlibOptions = { level: 1 };
+const bodyOf = (name: string, data: Uint8Array) => (STORED.test(name) ? data : deflateRawSync(data, DEFLATE));
+const deflateOnPool = promisify(deflateRaw) as (data: Uint8Array, options: ZlibOptions) => Promise<Buffer>;
 
 /** CRC and body of files that recur in many archives, by the array that holds them. */
 const recurring = new WeakMap<Uint8Array, { stored: boolean; crc: number; body: Uint8Array }>();
@@ -38,6 +41,18 @@ export function recurringEntry(name: string, data: Uint8Array): ZipEntry {
 /** An entry with its CRC and body computed now (for instance on another thread than the archive's). */
 export function preparedEntry(name: string, data: Uint8Array): Required<ZipEntry> {
   return { name, data, crc: crc32(data), body: bodyOf(name, data) };
+}
+
+/**
+ * preparedEntry with the deflate on libuv's thread pool (zlib's asynchronous form, the same stream as the
+ * synchronous one): the calling thread goes on with other work meanwhile.
+ */
+export async function preparedEntryOffThread(name: string, data: Uint8Array): Promise<Required<ZipEntry>> {
+  const crc = crc32(data);
+  // zlib's asynchronous form hands each full output buffer back to this thread before it goes on: an output
+  // buffer of half the input is one pass on the pool for text (the Unity JSON deflates to a third).
+  const chunkSize = Math.max(64 * 1024, data.length >> 1);
+  return { name, data, crc, body: STORED.test(name) ? data : await deflateOnPool(data, { ...DEFLATE, chunkSize }) };
 }
 
 /**

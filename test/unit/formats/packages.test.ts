@@ -3,10 +3,10 @@ import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../tools/read-fbx.ts';
-import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, modelFileClaims, writeModelFiles } from '../../../src/formats/write/packages.ts';
+import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, modelFileClaims, startPackages, writeModelFiles, type ModelFiles } from '../../../src/formats/write/packages.ts';
 import type { RigJson } from '../../../src/formats/write/rig-json.ts';
 import { writeObj } from '../../../src/formats/write/obj-write.ts';
-import { writeZip } from '../../../src/formats/write/zip-write.ts';
+import { preparedEntry, preparedEntryOffThread, writeZip } from '../../../src/formats/write/zip-write.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { testViews } from '../../fixtures/views.ts';
 import { validateUnityModel } from '../../helpers/unity-schema.ts';
@@ -100,6 +100,51 @@ test('packages from model files written ahead (as the pipeline\'s helper thread 
     assert.ok(Buffer.from(ahead.get(p)!).equals(whole.get(p)!), p);
     assert.ok(Buffer.from(part.get(p)!).equals(whole.get(p)!), p);
     assert.ok(Buffer.from(shared.get(p)!).equals(whole.get(p)!), p);
+  }
+});
+
+test('this thread takes the Unity JSON first and the FBX after its GLB, when the other writer has not: same packages', async () => {
+  const platforms = ['maya', 'webviewer', 'unity'] as const;
+  const whole = await buildPackages(model, platforms, extras);
+  // Nothing taken yet: the other writer, asked later, finds both taken.
+  const claims = modelFileClaims();
+  let other: ModelFiles | undefined;
+  const later = new Promise<ModelFiles>((resolve) => setImmediate(() => resolve((other = writeModelFiles(model, platforms, claims)))));
+  const here = await buildPackages(model, platforms, { ...extras, modelFiles: later, modelFileClaims: claims });
+  assert.deepEqual([...claims], [1, 1]);
+  assert.deepEqual(other, {}, 'the other writer had nothing left');
+  // The FBX already taken by the other writer: only the Unity JSON is written here.
+  const fbxTaken = modelFileClaims();
+  const fbxElsewhere = writeModelFiles(model, ['maya'], fbxTaken);
+  const split = await buildPackages(model, platforms, { ...extras, modelFiles: Promise.resolve(fbxElsewhere), modelFileClaims: fbxTaken });
+  for (const p of platforms) {
+    assert.ok(Buffer.from(here.get(p)!).equals(whole.get(p)!), p);
+    assert.ok(Buffer.from(split.get(p)!).equals(whole.get(p)!), p);
+  }
+});
+
+test('startPackages settles each package when made: the Unity package while the FBX is still being written elsewhere', async () => {
+  const claims = modelFileClaims();
+  const fbx = writeModelFiles(model, ['maya'], claims); // the other writer took the FBX
+  let give!: (files: ModelFiles) => void;
+  const started = startPackages(model, ['maya', 'webviewer', 'unity'], { ...extras, modelFiles: new Promise((resolve) => (give = resolve)), modelFileClaims: claims });
+  const settled: string[] = [];
+  for (const [p, zip] of started) void zip.then(() => settled.push(p));
+  const unity = await started.get('unity')!;
+  assert.deepEqual(settled, ['unity']);
+  give(fbx);
+  const all = await buildPackages(model, ['maya', 'webviewer', 'unity'], extras);
+  for (const [p, zip] of started) assert.ok(Buffer.from(await zip).equals(all.get(p)!), p);
+  assert.ok(Buffer.from(unity).equals(all.get('unity')!));
+});
+
+test('an entry deflated on the thread pool is the entry deflated here (text in one pass, noise in several)', async () => {
+  const text = new TextEncoder().encode(JSON.stringify(Array.from({ length: 50_000 }, (_, k) => Math.sin(k))));
+  const noise = Uint8Array.from({ length: 300_000 }, (_, k) => (k * 2654435761) >>> 24);
+  for (const [name, data] of [['a.json', text], ['b.png', text], ['c.bin', noise]] as const) {
+    const [here, pool] = [preparedEntry(name, data), await preparedEntryOffThread(name, data)];
+    assert.equal(pool.crc, here.crc);
+    assert.ok(Buffer.from(pool.body).equals(here.body), name);
   }
 });
 

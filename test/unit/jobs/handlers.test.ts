@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { handleJob, type JobContext } from '../../../src/jobs/handlers.ts';
-import { inputPath, packagePath } from '../../../src/domain/layout.ts';
+import { inputPath, modelPath, packagePath, previewPath } from '../../../src/domain/layout.ts';
+import { modelFileClaims, writeModelFiles, type ModelFiles } from '../../../src/formats/write/packages.ts';
 import type { Avatar } from '../../../src/domain/ports.ts';
 import type { PipelineResult } from '../../../src/pipeline/types.ts';
 import { buildTestAvatar } from '../../fixtures/avatar.ts';
@@ -61,5 +62,74 @@ test('a failed write is reported only once every other write has settled, and th
   });
   await assert.rejects(handleJob(job, ctx), /disk gone/);
   assert.ok(slowDone, 'the other writes were still running when the failure was reported');
+  assert.ok(!statuses.includes('done'));
+});
+
+/** A context whose file store has `free` bytes and keeps what is put and removed. */
+function store(free: number) {
+  const files = new Map<string, number>();
+  const removed: string[] = [];
+  const { ctx, statuses } = context(async () => undefined);
+  ctx.files = {
+    ...ctx.files,
+    put: async (path, data) => void files.set(path, data.length),
+    deletePrefix: async (path) => {
+      removed.push(path);
+      files.delete(path);
+    },
+    freeBytes: async () => free,
+  };
+  return { ctx, statuses, files, removed };
+}
+
+test('the files are put only if all of them fit with the headroom: exactly fitting is done, a byte less leaves nothing', async () => {
+  const all = store(Infinity);
+  await handleJob(job, all.ctx);
+  const total = [...all.files.values()].reduce((s, n) => s + n, 0);
+  assert.equal(all.files.size, 3 + avatar.platforms.length);
+
+  const exact = store(total + 1000);
+  exact.ctx.minFreeBytes = 1000;
+  await handleJob(job, exact.ctx);
+  assert.deepEqual(exact.statuses, ['processing', 'done']);
+  assert.deepEqual(exact.removed, []);
+
+  const short = store(total + 999);
+  short.ctx.minFreeBytes = 1000;
+  await handleJob(job, short.ctx);
+  assert.deepEqual(short.statuses, ['processing', 'error']);
+  assert.ok(short.removed.length > 0, 'some files were put before the one that did not fit');
+  assert.deepEqual([...short.files.keys()], [], 'every file put was removed');
+});
+
+// The timeout only turns a handler that waits for every package before its first put into a failure instead of a hang.
+test('the files are put as they are made: previews, model and the Unity package while the FBX is still being written elsewhere', { timeout: 60_000 }, async () => {
+  const claims = modelFileClaims();
+  const fbx = writeModelFiles(result.model, ['maya'], claims);
+  let give!: (files: ModelFiles) => void;
+  const put: string[] = [];
+  const { ctx, statuses } = context(async (path) => void put.push(path));
+  ctx.pipeline = { run: async () => ({ ...result, modelFiles: new Promise((resolve) => (give = resolve)), modelFileClaims: claims }) };
+  const running = handleJob(job, ctx);
+  while (!put.includes(packagePath(avatar.key, 'unity'))) await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(new Set(put), new Set([previewPath(avatar.key, 'jpg'), previewPath(avatar.key, 'png'), modelPath(avatar.key), packagePath(avatar.key, 'unity')]));
+  give(fbx);
+  await running;
+  assert.equal(put.length, 3 + avatar.platforms.length);
+  assert.deepEqual(statuses, ['processing', 'done']);
+});
+
+test('a package that cannot be made fails the job only once the files already being put have settled', async () => {
+  let previewDone = false;
+  const { ctx, statuses } = context(async (path) => {
+    if (path === previewPath(avatar.key, 'png')) {
+      await new Promise((r) => setTimeout(r, 50));
+      previewDone = true;
+    }
+  });
+  // No views: the packages' first entries cannot be made.
+  ctx.pipeline = { run: async () => ({ ...result, views: {} as PipelineResult['views'] }) };
+  await assert.rejects(handleJob(job, ctx), TypeError);
+  assert.ok(previewDone, 'the preview was still being written when the failure was reported');
   assert.ok(!statuses.includes('done'));
 });
