@@ -7,7 +7,7 @@
 import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
 import { factorRbf, solveRbf, type RbfFactor } from '../fit/rbf.ts';
 import { BONE } from '../template/types.ts';
-import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
+import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
 
@@ -110,9 +110,7 @@ export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Fl
 export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
-  // A vertex pushed out of one surface can land inside a fold next to it (behind an ear): a few passes settle it.
-  const body = lib.body.refit(avatar);
-  for (let pass = 0; pass < 4 && keepOutsideMesh(positions, body, margin) > 0; pass++);
+  keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);
   const weights = new Float32Array(n * 4);

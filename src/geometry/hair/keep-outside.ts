@@ -32,22 +32,34 @@ export function keepOutside(positions: Float32Array, head: ScalpMap, margin: num
   return moved;
 }
 
+/** Passes of keepOutsideMesh that settle hair pushed from one surface into the next (a few suffice). */
+export const OUTSIDE_PASSES = 4;
+
 /**
  * Below the cranium the scalp map says nothing: hair that falls onto the shoulders could pass into the
  * bust. Every vertex inside the closed head-and-bust mesh moves out to its closest surface point, `margin`
- * beyond it. Returns how many moved.
+ * beyond it; a vertex pushed out of one surface can land inside a fold next to it (behind an ear), so this
+ * repeats up to `passes` times while any vertex moved. A pass asks again only about the vertices the last
+ * one moved: the others stand where they stood, outside the same mesh. Returns the moves in all.
  */
-export function keepOutsideMesh(positions: Float32Array, body: TriangleBvh, margin: number): number {
+export function keepOutsideMesh(positions: Float32Array, body: TriangleBvh, margin: number, passes: number): number {
   const hit = emptyClosestPoint();
-  let moved = 0;
-  for (let v = 0; v < positions.length; v += 3) {
-    const [x, y, z] = [positions[v], positions[v + 1], positions[v + 2]];
-    if (!body.closestPoint(x, y, z, hit) || !hit.inside) continue;
-    const d = Math.max(hit.distance, 1e-6);
-    positions[v] = hit.x + ((hit.x - x) / d) * margin;
-    positions[v + 1] = hit.y + ((hit.y - y) / d) * margin;
-    positions[v + 2] = hit.z + ((hit.z - z) / d) * margin;
-    moved++;
+  let asked = Uint32Array.from({ length: positions.length / 3 }, (_, v) => v);
+  let total = 0;
+  for (let pass = 0; pass < passes && asked.length > 0; pass++) {
+    let moved = 0;
+    for (const v of asked) {
+      const o = 3 * v;
+      const x = positions[o], y = positions[o + 1], z = positions[o + 2];
+      if (!body.closestPoint(x, y, z, hit) || !hit.inside) continue;
+      const d = Math.max(hit.distance, 1e-6);
+      positions[o] = hit.x + ((hit.x - x) / d) * margin;
+      positions[o + 1] = hit.y + ((hit.y - y) / d) * margin;
+      positions[o + 2] = hit.z + ((hit.z - z) / d) * margin;
+      asked[moved++] = v;
+    }
+    asked = asked.subarray(0, moved);
+    total += moved;
   }
-  return moved;
+  return total;
 }

@@ -7,7 +7,7 @@ import type { HeadTemplate } from '../template/types.ts';
 import { generateHairstyle, orientFaces, type CardBudget, type FaceClearance } from './cards.ts';
 import { craniumCentre, scalpMap, type ScalpMap } from './scalp-map.ts';
 import { HAIRSTYLES, type HairStyle } from './styles.ts';
-import { keepOutside, keepOutsideMesh } from './keep-outside.ts';
+import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { scalpWarp, type ScalpWarp } from './fit-hair.ts';
 
@@ -95,7 +95,7 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
     const mesh = generateHairstyle(style, map, face, budget, body);
     keepOutside(mesh.positions, map, HAIR_MARGIN);
     // The map is sampled at the head's vertices; between them the surface can stand a little further out.
-    for (let pass = 0; pass < 4 && keepOutsideMesh(mesh.positions, body, HAIR_MARGIN) > 0; pass++);
+    keepOutsideMesh(mesh.positions, body, HAIR_MARGIN, OUTSIDE_PASSES);
     // A push can fold a triangle over: wind it again.
     orientFaces(mesh);
     return { style, mesh, tree: TriangleBvh.build(mesh.positions, mesh.indices) };

@@ -89,8 +89,10 @@ function sample(grid: Float32Array, x: number, y: number, z: number): number {
   const [a, e] = cellOf(x, y, z);
   const a0 = Math.floor(a), e0 = Math.min(EL - 2, Math.floor(e));
   const fa = a - a0, fe = Math.min(1, e - e0);
-  const at = (aa: number, ee: number) => grid[ee * AZ + (((aa % AZ) + AZ) % AZ)];
-  return (at(a0, e0) * (1 - fa) + at(a0 + 1, e0) * fa) * (1 - fe) + (at(a0, e0 + 1) * (1 - fa) + at(a0 + 1, e0 + 1) * fa) * fe;
+  // The two columns around the direction, wrapped; no closure here (this runs per hair vertex).
+  const c0 = ((a0 % AZ) + AZ) % AZ, c1 = (((a0 + 1) % AZ) + AZ) % AZ;
+  const low = e0 * AZ, high = (e0 + 1) * AZ;
+  return (grid[low + c0] * (1 - fa) + grid[low + c1] * fa) * (1 - fe) + (grid[high + c0] * (1 - fa) + grid[high + c1] * fa) * fe;
 }
 
 /** Surface distance from the centre towards the point (x, y, z) (any distance along that ray). */

@@ -53,6 +53,32 @@ export function vertexNeighbours(vertexCount: number, indices: ArrayLike<number>
   return sets.map((s) => [...s].sort((x, y) => x - y));
 }
 
+/** Every vertex's neighbours, packed: those of v are list[start[v]] to list[start[v + 1] - 1]. */
+export interface NeighbourLists {
+  start: Uint32Array;
+  list: Uint32Array;
+}
+
+/**
+ * The one ring of every vertex in typed arrays, for walks over many vertices: a neighbour appears once per
+ * triangle edge joining the two (so mostly twice), in no order.
+ */
+export function neighbourLists(vertexCount: number, indices: ArrayLike<number>): NeighbourLists {
+  const start = new Uint32Array(vertexCount + 1);
+  for (let i = 0; i < indices.length; i++) start[indices[i] + 1] += 2;
+  for (let v = 0; v < vertexCount; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, vertexCount);
+  const list = new Uint32Array(start[vertexCount]);
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = indices[t + k], b = indices[t + ((k + 1) % 3)];
+      list[fill[a]++] = b;
+      list[fill[b]++] = a;
+    }
+  }
+  return { start, list };
+}
+
 /** `seed` with `rings` rings of neighbours around it. */
 export function grow(seed: Set<number>, neighbours: number[][], rings: number): Set<number> {
   const out = new Set(seed);

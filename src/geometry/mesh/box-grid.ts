@@ -11,6 +11,46 @@ interface GridBoxes {
   entries: number;
   /** A cell's key: its number in the grid's box, or its coordinates as text in a grid too large for exact numbers. */
   key: (x: number, y: number, z: number) => number | string;
+  /** Cells in the grid's box (Infinity when its keys are text). */
+  volume: number;
+}
+
+/**
+ * Grids whose box has at most this many cells per box-cell entry (plus a floor) number their cells through a
+ * table over the whole box rather than a Map: a few bytes per cell buy lookups without hashing.
+ */
+const DENSE_CELLS_PER_ENTRY = 8;
+const DENSE_CELLS_FLOOR = 65536;
+
+/** Cells of a grid numbered 0, 1, ... in the order they are first added. */
+class CellIds {
+  size = 0;
+  private readonly table?: Int32Array;
+  private readonly map?: Map<number | string, number>;
+
+  constructor(private readonly grid: GridBoxes) {
+    if (grid.volume <= DENSE_CELLS_PER_ENTRY * grid.entries + DENSE_CELLS_FLOOR) this.table = new Int32Array(grid.volume).fill(-1);
+    else this.map = new Map();
+  }
+
+  /** The cell's id, -1 if it was never added. */
+  find(x: number, y: number, z: number): number {
+    const k = this.grid.key(x, y, z);
+    return this.table ? this.table[k as number] : this.map!.get(k) ?? -1;
+  }
+
+  /** The cell's id, a new one if it had none. */
+  add(x: number, y: number, z: number): number {
+    const k = this.grid.key(x, y, z);
+    if (this.table) {
+      const id = this.table[k as number];
+      return id >= 0 ? id : (this.table[k as number] = this.size++);
+    }
+    const id = this.map!.get(k);
+    if (id !== undefined) return id;
+    this.map!.set(k, this.size);
+    return this.size++;
+  }
 }
 
 function gridBoxes(boxes: Float64Array, dims: 2 | 3, cellSize: number): GridBoxes {
@@ -40,11 +80,11 @@ function gridBoxes(boxes: Float64Array, dims: 2 | 3, cellSize: number): GridBoxe
   }
   const [x0, y0, z0] = min;
   const ny = max[1] - y0 + 1, nz = max[2] - z0 + 1;
-  const key =
-    (max[0] - x0 + 1) * ny * nz <= Number.MAX_SAFE_INTEGER
-      ? (x: number, y: number, z: number) => ((x - x0) * ny + (y - y0)) * nz + (z - z0)
-      : (x: number, y: number, z: number) => `${x},${y},${z}`;
-  return { count, box, range, inGrid, entries, key };
+  const numbered = (max[0] - x0 + 1) * ny * nz;
+  const exact = numbered <= Number.MAX_SAFE_INTEGER;
+  const key = exact ? (x: number, y: number, z: number) => ((x - x0) * ny + (y - y0)) * nz + (z - z0) : (x: number, y: number, z: number) => `${x},${y},${z}`;
+  // An empty grid (min above max) has no cells.
+  return { count, box, range, inGrid, entries, key, volume: entries === 0 ? 0 : exact ? numbered : Infinity };
 }
 
 /** Calls `visit` with the key and coordinates of every cell box i covers (x, then y, then z ascending). */
@@ -72,26 +112,25 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
   const grid = gridBoxes(boxes, dims, cellSize);
   const { count, box, range, inGrid, entries } = grid;
   // Cells get ids in the order boxes first enter them; entries are (cell id, box) in box order.
-  const idOf = new Map<number | string, number>();
+  const ids = new CellIds(grid);
   const cellCoords: number[] = [];
   const entryCell = new Int32Array(entries), entryBox = new Int32Array(entries);
   let e = 0;
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
-    forEachCell(grid, i, (k, x, y, z) => {
-      let id = idOf.get(k);
-      if (id === undefined) {
-        id = idOf.size;
-        idOf.set(k, id);
-        cellCoords.push(x, y, z);
-      }
-      entryCell[e] = id;
-      entryBox[e++] = i;
-    });
+    const r = i * 6;
+    for (let x = range[r]; x <= range[r + 3]; x++)
+      for (let y = range[r + 1]; y <= range[r + 4]; y++)
+        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+          const before = ids.size, id = ids.add(x, y, z);
+          if (id === before) cellCoords.push(x, y, z);
+          entryCell[e] = id;
+          entryBox[e++] = i;
+        }
   }
   // Each cell's boxes, contiguous and in box order (a stable counting sort by cell id), with copies of
   // their bounds and lower cells side by side for the pair loop.
-  const cellCount = idOf.size;
+  const cellCount = ids.size;
   const start = new Int32Array(cellCount + 1);
   for (let k = 0; k < entries; k++) start[entryCell[k] + 1]++;
   for (let c = 0; c < cellCount; c++) start[c + 1] += start[c];
@@ -128,25 +167,41 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
 export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize: number, selected: Uint8Array, visit: (i: number, j: number) => void): void {
   const grid = gridBoxes(boxes, dims, cellSize);
   const { count, box, range, inGrid } = grid;
-  const cells = new Map<number | string, number[]>();
+  // The cells of the selected boxes, numbered as they are first entered, each with its selected boxes in order.
+  const ids = new CellIds(grid);
+  const entryCell: number[] = [], entryBox: number[] = [];
   for (let s = 0; s < count; s++) {
     if (!selected[s] || !inGrid[s]) continue;
-    forEachCell(grid, s, (k) => {
-      const list = cells.get(k);
-      if (list) list.push(s);
-      else cells.set(k, [s]);
-    });
+    const r = s * 6;
+    for (let x = range[r]; x <= range[r + 3]; x++)
+      for (let y = range[r + 1]; y <= range[r + 4]; y++)
+        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+          entryCell.push(ids.add(x, y, z));
+          entryBox.push(s);
+        }
   }
+  const start = new Int32Array(ids.size + 1);
+  for (const c of entryCell) start[c + 1]++;
+  for (let c = 0; c < ids.size; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, ids.size);
+  const member = new Int32Array(entryBox.length);
+  for (let e = 0; e < entryBox.length; e++) member[fill[entryCell[e]]++] = entryBox[e];
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
-    forEachCell(grid, i, (k, x, y, z) => {
-      for (const s of cells.get(k) ?? []) {
-        // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
-        if (s === i || (selected[i] && s < i)) continue;
-        if (Math.max(range[i * 6], range[s * 6]) !== x || Math.max(range[i * 6 + 1], range[s * 6 + 1]) !== y || Math.max(range[i * 6 + 2], range[s * 6 + 2]) !== z) continue;
-        if (overlap(box, i, s)) visit(Math.min(i, s), Math.max(i, s));
-      }
-    });
+    const r = i * 6;
+    for (let x = range[r]; x <= range[r + 3]; x++)
+      for (let y = range[r + 1]; y <= range[r + 4]; y++)
+        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+          const id = ids.find(x, y, z);
+          if (id < 0) continue;
+          for (let e = start[id]; e < start[id + 1]; e++) {
+            const s = member[e];
+            // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
+            if (s === i || (selected[i] && s < i)) continue;
+            if (Math.max(range[r], range[s * 6]) !== x || Math.max(range[r + 1], range[s * 6 + 1]) !== y || Math.max(range[r + 2], range[s * 6 + 2]) !== z) continue;
+            if (overlap(box, i, s)) visit(Math.min(i, s), Math.max(i, s));
+          }
+        }
   }
 }
 

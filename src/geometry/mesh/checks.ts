@@ -1,7 +1,7 @@
 import type { MeshData } from '../../model/avatar.ts';
 import { boundaryLoops, halfEdgeCounts } from './adjacency.ts';
 import { overlappingPairs, overlappingPairsWith, sortInGridOrder, triangleBoxes } from './box-grid.ts';
-import { coincidentGroups } from './normals.ts';
+import { weldMap } from './weld.ts';
 import { trianglesIntersect, trianglesOverlap2d } from './triangle-tests.ts';
 
 export interface MeshCheckOptions {
@@ -53,13 +53,6 @@ export function checkMesh(mesh: Pick<MeshData, 'positions' | 'uvs' | 'indices'>,
     uvOverlaps: countUvOverlaps(uvs, mesh.indices),
     boundaryLoops: loops.length,
   };
-}
-
-/** For every vertex, the first vertex at exactly the same position. */
-export function weldMap(positions: ArrayLike<number>): Uint32Array {
-  const map = Uint32Array.from({ length: positions.length / 3 }, (_, v) => v);
-  for (const group of coincidentGroups(positions)) for (const v of group) map[v] = group[0];
-  return map;
 }
 
 function loopSignature(loop: readonly number[]): string {
@@ -174,18 +167,21 @@ export class SelfIntersectionWalk {
   run(positions: Float32Array, indices: Uint32Array, cellSize: number, visit: (i: number, j: number) => void): void {
     const count = indices.length / 3;
     const bits = new Uint32Array(positions.buffer, positions.byteOffset, positions.length);
-    const same = bits.length === this.positions.length && indices.length === this.indices.length && indices.every((v, k) => v === this.indices[k]);
+    let same = bits.length === this.positions.length && indices.length === this.indices.length;
+    for (let k = 0; same && k < indices.length; k++) same = indices[k] === this.indices[k];
     const moved = new Uint8Array(count);
-    let anyMoved = !same;
+    let movedCount = 0;
     for (let t = 0; same && t < count; t++) {
       for (let k = 0; k < 3 && !moved[t]; k++) {
         const v = indices[3 * t + k] * 3;
         if (bits[v] !== this.positions[v] || bits[v + 1] !== this.positions[v + 1] || bits[v + 2] !== this.positions[v + 2]) moved[t] = 1;
       }
-      anyMoved ||= moved[t] === 1;
+      movedCount += moved[t];
     }
+    const anyMoved = !same || movedCount > 0;
     let pairs: number[];
-    if (!same) {
+    // With most triangles moved a fresh walk is cheaper than finding the moved ones' pairs box by box.
+    if (!same || movedCount * FRESH_WALK_SHARE > count) {
       pairs = [];
       forEachSelfIntersection(positions, indices, cellSize, (i, j) => pairs.push(i * count + j));
     } else if (anyMoved || cellSize !== this.cellSize) {
@@ -204,6 +200,9 @@ export class SelfIntersectionWalk {
     for (const p of pairs) visit(Math.floor(p / count), p % count);
   }
 }
+
+/** A walk starts afresh when more than 1 / FRESH_WALK_SHARE of its triangles moved. */
+const FRESH_WALK_SHARE = 2;
 
 /** Pairs of triangles, one from each mesh, that cut through each other. */
 export function countIntersectionsBetween(a: Pick<MeshData, 'positions' | 'indices'>, b: Pick<MeshData, 'positions' | 'indices'>): number {

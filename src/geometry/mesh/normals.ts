@@ -1,3 +1,5 @@
+import { weldMap } from './weld.ts';
+
 /**
  * Area-weighted vertex normals of an indexed triangle mesh. Vertices at identical positions (UV
  * seams) share one normal, so seams do not show in the shading.
@@ -9,38 +11,34 @@ export function vertexNormals(positions: ArrayLike<number>, indices: ArrayLike<n
     const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
     const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    for (const v of [a, b, c]) {
-      acc[v] += nx;
-      acc[v + 1] += ny;
-      acc[v + 2] += nz;
-    }
+    acc[a] += nx;
+    acc[a + 1] += ny;
+    acc[a + 2] += nz;
+    acc[b] += nx;
+    acc[b + 1] += ny;
+    acc[b + 2] += nz;
+    acc[c] += nx;
+    acc[c + 1] += ny;
+    acc[c + 2] += nz;
   }
-  for (const group of coincidentGroups(positions)) {
-    const sum = [0, 1, 2].map((k) => group.reduce((total, v) => total + acc[3 * v + k], 0));
-    for (const v of group) acc.set(sum, 3 * v);
+  // A group's sum runs from 0 over its vertices in index order (a lone vertex keeps its own sum, -0 included).
+  const weld = weldMap(positions);
+  const sum = new Float64Array(positions.length);
+  const size = new Uint32Array(weld.length);
+  for (let v = 0; v < weld.length; v++) {
+    const w = weld[v];
+    size[w]++;
+    for (let k = 0; k < 3; k++) sum[3 * w + k] += acc[3 * v + k];
   }
   const out = new Float32Array(positions.length);
-  for (let i = 0; i < acc.length; i += 3) {
-    const len = Math.hypot(acc[i], acc[i + 1], acc[i + 2]) || 1;
-    out[i] = acc[i] / len;
-    out[i + 1] = acc[i + 1] / len;
-    out[i + 2] = acc[i + 2] / len;
+  for (let v = 0; v < weld.length; v++) {
+    const i = 3 * v, w = 3 * weld[v];
+    const grouped = size[weld[v]] > 1;
+    const x = grouped ? sum[w] : acc[i], y = grouped ? sum[w + 1] : acc[i + 1], z = grouped ? sum[w + 2] : acc[i + 2];
+    const len = Math.hypot(x, y, z) || 1;
+    out[i] = x / len;
+    out[i + 1] = y / len;
+    out[i + 2] = z / len;
   }
   return out;
-}
-
-/** Groups of two or more vertices at exactly the same position (sorted by coordinates, no hashing). */
-export function coincidentGroups(positions: ArrayLike<number>): number[][] {
-  const n = positions.length / 3;
-  const order = Array.from({ length: n }, (_, i) => i);
-  const cmp = (a: number, b: number) => positions[3 * a] - positions[3 * b] || positions[3 * a + 1] - positions[3 * b + 1] || positions[3 * a + 2] - positions[3 * b + 2];
-  order.sort((a, b) => cmp(a, b) || a - b);
-  const groups: number[][] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && cmp(order[i], order[j]) === 0) j++;
-    if (j - i > 1) groups.push(order.slice(i, j));
-    i = j;
-  }
-  return groups;
 }

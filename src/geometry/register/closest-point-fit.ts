@@ -10,7 +10,7 @@
 import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { vertexNormals } from '../mesh/normals.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
-import { weldMap } from '../mesh/checks.ts';
+import { weldMap } from '../mesh/weld.ts';
 
 export interface TargetSurface {
   bvh: TriangleBvh;

@@ -6,7 +6,7 @@
  */
 import { intersectingVertices } from '../fit/untangle.ts';
 import { grow, vertexNeighbours } from '../mesh/adjacency.ts';
-import { weldMap } from '../mesh/checks.ts';
+import { weldMap } from '../mesh/weld.ts';
 
 const ATTEMPTS = 6;
 /** Smoothing shrinks a surface: a region larger than this share of the mesh is not smoothed further. */

@@ -1,7 +1,7 @@
 import type { MeshData, TemplateVersion, Vec3 } from '../../model/avatar.ts';
 import { vertexNormals } from '../mesh/normals.ts';
 import { subdivide } from '../mesh/subdivide.ts';
-import { weldMap } from '../mesh/checks.ts';
+import { weldMap } from '../mesh/weld.ts';
 import { buildEyeball, eyeballLayout } from './eyeball.ts';
 import type { CanonicalFace } from './canonical-face.ts';
 import { buildBaseHead, FACE_UV, Tag, type BaseHead } from './head.ts';

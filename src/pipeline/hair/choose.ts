@@ -16,7 +16,7 @@ import type { HairStyle } from '../../geometry/hair/styles.ts';
 import { LENGTH_ORDER } from '../../geometry/hair/styles.ts';
 import { scaleVolume, warpedStyle } from '../../geometry/hair/fit-hair.ts';
 import { faceFrame, fromFace, toFace, type FaceFrame } from './face-frame.ts';
-import { hairSilhouette, headDepth, iou, maskOnGrid, silhouetteGrid, type SilhouetteGrid } from './silhouette.ts';
+import { andCells, coveredCells, hairSilhouette, headDepth, iou, maskOnGrid, orCells, silhouetteGrid, type SilhouetteGrid } from './silhouette.ts';
 import { fitVolume } from './volume-fit.ts';
 import { lengthGap } from './hair-measures.ts';
 
@@ -100,22 +100,22 @@ export function chooseHairstyle(input: ChoiceInput): HairChoice | undefined {
   const grid = headGrid(frame);
   const [outlineRegion, hairRegion] = regions(frame, grid);
   const matteCells = maskOnGrid(input.matte, grid);
-  const matte = matteCells.map((m, i) => m & outlineRegion[i]);
+  const matte = andCells(matteCells, outlineRegion);
   const observed = maskOnGrid(obs.mask, grid);
   const head = headDepth(camera, grid, input.avatar);
-  const headCells = Uint8Array.from(head, (d) => (d > -Infinity ? 1 : 0));
+  const headCells = coveredCells(head);
   const placed = (s: LibraryStyle, volume: number | Float32Array) => input.place(scaleVolume(s.mesh, library.map, volume));
   const score = (s: LibraryStyle, volume: number | Float32Array, positions = placed(s, volume)): Scored => {
     const hair = hairSilhouette(camera, grid, head, { positions, indices: s.mesh.indices });
     const hairIoU = iou(hair, observed, hairRegion);
-    const outline = hair.map((h, i) => h | headCells[i]);
+    const outline = orCells(hair, headCells);
     const outlineIoU = iou(outline, matte, outlineRegion);
     const silhouette = OUTLINE_WEIGHT * outlineIoU + (1 - OUTLINE_WEIGHT) * hairIoU;
     return { style: s, volume, outline: outlineIoU, hair: hairIoU, score: silhouette - penalty(s, obs) };
   };
   const tried = candidates.map((s) => score(s, 1)).sort((a, b) => b.score - a.score);
   const centre = input.warp(new Float32Array(library.map.centre));
-  const person = matteCells.map((m, i) => m | observed[i]);
+  const person = orCells(matteCells, observed);
   const scene = { camera, grid, head, matte, person, frame, centre: [centre[0], centre[1], centre[2]] as [number, number, number] };
   const fitted = tried.slice(0, RETRIED).map(({ style }) => {
     const warped = warpedStyle(library.map, style.mesh, input.warp);

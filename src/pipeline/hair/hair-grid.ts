@@ -86,7 +86,6 @@ export function hairGrid(photo: RgbImage, matte: PersonMatte, landmarks: ArrayLi
  */
 export function cellGrain(grid: HairGrid, c: number): number {
   const { width, height, data } = grid.photo;
-  const bright = (p: number) => data[p * 3] + data[p * 3 + 1] + data[p * 3 + 2];
   const x0 = Math.max(1, (c % grid.columns) * grid.step);
   const y0 = Math.max(1, Math.floor(c / grid.columns) * grid.step);
   let diff = 0;
@@ -94,12 +93,17 @@ export function cellGrain(grid: HairGrid, c: number): number {
   for (let y = y0; y < Math.min(height - 1, y0 + grid.step); y++) {
     for (let x = x0; x < Math.min(width - 1, x0 + grid.step); x++) {
       const p = y * width + x;
-      const b = bright(p);
-      diff += Math.abs(b - (bright(p - 1) + bright(p + 1) + bright(p - width) + bright(p + width)) / 4);
+      const b = brightness(data, p);
+      diff += Math.abs(b - (brightness(data, p - 1) + brightness(data, p + 1) + brightness(data, p - width) + brightness(data, p + width)) / 4);
       sum += b + 24;
     }
   }
   return sum > 0 ? diff / sum : 0;
+}
+
+/** Sum of a pixel's three channels (a function of the module, not a closure per call: cellGrain runs per cell). */
+function brightness(data: Uint8Array, p: number): number {
+  return data[p * 3] + data[p * 3 + 1] + data[p * 3 + 2];
 }
 
 /**
@@ -109,13 +113,16 @@ export function cellGrain(grid: HairGrid, c: number): number {
  */
 export function matteEdgeDistance(grid: HairGrid): Float32Array {
   const { columns, rows } = grid;
-  const d = Float32Array.from(grid.person, (p) => (p ? Infinity : 0));
+  const d = new Float32Array(grid.person.length);
+  for (let c = 0; c < d.length; c++) if (grid.person[c]) d[c] = Infinity;
   const relax = (c: number, n: number, w: number) => {
     if (d[n] + w < d[c]) d[c] = d[n] + w;
   };
+  // A cell outside the matte stays 0 (no neighbour offers less), so only the person's cells are relaxed.
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < columns; x++) {
       const c = y * columns + x;
+      if (d[c] === 0) continue;
       if (x > 0) relax(c, c - 1, 1);
       if (y > 0) {
         relax(c, c - columns, 1);
@@ -127,6 +134,7 @@ export function matteEdgeDistance(grid: HairGrid): Float32Array {
   for (let y = rows - 1; y >= 0; y--) {
     for (let x = columns - 1; x >= 0; x--) {
       const c = y * columns + x;
+      if (d[c] === 0) continue;
       if (x < columns - 1) relax(c, c + 1, 1);
       if (y < rows - 1) {
         relax(c, c + columns, 1);

@@ -9,7 +9,7 @@
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 import type { FaceFrame } from './face-frame.ts';
 import { toFace } from './face-frame.ts';
-import { hairSilhouette, project, type SilhouetteGrid } from './silhouette.ts';
+import { coveredCells, hairSilhouette, project, type SilhouetteGrid } from './silhouette.ts';
 
 const SECTORS = 36;
 /** Scale limits: hair is not drawn into the scalp nor blown up past what the style's shape can carry. */
@@ -66,7 +66,7 @@ function reach(mask: Uint8Array, grid: SilhouetteGrid, cx: number, cy: number, a
 export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayLike<number>, placed: (factors: Float32Array) => Float32Array): Float32Array {
   const { camera, grid, frame } = scene;
   const [cx, cy] = project(camera, grid, scene.centre);
-  const head = Uint8Array.from(scene.head, (d) => (d > -Infinity ? 1 : 0));
+  const head = coveredCells(scene.head);
   const angles = Array.from({ length: SECTORS }, (_, j) => (2 * Math.PI * j) / SECTORS);
   const headReach = angles.map((a) => reach(head, grid, cx, cy, a));
   const matteReach = angles.map((a) => reach(scene.matte, grid, cx, cy, a));
