@@ -6,7 +6,7 @@
  * written while the front preview is drawn and the packages are put together. On two cores, photo to done sooner.
  */
 import type { Worker } from 'node:worker_threads';
-import type { AvatarModel, TemplateVersion } from '../model/avatar.ts';
+import type { AvatarModel, MorphTarget, TemplateVersion } from '../model/avatar.ts';
 import type { Platform } from '../model/product.ts';
 import type { FittedGeometry } from '../geometry/expressions/frame.ts';
 import type { Camera } from '../geometry/render/camera.ts';
@@ -17,6 +17,8 @@ import { tsWorker } from '../util/ts-worker.ts';
 import { featureShapes } from './stages.ts';
 import type { TemplateView } from './template-view.ts';
 import { withoutTemplateArrays, type SentModel } from './model-transfer.ts';
+import type { EncodedShapes, Morphs } from './kept-shapes.ts';
+import { useShapesEncodedElsewhere } from '../formats/write/fbx/blendshapes.ts';
 import type { PipelineInput } from './types.ts';
 import { observePhotoHair, preparePhotoTextures, type PhotoPrepInput, type PhotoTexturePrep } from './photo-prep.ts';
 import type { HairObservation } from './hair/observation.ts';
@@ -47,12 +49,14 @@ export type PhotoPrepSource = (tpl: TemplateView, input: PhotoPrepInput) => { ha
 export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
-  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims }
+  | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims; shapes?: number }
   | { id: number; task: 'photo'; part: 'hair' | 'textures'; template: TemplateVersion; input: PhotoPrepInput };
 
 export type HelperReply =
   | { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles | Timed<HairObservation | PhotoTexturePrep> }
-  | { id: number; error: string };
+  | { id: number; error: string }
+  // Unasked, after a shapes reply: the FBX's Shapes of those targets, encoded (KeptShapes).
+  | { encoded: number; shapes: EncodedShapes };
 
 /**
  * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
@@ -102,15 +106,31 @@ export class HelperThread {
   private readonly pending = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
   private next = 0;
 
-  readonly shapes: ShapeSource = (tpl, fitted, features) =>
-    this.ask({ id: this.next++, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
+  /** The shapes request each target came from: the helper keeps their FBX encodings for the model's files (KeptShapes). */
+  private readonly shapesRequest = new WeakMap<MorphTarget, number>();
+  /** The targets of shapes requests whose encodings the helper has not sent yet. */
+  private readonly awaitingEncoding = new Map<number, Morphs>();
+
+  readonly shapes: ShapeSource = async (tpl, fitted, features) => {
+    const id = this.next++;
+    const built = await this.ask<Awaited<ReturnType<ShapeSource>>>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
+    const morphs = built.shapes.morphs;
+    if (morphs) {
+      for (const targets of Object.values(morphs)) for (const t of targets!) this.shapesRequest.set(t, id);
+      this.awaitingEncoding.set(id, morphs);
+    }
+    return built;
+  };
 
   readonly render: RenderSource = (items, views) => this.ask({ id: this.next++, task: 'render', items, views });
 
   readonly files: FilesSource = (tpl, model, platforms, claims) => {
     // Only the textures' names are read: their bytes stay here.
     const named = { ...model, textures: model.textures.map((t) => ({ ...t, data: new Uint8Array(0) })) };
-    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims });
+    // One request's targets, and only them: the helper may use what it keeps of that request's.
+    const requests = new Set(model.meshes.flatMap((mesh) => mesh.morphs.map((t) => this.shapesRequest.get(t))));
+    const shapes = requests.size === 1 ? [...requests][0] : undefined;
+    return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims, shapes });
   };
 
   readonly photo: PhotoPrepSource = (tpl, input) => {
@@ -141,10 +161,18 @@ export class HelperThread {
     return reply;
   }
 
+  /** The FBX's Shapes the helper encoded for the targets of shapes request `id`, kept for an FBX written here. */
+  private useEncoded(id: number, shapes: EncodedShapes): void {
+    const morphs = this.awaitingEncoding.get(id);
+    this.awaitingEncoding.delete(id);
+    for (const [mesh, targets] of Object.entries(morphs ?? {})) if (shapes[mesh]?.length === targets!.length) useShapesEncodedElsewhere(targets!, shapes[mesh]);
+  }
+
   private start(): Worker {
     const worker = tsWorker(new URL('./helper-thread-entry.ts', import.meta.url));
     worker.unref();
     worker.on('message', (reply: HelperReply) => {
+      if ('encoded' in reply) return this.useEncoded(reply.encoded, reply.shapes);
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
@@ -153,6 +181,7 @@ export class HelperThread {
     });
     const fail = (e: Error) => {
       if (this.worker === worker) this.worker = undefined;
+      this.awaitingEncoding.clear();
       for (const waiting of this.pending.values()) waiting.reject(e);
       this.pending.clear();
     };

@@ -6,6 +6,7 @@ import { bakeLashTexture } from '../geometry/texture/bake-lashes.ts';
 import { LASH_CARD_UVS } from '../geometry/template/bound-parts.ts';
 import type { TemplateView } from './template-view.ts';
 import { encodeTextures } from './encode-textures.ts';
+import { imagesInSharedMemory } from './shared-memory.ts';
 
 export const PART_TEXTURE_SIZE = 256;
 /** Strands a pixel or two wide need more texels than the solid parts. */
@@ -56,7 +57,9 @@ function templatePartTextures(tpl: TemplateView): PartTextureSet {
         : undefined;
       if (image) images.set(`${m.name}_baseColor.png`, image);
     }
-    set = { images, textures: encodeTextures(images, PART_ALPHA_TEXTURES) };
+    // In shared memory: the helper thread draws the package's views from them without a copy per avatar.
+    const shared = imagesInSharedMemory(images);
+    set = { images: shared, textures: encodeTextures(shared, PART_ALPHA_TEXTURES) };
     set.textures.catch(() => undefined); // awaited by every run; this only keeps a failure from counting as unhandled here
     cache.set(tpl.version, set);
   }

@@ -20,6 +20,7 @@ import {
 } from './helper-thread.ts';
 import type { PhotoTexturePrep } from './photo-prep.ts';
 import { assemble, startPreviews } from './output.ts';
+import { imagesInSharedMemory } from './shared-memory.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
@@ -163,6 +164,8 @@ export class PhotoPipeline implements Pipeline {
     timings['photo-textures'] = photoTexturesMs;
     const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
+    // In shared memory (the template's already are): the helper draws the side views from them without a copy.
+    textures.images = imagesInSharedMemory(textures.images);
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled

@@ -5,18 +5,10 @@
  * feature) are held once for both, and the model sent back to the helper carries them without a copy.
  */
 import type { MorphTarget } from '../model/avatar.ts';
+import { sharedCopies } from './shared-memory.ts';
 
 /** The same targets, their deltas copied into shared memory; targets that shared an array share its copy. */
 export function inSharedMemory<M extends Partial<Record<string, MorphTarget[]>>>(morphs: M): M {
-  const arrays = [...new Set(Object.values(morphs).flatMap((targets) => targets!.map((t) => t.deltas)))];
-  const memory = new SharedArrayBuffer(arrays.reduce((bytes, a) => bytes + a.byteLength, 0));
-  const copies = new Map<Float32Array, Float32Array>();
-  let offset = 0;
-  for (const a of arrays) {
-    const copy = new Float32Array(memory, offset, a.length);
-    copy.set(a);
-    copies.set(a, copy);
-    offset += a.byteLength;
-  }
+  const copies = sharedCopies(Object.values(morphs).flatMap((targets) => targets!.map((t) => t.deltas)));
   return Object.fromEntries(Object.entries(morphs).map(([mesh, targets]) => [mesh, targets!.map((t) => ({ ...t, deltas: copies.get(t.deltas)! }))])) as M;
 }

@@ -9,6 +9,7 @@ import { bakeSurfaceMaps, vertexOcclusion, type SurfaceLook } from '../geometry/
 import { BOUND_PART_NAMES, type HeadTemplate } from '../geometry/template/types.ts';
 import type { TemplateView } from './template-view.ts';
 import { encodeTextures } from './encode-textures.ts';
+import { imagesInSharedMemory } from './shared-memory.ts';
 
 /** The slots' file names: `<mesh>_<slot>.png`. */
 export const SURFACE_SLOTS = { normal: 'normal', occlusion: 'occlusion', metallicRoughness: 'metallicRoughness' } as const;
@@ -39,7 +40,8 @@ const cache = new Map<string, SurfaceMapSet>();
 export function surfaceMaps(tpl: TemplateView): SurfaceMapSet {
   let set = cache.get(tpl.version);
   if (!set) {
-    const images = bakeAll(tpl);
+    // In shared memory: the helper thread draws the package's views from them without a copy per avatar.
+    const images = imagesInSharedMemory(bakeAll(tpl));
     set = { images, textures: encodeTextures(images) };
     set.textures.catch(() => undefined); // awaited by every run; this only keeps a failure from counting as unhandled here
     cache.set(tpl.version, set);

@@ -6,6 +6,7 @@ import type { AvatarModel, MorphTarget } from '../../../src/model/avatar.ts';
 import { modelFileClaims, writeModelFiles } from '../../../src/formats/write/packages.ts';
 import { withoutTemplateArrays } from '../../../src/pipeline/model-transfer.ts';
 import { uvSphere } from '../../fixtures/shapes.ts';
+import { encodeShapes } from '../../../src/formats/write/fbx/blendshapes.ts';
 
 test('the helper thread builds the same shapes and clips as the calling thread', { timeout: 180_000 }, async () => {
   const tpl = loadTemplateView('1.6');
@@ -109,17 +110,59 @@ test('the helper thread writes the same FBX and Unity JSON as the calling thread
     for (let round = 0; round < 2; round++) {
       const there = await workers.files(tpl, model, platforms, modelFileClaims());
       assert.ok(Buffer.from(there.fbx!).equals(here.fbx!), `FBX, round ${round}`);
-      assert.ok(Buffer.from(there.unityJson!.data).equals(here.unityJson!.data), `Unity JSON, round ${round}`);
-      assert.ok(Buffer.from(there.unityJson!.body).equals(here.unityJson!.body));
-      assert.equal(there.unityJson!.crc, here.unityJson!.crc);
+      // The Unity JSON is the job thread's (startPackages claims it first): the helper leaves it.
+      assert.equal(there.unityJson, undefined);
     }
     assert.equal(model.textures[0].data.length, 3, 'the caller\'s model is left as it was');
     // A file this thread has taken is not written there.
     const claims = modelFileClaims();
     assert.ok(writeModelFiles(model, ['maya'], claims).fbx);
     const rest = await workers.files(tpl, model, platforms, claims);
-    assert.equal(rest.fbx, undefined);
-    assert.ok(Buffer.from(rest.unityJson!.data).equals(here.unityJson!.data));
+    assert.deepEqual(rest, {});
+    assert.ok(here.unityJson);
+  } finally {
+    await workers.close();
+  }
+});
+
+test('the files of each avatar are written from its own shapes, whichever the helper built last', { timeout: 300_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  const fitted = (scale: number) => ({
+    head: tpl.meshes[0].geometry.positions.map((v, i) => (i % 3 === 1 ? v * scale : v)),
+    parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions.map((v, i) => (i % 3 === 1 ? v * scale : v))])),
+  });
+  const modelOf = (morphs: Partial<Record<string, MorphTarget[]>>, scale: number): AvatarModel => ({
+    name: 'avatar',
+    template: tpl.version,
+    bones: tpl.bones,
+    meshes: tpl.meshes.map((m) => ({
+      name: m.name, material: m.name, skin: m.skin, morphs: morphs[m.name] ?? [],
+      geometry: { ...m.geometry, positions: m.geometry.positions.map((v, i) => (i % 3 === 1 ? v * scale : v)) },
+    })),
+    materials: tpl.meshes.map((m) => ({ name: m.name, baseColorFactor: [1, 1, 1, 1] as [number, number, number, number], roughness: 0.5, metallic: 0, alphaMode: 'OPAQUE' as const })),
+    textures: [],
+    animations: [],
+  });
+  const workers = new HelperThread();
+  try {
+    const first = await workers.shapes(tpl, fitted(1.1), ['basic']);
+    const second = await workers.shapes(tpl, fitted(0.9), ['basic']);
+    const models = [modelOf(second.shapes.morphs!, 0.9), modelOf(first.shapes.morphs!, 1.1)];
+    // A model whose targets came from both requests: none of either's kept shapes may be used for it.
+    const mixed = modelOf({ ...first.shapes.morphs, head: second.shapes.morphs!.head }, 1);
+    // The same avatars with targets that nothing was encoded ahead for: the reference.
+    const unseen = (model: AvatarModel): AvatarModel => ({ ...model, meshes: model.meshes.map((m) => ({ ...m, morphs: m.morphs.map((t) => ({ name: t.name, deltas: t.deltas.slice() })) })) });
+    for (const model of [...models, mixed]) {
+      const there = await workers.files(tpl, model, ['maya', 'unity'], modelFileClaims());
+      const want = writeModelFiles(unseen(model), ['maya', 'unity']);
+      assert.ok(Buffer.from(there.fbx!).equals(want.fbx!));
+      assert.ok(Buffer.from(writeModelFiles(model, ['unity']).unityJson!.data).equals(want.unityJson!.data));
+      // This thread got the helper's encodings of its targets too (before the files' reply): its FBX is the same.
+      assert.ok(Buffer.from(writeModelFiles(model, ['maya']).fbx!).equals(want.fbx!));
+    }
+    const head = models[0].meshes[0].morphs;
+    assert.ok(head.every((t) => encodeShapes([t]).get(t) === encodeShapes([t]).get(t)), 'encoded on the helper, kept here');
+    assert.ok(!Buffer.from(writeModelFiles(models[0], ['maya']).fbx!).equals(writeModelFiles(models[1], ['maya']).fbx!));
   } finally {
     await workers.close();
   }

@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import type { FbxNode, FbxValue } from './node.ts';
+import type { EncodedArray, FbxNode, FbxValue } from './node.ts';
 import { isRecurring } from './recurring.ts';
 
 /** Binary FBX 7.4: node records with 32-bit offsets, a 13-byte null record ends each nested list. */
@@ -29,13 +29,11 @@ function encodeProp(value: FbxValue): Uint8Array {
   if (typeof value === 'boolean') return Uint8Array.of(0x43, value ? 1 : 0);
   if (typeof value === 'bigint') return scalar('L', 8, (v) => v.setBigInt64(1, value, true));
   if (typeof value === 'number') return scalar('D', 8, (v) => v.setFloat64(1, value, true));
-  if (value instanceof Int32Array) return array('i', value);
-  if (value instanceof Float64Array) return array('d', value);
-  if (value instanceof Float32Array) return array('f', value);
-  if (value instanceof BigInt64Array) return array('l', value);
   if (value instanceof Uint8Array) return lengthPrefixed('R', value);
+  if (ArrayBuffer.isView(value)) return array(value);
   const tagged = value;
   switch (tagged.type) {
+    case 'encoded': return tagged.bytes;
     case 'I': return scalar('I', 4, (v) => v.setInt32(1, tagged.value, true));
     case 'Y': return scalar('Y', 2, (v) => v.setInt16(1, tagged.value, true));
     case 'F': return scalar('F', 4, (v) => v.setFloat32(1, tagged.value, true));
@@ -60,14 +58,23 @@ function lengthPrefixed(code: string, bytes: Uint8Array): Uint8Array {
 /** Encodings of the arrays that recur in every avatar of a template (see derivedOnce). */
 const recurringEncodings = new WeakMap<object, Uint8Array>();
 
-function array(code: string, values: Int32Array | Float64Array | Float32Array | BigInt64Array): Uint8Array {
-  if (!isRecurring(values)) return encodeArray(code, values);
+type FbxArray = Int32Array | Float64Array | Float32Array | BigInt64Array;
+
+/** An array property encoded now, for a file written later: its deflate then runs where there is time for it. */
+export const encodedArray = (values: FbxArray): EncodedArray => ({ type: 'encoded', bytes: array(values) });
+
+function array(values: FbxArray): Uint8Array {
+  if (!isRecurring(values)) return encodeArray(values);
   let out = recurringEncodings.get(values);
-  if (!out) recurringEncodings.set(values, (out = encodeArray(code, values)));
+  if (!out) recurringEncodings.set(values, (out = encodeArray(values)));
   return out;
 }
 
-function encodeArray(code: string, values: Int32Array | Float64Array | Float32Array | BigInt64Array): Uint8Array {
+const arrayCode = (values: FbxArray): string =>
+  values instanceof Int32Array ? 'i' : values instanceof Float64Array ? 'd' : values instanceof Float32Array ? 'f' : 'l';
+
+function encodeArray(values: FbxArray): Uint8Array {
+  const code = arrayCode(values);
   // Typed arrays are little-endian on every platform Node runs on.
   const raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const compress = raw.length > COMPRESS_ABOVE_BYTES;

@@ -5,7 +5,10 @@
  * and the tagged scalars below for the narrow types.
  */
 export type FbxScalar = { type: 'I' | 'Y' | 'F'; value: number };
+/** An array property encoded ahead of its file (encodedArray): written as these bytes. */
+export type EncodedArray = { type: 'encoded'; bytes: Uint8Array };
 export type FbxValue =
+  | EncodedArray
   | string
   | Uint8Array
   | boolean

@@ -1,6 +1,6 @@
 import type { AvatarModel } from '../../../model/avatar.ts';
 import { addClip, takes } from './animation.ts';
-import { addBlendShapes } from './blendshapes.ts';
+import { addBlendShapes, encodeShapes } from './blendshapes.ts';
 import { meshNodeName } from '../naming.ts';
 import { encodeFbx } from './encode.ts';
 import { meshGeometry } from './geometry.ts';
@@ -39,6 +39,7 @@ export function writeFbx(model: AvatarModel): Uint8Array {
     return [m.name, id] as const;
   }));
 
+  const shapes = encodeShapes(model.meshes.flatMap((mesh) => mesh.morphs));
   const meshIds: bigint[] = [];
   const channels = model.meshes.map((mesh) => {
     const geometry = scene.add('Geometry', meshNodeName(mesh), 'Mesh', meshGeometry(mesh));
@@ -50,7 +51,7 @@ export function writeFbx(model: AvatarModel): Uint8Array {
     if (material === undefined) throw new Error(`mesh ${mesh.name} uses unknown material ${mesh.material}`);
     scene.connect(material, meshModel);
     addSkin(scene, model, mesh, geometry, boneIds);
-    return addBlendShapes(scene, mesh, geometry);
+    return addBlendShapes(scene, mesh, geometry, shapes);
   });
   addBindPose(scene, model, meshIds, boneIds);
   for (const clip of model.animations) addClip(scene, clip, boneIds, channels);
