@@ -172,7 +172,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
       db[k] = attrs[b * 7 + k] - attrs[c * 7 + k];
     }
     const cb = c * 7;
-    const [wa0, waX, waY, wb0, wbX, wbY] = w6;
+    const wa0 = w6[0], waX = w6[1], waY = w6[2], wb0 = w6[3], wbX = w6[4], wbY = w6[5];
     for (let r = firstRow[tri], y = top[tri]; r < firstRow[tri + 1]; r++, y++) {
       const py = y + 0.5;
       for (let x = spans[r * 2]; x < spans[r * 2 + 1]; x++) {

@@ -40,7 +40,7 @@ export class UvRaster {
       const box = this.box(t, w);
       if (!box) continue;
       const [x0, x1] = box;
-      const [wa0, waX, waY, wb0, wbX, wbY] = w;
+      const wa0 = w[0], waX = w[1], waY = w[2], wb0 = w[3], wbX = w[4], wbY = w[5];
       for (let r = this.firstRow[t], y = this.top[t]; r < this.firstRow[t + 1]; r++, y++) {
         const py = y + 0.5;
         // The row's span: where wa, wb and 1 - wa - wb are all >= -EPS.
@@ -113,7 +113,7 @@ export class UvRaster {
         db[k] = attrs[b * stride + k] - attrs[c * stride + k];
       }
       const cBase = c * stride;
-      const [wa0, waX, waY, wb0, wbX, wbY] = w;
+      const wa0 = w[0], waX = w[1], waY = w[2], wb0 = w[3], wbX = w[4], wbY = w[5];
       for (let r = firstRow[t], y = top[t]; r < firstRow[t + 1]; r++, y++) {
         const py = y + 0.5;
         for (let x = spans[r * 2]; x < spans[r * 2 + 1]; x++) {
