@@ -6,7 +6,7 @@
  */
 import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
-import { rasterizeUv, dilate } from './uv-raster.ts';
+import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
@@ -126,17 +126,14 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const { photo, matte, highlights } = input;
   const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
   // The triangles with a corner that takes photo colour or lies under the hair.
-  const { indices } = input;
-  const faceCorners = new Uint32Array(indices.length);
-  let faceLength = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
-    if (!(weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0)) continue;
-    faceCorners[faceLength++] = a;
-    faceCorners[faceLength++] = b;
-    faceCorners[faceLength++] = c;
+  const { indices, uvs } = input;
+  const faceList = new Uint32Array(indices.length / 3);
+  let faceCount = 0;
+  for (let t = 0; t < faceList.length; t++) {
+    const a = indices[t * 3], b = indices[t * 3 + 1], c = indices[t * 3 + 2];
+    if (weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0) faceList[faceCount++] = t;
   }
-  const faceTriangles = faceCorners.subarray(0, faceLength);
+  const faceTriangles = faceList.subarray(0, faceCount);
   // The matte's weight per alpha value.
   const matteWeight = Float64Array.from({ length: 256 }, (_, a) => smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], a));
   /** The photo weight at a texel (the matte's edge gives none) and its colour into px, or 0. */
@@ -146,31 +143,59 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     if (w <= 0.002) return 0;
     sampleBilinear(photo, t[0], t[1], px);
     if (gain || skinLum) {
-      for (let c = 0; c < 3; c++) px[c] = srgbToLinear[Math.round(px[c])] * t[3 + c];
+      for (let c = 0; c < 3; c++) px[c] = srgbToLinear[roundSingle(px[c])] * t[3 + c];
       if (skinLum && !highlights!.features[pixel]) compressHighlight(px, skinLum);
-      for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(px[c] * (LINEAR_STEPS - 1)))];
+      for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, roundSingle(px[c] * (LINEAR_STEPS - 1)))];
     }
     return w;
   };
-  const under = underHair.some((u) => u > 0) ? underHairSkin(input.uvs, faceTriangles, size / UNDER_HAIR_REDUCTION, attrs, photoColour, px) : undefined;
+  const under = underHair.some((u) => u > 0) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, photoColour, px) : undefined;
   const around = new Float32Array(3);
   const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
   // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
   // band along the border) made renders measurably less like the person (identity distance +0.04).
-  rasterizeUv(input.uvs, faceTriangles, size, attrs, 7, (texel, t) => {
-    const o = texel * 4;
-    const u = under ? t[6] : 0;
-    if (u > 0.002) {
-      // The skin under the hair: the photo's skin around it, where the photo would have been.
-      sampleBilinear(underImage!, ((texel % size) + 0.5) / UNDER_HAIR_REDUCTION, (Math.floor(texel / size) + 0.5) / UNDER_HAIR_REDUCTION, around, 4);
-      for (let c = 0; c < 3; c++) rgba[o + c] = u * around[c] + (1 - u) * rgba[o + c];
+  // The atlas's hot loop (a million texels): the raster's rows walked here, and of the interpolated attributes
+  // only the weights until a texel turns out to take photo colour.
+  const raster = layoutRaster(uvs, indices, size);
+  const { firstRow, top, spans } = raster;
+  const t = new Float32Array(7);
+  const da = new Float32Array(7);
+  const db = new Float32Array(7);
+  const w6 = new Float64Array(6);
+  for (const tri of faceTriangles) {
+    if (firstRow[tri] === firstRow[tri + 1]) continue;
+    raster.box(tri, w6);
+    const a = indices[tri * 3], b = indices[tri * 3 + 1], c = indices[tri * 3 + 2];
+    // Attribute = A_c + wa (A_a - A_c) + wb (A_b - A_c), in single precision as the attributes are.
+    for (let k = 0; k < 7; k++) {
+      da[k] = attrs[a * 7 + k] - attrs[c * 7 + k];
+      db[k] = attrs[b * 7 + k] - attrs[c * 7 + k];
     }
-    const w = t[2] > 0.002 ? photoColour(t) : 0;
-    if (w <= 0.002) return;
-    rgba[o] = w * px[0] + (1 - w) * rgba[o];
-    rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
-    rgba[o + 2] = w * px[2] + (1 - w) * rgba[o + 2];
-  });
+    const cb = c * 7;
+    const wa0 = w6[0], waX = w6[1], waY = w6[2], wb0 = w6[3], wbX = w6[4], wbY = w6[5];
+    for (let r = firstRow[tri], y = top[tri]; r < firstRow[tri + 1]; r++, y++) {
+      const py = y + 0.5;
+      for (let x = spans[r * 2]; x < spans[r * 2 + 1]; x++) {
+        const pxc = x + 0.5;
+        const wa = wa0 + waX * pxc + waY * py;
+        const wb = wb0 + wbX * pxc + wbY * py;
+        const o = (y * size + x) * 4;
+        const u = under ? Math.fround(attrs[cb + 6] + wa * da[6] + wb * db[6]) : 0;
+        if (u > 0.002) {
+          // The skin under the hair: the photo's skin around it, where the photo would have been.
+          sampleBilinear(underImage!, pxc / UNDER_HAIR_REDUCTION, py / UNDER_HAIR_REDUCTION, around, 4);
+          for (let k = 0; k < 3; k++) rgba[o + k] = u * around[k] + (1 - u) * rgba[o + k];
+        }
+        if (!(Math.fround(attrs[cb + 2] + wa * da[2] + wb * db[2]) > 0.002)) continue;
+        for (let k = 0; k < 6; k++) t[k] = attrs[cb + k] + wa * da[k] + wb * db[k];
+        const w = photoColour(t);
+        if (w <= 0.002) continue;
+        rgba[o] = w * px[0] + (1 - w) * rgba[o];
+        rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
+        rgba[o + 2] = w * px[2] + (1 - w) * rgba[o + 2];
+      }
+    }
+  }
   return { rgba: bytes, photoWeight: weight };
 }
 
@@ -178,14 +203,15 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
  * The skin under a hair mesh on a coarse atlas grid (`size` texels a side): texels the photo gives mostly (weight
  * at least a half) keep its colour, all others take a push-pull continuation of them.
  */
-function underHairSkin(uvs: Float32Array, triangles: Uint32Array, size: number, attrs: Float32Array, photoColour: (t: Float32Array) => number, px: Float32Array): Uint8Array {
+function underHairSkin(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, photoColour: (t: Float32Array) => number, px: Float32Array): Uint8Array {
+  const { size } = raster;
   const rgba = new Uint8Array(size * size * 4);
   const source = new Uint8Array(size * size);
-  rasterizeUv(uvs, triangles, size, attrs, 7, (texel, t) => {
+  raster.visit(attrs, 7, (texel, t) => {
     if (t[2] < 0.5 || photoColour(t) < 0.5) return;
     for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = px[c];
     source[texel] = TexelSource.scan;
-  });
+  }, triangles);
   // Every other texel is filled: a fine texel under the hair samples its coarse neighbours bilinearly.
   for (let i = 0; i < source.length; i++) if (source[i] !== TexelSource.scan) source[i] = TexelSource.fill;
   pushPullFill(rgba, source, size);
@@ -196,7 +222,7 @@ function underHairSkin(uvs: Float32Array, triangles: Uint32Array, size: number, 
 function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: number): Uint8Array {
   const rgba = new Uint8ClampedArray(size * size * 4);
   const covered = new Uint8Array(size * size);
-  rasterizeUv(input.uvs, input.indices, size, fill, 3, (texel, t) => {
+  layoutRaster(input.uvs, input.indices, size).visit(fill, 3, (texel, t) => {
     const o = texel * 4;
     rgba[o] = t[0];
     rgba[o + 1] = t[1];
@@ -206,11 +232,13 @@ function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: numbe
   });
   const bytes = new Uint8Array(rgba.buffer);
   dilate(bytes, covered, size, 2);
-  for (let i = 0; i < covered.length; i++) {
-    if (covered[i]) continue;
-    bytes.set(skin, i * 4);
-    bytes[i * 4 + 3] = 255;
-  }
+  // The background as whole texels: the skin's bytes (converted as a byte array's set does) and opaque.
+  const background = new Uint8Array(4);
+  background.set(skin);
+  background[3] = 255;
+  const texel = new Uint32Array(background.buffer)[0];
+  const texels = new Uint32Array(bytes.buffer);
+  for (let i = 0; i < covered.length; i++) if (!covered[i]) texels[i] = texel;
   return bytes;
 }
 
@@ -258,12 +286,23 @@ function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
   return out;
 }
 
-/** a + (b - a) * w / 256 on the four bytes of two packed texels, w in 0..256. */
+/**
+ * a + (b - a) * w / 256 on the four bytes of two packed texels, w in 0..256. A lane's sum is at most 255 * 256, so
+ * the two lanes' sums fit in 32 bits: integer multiplies that wrap (the bits stay right) keep it off doubles.
+ */
 function lerpTexel(a: number, b: number, w: number): number {
   const iw = 256 - w;
-  const rb = ((((a & 0xff00ff) * iw + (b & 0xff00ff) * w) >>> 8) & 0xff00ff) >>> 0;
-  const ga = ((((a >>> 8) & 0xff00ff) * iw + ((b >>> 8) & 0xff00ff) * w) & 0xff00ff00) >>> 0;
-  return (rb | ga) >>> 0;
+  const rb = (((Math.imul(a & 0xff00ff, iw) + Math.imul(b & 0xff00ff, w)) | 0) >>> 8) & 0xff00ff;
+  const ga = ((Math.imul((a >>> 8) & 0xff00ff, iw) + Math.imul((b >>> 8) & 0xff00ff, w)) | 0) & 0xff00ff00;
+  return rb | ga;
+}
+
+/**
+ * Math.round of a single-precision value (or its product with a small integer): x + 0.5 is exact for those,
+ * so that below 2^31 a truncation rounds the same, without the general rounding's cost (three per photo texel).
+ */
+function roundSingle(x: number): number {
+  return x >= 0 && x < 0x7fffffff ? (x + 0.5) | 0 : Math.round(x);
 }
 
 function smoothstep(e0: number, e1: number, x: number): number {

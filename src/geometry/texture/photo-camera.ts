@@ -68,13 +68,14 @@ const VISIBILITY_TOLERANCE = 0.25;
 
 /**
  * Per vertex, 1 when the photo's camera saw it and 0 when nearer surface hid it (the nose hides part of the
- * far cheek on a turned face): a depth image of the mesh from the photo's camera, at a reduced size.
+ * far cheek on a turned face): a depth image of the mesh from the photo's camera, at a reduced size. The mesh's
+ * normals only keep the renderer from facetting it (a copy of every corner) for a shading this does not read.
  */
-export function visibleFromPhoto(cam: PhotoCamera, photo: { width: number; height: number }, mesh: { positions: Float32Array; indices: Uint32Array }): Uint8Array {
+export function visibleFromPhoto(cam: PhotoCamera, photo: { width: number; height: number }, mesh: { positions: Float32Array; normals: Float32Array; indices: Uint32Array }): Uint8Array {
   const k = Math.min(1, VISIBILITY_SIZE / Math.max(photo.width, photo.height));
   const small: PhotoCamera = { rotation: cam.rotation, pixelsPerCm: cam.pixelsPerCm * k, translation: [cam.translation[0] * k, cam.translation[1] * k] };
   const size = { width: Math.round(photo.width * k), height: Math.round(photo.height * k) };
-  const item = { geometry: { positions: mesh.positions, normals: new Float32Array(0), uvs: new Float32Array(0), indices: mesh.indices } };
+  const item = { geometry: { positions: mesh.positions, normals: mesh.normals, uvs: new Float32Array(0), indices: mesh.indices } };
   const pick = pickSurface([item], photoRenderCamera(small, size.width, size.height), size);
   return visiblePoints(pick, mesh.positions, VISIBILITY_TOLERANCE);
 }

@@ -42,6 +42,7 @@ export function medianPatch(img: RgbImage, x: number, y: number, r: number): [nu
 
 export function median(values: number[]): number {
   if (values.length === 0) return 0;
-  const s = values.slice().sort((a, b) => a - b);
+  // A typed array sorts numerically without a comparator call per comparison (patches and lips: thousands of values).
+  const s = Float64Array.from(values).sort();
   return s[s.length >> 1];
 }

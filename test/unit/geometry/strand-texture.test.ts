@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { strandPattern, tintHair } from '../../../src/geometry/hair/strand-texture.ts';
+import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
+import { seededRandom } from '../../../src/util/seeded-random.ts';
+
+/** The tint by its definition: dark to base to light by tone, times shade, rounded and clamped to a byte. */
+function reference(colour: { base: Rgb; dark: Rgb; light: Rgb }): Uint8Array {
+  const p = strandPattern();
+  const out = new Uint8Array(p.size * p.size * 4);
+  for (let i = 0; i < p.size * p.size; i++) {
+    const t = p.tone[i];
+    for (let k = 0; k < 3; k++) {
+      const c = t < 0.5 ? colour.dark[k] + (colour.base[k] - colour.dark[k]) * (t * 2) : colour.base[k] + (colour.light[k] - colour.base[k]) * (t * 2 - 1);
+      out[i * 4 + k] = Math.max(0, Math.min(255, Math.round(c * p.shade[i])));
+    }
+    out[i * 4 + 3] = p.alpha[i];
+  }
+  return out;
+}
+
+test('the tinted hair texture is the pattern in the observed colours, rounded and clamped as bytes', () => {
+  const rnd = seededRandom(11);
+  const colour = () => [0, 1, 2].map(() => Math.round(rnd() * 255)) as Rgb;
+  // Black, white (the brightest strands clamp) and colours with fractions, where rounding decides.
+  const cases = [
+    { base: [0, 0, 0], dark: [0, 0, 0], light: [0, 0, 0] },
+    { base: [250, 250, 250], dark: [200, 210, 220], light: [255, 255, 255] },
+    { base: [80.5, 60.25, 40.75], dark: [30.5, 20.5, 10.5], light: [160.5, 120.5, 90.5] },
+    { base: colour(), dark: colour(), light: colour() },
+  ] as { base: Rgb; dark: Rgb; light: Rgb }[];
+  for (const c of cases) {
+    const image = tintHair(c);
+    assert.equal(image.width, strandPattern().size);
+    assert.ok(Buffer.from(image.rgba).equals(Buffer.from(reference(c))), JSON.stringify(c));
+  }
+});
