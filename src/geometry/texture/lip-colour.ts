@@ -72,7 +72,7 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const replace = open ? [...all.filter((i) => teeth(i) || luma(i) < INSIDE_DARKER * lipLuma), ...opening] : all.filter((i) => teeth(i) && nearSlit(i));
   const mask = new Set(replace);
   for (const i of mask) out.set(colour, i * 3);
-  fillFromAround(out, photo.width, [...mask]);
+  fillFromAround(out, photo.width, [...mask], new Set(all));
   return { photo: { width: photo.width, height: photo.height, data: out }, colour, replaced: mask.size };
 }
 
@@ -80,31 +80,30 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
 const FILL_PASSES = 200;
 
 /**
- * The replaced pixels take the colour of the lip around them (membrane interpolation: each the mean of its four
- * neighbours, from the measured lip colour as the start), so the lips keep their shading across the repair instead
- * of a flat patch. `pixels` are inside the image and not on its border (the lips' contour lies well inside).
+ * The replaced pixels take the colour of the lip around them (membrane interpolation: each the mean of its
+ * neighbours inside the lips, from the measured lip colour as the start), so the lips keep their shading across the
+ * repair instead of a flat patch. Pixels outside the outer contour (skin, a beard) give no colour. `pixels` lie
+ * inside `lips`, which lies inside the image and off its border (the lips' contour lies well inside).
  */
-function fillFromAround(rgb: Uint8Array, width: number, pixels: number[]): void {
+function fillFromAround(rgb: Uint8Array, width: number, pixels: number[], lips: ReadonlySet<number>): void {
   const values = new Float32Array(pixels.length * 3);
   const slot = new Map<number, number>();
   pixels.forEach((p, k) => {
     slot.set(p, k);
     for (let c = 0; c < 3; c++) values[k * 3 + c] = rgb[p * 3 + c];
   });
-  // Each pixel's four neighbours: the slot of a replaced one, or -1 - (its pixel index) for a fixed one.
-  const around = new Int32Array(pixels.length * 4);
-  pixels.forEach((p, k) => {
-    [p - 1, p + 1, p - width, p + width].forEach((q, j) => (around[k * 4 + j] = slot.get(q) ?? -1 - q));
-  });
+  // Each pixel's lip neighbours (up to four): the slot of a replaced one, or -1 - (its pixel index) for a kept one.
+  const around: number[][] = pixels.map((p) =>
+    [p - 1, p + 1, p - width, p + width].filter((q) => lips.has(q)).map((q) => slot.get(q) ?? -1 - q),
+  );
   for (let pass = 0; pass < FILL_PASSES; pass++) {
     for (let k = 0; k < pixels.length; k++) {
+      const near = around[k];
+      if (near.length === 0) continue;
       for (let c = 0; c < 3; c++) {
         let sum = 0;
-        for (let j = 0; j < 4; j++) {
-          const q = around[k * 4 + j];
-          sum += q >= 0 ? values[q * 3 + c] : rgb[(-1 - q) * 3 + c];
-        }
-        values[k * 3 + c] = sum / 4;
+        for (const q of near) sum += q >= 0 ? values[q * 3 + c] : rgb[(-1 - q) * 3 + c];
+        values[k * 3 + c] = sum / near.length;
       }
     }
   }
