@@ -337,6 +337,11 @@ export function measureSkinTone(photo: RgbImage, points: [number, number][], rad
   return [0, 1, 2].map((c) => median(samples.map((s) => s[c]))) as Rgb;
 }
 
+/** A border sample's luminance is kept within these ratios of the skin tone's (shadow or hair must not spread). */
+const ANCHOR_LUMINANCE = [0.7, 1.1] as const;
+/** At this luminance ratio or below, a border sample's hue is not trusted at all; fully from ANCHOR_LUMINANCE[0]. */
+const SHADOW_HUE_RATIO = 0.35;
+
 /**
  * Skin colour for every vertex: inverse-distance interpolation of colours sampled just inside the face's
  * border, each kept near the median tone (hair or shadow at the border must not spread), fading to the median.
@@ -359,8 +364,13 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     if ((matte && matte[pixel] < MATTE_RAMP[1]) || (input.hairOver?.(v) ?? 0) > 0.5) return [];
     let c = medianPatch(photo, x, y, r);
     if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
-    const k = Math.min(1.1, Math.max(0.7, luminance(c) / skinLum)) * (skinLum / Math.max(1, luminance(c)));
-    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: c.map((x) => x * k), neck: false }];
+    const ratio = luminance(c) / skinLum;
+    const kept = Math.min(ANCHOR_LUMINANCE[1], Math.max(ANCHOR_LUMINANCE[0], ratio));
+    const k = kept * (skinLum / Math.max(1, luminance(c)));
+    // Deeper in shadow than the light explains, a sample's hue is the shadow's (saturated, often red), not the skin's.
+    const trust = smoothstep(SHADOW_HUE_RATIO, ANCHOR_LUMINANCE[0], ratio);
+    const colour = c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept);
+    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: colour, neck: false }];
   });
   // Far from every anchor the colour drifts to a tone, weighted as the anchors are: the photo's neck
   // (its median) near the neck's anchors (the shoulders and the chest), the face's skin tone near the

@@ -163,3 +163,16 @@ test('skin under a hair mesh continues the photo skin around it, not the photo u
   const [r, g, b] = res.rgba.subarray(o, o + 3);
   assert.ok(r > 150 && g < 110 && b < 110, `under the hair ${[r, g, b]}: the red skin around it`);
 });
+
+test("the border fill keeps the skin's hue where the photo's border lies in deep shadow (no red rim)", () => {
+  const p = plane();
+  // Skin everywhere but a band along the face's left border, in a shadow far deeper than the skin and saturated red,
+  // as a side-lit face's far cheek photographs.
+  const data = new Uint8Array(200 * 200 * 3);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x < 60 ? [60, 20, 15] : [200, 160, 140], (y * 200 + x) * 3);
+  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140] });
+  // The left rim (u = 0), where the photo gives no weight: the fill alone.
+  const o = (32 * 64) * 4;
+  const [r, g, b] = res.rgba.subarray(o, o + 3);
+  assert.ok(r / (r + g + b) < 0.45, `rim ${[r, g, b]}: the skin's red share is 0.40, the shadow's 0.63`);
+});

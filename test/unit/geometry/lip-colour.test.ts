@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { synthesiseLips } from '../../../src/geometry/texture/lip-colour.ts';
+
+type Point = [number, number];
+const W = 120, H = 80;
+/** An ellipse of points (closed loop). */
+const ellipse = (cx: number, cy: number, rx: number, ry: number): Point[] =>
+  Array.from({ length: 32 }, (_, k) => [cx + rx * Math.cos((k / 32) * 2 * Math.PI), cy + ry * Math.sin((k / 32) * 2 * Math.PI)]);
+const outer = ellipse(60, 40, 40, 16);
+const at = (img: { data: Uint8Array }, x: number, y: number) => Array.from(img.data.subarray((y * W + x) * 3, (y * W + x) * 3 + 3));
+
+/** Skin, with lips (darker upper, lighter lower) inside the outer contour; `paint` changes pixels after. */
+function photo(paint: (x: number, y: number) => number[] | undefined) {
+  const data = new Uint8Array(W * H * 3);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const lip = ((x - 60) / 40) ** 2 + ((y - 40) / 16) ** 2 < 1;
+      data.set(paint(x, y) ?? (lip ? (y < 40 ? [150, 70, 75] : [190, 100, 105]) : [210, 170, 150]), (y * W + x) * 3);
+    }
+  }
+  return { width: W, height: H, data };
+}
+
+test("a closed mouth keeps the lips' own pale highlight; teeth in the slit between the lips become lip", () => {
+  // Closed: the inner contour is a slit (2 px tall). Teeth-white in the slit, a pale grey highlight low on the lower lip.
+  const inner = ellipse(60, 40, 30, 1);
+  const img = photo((x, y) => (Math.abs(y - 40) <= 1 && Math.abs(x - 60) < 20 ? [235, 235, 230] : Math.abs(y - 50) <= 1 && Math.abs(x - 60) < 6 ? [225, 215, 215] : undefined));
+  const out = synthesiseLips(img, outer, inner).photo;
+  assert.deepEqual(at(out, 60, 50), [225, 215, 215], 'the highlight stays');
+  const slit = at(out, 60, 40);
+  assert.ok(slit[1] < 150, `the teeth are replaced: ${slit}`);
+});
+
+test('replaced pixels take the colour of the lip around them: the upper lip darker, the lower lighter', () => {
+  // Open: teeth fill the opening (12 px tall).
+  const inner = ellipse(60, 40, 28, 6);
+  const img = photo((x, y) => (((x - 60) / 28) ** 2 + ((y - 40) / 6) ** 2 < 1 ? [240, 240, 235] : undefined));
+  const out = synthesiseLips(img, outer, inner).photo;
+  const top = at(out, 60, 35), bottom = at(out, 60, 45);
+  for (const c of [top, bottom]) assert.ok(c[1] < 130 && c[0] > c[1] + 40, `lip-coloured, not teeth: ${c}`);
+  assert.ok(top[0] < bottom[0] - 8, `the fill follows the lips' shading: top ${top}, bottom ${bottom}`);
+});
