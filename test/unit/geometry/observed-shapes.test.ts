@@ -35,6 +35,9 @@ const KNOWN: Record<string, string> = {
   'p06-a/mouthFunnel/moves': 'the mesh moves each corner 0.086 inwards; the detector reads a width change of -0.019 (same creases)',
   'p06-a/eyeSquintRight/moves': 'the mesh halves the lid gap (0.158 -> 0.081); the detector reads -0.013 against a bar of 0.02, varying run to run',
   'p13-a/eyeSquintRight/moves': 'the mesh halves the lid gap; the detector reads below the 0.02 bar, varying run to run',
+  'p13-a/eyeSquintLeft/moves':
+    'the same mesh read beside other lip pixels: the detector reads the left eye narrowing by 0.018 against the 0.02 bar with the ' +
+    'lips repaired from the lip around them, 0.036 with the flat patches before; its twin eyeSquintRight reads 0.040 and 0.031',
   'p03-a/eyeSquintRight/moves':
     'the detector reads just under the 0.02 bar since the lashes frame the lids: it passed and failed on main within the hour as the hair over the brow changed',
   'p03-a/mouthStretchRight/moves':
