@@ -61,7 +61,6 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const hi = Math.max(...colour);
   const teeth = teethOf(0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2], (hi - Math.min(...colour)) / (hi + 1));
   const out = new Uint8Array(d);
-  let replaced = 0;
   const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
   const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
   const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
