@@ -59,11 +59,11 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   if (samples.length === 0) return { photo, colour: [0, 0, 0], replaced: 0 };
   const colour = [0, 1, 2].map((c) => median(samples.map((i) => d[i * 3 + c]))) as Rgb;
   const hi = Math.max(...colour);
-  const teeth = teethOf(0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2], (hi - Math.min(...colour)) / (hi + 1));
+  const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
+  const teeth = teethOf(lipLuma, (hi - Math.min(...colour)) / (hi + 1));
   const out = new Uint8Array(d);
   const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
   const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
-  const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
   // Through a closed mouth's lips, teeth show only in the slit between them: elsewhere pale pixels are the lips' own
   // highlights.
   const reach = (OPEN_MOUTH / 2) * extent(outer, 0);
