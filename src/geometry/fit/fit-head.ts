@@ -6,7 +6,7 @@
  * face's sides and width instead of the warp, at the height of the face between the brows and the nose's base.
  */
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
-import { evaluatePair, factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
+import { evaluatePairs, factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
 import { TRIANGLE_STRIDE, closestOnTriangle } from '../spatial/closest-on-triangle.ts';
 
 export type Vec3 = [number, number, number];
@@ -87,13 +87,13 @@ export function fitHead(src: FitSource, targets: FitTargets): FittedHead {
 export function fitHeadAndPosed(src: FitSource, targets: FitTargets, posed: FitTargets): [FittedHead, FittedHead] {
   const fit = solveFit(src, targets), posedFit = solveFit(src, posed);
   const points = src.head.subarray(FACE_POINTS * 3);
+  const d = new Float64Array(points.length), posedD = new Float64Array(points.length);
+  evaluatePairs(fit.warp, posedFit.warp, points, d, posedD);
   const out = new Float32Array(points.length), posedOut = new Float32Array(points.length);
-  const d = new Float64Array(6);
   for (let i = 0; i < points.length; i += 3) {
     const x = points[i], y = points[i + 1], z = points[i + 2];
-    evaluatePair(fit.warp, posedFit.warp, x, y, z, d);
-    similarityPlus(fit.global, x, y, z, d, 0, out, i);
-    similarityPlus(posedFit.global, x, y, z, d, 3, posedOut, i);
+    similarityPlus(fit.global, x, y, z, d, i, out, i);
+    similarityPlus(posedFit.global, x, y, z, posedD, i, posedOut, i);
   }
   return [placeFit(src, fit, out), placeFit({ ...src, parts: {}, eyes: {} }, posedFit, posedOut)];
 }

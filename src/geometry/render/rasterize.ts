@@ -261,10 +261,20 @@ function packRgba(r: number, g: number, b: number, a: number): number {
 }
 
 /**
- * A tile's colour (RGBA words), depth keys and, per row segment, a depth key no pixel of the segment is farther than
- * (Infinity while one is empty); rows TILE pixels apart. One set, as rendering is synchronous.
+ * A tile's colour (RGBA words), depth keys and, per row segment and per row, a depth key no pixel of the segment (the
+ * row) is farther than (Infinity while one is empty); rows TILE pixels apart. One set, as rendering is synchronous.
  */
-const tile = { color: new Uint32Array(TILE * TILE), depth: new Float32Array(TILE * TILE), farthest: new Float32Array(TILE * TILE_SEGMENTS) };
+const tile = {
+  color: new Uint32Array(TILE * TILE),
+  depth: new Float32Array(TILE * TILE),
+  farthest: new Float32Array(TILE * TILE_SEGMENTS),
+  rowFarthest: new Float32Array(TILE),
+};
+/**
+ * A triangle's row is passed over when its nearest corner's depth key is behind the row's bound by this share of the
+ * keys' size: far above the rounding of a pixel's interpolated key, so every pixel skipped would fail the depth test.
+ */
+const HIDDEN_MARGIN = 1e-6;
 const tileBytes = new Uint8Array(tile.color.buffer);
 
 /** One pass's triangles in drawing order: item index into `items` and the triangle's first index. The pass's index is its code (OPAQUE_PASS, BLEND_PASS). */
@@ -399,7 +409,7 @@ class Raster {
   draw(passes: PassOrder[]): void {
     const across = ((this.width - 1) >> TILE_SHIFT) + 1, down = ((this.height - 1) >> TILE_SHIFT) + 1;
     const lists = passes.map((p) => this.bin(p, across, down));
-    const { color, depth, farthest } = tile;
+    const { color, depth, farthest, rowFarthest } = tile;
     for (let ty = 0, t = 0; ty < down; ty++) {
       for (let tx = 0; tx < across; tx++, t++) {
         this.clipX0 = tx * TILE;
@@ -409,6 +419,7 @@ class Raster {
         color.fill(this.background);
         depth.fill(Infinity);
         farthest.fill(Infinity);
+        rowFarthest.fill(Infinity);
         for (let pass = 0; pass < passes.length; pass++) {
           const { items, item, tri } = passes[pass];
           const { starts, list } = lists[pass];
@@ -600,7 +611,10 @@ class Raster {
     const handed = vb[a + 12] < 0 ? -1 : 1;
     const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
 
-    const color = tileBytes, depth = tile.depth, farthest = tile.farthest, width = this.width;
+    const color = tileBytes, depth = tile.depth, farthest = tile.farthest, rowFarthest = tile.rowFarthest, width = this.width;
+    // Rows whose every pixel is nearer than the triangle's nearest corner (hair behind the head, mostly) are not walked.
+    const ka = vb[a + 2], kb = vb[b + 2], kc = vb[c + 2];
+    const nearest = Math.min(ka, kb, kc) - HIDDEN_MARGIN * Math.max(Math.abs(ka), Math.abs(kb), Math.abs(kc));
     const clipX0 = this.clipX0, clipY0 = this.clipY0, clipEnd = this.clipX1 + 1;
     // The rows and columns inside the tile. The edge functions are still taken from the triangle's own first row and
     // column (stepped row by row down to the tile), so that every pixel gets the same values as without tiles.
@@ -626,6 +640,7 @@ class Raster {
     const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
 
     for (let y = ylo; y <= yhi; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
+      if (nearest >= rowFarthest[y - clipY0]) continue;
       // The span of the row inside all three edges (widened by a pixel against rounding; the
       // per-pixel edge tests below decide exactly), and inside the tile.
       const from = xmin + Math.max(xlo - xmin, spanStart(r0, w0dx), spanStart(r1, w1dx), spanStart(r2, w2dx));
@@ -765,11 +780,15 @@ class Raster {
           }
         }
       }
+      if (wroteTo < 0) continue;
       for (let g = wroteFrom >> SEGMENT_SHIFT; g <= wroteTo >> SEGMENT_SHIFT; g++) {
         let far = -Infinity;
         for (let i = row + (g << SEGMENT_SHIFT), stop = row + Math.min(clipEnd, (g + 1) << SEGMENT_SHIFT); i < stop; i++) if (depth[i] > far) far = depth[i];
         farthest[rowSegments + g] = far;
       }
+      let rowFar = -Infinity;
+      for (let g = (y - clipY0) * TILE_SEGMENTS, stop = g + TILE_SEGMENTS; g < stop; g++) if (farthest[g] > rowFar) rowFar = farthest[g];
+      rowFarthest[y - clipY0] = rowFar;
     }
   }
 }

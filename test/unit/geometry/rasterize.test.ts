@@ -99,6 +99,44 @@ test('a surface behind others shows at every pixel nothing nearer covers, wherev
   }
 });
 
+test('rows a nearer surface covers from end to end are passed over without changing a pixel', () => {
+  // rasterize.ts skips a triangle's row when its nearest corner lies behind everything drawn across that row. A wall over
+  // the whole image against the same wall with its last column open (no row is ever fully covered, nothing is skipped),
+  // with a card that passes through the wall: behind it on the left, in front of it on the right.
+  const camera = front(60, 10);
+  const size = { width: 128, height: 64 };
+  const halfWidth = 10 * Math.tan(Math.PI / 6) * 2;
+  const wall = (right: number): RenderItem => ({
+    geometry: { ...quad(1, 0), positions: Float32Array.from([-20, -20, 0, right, -20, 0, right, 20, 0, -20, 20, 0]) },
+    color: [1, 0, 0],
+  });
+  const card = (alphaMode: 'OPAQUE' | 'BLEND'): RenderItem => ({
+    geometry: { ...quad(1, 0), positions: Float32Array.from([-9, -2, -3, 9, -2, 3, 9, 2, 3, -9, 2, -3]) },
+    color: [0, 0, 1],
+    opacity: alphaMode === 'BLEND' ? 0.5 : 1,
+    alphaMode,
+    doubleSided: true,
+  });
+  const behind: RenderItem = { geometry: quad(6, -1, [-3, 0]), color: [0, 1, 0] };
+  const open = wall(halfWidth - 0.3), closed = wall(20);
+  for (const alphaMode of ['OPAQUE', 'BLEND'] as const) {
+    for (const order of [0, 1]) {
+      const scene = (w: RenderItem) => (order ? [card(alphaMode), behind, w] : [w, behind, card(alphaMode)]);
+      const ref = renderMeshes(scene(open), camera, size), img = renderMeshes(scene(closed), camera, size);
+      const wrong: string[] = [];
+      for (let y = 0; y < size.height; y++) {
+        for (let x = 0; x < size.width - 4; x++) {
+          if (pixel(img, x, y).some((c, k) => c !== pixel(ref, x, y)[k])) wrong.push(`${x},${y}: ${pixel(img, x, y)} not ${pixel(ref, x, y)}`);
+        }
+      }
+      assert.deepEqual(wrong.slice(0, 3), [], `${alphaMode}, order ${order}`);
+      // The card shows where it is in front of the wall, the green square nowhere.
+      assert.ok(pixel(img, 120, 32)[2] > 0 && pixel(img, 8, 32)[2] === 0, `${alphaMode}: ${pixel(img, 120, 32)} ${pixel(img, 8, 32)}`);
+      assert.ok(pixel(img, 40, 32)[1] === 0);
+    }
+  }
+});
+
 test('textures are applied with v up: the top row of the image lands at the top of the mesh', () => {
   // Quadrants of a 2x2 texture: top-left red, top-right green, bottom-left blue, bottom-right white.
   const texture = {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluatePair, factorRbf, solveRbf } from '../../../src/geometry/fit/rbf.ts';
+import { evaluatePairs, factorRbf, solveRbf } from '../../../src/geometry/fit/rbf.ts';
 
 function grid(): Float64Array {
   const pts: number[] = [];
@@ -41,17 +41,24 @@ function reference(warp: ReturnType<typeof solveRbf>, x: number, y: number, z: n
   });
 }
 
-test('two warps over one factor evaluated as a pair give each warp its own answers, bit for bit', () => {
+test('two warps over one factor evaluated at many points give each warp its own answers, bit for bit', () => {
   const c = grid();
   const factor = factorRbf(c, 0.05);
   const a = solveRbf(factor, c.map((_, i) => Math.sin(i * 0.7) * 0.5));
   const b = solveRbf(factor, c.map((_, i) => Math.cos(i * 1.3) * 0.2 + 0.1));
-  const pair = new Float64Array(6), one = new Float64Array(3);
-  for (const [x, y, z] of [[0, 0, 0], [3.3, 1.7, -2], [40, -12, 25], [c[9], c[10], c[11]]]) {
-    evaluatePair(a, b, x, y, z, pair);
-    assert.deepEqual([...pair], [...reference(a, x, y, z), ...reference(b, x, y, z)]);
-    a.evaluate(x, y, z, one);
-    assert.deepEqual([...one], reference(a, x, y, z));
+  const all = [[0, 0, 0], [3.3, 1.7, -2], [40, -12, 25], [c[9], c[10], c[11]], [-1.25, 7, 0.5]];
+  // An even and an odd number of points: they are taken two at a time, the odd last one alone.
+  for (const points of [all.slice(0, 4), all]) {
+    const outA = new Float64Array(points.length * 3), outB = new Float64Array(points.length * 3);
+    evaluatePairs(a, b, Float32Array.from(points.flat()), outA, outB);
+    const one = new Float64Array(3);
+    points.forEach(([x, y, z], i) => {
+      [x, y, z] = [Math.fround(x), Math.fround(y), Math.fround(z)];
+      assert.deepEqual([...outA.subarray(i * 3, i * 3 + 3)], reference(a, x, y, z));
+      assert.deepEqual([...outB.subarray(i * 3, i * 3 + 3)], reference(b, x, y, z));
+      a.evaluate(x, y, z, one);
+      assert.deepEqual([...one], reference(a, x, y, z));
+    });
   }
-  assert.throws(() => evaluatePair(a, solveRbf(factorRbf(c), c), 0, 0, 0, pair), /one factor/);
+  assert.throws(() => evaluatePairs(a, solveRbf(factorRbf(c), c), [0, 0, 0], new Float64Array(3), new Float64Array(3)), /one factor/);
 });
