@@ -39,7 +39,7 @@ import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
 import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
-import { hairCover } from '../geometry/hair/hair-cover.ts';
+import { hairCover, type HairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
@@ -225,7 +225,7 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, hairOver?: (vertex: number) => number) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, hairOver?: HairCover) {
     const { photo, features, balance, person } = prep;
     const skin = applyGains(prep.photoSkin, balance.gains);
     // The hair seen in the photo, under the same white light as the skin.

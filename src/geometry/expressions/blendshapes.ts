@@ -27,23 +27,15 @@ export function blendshapeNames(features: readonly Feature[]): string[] {
 export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry, features: readonly Feature[]): Record<MeshName, MorphTarget[]> {
   const frame = expressionFrame(template, fitted);
   const arkit = new Map<ArkitName, Deltas>();
-  const arkitOf = (name: ArkitName) => {
-    let d = arkit.get(name);
-    if (!d) {
-      d = arkitShape(frame, name);
-      arkit.set(name, d);
-    }
-    return d;
-  };
   const shapes: { name: string; deltas: Deltas }[] = [];
   const names = blendshapeNames(features);
-  for (const name of ARKIT_NAMES) if (names.includes(name)) shapes.push({ name, deltas: arkitOf(name) });
+  for (const name of ARKIT_NAMES) if (names.includes(name)) shapes.push({ name, deltas: arkitOf(frame, arkit, name) });
   if (features.includes('visemes')) {
     const made = new Map<VisemeRecipe, Deltas>();
     const viseme = (recipe: VisemeRecipe) => {
       let d = made.get(recipe);
       if (!d) {
-        d = mix(frame, recipe, arkitOf);
+        d = mix(frame, recipe, arkit);
         made.set(recipe, d);
       }
       return d;
@@ -94,11 +86,24 @@ function moved(frame: ExpressionFrame, deltas: Deltas, host: BoundHostName): Flo
 /** Share of the rest gap between the lips that a bilabial closes by raising the jaw. */
 const BILABIAL_JAW = 0.5;
 
+/**
+ * The ARKit shape, made once per avatar (kept in `made`). A module function taking its state, not a closure made per
+ * avatar: mix's optimized code inlined the closure it was called with, and was thrown away with it after every job.
+ */
+function arkitOf(frame: ExpressionFrame, made: Map<ArkitName, Deltas>, name: ArkitName): Deltas {
+  let d = made.get(name);
+  if (!d) {
+    d = arkitShape(frame, name);
+    made.set(name, d);
+  }
+  return d;
+}
+
 /** A viseme: its ARKit shapes summed with their weights, then the tongue's own motion. */
-function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkitOf: (name: ArkitName) => Deltas): Deltas {
+function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkit: Map<ArkitName, Deltas>): Deltas {
   const out = zeroDeltas(frame);
   for (const [name, weight] of Object.entries(recipe.arkit) as [ArkitName, number][]) {
-    const d = arkitOf(name);
+    const d = arkitOf(frame, arkit, name);
     for (const mesh of meshNames()) {
       const target = out[mesh], source = d[mesh];
       for (let i = 0; i < target.length; i++) target[i] += source[i] * weight;

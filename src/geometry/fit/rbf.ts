@@ -87,29 +87,30 @@ export function solveRbf(factor: RbfFactor, displacements: ArrayLike<number>): R
       b[r * 3 + k] = s / lu[r * n + r];
     }
   }
-  const warp: RbfWarp = {
-    factor,
-    weights: b,
-    // Its own loop: evaluated as half of a pair it took twice the time (the hair's warps run it per point).
-    evaluate(x, y, z, out) {
-      const c = factor.centres;
-      linearPart(b, m, x, y, z, out, 0);
-      let ox = out[0], oy = out[1], oz = out[2];
-      for (let j = 0; j < m; j++) {
-        const dx = x - c[j * 3];
-        const dy = y - c[j * 3 + 1];
-        const dz = z - c[j * 3 + 2];
-        const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        ox += b[j * 3] * r;
-        oy += b[j * 3 + 1] * r;
-        oz += b[j * 3 + 2] * r;
-      }
-      out[0] = ox;
-      out[1] = oy;
-      out[2] = oz;
-    },
-  };
-  return warp;
+  return { factor, weights: b, evaluate: evaluateWarp };
+}
+
+/**
+ * RbfWarp.evaluate, one module function for every warp: a closure made per warp (per job) was inlined by identity
+ * into its hot callers (fit-head's warpPoints), whose optimized code was then thrown away with it after every job.
+ * Its own loop: evaluated as half of a pair it took twice the time (the hair's warps run it per point).
+ */
+function evaluateWarp(this: RbfWarp, x: number, y: number, z: number, out: Float64Array): void {
+  const c = this.factor.centres, b = this.weights, m = this.factor.n - 4;
+  linearPart(b, m, x, y, z, out, 0);
+  let ox = out[0], oy = out[1], oz = out[2];
+  for (let j = 0; j < m; j++) {
+    const dx = x - c[j * 3];
+    const dy = y - c[j * 3 + 1];
+    const dz = z - c[j * 3 + 2];
+    const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    ox += b[j * 3] * r;
+    oy += b[j * 3 + 1] * r;
+    oz += b[j * 3 + 2] * r;
+  }
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
 }
 
 /** The warp's linear part at (x, y, z) into out[at..at+2] (weights past the m centres' rows). */

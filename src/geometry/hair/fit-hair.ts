@@ -5,7 +5,7 @@
  * and what would end up inside the avatar's head is pushed out of it.
  */
 import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
-import { factorRbf, solveRbf, type RbfFactor } from '../fit/rbf.ts';
+import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from '../fit/rbf.ts';
 import { BONE } from '../template/types.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
@@ -66,16 +66,23 @@ export function avatarWarp(warp: ScalpWarp, template: ArrayLike<number>, avatar:
   });
   const rbf = solveRbf(warp.factor, d);
   const o = new Float64Array(3);
-  return (positions) => {
-    const out = new Float32Array(positions.length);
-    for (let v = 0; v < positions.length; v += 3) {
-      rbf.evaluate(positions[v], positions[v + 1], positions[v + 2], o);
-      out[v] = positions[v] + o[0];
-      out[v + 1] = positions[v + 1] + o[1];
-      out[v + 2] = positions[v + 2] + o[2];
-    }
-    return out;
-  };
+  return (positions) => warpedPoints(rbf, o, positions);
+}
+
+/**
+ * The points moved by the warp (`o`: scratch). This loop and styleAt's are module functions, not in the closures
+ * made per avatar: a closure's optimized code lives only as long as some closure of it does, so a loop inside the
+ * closure was compiled again every job.
+ */
+function warpedPoints(rbf: RbfWarp, o: Float64Array, positions: Float32Array): Float32Array {
+  const out = new Float32Array(positions.length);
+  for (let v = 0; v < positions.length; v += 3) {
+    rbf.evaluate(positions[v], positions[v + 1], positions[v + 2], o);
+    out[v] = positions[v] + o[0];
+    out[v + 1] = positions[v + 1] + o[1];
+    out[v + 2] = positions[v + 2] + o[2];
+  }
+  return out;
 }
 
 export interface FittedHair {
@@ -91,14 +98,17 @@ export interface FittedHair {
 export function warpedStyle(map: ScalpMap, style: MeshData, warp: (positions: Float32Array) => Float32Array): (volume: ArrayLike<number>) => Float32Array {
   const root = warp(scaleVolume(style, map, 0));
   const full = warp(new Float32Array(style.positions));
-  return (volume) => {
-    const out = new Float32Array(root.length);
-    for (let v = 0; v < out.length; v += 3) {
-      const f = standoffFactor(volume[v / 3], full[v] - root[v], full[v + 1] - root[v + 1], full[v + 2] - root[v + 2]);
-      for (let k = 0; k < 3; k++) out[v + k] = root[v + k] + f * (full[v + k] - root[v + k]);
-    }
-    return out;
-  };
+  return (volume) => styleAt(root, full, volume);
+}
+
+/** The style's points at these per-vertex volumes, between its warped scalp points `root` and full points `full`. */
+function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<number>): Float32Array {
+  const out = new Float32Array(root.length);
+  for (let v = 0; v < out.length; v += 3) {
+    const f = standoffFactor(volume[v / 3], full[v] - root[v], full[v + 1] - root[v + 1], full[v + 2] - root[v + 2]);
+    for (let k = 0; k < 3; k++) out[v + k] = root[v + k] + f * (full[v + k] - root[v + k]);
+  }
+  return out;
 }
 
 /**

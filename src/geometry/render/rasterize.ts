@@ -138,13 +138,39 @@ export function firstTriangleIds(items: RenderItem[]): number[] {
   });
 }
 
+/**
+ * The item with every field, absent ones undefined, its geometry the four arrays alone: Raster's methods then see one
+ * shape of item and of geometry. Callers build items in many shapes (spread copies, optional fields left out, copies
+ * from the helper thread), some new each job; the optimized Raster code, checked against the shapes it had seen, was
+ * thrown away and compiled again every job (docs/PERFORMANCE.md, "Code compiled again every job").
+ */
+function everyField(item: RenderItem): RenderItem {
+  const { positions, normals, uvs, indices } = item.geometry;
+  return {
+    geometry: { positions, normals, uvs, indices },
+    texture: item.texture,
+    mipmap: item.mipmap,
+    color: item.color,
+    opacity: item.opacity,
+    alphaMode: item.alphaMode,
+    alphaCutoff: item.alphaCutoff,
+    doubleSided: item.doubleSided,
+    flat: item.flat,
+    normalMap: item.normalMap,
+    tangents: item.tangents,
+    occlusion: item.occlusion,
+    roughnessMap: item.roughnessMap,
+    roughness: item.roughness,
+  };
+}
+
 const alphaModeOf = (item: RenderItem): AlphaMode => item.alphaMode ?? ((item.opacity ?? 1) < 1 ? 'BLEND' : 'OPAQUE');
 
 function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids: Int32Array | null): Raster {
   const ss = opts.supersample ?? 1;
   const raster = new Raster(opts.width * ss, opts.height * ss, scaledFrame(cameraFrame(camera, opts.width, opts.height), ss), opts, ids);
   const starts = firstTriangleIds(items);
-  const prepared = items.map((item, i) => raster.prepare(item, starts[i]));
+  const prepared = items.map((item, i) => raster.prepare(everyField(item), starts[i]));
   // Nearest first, so that the depth test turns away hidden pixels before they are shaded.
   const order = frontToBack(prepared);
   // Partial coverage back to front, triangle by triangle across all blended items.
@@ -161,7 +187,7 @@ function backToFront(items: Prepared[]): { items: Prepared[]; item: Uint16Array;
   const tri = new Uint32Array(total);
   for (let i = 0, k = 0; i < items.length; i++) {
     for (let t = 0; t < items[i].indices.length; t += 3, k++) {
-      depth[k] = items[i].depthOf(t);
+      depth[k] = centroidDepth(items[i], t);
       item[k] = i;
       tri[k] = t;
     }
@@ -191,7 +217,7 @@ function frontToBack(prepared: Prepared[]): { item: Uint16Array; tri: Uint32Arra
   for (let i = 0, k = 0; i < prepared.length; i++) {
     const p = prepared[i];
     for (let t = 0; t < p.indices.length; t += 3, k++) {
-      const d = p.depthOf(t);
+      const d = centroidDepth(p, t);
       depth[k] = d;
       if (d < lo) lo = d;
       if (d > hi) hi = d;
@@ -219,8 +245,9 @@ function frontToBack(prepared: Prepared[]): { item: Uint16Array; tri: Uint32Arra
   return { item, tri };
 }
 
+/** Built field by field, not spread: a spread copy's shape is not kept between jobs (see everyField). */
 function scaledFrame(f: CameraFrame, s: number): CameraFrame {
-  return { ...f, fx: f.fx * s, skew: f.skew * s, cx: f.cx * s, fy: f.fy * s, cy: f.cy * s };
+  return { R: f.R, t: f.t, fx: f.fx * s, skew: f.skew * s, cx: f.cx * s, fy: f.fy * s, cy: f.cy * s, perspective: f.perspective };
 }
 
 /**
@@ -316,8 +343,34 @@ interface Prepared {
   levelOf: Uint8Array;
   /** Ambient light by the occlusion map's red byte. */
   ambientOf: Float32Array;
-  /** Camera-space depth of a triangle's centroid, for sorting. */
-  depthOf(t: number): number;
+}
+
+/**
+ * Camera-space depth of the centroid of an item's triangle starting at index `t`, for sorting. This and the tables
+ * below are module functions, not closures made per item: a closure's optimized code lives only as long as some
+ * closure of it does, so one made per item was compiled again every job.
+ */
+function centroidDepth({ cam, indices }: Prepared, t: number): number {
+  return (cam[indices[t] * CSTRIDE + 2] + cam[indices[t + 1] * CSTRIDE + 2] + cam[indices[t + 2] * CSTRIDE + 2]) / 3;
+}
+
+/** The highlight level by the roughness map's green byte, for an item of this roughness factor. */
+function levelTable(roughness: number): Uint8Array {
+  const table = new Uint8Array(256);
+  for (let g = 0; g < 256; g++) table[g] = roughnessLevel(roughness * (g / 255));
+  return table;
+}
+
+/** Ambient light by the occlusion map's red byte. */
+function ambientTable(ambient: number): Float32Array {
+  const table = new Float32Array(256);
+  for (let r = 0; r < 256; r++) table[r] = ambient * (r / 255);
+  return table;
+}
+
+/** A map as the inner loop reads it, in `textured` mode only. */
+function mapTexels(textured: boolean, image: RgbaImage | undefined): Texels | null {
+  return textured && image ? texels(image) : null;
 }
 
 class Raster {
@@ -371,8 +424,7 @@ class Raster {
   /** Transforms and projects an item whose first triangle has the id `firstId`. */
   prepare(item: RenderItem, firstId: number): Prepared {
     const textured = this.mode === 0;
-    const map = (image: RgbaImage | undefined): Texels | null => (textured && image ? texels(image) : null);
-    const normalMap = map(item.normalMap);
+    const normalMap = mapTexels(textured, item.normalMap);
     const { cam, indices } = this.cameraSpace(item, normalMap !== null);
     const count = cam.length / CSTRIDE;
     const vb = new Float32Array(count * STRIDE);
@@ -381,12 +433,12 @@ class Raster {
     const base = this.mode === 1 ? DEFAULT_GREY : 1;
     const specular = textured && item.roughness !== undefined;
     const roughness = item.roughness ?? 1;
-    const roughnessMap = specular ? map(item.roughnessMap) : null;
+    const roughnessMap = specular ? mapTexels(textured, item.roughnessMap) : null;
     return {
       cam, vb, indices, firstId,
-      texture: map(item.mipmap && item.texture ? prefiltered(item.texture, vb, indices) : item.texture),
+      texture: mapTexels(textured, item.mipmap && item.texture ? prefiltered(item.texture, vb, indices) : item.texture),
       normalMap,
-      occlusion: map(item.occlusion),
+      occlusion: mapTexels(textured, item.occlusion),
       roughnessMap,
       color: [r * base, g * base, b * base],
       opacity: Math.max(0, Math.min(1, item.opacity ?? 1)),
@@ -396,9 +448,8 @@ class Raster {
       specular,
       highlights: specular && !roughnessMap ? this.tables.highlight(roughnessLevel(roughness)) : EMPTY_TABLE,
       levels: specular && roughnessMap ? this.tables.highlights() : [],
-      levelOf: Uint8Array.from({ length: 256 }, (_, g) => roughnessLevel(roughness * (g / 255))),
-      ambientOf: Float32Array.from({ length: 256 }, (_, r) => this.ambient * (r / 255)),
-      depthOf: (t) => (cam[indices[t] * CSTRIDE + 2] + cam[indices[t + 1] * CSTRIDE + 2] + cam[indices[t + 2] * CSTRIDE + 2]) / 3,
+      levelOf: levelTable(roughness),
+      ambientOf: ambientTable(this.ambient),
     };
   }
 

@@ -9,6 +9,7 @@ import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts
 import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
+import type { HairCover } from '../hair/hair-cover.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
@@ -33,7 +34,7 @@ export interface AlbedoInput {
    * Per vertex, how much a hair mesh lies over the skin (0..1, see hair-cover.ts): the photo is not baked
    * there (its hair would show through the mesh's), the fill takes over.
    */
-  hairOver?: (vertex: number) => number;
+  hairOver?: HairCover;
   /**
    * Vertices on the front of the neck: where the photo shows them as skin (seen, facing the camera and
    * near the skin tone, not a collar or a scarf), their colour there joins the face border's in the fill,
@@ -101,7 +102,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
     if (d <= 0) continue;
     const seen = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
-    const hair = input.hairOver?.(v) ?? 0;
+    const hair = input.hairOver?.at(v) ?? 0;
     weight[v] = seen * (1 - hair);
     underHair[v] = seen * hair;
   }
@@ -361,7 +362,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     const x = img[v * 2] + (cx - img[v * 2]) * 0.12;
     const y = img[v * 2 + 1] + (cy - img[v * 2 + 1]) * 0.12;
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.round(y))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.round(x)));
-    if ((matte && matte[pixel] < MATTE_RAMP[1]) || (input.hairOver?.(v) ?? 0) > 0.5) return [];
+    if ((matte && matte[pixel] < MATTE_RAMP[1]) || (input.hairOver?.at(v) ?? 0) > 0.5) return [];
     let c = medianPatch(photo, x, y, r);
     if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
     const ratio = luminance(c) / skinLum;

@@ -118,7 +118,6 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   const scalpGrain = median(scalpHair, grain) / skinGrain;
   const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
   const clothesModels = fitColourMixture(featuresOf(grid, clothes), CLOTHES_COLOURS);
-  const base = { skin, background, skinGrain, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline };
 
   // The scalp's hair seeds the hair model, less backdrop at the matte's edge that the scalp's colours do not
   // explain (a colour both explain, dark hair before a dark backdrop, stays with the matte).
@@ -135,7 +134,9 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
     for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(c);
     hairModel = fitColourModel(featuresOf(grid, found)) ?? hairModel;
   }
-  return { ...base, hair, hairModel };
+  // Field by field, not spread from a part built earlier: a spread copy's object shape is not kept from one job to the
+  // next, and the code reading the region (tailBesideNeck and the hair measures) was compiled again every job.
+  return { skin, background, skinGrain, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline, hair, hairModel };
 }
 
 function allowedCell(

@@ -153,9 +153,11 @@ test('skin under a hair mesh continues the photo skin around it, not the photo u
   }
   const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
   // The mesh covers the patch (plane x -3..-1.3 cm, y -1..1 cm) and a little around it.
-  const hairOver = (v: number) => {
-    const [x, y] = [p.positions[v * 3], p.positions[v * 3 + 1]];
-    return x > -3.6 && x < -0.8 && Math.abs(y) < 1.5 ? 1 : 0;
+  const hairOver = {
+    at: (v: number) => {
+      const [x, y] = [p.positions[v * 3], p.positions[v * 3 + 1]];
+      return x > -3.6 && x < -0.8 && Math.abs(y) < 1.5 ? 1 : 0;
+    },
   };
   const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera, faceOval: p.oval, skin: [200, 160, 140], hairOver });
   // The patch's middle: image (67, 100), plane (-2.2, 0), uv (0.28, 0.5).

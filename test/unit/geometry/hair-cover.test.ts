@@ -12,10 +12,10 @@ test('skin under a hair card counts as covered, skin beside it or far below it d
   // Head vertices: under the card's middle at 0.2 cm, beside the card, and 5 cm below it.
   const head = new Float32Array([0, -0.2, 0, 20, 0, 0, 0, -5, 0]);
   const cover = hairCover(head, card(0));
-  assert.equal(cover(0), 1);
-  assert.equal(cover(1), 0);
-  assert.equal(cover(2), 0);
+  assert.equal(cover.at(0), 1);
+  assert.equal(cover.at(1), 0);
+  assert.equal(cover.at(2), 0);
   // Between near and far it fades, closer covering more.
   const mid = hairCover(new Float32Array([0, -0.5, 0, 0, -0.8, 0]), card(0));
-  assert.ok(mid(0) > mid(1) && mid(1) > 0 && mid(0) < 1, `${mid(0)} ${mid(1)}`);
+  assert.ok(mid.at(0) > mid.at(1) && mid.at(1) > 0 && mid.at(0) < 1, `${mid.at(0)} ${mid.at(1)}`);
 });
