@@ -4,6 +4,7 @@ import { materialState, type MaterialState } from './material-state.ts';
 import { meshNodeName } from './naming.ts';
 import { sparseShape } from './sparse-shape.ts';
 import { boneWorldMatrices, invertAffine } from '../../geometry/mesh/transform.ts';
+import { jsonBytes, RoundedNumbers, type NumberArray } from './json-bytes.ts';
 
 /** A node of the Unity JSON scene tree; `mesh` names an entry of `meshes`. */
 export interface UnityNode {
@@ -15,8 +16,11 @@ export interface UnityNode {
   children: UnityNode[];
 }
 
-/** `avatar_model.json`, validated by schemas/avatar_model.schema.json. */
-export interface UnityModel {
+/**
+ * `avatar_model.json`, validated by schemas/avatar_model.schema.json. `Numbers` is how its number arrays are held:
+ * as the file reads (number[]) or as buildUnityModel makes them (RoundedNumbers, which print as those arrays).
+ */
+export interface UnityModel<Numbers = number[]> {
   version: 2;
   unitsPerMeter: 100;
   name: string;
@@ -25,44 +29,36 @@ export interface UnityModel {
   meshes: {
     name: string;
     material: string;
-    vertices: number[];
-    normals: number[];
-    uvs: number[];
-    faces: number[];
-    skin_indices: number[];
-    skin_weights: number[];
+    vertices: Numbers;
+    normals: Numbers;
+    uvs: Numbers;
+    faces: Numbers;
+    skin_indices: Numbers;
+    skin_weights: Numbers;
     /** Sparse: `deltas` holds xyz for each vertex listed in `indices`. */
-    blendshapes: { name: string; indices: number[]; deltas: number[] }[];
+    blendshapes: { name: string; indices: Numbers; deltas: Numbers }[];
   }[];
   root_node: UnityNode;
-  bones: { name: string; parent: number; inverse_bind_matrix: number[] }[];
+  bones: { name: string; parent: number; inverse_bind_matrix: Numbers }[];
   material_state: MaterialState;
   constraints: Constraint[];
   animations: {
     name: string;
     duration: number;
     loop: boolean;
-    bone_tracks: { bone: string; times: number[]; rotq: number[] }[];
-    blendshape_tracks: { blendshape: string; times: number[]; weights: number[] }[];
+    bone_tracks: { bone: string; times: Numbers; rotq: Numbers }[];
+    blendshape_tracks: { blendshape: string; times: Numbers; weights: Numbers }[];
   }[];
 }
 
-/**
- * Rounds to a fixed number of decimals: keeps the JSON small without losing visible precision. The array is
- * grown by push so that V8 keeps it packed: over a holey array (one made by `new Array(n)`) JSON.stringify
- * takes its per-element slow path and took twice as long.
- */
-function rounded(values: ArrayLike<number>, decimals: number): number[] {
-  const f = 10 ** decimals;
-  const out: number[] = [];
-  for (let k = 0; k < values.length; k++) out.push(Math.round(values[k] * f) / f);
-  return out;
-}
+const rounded = (values: NumberArray, decimals: number) => new RoundedNumbers(values, decimals);
+const integers = (values: NumberArray) => new RoundedNumbers(values, 0);
 
 /** Positions to 1 µm (values in cm), unit vectors and UVs to 1e-6, weights to 1e-5. */
 const CM = 4, UNIT = 6, WEIGHT = 5;
 
-export function buildUnityModel(model: AvatarModel): UnityModel {
+/** The Unity JSON's content: `JSON.stringify` of it is the file's text, which writeUnityJson writes faster. */
+export function buildUnityModel(model: AvatarModel): UnityModel<RoundedNumbers> {
   const bones = model.bones;
   const nodes: UnityNode[] = bones.map((b) => ({ name: b.name, pos: b.translation, rotq: b.rotation, scl: [1, 1, 1], children: [] }));
   const roots: UnityNode[] = [];
@@ -80,12 +76,12 @@ export function buildUnityModel(model: AvatarModel): UnityModel {
       vertices: rounded(m.geometry.positions, CM),
       normals: rounded(m.geometry.normals, UNIT),
       uvs: rounded(m.geometry.uvs, UNIT),
-      faces: Array.from(m.geometry.indices),
-      skin_indices: Array.from(m.skin.joints),
+      faces: integers(m.geometry.indices),
+      skin_indices: integers(m.skin.joints),
       skin_weights: rounded(m.skin.weights, WEIGHT),
       blendshapes: m.morphs.map((morph) => {
         const { indexes, deltas } = sparseShape(morph);
-        return { name: morph.name, indices: Array.from(indexes), deltas: rounded(deltas, CM) };
+        return { name: morph.name, indices: integers(indexes), deltas: rounded(deltas, CM) };
       }),
     })),
     root_node: {
@@ -108,7 +104,6 @@ export function buildUnityModel(model: AvatarModel): UnityModel {
   };
 }
 
-/** Node's Buffer writes the one-byte string JSON.stringify makes about twice as fast as TextEncoder (same bytes). */
 export function writeUnityJson(model: AvatarModel): Uint8Array {
-  return Buffer.from(JSON.stringify(buildUnityModel(model)), 'utf8');
+  return jsonBytes(buildUnityModel(model));
 }

@@ -1,11 +1,33 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildUnityModel, writeUnityJson, type UnityModel, type UnityNode } from '../../../src/formats/write/unity-json.ts';
+import type { AvatarModel } from '../../../src/model/avatar.ts';
 import { validateUnityModel } from '../../helpers/unity-schema.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 
 const model = buildTestAvatar();
 const json = JSON.parse(new TextDecoder().decode(writeUnityJson(model))) as UnityModel;
+
+test('the Unity JSON\'s bytes are JSON.stringify of its model, digit for digit, for any number the model may hold', () => {
+  const same = (m: AvatarModel, label: string) =>
+    assert.ok(Buffer.from(writeUnityJson(m)).equals(Buffer.from(JSON.stringify(buildUnityModel(m)), 'utf8')), label);
+  same(model, 'the test avatar');
+  // A head whose vertices, normals, deltas and weights take the edge values: -0, values that round to 0 (or to
+  // -0), the smallest kept decimals, large centimetre values, and values that are not finite.
+  const edges = [-0, 0.4e-6, -0.4e-6, -0.00004, 1e-6, -1e-5, 0.123456789, 99999.99995, -123456.78905, 3e8, 3e10, 1e21, NaN, Infinity, -Infinity];
+  const fill = (a: Float32Array) => a.map((_, k) => edges[k % edges.length] * (k % 3 === 2 ? -1 : 1));
+  const [head, ...rest] = model.meshes;
+  const edgy: AvatarModel = {
+    ...model,
+    meshes: [{
+      ...head,
+      geometry: { ...head.geometry, positions: fill(head.geometry.positions), normals: fill(head.geometry.normals), uvs: fill(head.geometry.uvs) },
+      skin: { ...head.skin, weights: fill(head.skin.weights) },
+      morphs: head.morphs.map((t) => ({ name: t.name, deltas: fill(t.deltas.map(() => 1)) })),
+    }, ...rest],
+  };
+  same(edgy, 'edge values');
+});
 
 test('the Unity JSON validates against its schema, and the schema rejects a broken one', () => {
   assert.ok(validateUnityModel(json), JSON.stringify(validateUnityModel.errors));

@@ -9,6 +9,7 @@ import { PACKAGE_VIEW_SIZE } from '../../../src/pipeline/output.ts';
 import { projectPoints } from '../../../src/geometry/texture/photo-camera.ts';
 import { blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
 import { posedPositions } from '../../../tools/posed-model.ts';
+import { buildUnityModel, writeUnityJson } from '../../../src/formats/write/unity-json.ts';
 
 const photo = new Uint8Array(readFileSync(new URL('../../../assets/samples/sample-2.jpg', import.meta.url)));
 const pipeline = new PhotoPipeline(loadTemplateView);
@@ -58,6 +59,10 @@ test('basic animation clips come with the basic feature', () => {
   const names = result.model.animations.map((a) => a.name);
   assert.ok(names.includes('idle'), names.join(','));
   assert.equal(result.meta['supports-basic-animation'], 'true');
+});
+
+test('the Unity JSON of a real avatar is written as JSON.stringify prints its model, byte for byte', () => {
+  assert.ok(Buffer.from(writeUnityJson(result.model)).equals(Buffer.from(JSON.stringify(buildUnityModel(result.model)), 'utf8')));
 });
 
 test('meta entries describe the avatar', () => {
