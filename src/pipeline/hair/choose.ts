@@ -42,8 +42,8 @@ const TIED_PENALTY = 0.3;
 /**
  * Score lost per unit of curl a curled style (short-curly, afro, long-wavy) shows beyond the photo's hair texture
  * (HairObservation.curl): a curled style needs curl evidence. By outline alone the fullest style won on short
- * straight hair (p04-a, p05-a, p10-a took short-curly by 0.015-0.055); their texture reads 0.41-0.51 against
- * short-curly's 0.64, which costs it 0.07-0.11. Only the shortfall counts: photo noise makes any hair read
+ * straight hair (p04-a, p05-a, p10-a took short-curly by 0.015-0.055); their texture reads 0.31-0.41 against
+ * short-curly's 0.64, which costs it 0.12-0.17. Only the shortfall counts: textured and tousled hair reads
  * somewhat curly, so straight styles pay nothing on curly-looking hair.
  */
 const CURL_PENALTY = 0.5;

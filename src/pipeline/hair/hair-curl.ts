@@ -5,6 +5,11 @@
  * fixed to the face (samples per face width), so the measure is the same for a small and a large face, and only
  * at samples whose neighbours are all hair, in patches mostly inside the hair region: the region's own edge (hair
  * against the backdrop or the forehead) is a long coherent line whatever the hair.
+ *
+ * The orientation is read twice, from single strands and from locks (the brightness smoothed over a few mm), and
+ * the straighter reading kept. Pixel noise and JPEG blocks turn every way at the strands' scale, so smooth dark
+ * hair reads curly there but straight at the locks'; a highlight band across straight hair is broad, so it turns
+ * the locks' reading but not the strands'. Curls turn the hair at every scale up to their own, so both read curly.
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import type { HairGrid } from './hair-grid.ts';
@@ -15,6 +20,12 @@ import type { FaceFrame } from './face-frame.ts';
  * finer, the JPEG's noise on smooth dark hair counts as much as the strands.
  */
 const SAMPLES_PER_FACE_WIDTH = 160;
+/**
+ * The Gaussian (sigma in samples) that smooths single strands into locks: its gradient answers most to
+ * structure some 2 pi sigma = 9 mm across, a lock and the gap beside it, while the noise of single pixels and of
+ * JPEG blocks (8 pixels, 3-5 samples on a face 250-400 pixels wide) averages out. Within a curl's 1 cm patch.
+ */
+const LOCK_SCALE = 1.5;
 /** Side of a patch whose orientation is measured, in samples (0.075 face widths, about 1 cm: a curl's size). */
 const PATCH = 12;
 /** A patch is measured when at least this share of its samples lies inside the hair. */
@@ -23,8 +34,8 @@ const INSIDE_SHARE = 0.75;
 const FLAT_SHARE = 0.25;
 
 /**
- * 1 less the energy-weighted coherence of the local orientation over the hair's patches: 0 straight, towards 1
- * curly; undefined when no patch lies mostly inside the hair (the photo shows too little of its inside to tell).
+ * 1 less the energy-weighted coherence of the local orientation over the hair's patches, the lesser of the
+ * strands' and the locks' readings: 0 straight, towards 1 curly; undefined when no patch lies mostly inside the hair (the photo shows too little of its inside to tell).
  */
 export function hairCurl(photo: RgbImage, grid: HairGrid, hair: Uint8Array, frame: FaceFrame): number | undefined {
   const q = Math.max(1, frame.width / SAMPLES_PER_FACE_WIDTH);
@@ -40,8 +51,16 @@ export function hairCurl(photo: RgbImage, grid: HairGrid, hair: Uint8Array, fram
   const w = Math.floor((x1 - x0) / q), h = Math.floor((y1 - y0) / q);
   if (w < PATCH + 2 || h < PATCH + 2) return undefined;
   const [lum, inHair] = resample(photo, grid, hair, x0, y0, w, h, q);
+  const fine = incoherence(lum, inHair, w, h);
+  const coarse = incoherence(smoothWithin(lum, inHair, w, h, LOCK_SCALE), inHair, w, h);
+  return fine === undefined || coarse === undefined ? fine ?? coarse : Math.min(fine, coarse);
+}
 
-  // Per patch, the structure tensor of central differences at samples whose four neighbours are hair too.
+/**
+ * 1 less the energy-weighted coherence of the structure tensors of central differences, per patch, at samples
+ * whose four neighbours are hair too; undefined when no patch lies mostly inside the hair.
+ */
+function incoherence(lum: Float32Array, inHair: Uint8Array, w: number, h: number): number | undefined {
   const tensors: [number, number, number][] = [];
   for (let py = 1; py + PATCH + 1 <= h; py += PATCH) {
     for (let px = 1; px + PATCH + 1 <= w; px += PATCH) {
@@ -104,4 +123,40 @@ function resample(photo: RgbImage, grid: HairGrid, hair: Uint8Array, x0: number,
     }
   }
   return [lum, inHair];
+}
+
+/**
+ * The brightness smoothed by a Gaussian of sigma samples over the hair samples alone (normalised by the weight that
+ * falls on hair), so the backdrop or the forehead beyond the region's edge does not bleed in as a gradient.
+ */
+function smoothWithin(lum: Float32Array, inHair: Uint8Array, w: number, h: number, sigma: number): Float32Array {
+  const r = Math.ceil(2.5 * sigma);
+  const kernel = Float32Array.from({ length: 2 * r + 1 }, (_, k) => Math.exp(-((k - r) ** 2) / (2 * sigma * sigma)));
+  const rows = new Float32Array(lum.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!inHair[i]) continue;
+      let v = 0, weight = 0;
+      for (let k = Math.max(-r, -x), end = Math.min(r, w - 1 - x); k <= end; k++) {
+        if (inHair[i + k]) (v += kernel[k + r] * lum[i + k]), (weight += kernel[k + r]);
+      }
+      rows[i] = v / weight;
+    }
+  }
+  // The columns row by row, so the rows above and below are read in order.
+  const out = new Float32Array(lum.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!inHair[i]) continue;
+      let v = 0, weight = 0;
+      for (let k = Math.max(-r, -y), end = Math.min(r, h - 1 - y); k <= end; k++) {
+        const j = i + k * w;
+        if (inHair[j]) (v += kernel[k + r] * rows[j]), (weight += kernel[k + r]);
+      }
+      out[i] = v / weight;
+    }
+  }
+  return out;
 }

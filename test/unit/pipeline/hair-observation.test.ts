@@ -100,10 +100,14 @@ test('the hair colour is the hair, not a headband: a black band over platinum ha
 
 test('straight hair reads less curly than the curled styles: short straight hair than short-curly, long straight hair than long-wavy', async () => {
   const curlOf = (name: string) => styleCurl(HAIRSTYLES.find((s) => s.name === name)!);
-  for (const file of ['p04-a.jpg', 'p05-a.jpg', 'p10-a.jpg']) {
+  // p12-a's grey hair, blurred in a small face, once read 0.72.
+  for (const file of ['p04-a.jpg', 'p05-a.jpg', 'p10-a.jpg', 'p12-a.jpg']) {
     const h = await observe(file);
     assert.ok(h.curl > 0 && h.curl < curlOf('short-curly'), `${file}: ${h.curl}`);
   }
-  const long = await observe('p02-a.jpg');
-  assert.ok(long.curl > 0 && long.curl < curlOf('long-wavy'), `p02-a: ${long.curl}`);
+  // p01-a's dark hair slicked back into a ponytail, smooth but for the photo's noise, once read 0.56.
+  for (const file of ['p02-a.jpg', 'p01-a.jpg']) {
+    const long = await observe(file);
+    assert.ok(long.curl > 0 && long.curl < curlOf('long-wavy'), `${file}: ${long.curl}`);
+  }
 });
