@@ -1,5 +1,5 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { add, dot, scale, sub, vertex } from '../mesh/vec.ts';
+import { add, dot, hypot3, scale, sub, vertex } from '../mesh/vec.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
 import { awayFromEyes, between, brush, contourProfile, eyeball, eyelid, incisorEdges, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
 
@@ -79,11 +79,12 @@ export const motions = {
   jawShift(frame: ExpressionFrame, out: Deltas, displacement: Vec3): void {
     const lower = new Set(frame.template.lowerTeeth);
     // At the mouth corners the lips meet: the lower lip slides less there, so they do not shear.
-    const corners = [MOUTH_CORNER.left, MOUTH_CORNER.right].map((v) => vertex(frame.fitted.head, v));
+    const p = frame.fitted.head;
+    const [a, b] = [MOUTH_CORNER.left, MOUTH_CORNER.right].map((v) => vertex(p, v));
     const reach = frame.mouthUnit;
     translate(frame, out, 'head', displacement, (v) => {
-      const p = vertex(frame.fitted.head, v);
-      const near = Math.min(...corners.map((c) => Math.hypot(p[0] - c[0], p[1] - c[1], p[2] - c[2])));
+      const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+      const near = Math.min(hypot3(x - a[0], y - a[1], z - a[2]), hypot3(x - b[0], y - b[1], z - b[2]));
       return frame.jaw[v] * (near >= reach ? 1 : 0.2 + 0.8 * smoothstep(near / reach));
     });
     translate(frame, out, 'teeth', displacement, (v) => (lower.has(v) ? 1 : 0));
@@ -200,13 +201,19 @@ function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
     // where it lands on them, it lands in front of them (each teeth vertex standing for the cells
     // around it: they are sparse).
     neutral ??= teethFronts(frame);
-    moved ??= out.teeth.some((x) => x !== 0) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
+    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
     const q = vertex(p, v);
     if (dot(q, frame.forward) < neutral.exact(q)) continue;
     const m = add(q, vertex(d, v));
     const behind = moved(m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
   }
+}
+
+/** Whether any of the numbers is not 0 (a loop: TypedArray#some boxes every element for its callback). */
+function anyNonZero(xs: Float32Array): boolean {
+  for (let i = 0; i < xs.length; i++) if (xs[i] !== 0) return true;
+  return false;
 }
 
 /** How far forward the neutral teeth reach at a place of the face plane: in its cell (`exact`), or in it and the cells around it (`spread`). */
@@ -232,17 +239,24 @@ function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>, reach: num
   const size = TEETH_CELL * frame.mouthUnit;
   // Cells are keyed by one number: the face is far fewer than 2^16 cells across.
   const key = (p: Vec3) => Math.floor(dot(p, frame.left) / size) * 65536 + Math.floor(dot(p, frame.up) / size);
-  const grid = new Map<number, number>();
+  // Cell key to its slot in `front` (a number stored in a Map is an allocation; a slot is not).
+  const slot = new Map<number, number>();
+  const front = new Float64Array((teeth.length / 3) * (2 * reach + 1) ** 2).fill(-Infinity);
   for (let v = 0; v < teeth.length / 3; v++) {
     const q = vertex(teeth, v), k = key(q), z = dot(q, frame.forward);
     for (let di = -reach; di <= reach; di++) {
       for (let dj = -reach; dj <= reach; dj++) {
         const c = k + di * 65536 + dj;
-        grid.set(c, Math.max(grid.get(c) ?? -Infinity, z));
+        let i = slot.get(c);
+        if (i === undefined) slot.set(c, (i = slot.size));
+        front[i] = Math.max(front[i], z);
       }
     }
   }
-  return (p) => grid.get(key(p)) ?? -Infinity;
+  return (p) => {
+    const i = slot.get(key(p));
+    return i === undefined ? -Infinity : front[i];
+  };
 }
 
 /**
@@ -443,7 +457,7 @@ const press = sided((s) => (f, o) => {
   for (let v = 0; v < p.length / 3; v++) {
     if (distance[v] >= 1.6 * u || f.mouthBag[v]) continue;
     const q = vertex(p, v);
-    const along = Math.max(0, 1 - (Math.hypot(q[0] - centre[0], q[1] - centre[1], q[2] - centre[2]) / reach) ** 2) ** 2;
+    const along = Math.max(0, 1 - (hypot3(q[0] - centre[0], q[1] - centre[1], q[2] - centre[2]) / reach) ** 2) ** 2;
     const band = smoothstep(distance[v] / (0.9 * u)) * (1 - smoothstep((distance[v] - 0.9 * u) / (0.7 * u)));
     const w = 0.1 * u * along * band * lipFront(f, v);
     if (w === 0) continue;

@@ -1,5 +1,5 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { add, cross, dot, lerp, sub, vertex } from '../mesh/vec.ts';
+import { add, dot, hypot3, lerp, sub, vertex } from '../mesh/vec.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 
@@ -26,24 +26,29 @@ export function brush(frame: ExpressionFrame, out: Deltas, centre: Vec3, radius:
   }
 }
 
-/** Rodrigues: `p` turned by `angle` radians about the unit `axis` through `pivot`. */
-export function rotateAbout(p: Vec3, pivot: Vec3, axis: Vec3, angle: number): Vec3 {
-  const r = sub(p, pivot);
+/**
+ * Rodrigues: the point (px, py, pz) turned by `angle` radians about the unit `axis` through `pivot`, into `out`
+ * (the per-vertex loops pass coordinates and a scratch array: no array per vertex).
+ */
+function rotateAbout(px: number, py: number, pz: number, pivot: Vec3, axis: Vec3, angle: number, out: Float64Array): void {
+  const rx = px - pivot[0], ry = py - pivot[1], rz = pz - pivot[2];
   const c = Math.cos(angle), s = Math.sin(angle);
-  const k = dot(axis, r) * (1 - c);
-  const x = cross(axis, r);
-  return [pivot[0] + r[0] * c + x[0] * s + axis[0] * k, pivot[1] + r[1] * c + x[1] * s + axis[1] * k, pivot[2] + r[2] * c + x[2] * s + axis[2] * k];
+  const k = (axis[0] * rx + axis[1] * ry + axis[2] * rz) * (1 - c);
+  const xx = axis[1] * rz - axis[2] * ry, xy = axis[2] * rx - axis[0] * rz, xz = axis[0] * ry - axis[1] * rx;
+  out[0] = pivot[0] + rx * c + xx * s + axis[0] * k;
+  out[1] = pivot[1] + ry * c + xy * s + axis[1] * k;
+  out[2] = pivot[2] + rz * c + xz * s + axis[2] * k;
 }
 
 /** Turns vertices of `mesh` about an axis, each by `angle` times its weight (1 for all without `weight`). */
 export function rotate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, pivot: Vec3, axis: Vec3, angle: number, weight?: (v: number) => number): void {
   const p = fittedPositions(frame, mesh), d = out[mesh];
+  const r = new Float64Array(3);
   for (let v = 0; v < p.length / 3; v++) {
     const w = weight ? weight(v) : 1;
     if (w === 0) continue;
-    const q = vertex(p, v);
-    const r = rotateAbout(q, pivot, axis, angle * w);
-    for (let k = 0; k < 3; k++) d[3 * v + k] += r[k] - q[k];
+    rotateAbout(p[3 * v], p[3 * v + 1], p[3 * v + 2], pivot, axis, angle * w, r);
+    for (let k = 0; k < 3; k++) d[3 * v + k] += r[k] - p[3 * v + k];
   }
 }
 
@@ -105,10 +110,14 @@ const PUSH = { reach: 0.3, corner: 0.8 };
 /** Lids pulled in to meet stay this far (cm) off the eyeball. */
 const EYE_CLEARANCE = 0.03;
 
-/** `p`, or where it would be pushed out to on the sphere about `centre` of `radius` if it is inside it. */
-function clearOf(p: Vec3, centre: Vec3, radius: number): Vec3 {
-  const r = sub(p, centre), length = Math.hypot(r[0], r[1], r[2]);
-  return length >= radius || length === 0 ? p : [centre[0] + (r[0] * radius) / length, centre[1] + (r[1] * radius) / length, centre[2] + (r[2] * radius) / length];
+/** (x, y, z), or where it would be pushed out to on the sphere about `centre` of `radius` if it is inside it, into `out`. */
+function clearOf(x: number, y: number, z: number, centre: Vec3, radius: number, out: Float64Array): void {
+  const rx = x - centre[0], ry = y - centre[1], rz = z - centre[2], length = hypot3(rx, ry, rz);
+  if (length >= radius || length === 0) {
+    out[0] = x; out[1] = y; out[2] = z;
+  } else {
+    out[0] = centre[0] + (rx * radius) / length; out[1] = centre[1] + (ry * radius) / length; out[2] = centre[2] + (rz * radius) / length;
+  }
 }
 
 /**
@@ -126,10 +135,13 @@ const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'upper' | 'lower', closing: number): void {
   const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
   const centre = frame.lidCentres[side];
-  const elevation = (p: Vec3) => {
-    const r = sub(p, centre);
-    return Math.atan2(dot(r, frame.up), dot(r, frame.forward));
+  const { up, forward, left } = frame;
+  // The angle about the lid centre of a point, given by its coordinates in the per-vertex loop below (no array).
+  const elevationAt = (x: number, y: number, z: number) => {
+    const rx = x - centre[0], ry = y - centre[1], rz = z - centre[2];
+    return Math.atan2(rx * up[0] + ry * up[1] + rz * up[2], rx * forward[0] + ry * forward[1] + rz * forward[2]);
   };
+  const elevation = (p: Vec3) => elevationAt(p[0], p[1], p[2]);
   const chains = upperAndLower(frame, loop);
   const upper = contourProfile(frame, chains.upper, elevation), lower = contourProfile(frame, chains.lower, elevation);
   const sign = lid === 'upper' ? 1 : -1;
@@ -184,34 +196,39 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const depth = otherDistance(x) + overlapFade(x) * (front - otherDistance(x));
     return { q, turn: Math.max(0, Math.min(gap + past(x), sign * (elevation(q) - meet))), out: depth - distance(q) };
   });
-  const near2 = (q: Vec3, m: { q: Vec3 }) => (q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9;
-  const fromMargin = (q: Vec3) => {
+  /** The margin's turn, outward motion and nearest distance at (qx, qy, qz), into `motion` (0, 1, 2). */
+  const fromMargin = (qx: number, qy: number, qz: number, motion: Float64Array) => {
     let turn = 0, outward = 0, weights = 0, nearest = Infinity;
     for (const m of margin) {
-      const w = 1 / near2(q, m);
-      nearest = Math.min(nearest, near2(q, m));
+      const near2 = (qx - m.q[0]) ** 2 + (qy - m.q[1]) ** 2 + (qz - m.q[2]) ** 2 + 1e-9;
+      const w = 1 / near2;
+      nearest = Math.min(nearest, near2);
       turn += w * m.turn;
       outward += w * m.out;
       weights += w;
     }
-    return { turn: turn / weights, out: outward / weights, nearest: Math.sqrt(nearest) };
+    motion[0] = turn / weights;
+    motion[1] = outward / weights;
+    motion[2] = Math.sqrt(nearest);
   };
   const back = new Set(frame.lidBack[side]);
   const p = frame.fitted.head, d = out.head;
+  // Per vertex, with no array (thousands of vertices, a dozen lids per avatar): the margin's motion, the turned point, the moved one.
+  const motion = new Float64Array(3), turned = new Float64Array(3), moved = new Float64Array(3);
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
     const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
     if (near === 0) continue;
-    const q = vertex(p, v);
-    const x = dot(q, frame.left);
+    const qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
+    const x = qx * left[0] + qy * left[1] + qz * left[2];
     const gap = upper(x) - lower(x);
     if (gap <= 1e-6) continue;
     // Across the opening (socket points near the corners) the weight ramps from the other lid's
     // margin to this one's; past this margin the lid's skin and socket fade out.
-    const across = lid === 'upper' ? (elevation(q) - lower(x)) / gap : (upper(x) - elevation(q)) / gap;
+    const across = lid === 'upper' ? (elevationAt(qx, qy, qz) - lower(x)) / gap : (upper(x) - elevationAt(qx, qy, qz)) / gap;
     if (across <= 0) continue;
     // The lining of the socket behind the lid slides along with it, fading far round the back.
-    const [start, span] = frame.socket[v] ? SOCKET_FADE : SKIN_FADE;
+    const fade = frame.socket[v] ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
     const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : CORNER.skin) * widest));
@@ -219,17 +236,20 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
-    const motion = fromMargin(q);
-    const turn = Math.min(motion.turn, gap + past(x));
-    const turned = rotateAbout(q, centre, frame.left, sign * closing * turn * w);
+    fromMargin(qx, qy, qz, motion);
+    const turn = Math.min(motion[0], gap + past(x));
+    rotateAbout(qx, qy, qz, centre, left, sign * closing * turn * w, turned);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
-    const radial = sub(turned, centre);
-    const along = radial.map((c, k) => c - dot(radial, frame.left) * frame.left[k]);
-    const length = Math.hypot(along[0], along[1], along[2]) || 1;
-    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion.out * w * (back.has(v) ? 1 : 1 - smoothstep(motion.nearest / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
-    const moved = clearOf(turned.map((c, k) => c + (push * along[k]) / length) as Vec3, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE);
-    for (let k = 0; k < 3; k++) d[3 * v + k] += moved[k] - q[k];
+    const radialX = turned[0] - centre[0], radialY = turned[1] - centre[1], radialZ = turned[2] - centre[2];
+    const sideways = radialX * left[0] + radialY * left[1] + radialZ * left[2];
+    const alongX = radialX - sideways * left[0], alongY = radialY - sideways * left[1], alongZ = radialZ - sideways * left[2];
+    const length = hypot3(alongX, alongY, alongZ) || 1;
+    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
+    clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
+    d[3 * v] += moved[0] - qx;
+    d[3 * v + 1] += moved[1] - qy;
+    d[3 * v + 2] += moved[2] - qz;
   }
 }
 
@@ -239,10 +259,11 @@ export function eyeball(frame: ExpressionFrame, out: Deltas, side: Side, yaw: nu
   const centre = frame.eyeCentres[side];
   // Yaw about up (positive swings the front towards +left), then pitch about left (negative lifts the front).
   const p = fittedPositions(frame, mesh), d = out[mesh];
+  const yawed = new Float64Array(3), turned = new Float64Array(3);
   for (let v = 0; v < p.length / 3; v++) {
-    const q = vertex(p, v);
-    const turned = rotateAbout(rotateAbout(q, centre, frame.up, yaw), centre, frame.left, -pitch);
-    for (let k = 0; k < 3; k++) d[3 * v + k] += turned[k] - q[k];
+    rotateAbout(p[3 * v], p[3 * v + 1], p[3 * v + 2], centre, frame.up, yaw, yawed);
+    rotateAbout(yawed[0], yawed[1], yawed[2], centre, frame.left, -pitch, turned);
+    for (let k = 0; k < 3; k++) d[3 * v + k] += turned[k] - p[3 * v + k];
   }
 }
 

@@ -8,6 +8,7 @@
 import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
 import { evaluatePairs, factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
 import { TRIANGLE_STRIDE, closestOnTriangle } from '../spatial/closest-on-triangle.ts';
+import { hypot3 } from '../mesh/vec.ts';
 
 export type Vec3 = [number, number, number];
 
@@ -298,13 +299,18 @@ function placeEye(
  * millimetres wide, so with a reach of several eyeball radii these hold every triangle the eyeball can touch.
  */
 function nearbyTriangles(positions: Float32Array, indices: Uint32Array, centre: Vec3, reach: number): Float32Array {
-  const near = (v: number) => Math.hypot(positions[3 * v] - centre[0], positions[3 * v + 1] - centre[1], positions[3 * v + 2] - centre[2]) <= reach;
+  const near = (v: number) => hypot3(positions[3 * v] - centre[0], positions[3 * v + 1] - centre[1], positions[3 * v + 2] - centre[2]) <= reach;
   const picked: number[] = [];
   for (let t = 0; t < indices.length; t += 3) if (near(indices[t]) || near(indices[t + 1]) || near(indices[t + 2])) picked.push(t);
   const out = new Float32Array(TRIANGLE_STRIDE * picked.length);
-  picked.forEach((t, i) => {
-    for (let k = 0; k < 3; k++) out.set(positions.subarray(3 * indices[t + k], 3 * indices[t + k] + 3), TRIANGLE_STRIDE * i + 3 * k);
-  });
+  for (let i = 0; i < picked.length; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * indices[picked[i] + k], o = TRIANGLE_STRIDE * i + 3 * k;
+      out[o] = positions[v];
+      out[o + 1] = positions[v + 1];
+      out[o + 2] = positions[v + 2];
+    }
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
  */
 import { SelfIntersectionWalk } from '../mesh/checks.ts';
 import { weldMap } from '../mesh/weld.ts';
+import { hypot3 } from '../mesh/vec.ts';
 import { neighbourLists, type NeighbourLists } from '../mesh/adjacency.ts';
 
 /**
@@ -23,7 +24,7 @@ export function intersectingVertices(positions: Float32Array, indices: Uint32Arr
   const sub = new Uint32Array(triangles.length * 3);
   for (let i = 0; i < triangles.length; i++) for (let k = 0; k < 3; k++) sub[i * 3 + k] = indices[triangles[i] * 3 + k];
   let edge = 0;
-  for (let t = 0; t < sub.length; t += 3) edge += Math.hypot(positions[sub[t] * 3] - positions[sub[t + 1] * 3], positions[sub[t] * 3 + 1] - positions[sub[t + 1] * 3 + 1], positions[sub[t] * 3 + 2] - positions[sub[t + 1] * 3 + 2]);
+  for (let t = 0; t < sub.length; t += 3) edge += hypot3(positions[sub[t] * 3] - positions[sub[t + 1] * 3], positions[sub[t] * 3 + 1] - positions[sub[t + 1] * 3 + 1], positions[sub[t] * 3 + 2] - positions[sub[t + 1] * 3 + 2]);
   const cell = (2 * edge) / Math.max(1, triangles.length) || 1;
   const out = new Set<number>();
   walk.run(positions, sub, cell, (i, j) => {

@@ -7,6 +7,7 @@
 import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
 import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from '../fit/rbf.ts';
 import { BONE } from '../template/types.ts';
+import { hypot3 } from '../mesh/vec.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
@@ -53,7 +54,7 @@ export const VOLUME_REACH = 3;
  * VOLUME_REACH: a strand hanging 20 cm below its root scaled by 2 would otherwise become a 40 cm spike.
  */
 function standoffFactor(volume: number, dx: number, dy: number, dz: number): number {
-  const length = Math.hypot(dx, dy, dz);
+  const length = hypot3(dx, dy, dz);
   const move = (volume - 1) * length;
   return Math.abs(move) <= VOLUME_REACH ? volume : 1 + Math.sign(move) * (VOLUME_REACH / length);
 }

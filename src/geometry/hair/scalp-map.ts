@@ -4,6 +4,7 @@
  * kept outside it), which is cheaper than ray casting and smooth enough for cards a few millimetres off the skin.
  */
 import type { Vec3 } from '../../model/avatar.ts';
+import { hypot3 } from '../mesh/vec.ts';
 
 /** Cells around (azimuth, 0 at the front +z, towards +x) and from the bottom to the top (elevation). */
 const AZ = 96;
@@ -23,7 +24,7 @@ export function direction(azimuth: number, elevation: number): Vec3 {
 }
 
 function cellOf(x: number, y: number, z: number): [number, number] {
-  const r = Math.hypot(x, y, z) || 1;
+  const r = hypot3(x, y, z) || 1;
   const az = Math.atan2(x, z);
   const el = Math.asin(Math.max(-1, Math.min(1, y / r)));
   return [((az / (2 * Math.PI) + 1) % 1) * AZ, (el / Math.PI + 0.5) * (EL - 1)];
@@ -55,7 +56,7 @@ export function scalpMap(positions: ArrayLike<number>, vertices: readonly number
     const x = positions[v * 3] - centre[0], y = positions[v * 3 + 1] - centre[1], z = positions[v * 3 + 2] - centre[2];
     const [a, e] = cellOf(x, y, z);
     const cell = Math.round(e) * AZ + (Math.round(a) % AZ);
-    radius[cell] = Math.max(radius[cell], Math.hypot(x, y, z));
+    radius[cell] = Math.max(radius[cell], hypot3(x, y, z));
     cover[cell] += coverage ? coverage[v] : 0;
     count[cell]++;
   }
@@ -127,7 +128,7 @@ export function outsideRadius(map: ScalpMap, x: number, y: number, z: number): n
 /** The point at `lift` cm outside the surface along the ray from the centre through (x, y, z). */
 export function onScalp(map: ScalpMap, p: Vec3, lift: number): Vec3 {
   const d: Vec3 = [p[0] - map.centre[0], p[1] - map.centre[1], p[2] - map.centre[2]];
-  const len = Math.hypot(d[0], d[1], d[2]) || 1;
+  const len = hypot3(d[0], d[1], d[2]) || 1;
   const r = surfaceRadius(map, p[0], p[1], p[2]) + lift;
   return [map.centre[0] + (d[0] / len) * r, map.centre[1] + (d[1] / len) * r, map.centre[2] + (d[2] / len) * r];
 }

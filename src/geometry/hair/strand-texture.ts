@@ -200,20 +200,32 @@ function stubble(p: StrandPattern, r: Rect, rnd: () => number): void {
   hairlineTips(p, r, ATLAS.stubble.feather, rnd);
 }
 
+/**
+ * Math.round clamped to a byte: from 0.5 on, c + 0.5 is exact or rounds within its integer, so truncation rounds alike.
+ * At module level, one function for every call of tintHair: a closure made per call deoptimised its loop ("wrong
+ * call target"), which then ran in the slower tiers, boxing a number per channel.
+ */
+const byte = (c: number) => (c >= 0.5 ? (c < 254.5 ? (c + 0.5) | 0 : 255) : 0);
+
 /** The hair texture in the observed colours: sRGB, alpha the coverage. */
 export function tintHair(colour: { base: Rgb; dark: Rgb; light: Rgb }): RgbaImage {
   const p = strandPattern();
-  const n = p.size * p.size;
-  const rgba = new Uint8Array(n * 4);
+  const rgba = new Uint8Array(p.size * p.size * 4);
+  tintTexels(p, colour, rgba);
+  return { width: p.size, height: p.size, rgba };
+}
+
+/**
+ * A million texels on every avatar: the channels unrolled, the colours' differences taken once. A function of its
+ * own, with nothing after the loop: in tintHair the loop's OSR code deoptimised at the cold code after it on every call.
+ */
+function tintTexels(p: StrandPattern, colour: { base: Rgb; dark: Rgb; light: Rgb }, rgba: Uint8Array): void {
   const { tone, shade, alpha } = p;
   const { base, dark, light } = colour;
-  // A million texels on every avatar: the channels unrolled, the colours' differences taken once.
   const [d0, d1, d2] = dark, [b0, b1, b2] = base;
   const [toBase0, toBase1, toBase2] = [b0 - d0, b1 - d1, b2 - d2];
   const [toLight0, toLight1, toLight2] = [light[0] - b0, light[1] - b1, light[2] - b2];
-  // Math.round clamped to a byte: from 0.5 on, c + 0.5 is exact or rounds within its integer, so truncation rounds alike.
-  const byte = (c: number) => (c >= 0.5 ? (c < 254.5 ? (c + 0.5) | 0 : 255) : 0);
-  for (let i = 0, o = 0; i < n; i++, o += 4) {
+  for (let i = 0, o = 0; o < rgba.length; i++, o += 4) {
     const t = tone[i], s = shade[i];
     if (t < 0.5) {
       const f = t * 2;
@@ -228,5 +240,4 @@ export function tintHair(colour: { base: Rgb; dark: Rgb; light: Rgb }): RgbaImag
     }
     rgba[o + 3] = alpha[i];
   }
-  return { width: p.size, height: p.size, rgba };
 }

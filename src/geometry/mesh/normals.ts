@@ -1,4 +1,5 @@
 import { weldMap } from './weld.ts';
+import { hypot3 } from './vec.ts';
 
 /**
  * Area-weighted vertex normals of an indexed triangle mesh. Vertices at identical positions (UV
@@ -35,7 +36,7 @@ export function vertexNormals(positions: ArrayLike<number>, indices: ArrayLike<n
     const i = 3 * v, w = 3 * weld[v];
     const grouped = size[weld[v]] > 1;
     const x = grouped ? sum[w] : acc[i], y = grouped ? sum[w + 1] : acc[i + 1], z = grouped ? sum[w + 2] : acc[i + 2];
-    const len = Math.hypot(x, y, z) || 1;
+    const len = hypot3(x, y, z) || 1;
     out[i] = x / len;
     out[i + 1] = y / len;
     out[i + 2] = z / len;

@@ -1,3 +1,5 @@
+import { hypot3 } from './vec.ts';
+
 /**
  * Per-vertex tangents (xyz plus handedness w) from positions, normals, UVs and triangles, by
  * accumulating each triangle's UV-space tangent and orthogonalising against the normal; the
@@ -27,19 +29,22 @@ export function computeTangents(positions: Float32Array, normals: Float32Array, 
   }
   const out = new Float32Array(n * 4);
   for (let v = 0; v < n; v++) {
-    const [nx, ny, nz] = [normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]];
-    let [tx, ty, tz] = [tan[v * 3], tan[v * 3 + 1], tan[v * 3 + 2]];
+    const nx = normals[v * 3], ny = normals[v * 3 + 1], nz = normals[v * 3 + 2];
+    let tx = tan[v * 3], ty = tan[v * 3 + 1], tz = tan[v * 3 + 2];
     const d = tx * nx + ty * ny + tz * nz;
     tx -= nx * d; ty -= ny * d; tz -= nz * d;
-    let len = Math.hypot(tx, ty, tz);
+    let len = hypot3(tx, ty, tz);
     if (len < 1e-12) {
       // No UV gradient (degenerate UVs): any unit vector orthogonal to the normal.
-      [tx, ty, tz] = Math.abs(nx) < 0.9 ? [0, nz, -ny] : [-nz, 0, nx];
-      len = Math.hypot(tx, ty, tz);
+      if (Math.abs(nx) < 0.9) { tx = 0; ty = nz; tz = -ny; }
+      else { tx = -nz; ty = 0; tz = nx; }
+      len = hypot3(tx, ty, tz);
     }
-    const cross = [ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx];
-    const w = cross[0] * bit[v * 3] + cross[1] * bit[v * 3 + 1] + cross[2] * bit[v * 3 + 2] < 0 ? -1 : 1;
-    out.set([tx / len, ty / len, tz / len, w], v * 4);
+    const side = (ny * tz - nz * ty) * bit[v * 3] + (nz * tx - nx * tz) * bit[v * 3 + 1] + (nx * ty - ny * tx) * bit[v * 3 + 2];
+    out[v * 4] = tx / len;
+    out[v * 4 + 1] = ty / len;
+    out[v * 4 + 2] = tz / len;
+    out[v * 4 + 3] = side < 0 ? -1 : 1;
   }
   return out;
 }

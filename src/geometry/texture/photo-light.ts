@@ -67,7 +67,7 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   const r = camera.rotation;
   const camNormals = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
-    const [x, y, z] = [input.normals[v * 3], input.normals[v * 3 + 1], input.normals[v * 3 + 2]];
+    const x = input.normals[v * 3], y = input.normals[v * 3 + 1], z = input.normals[v * 3 + 2];
     camNormals[v * 3] = r[0] * x + r[1] * y + r[2] * z;
     camNormals[v * 3 + 1] = r[3] * x + r[4] * y + r[5] * z;
     camNormals[v * 3 + 2] = r[6] * x + r[7] * y + r[8] * z;
@@ -80,14 +80,14 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   for (let v = 0; v < n; v++) {
     if (camNormals[v * 3 + 2] < MIN_FACING || (input.visible && !input.visible[v])) continue;
     if (input.positions[v * 3 + 2] < frontMost - 1) continue;
-    const [x, y] = [img[v * 2], img[v * 2 + 1]];
+    const x = img[v * 2], y = img[v * 2 + 1];
     if (insideDistance(oval, x, y) <= 0) continue;
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(y))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(x)));
     if (input.features?.[pixel] || (input.matte && input.matte[pixel] < 128)) continue;
     sampleBilinear(photo, x, y, px);
-    const lin = [0, 1, 2].map((c) => srgbToLinear[Math.round(px[c])] * gains[c]);
+    const red = srgbToLinear[Math.round(px[0])] * gains[0], green = srgbToLinear[Math.round(px[1])] * gains[1], blue = srgbToLinear[Math.round(px[2])] * gains[2];
     ids.push(v);
-    values.push(0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]);
+    values.push(0.2126 * red + 0.7152 * green + 0.0722 * blue);
   }
   const normals = new Float32Array(ids.length * 3);
   ids.forEach((v, i) => normals.set(camNormals.subarray(v * 3, v * 3 + 3), i * 3));
@@ -95,7 +95,7 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   const even = withoutSideLight(sh);
   const vertexGain = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
-    const [x, y, z] = [camNormals[v * 3], camNormals[v * 3 + 1], camNormals[v * 3 + 2]];
+    const x = camNormals[v * 3], y = camNormals[v * 3 + 1], z = camNormals[v * 3 + 2];
     const toEven = shEvaluate(even, x, y, z);
     // Normals turned away can take a negative fitted light: that is as dark as the clamp allows.
     const shade = ids.length && toEven > 0 ? shEvaluate(sh, x, y, z) / toEven : 1;

@@ -50,8 +50,12 @@ export function faceFrame(landmarks: ArrayLike<number>): FaceFrame {
 /** Face-frame coordinates [s, t] of an image point. */
 export function toFace(f: FaceFrame, x: number, y: number): [number, number] {
   const s = ((x - f.centre[0]) * f.across[0] + (y - f.centre[1]) * f.across[1]) / f.width;
-  const t = ((x - f.chin[0]) * f.up[0] + (y - f.chin[1]) * f.up[1]) / f.height;
-  return [s, t];
+  return [s, faceHeight(f, x, y)];
+}
+
+/** toFace's t alone, with no pair: the hair's volume fit asks it of every vertex. */
+export function faceHeight(f: FaceFrame, x: number, y: number): number {
+  return ((x - f.chin[0]) * f.up[0] + (y - f.chin[1]) * f.up[1]) / f.height;
 }
 
 /** Image point of face-frame coordinates [s, t]. */

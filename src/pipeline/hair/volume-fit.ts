@@ -8,7 +8,7 @@
  */
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 import type { FaceFrame } from './face-frame.ts';
-import { toFace } from './face-frame.ts';
+import { faceHeight } from './face-frame.ts';
 import { coveredCells, hairSilhouette, project, type SilhouetteGrid } from './silhouette.ts';
 
 const SECTORS = 36;
@@ -73,7 +73,7 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
   // Directions whose matte outline lies above the eyes.
   const measured = angles.map((a, j) => {
     const r = matteReach[j];
-    const t = toFace(frame, grid.x0 + (cx + r * Math.cos(a)) * grid.step, grid.y0 + (cy - r * Math.sin(a)) * grid.step)[1];
+    const t = faceHeight(frame, grid.x0 + (cx + r * Math.cos(a)) * grid.step, grid.y0 + (cy - r * Math.sin(a)) * grid.step);
     return t > LOWEST_T;
   });
   const factors = new Float32Array(vertices).fill(1);
@@ -123,7 +123,7 @@ function pullInside(scene: OutlineScene, factors: Float32Array, indices: ArrayLi
     for (let v = 0; v < n; v++) {
       const x = Math.floor(p[v * 3]), y = Math.floor(p[v * 3 + 1]);
       // Above the eyes the sectors have set the outline already; pulling its edge vertices there only thins it.
-      const low = toFace(frame, grid.x0 + p[v * 3] * grid.step, grid.y0 + p[v * 3 + 1] * grid.step)[1] < LOWEST_T;
+      const low = faceHeight(frame, grid.x0 + p[v * 3] * grid.step, grid.y0 + p[v * 3 + 1] * grid.step) < LOWEST_T;
       outside[v] = low && y < grid.rows && (x < 0 || x >= grid.columns || y < 0 || !person[y * grid.columns + x]) ? 1 : 0;
       any ||= outside[v] === 1;
     }
