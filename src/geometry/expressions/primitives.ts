@@ -59,10 +59,18 @@ export function translate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, d
 /**
  * A value along a contour of fitted vertices (an eyelid, a lip), read by position across the
  * face (`lateral` coordinate) with linear interpolation between its points, held at the ends.
+ * An object with a method, not a closure: a closure made per avatar took its optimized code with it
+ * when it died, and the callers that had inlined it were thrown away too (compiled again every job).
  */
-export function contourProfile(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head): (lateral: number) => number {
-  const points = chain.map((v) => vertex(positions, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
-  return (x) => {
+export class ContourProfile {
+  private readonly points: { x: number; y: number }[];
+
+  constructor(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head) {
+    this.points = chain.map((v) => vertex(positions, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
+  }
+
+  at(x: number): number {
+    const points = this.points;
     if (x <= points[0].x) return points[0].y;
     for (let i = 1; i < points.length; i++) {
       if (x <= points[i].x) {
@@ -71,7 +79,7 @@ export function contourProfile(frame: ExpressionFrame, chain: readonly number[],
       }
     }
     return points[points.length - 1].y;
-  };
+  }
 }
 
 /** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
@@ -131,12 +139,12 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     return Math.atan2(dot(r, frame.up), dot(r, frame.forward));
   };
   const chains = upperAndLower(frame, loop);
-  const upper = contourProfile(frame, chains.upper, elevation), lower = contourProfile(frame, chains.lower, elevation);
+  const upper = new ContourProfile(frame, chains.upper, elevation), lower = new ContourProfile(frame, chains.lower, elevation);
   const sign = lid === 'upper' ? 1 : -1;
   const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
   const widest = Math.max(...chains.upper.map((v) => {
     const x = dot(vertex(frame.fitted.head, v), frame.left);
-    return upper(x) - lower(x);
+    return upper.at(x) - lower.at(x);
   }));
   // How far each point of the moving margin turns, and how far it moves out from (or in towards) the
   // eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
@@ -148,40 +156,40 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
   };
   const isUpper = (v: number) => {
     const q = vertex(frame.fitted.head, v), x = dot(q, frame.left);
-    return elevation(q) > (upper(x) + lower(x)) / 2;
+    return elevation(q) > (upper.at(x) + lower.at(x)) / 2;
   };
   const ownRim = frame.lidRims[side].filter((v) => isUpper(v) === (lid === 'upper'));
   const otherRim = frame.lidRims[side].filter((v) => isUpper(v) !== (lid === 'upper'));
   const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
   const reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
   // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
-  const otherRimElevation = contourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
-  const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation(x), otherContour(x));
-  const otherDistance = contourProfile(frame, otherRim, distance);
+  const otherRimElevation = new ContourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
+  const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation.at(x), otherContour.at(x));
+  const otherDistance = new ContourProfile(frame, otherRim, distance);
   // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
   const overlaps = lid === 'upper';
   const otherSkinRing = frame.lidSkin[side].filter((v) => !isUpper(v));
-  const skinElevation = contourProfile(frame, otherSkinRing, elevation), skinDistance = contourProfile(frame, otherSkinRing, distance);
+  const skinElevation = new ContourProfile(frame, otherSkinRing, elevation), skinDistance = new ContourProfile(frame, otherSkinRing, distance);
   // How far from the lid centre the other lid's surface is at an angle just past its margin: along the
   // line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
   const otherSurface = (x: number, angle: number) => {
-    const a = otherRimElevation(x), b = skinElevation(x), ra = otherDistance(x), rb = skinDistance(x);
+    const a = otherRimElevation.at(x), b = skinElevation.at(x), ra = otherDistance.at(x), rb = skinDistance.at(x);
     const p = [ra * Math.cos(a), ra * Math.sin(a)], d = [rb * Math.cos(b) - p[0], rb * Math.sin(b) - p[1]];
     const u = [Math.cos(angle), Math.sin(angle)];
     const across = u[0] * d[1] - u[1] * d[0];
     return Math.abs(across) < 1e-9 ? ra : (p[0] * d[1] - p[1] * d[0]) / across;
   };
-  const overlapFade = (x: number) => (overlaps ? smoothstep(Math.max(0, upper(x) - lower(x)) / (PUSH.corner * widest)) : 0);
-  const past = (x: number) => (OVERLAP.past * overlapFade(x)) / otherDistance(x);
+  const overlapFade = (x: number) => (overlaps ? smoothstep(Math.max(0, upper.at(x) - lower.at(x)) / (PUSH.corner * widest)) : 0);
+  const past = (x: number) => (OVERLAP.past * overlapFade(x)) / otherDistance.at(x);
   const margin = ownRim.map((v) => {
     const q = vertex(frame.fitted.head, v);
     const x = dot(q, frame.left);
-    const gap = Math.max(0, upper(x) - lower(x));
+    const gap = Math.max(0, upper.at(x) - lower.at(x));
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [x - reachAcross, x, x + reachAcross].map(otherElevation);
-    const meet = overlaps ? Math.max(...near) - past(x) : Math.min(...near) - LIDS_MEET / otherDistance(x);
-    const front = Math.max(otherDistance(x), otherSurface(x, meet)) + OVERLAP.front;
-    const depth = otherDistance(x) + overlapFade(x) * (front - otherDistance(x));
+    const meet = overlaps ? Math.max(...near) - past(x) : Math.min(...near) - LIDS_MEET / otherDistance.at(x);
+    const front = Math.max(otherDistance.at(x), otherSurface(x, meet)) + OVERLAP.front;
+    const depth = otherDistance.at(x) + overlapFade(x) * (front - otherDistance.at(x));
     return { q, turn: Math.max(0, Math.min(gap + past(x), sign * (elevation(q) - meet))), out: depth - distance(q) };
   });
   const near2 = (q: Vec3, m: { q: Vec3 }) => (q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9;
@@ -204,11 +212,11 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     if (near === 0) continue;
     const q = vertex(p, v);
     const x = dot(q, frame.left);
-    const gap = upper(x) - lower(x);
+    const gap = upper.at(x) - lower.at(x);
     if (gap <= 1e-6) continue;
     // Across the opening (socket points near the corners) the weight ramps from the other lid's
     // margin to this one's; past this margin the lid's skin and socket fade out.
-    const across = lid === 'upper' ? (elevation(q) - lower(x)) / gap : (upper(x) - elevation(q)) / gap;
+    const across = lid === 'upper' ? (elevation(q) - lower.at(x)) / gap : (upper.at(x) - elevation(q)) / gap;
     if (across <= 0) continue;
     // The lining of the socket behind the lid slides along with it, fading far round the back.
     const [start, span] = frame.socket[v] ? SOCKET_FADE : SKIN_FADE;
