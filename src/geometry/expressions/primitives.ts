@@ -125,77 +125,127 @@ function clearOf(p: Vec3, centre: Vec3, radius: number): Vec3 {
  */
 const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 
+/** One point of a lid's moving margin: how far it turns, and how far it moves out from the eye's centre. */
+interface MarginPoint {
+  q: Vec3;
+  turn: number;
+  out: number;
+}
+
 /**
- * Turns an eyelid about the eyeball's centre, so that it slides over the eyeball: `closing` 1
- * brings the upper lid down (or the lower lid up) to the meeting line; negative values open it
- * further. The lid's skin and the socket behind its margin follow, fading towards the brow
- * (or cheek) and deeper into the socket.
+ * An eyelid's geometry on this face, as its motion reads it: both lids' contours as angles about the lid
+ * centre, and where its margin goes when it closes. A class, not closures made inside `eyelid`: those were
+ * made per avatar, and their optimized code was thrown away with them after every job.
  */
-export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'upper' | 'lower', closing: number): void {
-  const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
-  const centre = frame.lidCentres[side];
-  const elevation = (p: Vec3) => {
-    const r = sub(p, centre);
-    return Math.atan2(dot(r, frame.up), dot(r, frame.forward));
-  };
-  const chains = upperAndLower(frame, loop);
-  const upper = new ContourProfile(frame, chains.upper, elevation), lower = new ContourProfile(frame, chains.lower, elevation);
-  const sign = lid === 'upper' ? 1 : -1;
-  const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
-  const widest = Math.max(...chains.upper.map((v) => {
-    const x = dot(vertex(frame.fitted.head, v), frame.left);
-    return upper.at(x) - lower.at(x);
-  }));
-  // How far each point of the moving margin turns, and how far it moves out from (or in towards) the
-  // eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
-  // same depth, so that no slit stays open seen from the front or from below. Every other vertex
-  // moves as the margin points nearest to it do.
-  const distance = (p: Vec3) => {
-    const r = sub(p, centre);
-    return Math.hypot(dot(r, frame.up), dot(r, frame.forward));
-  };
-  const isUpper = (v: number) => {
-    const q = vertex(frame.fitted.head, v), x = dot(q, frame.left);
-    return elevation(q) > (upper.at(x) + lower.at(x)) / 2;
-  };
-  const ownRim = frame.lidRims[side].filter((v) => isUpper(v) === (lid === 'upper'));
-  const otherRim = frame.lidRims[side].filter((v) => isUpper(v) !== (lid === 'upper'));
-  const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
-  const reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
-  // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
-  const otherRimElevation = new ContourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
-  const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation.at(x), otherContour.at(x));
-  const otherDistance = new ContourProfile(frame, otherRim, distance);
-  // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
-  const overlaps = lid === 'upper';
-  const otherSkinRing = frame.lidSkin[side].filter((v) => !isUpper(v));
-  const skinElevation = new ContourProfile(frame, otherSkinRing, elevation), skinDistance = new ContourProfile(frame, otherSkinRing, distance);
-  // How far from the lid centre the other lid's surface is at an angle just past its margin: along the
-  // line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
-  const otherSurface = (x: number, angle: number) => {
-    const a = otherRimElevation.at(x), b = skinElevation.at(x), ra = otherDistance.at(x), rb = skinDistance.at(x);
+class Lid {
+  readonly centre: Vec3;
+  readonly upper: ContourProfile;
+  readonly lower: ContourProfile;
+  readonly widest: number;
+  readonly overlaps: boolean;
+  private readonly otherRimElevation: ContourProfile;
+  private readonly otherContour: ContourProfile;
+  private readonly otherDistance: ContourProfile;
+  private readonly skinElevation: ContourProfile;
+  private readonly skinDistance: ContourProfile;
+  private readonly reachAcross: number;
+  private readonly margin: MarginPoint[];
+
+  constructor(
+    private readonly frame: ExpressionFrame,
+    side: Side,
+    readonly which: 'upper' | 'lower',
+  ) {
+    const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
+    this.centre = frame.lidCentres[side];
+    const elevation = (p: Vec3) => this.elevation(p), distance = (p: Vec3) => this.distance(p);
+    const chains = upperAndLower(frame, loop);
+    this.upper = new ContourProfile(frame, chains.upper, elevation);
+    this.lower = new ContourProfile(frame, chains.lower, elevation);
+    this.widest = Math.max(...chains.upper.map((v) => {
+      const x = dot(vertex(frame.fitted.head, v), frame.left);
+      return this.upper.at(x) - this.lower.at(x);
+    }));
+    const ownRim = frame.lidRims[side].filter((v) => this.isUpper(v) === (which === 'upper'));
+    const otherRim = frame.lidRims[side].filter((v) => this.isUpper(v) !== (which === 'upper'));
+    const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+    this.reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
+    // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
+    this.otherRimElevation = new ContourProfile(frame, otherRim, elevation);
+    this.otherContour = which === 'upper' ? this.lower : this.upper;
+    this.otherDistance = new ContourProfile(frame, otherRim, distance);
+    // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
+    this.overlaps = which === 'upper';
+    const otherSkinRing = frame.lidSkin[side].filter((v) => !this.isUpper(v));
+    this.skinElevation = new ContourProfile(frame, otherSkinRing, elevation);
+    this.skinDistance = new ContourProfile(frame, otherSkinRing, distance);
+    this.margin = ownRim.map((v) => this.marginPoint(v));
+  }
+
+  /** The angle of `p` about the lid centre, up from forward. */
+  elevation(p: Vec3): number {
+    const r = sub(p, this.centre);
+    return Math.atan2(dot(r, this.frame.up), dot(r, this.frame.forward));
+  }
+
+  /** How far `p` is from the lid centre, across the lid (left ignored). */
+  distance(p: Vec3): number {
+    const r = sub(p, this.centre);
+    return Math.hypot(dot(r, this.frame.up), dot(r, this.frame.forward));
+  }
+
+  private isUpper(v: number): boolean {
+    const q = vertex(this.frame.fitted.head, v), x = dot(q, this.frame.left);
+    return this.elevation(q) > (this.upper.at(x) + this.lower.at(x)) / 2;
+  }
+
+  private otherElevation(x: number): number {
+    return (this.which === 'upper' ? Math.max : Math.min)(this.otherRimElevation.at(x), this.otherContour.at(x));
+  }
+
+  /**
+   * How far from the lid centre the other lid's surface is at an angle just past its margin: along the
+   * line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
+   */
+  private otherSurface(x: number, angle: number): number {
+    const a = this.otherRimElevation.at(x), b = this.skinElevation.at(x), ra = this.otherDistance.at(x), rb = this.skinDistance.at(x);
     const p = [ra * Math.cos(a), ra * Math.sin(a)], d = [rb * Math.cos(b) - p[0], rb * Math.sin(b) - p[1]];
     const u = [Math.cos(angle), Math.sin(angle)];
     const across = u[0] * d[1] - u[1] * d[0];
     return Math.abs(across) < 1e-9 ? ra : (p[0] * d[1] - p[1] * d[0]) / across;
-  };
-  const overlapFade = (x: number) => (overlaps ? smoothstep(Math.max(0, upper.at(x) - lower.at(x)) / (PUSH.corner * widest)) : 0);
-  const past = (x: number) => (OVERLAP.past * overlapFade(x)) / otherDistance.at(x);
-  const margin = ownRim.map((v) => {
-    const q = vertex(frame.fitted.head, v);
-    const x = dot(q, frame.left);
-    const gap = Math.max(0, upper.at(x) - lower.at(x));
+  }
+
+  private overlapFade(x: number): number {
+    return this.overlaps ? smoothstep(Math.max(0, this.upper.at(x) - this.lower.at(x)) / (PUSH.corner * this.widest)) : 0;
+  }
+
+  /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
+  past(x: number): number {
+    return (OVERLAP.past * this.overlapFade(x)) / this.otherDistance.at(x);
+  }
+
+  /**
+   * How far a point of the moving margin turns, and how far it moves out from (or in towards) the
+   * eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
+   * same depth, so that no slit stays open seen from the front or from below.
+   */
+  private marginPoint(v: number): MarginPoint {
+    const q = vertex(this.frame.fitted.head, v);
+    const x = dot(q, this.frame.left);
+    const gap = Math.max(0, this.upper.at(x) - this.lower.at(x));
     // Against the other lid's edge a little to either side too: its margin slopes.
-    const near = [x - reachAcross, x, x + reachAcross].map(otherElevation);
-    const meet = overlaps ? Math.max(...near) - past(x) : Math.min(...near) - LIDS_MEET / otherDistance.at(x);
-    const front = Math.max(otherDistance.at(x), otherSurface(x, meet)) + OVERLAP.front;
-    const depth = otherDistance.at(x) + overlapFade(x) * (front - otherDistance.at(x));
-    return { q, turn: Math.max(0, Math.min(gap + past(x), sign * (elevation(q) - meet))), out: depth - distance(q) };
-  });
-  const near2 = (q: Vec3, m: { q: Vec3 }) => (q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9;
-  const fromMargin = (q: Vec3) => {
+    const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
+    const meet = this.overlaps ? Math.max(...near) - this.past(x) : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
+    const front = Math.max(this.otherDistance.at(x), this.otherSurface(x, meet)) + OVERLAP.front;
+    const depth = this.otherDistance.at(x) + this.overlapFade(x) * (front - this.otherDistance.at(x));
+    const sign = this.which === 'upper' ? 1 : -1;
+    return { q, turn: Math.max(0, Math.min(gap + this.past(x), sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+  }
+
+  /** Every other vertex moves as the margin points nearest to it do (weighted by inverse squared distance). */
+  fromMargin(q: Vec3): { turn: number; out: number; nearest: number } {
     let turn = 0, outward = 0, weights = 0, nearest = Infinity;
-    for (const m of margin) {
+    for (const m of this.margin) {
       const w = 1 / near2(q, m);
       nearest = Math.min(nearest, near2(q, m));
       turn += w * m.turn;
@@ -203,7 +253,22 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
       weights += w;
     }
     return { turn: turn / weights, out: outward / weights, nearest: Math.sqrt(nearest) };
-  };
+  }
+}
+
+const near2 = (q: Vec3, m: { q: Vec3 }) => (q[0] - m.q[0]) ** 2 + (q[1] - m.q[1]) ** 2 + (q[2] - m.q[2]) ** 2 + 1e-9;
+
+/**
+ * Turns an eyelid about the eyeball's centre, so that it slides over the eyeball: `closing` 1
+ * brings the upper lid down (or the lower lid up) to the meeting line; negative values open it
+ * further. The lid's skin and the socket behind its margin follow, fading towards the brow
+ * (or cheek) and deeper into the socket.
+ */
+export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
+  const lid = new Lid(frame, side, which);
+  const { centre, upper, lower, widest } = lid;
+  const sign = which === 'upper' ? 1 : -1;
+  const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
   const back = new Set(frame.lidBack[side]);
   const p = frame.fitted.head, d = out.head;
   for (let v = 0; v < p.length / 3; v++) {
@@ -216,7 +281,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     if (gap <= 1e-6) continue;
     // Across the opening (socket points near the corners) the weight ramps from the other lid's
     // margin to this one's; past this margin the lid's skin and socket fade out.
-    const across = lid === 'upper' ? (elevation(q) - lower.at(x)) / gap : (upper.at(x) - elevation(q)) / gap;
+    const across = which === 'upper' ? (lid.elevation(q) - lower.at(x)) / gap : (upper.at(x) - lid.elevation(q)) / gap;
     if (across <= 0) continue;
     // The lining of the socket behind the lid slides along with it, fading far round the back.
     const [start, span] = frame.socket[v] ? SOCKET_FADE : SKIN_FADE;
@@ -227,8 +292,8 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
-    const motion = fromMargin(q);
-    const turn = Math.min(motion.turn, gap + past(x));
+    const motion = lid.fromMargin(q);
+    const turn = Math.min(motion.turn, gap + lid.past(x));
     const turned = rotateAbout(q, centre, frame.left, sign * closing * turn * w);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
