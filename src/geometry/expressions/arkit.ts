@@ -1,7 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, hypot3, scale, sub, vertex } from '../mesh/vec.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
-import { awayFromEyes, between, brush, contourProfile, eyeball, eyelid, incisorEdges, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
+import { awayFromEyes, between, brush, ContourProfile, eyeball, eyelid, incisorEdges, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
 
 /** The 52 ARKit blendshapes, in Apple's order; Left and Right are the subject's own sides (+X is left). */
 export const ARKIT_NAMES = [
@@ -69,7 +69,7 @@ export const motions = {
     const reach = dot(sub(lower, frame.jawPivot), frame.forward) * frame.jaw[LOWER_LIP.inner];
     if (gap <= 0 || reach <= 0) return;
     const { distance } = lipZone(frame), u = frame.mouthUnit, rest = neutralLipGap(frame);
-    const lips = (v: number) => Math.min(1, Math.max(0, rest(dot(vertex(frame.fitted.head, v), frame.left)) / gap));
+    const lips = (v: number) => Math.min(1, Math.max(0, rest.at(dot(vertex(frame.fitted.head, v), frame.left)) / gap));
     motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), (v) => {
       const away = smoothstep((distance[v] - u) / u);
       return frame.jaw[v] * (away === 1 ? 1 : away + (1 - away) * lips(v));
@@ -103,7 +103,7 @@ export const motions = {
     const sideWeight = (x: number) => (side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - centre)) / (2 * frame.mouthUnit))) : 1);
     // A wide-open mouth closes only part of the way: the lips do not stretch down over the whole face.
     const most = (lips.most ?? MOST_CLOSING) * frame.mouthUnit;
-    moveLips(frame, out, (x) => ({ close: Math.min(most, Math.max(0, gap(x) - Math.max(clear, (1 - fraction) * gap(x)))) * sideWeight(x), upperShare }));
+    moveLips(frame, out, (x) => ({ close: Math.min(most, Math.max(0, gap.at(x) - Math.max(clear, (1 - fraction) * gap.at(x)))) * sideWeight(x), upperShare }));
   },
   /**
    * Lips that meet (bilabials) meet all along: what the shape's motions (in `out`) leave of the gap
@@ -121,8 +121,8 @@ export const motions = {
     const { upper, lower } = upperAndLower(frame, contour);
     const height = (q: Vec3) => dot(q, frame.up);
     const meeting = (positions: ArrayLike<number>) => {
-      const top = contourProfile(frame, upper, height, positions), bottom = contourProfile(frame, lower, height, positions);
-      return { gap: (x: number) => top(x) - bottom(x), line: (x: number) => (top(x) + bottom(x)) / 2 };
+      const top = new ContourProfile(frame, upper, height, positions), bottom = new ContourProfile(frame, lower, height, positions);
+      return { gap: (x: number) => top.at(x) - bottom.at(x), line: (x: number) => (top.at(x) + bottom.at(x)) / 2 };
     };
     const before = meeting(movedLips(frame, out.head));
     // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
@@ -135,8 +135,8 @@ export const motions = {
       // photos) opens a slit that the preview, from a little above, looks through onto the teeth. Each edge goes half way.
       const depth = (q: Vec3) => dot(q, frame.forward);
       const moved = movedLips(frame, out.head);
-      const ahead = contourProfile(frame, lower, depth, moved), behind = contourProfile(frame, upper, depth, moved);
-      moveLips(frame, out, (x) => ({ close: (ahead(x) - behind(x)) * corners(x), upperShare: 0.5 }), byContour, scale(frame.forward, -1));
+      const ahead = new ContourProfile(frame, lower, depth, moved), behind = new ContourProfile(frame, upper, depth, moved);
+      moveLips(frame, out, (x) => ({ close: (ahead.at(x) - behind.at(x)) * corners(x), upperShare: 0.5 }), byContour, scale(frame.forward, -1));
     }
     const neutral = meeting(frame.fitted.head), after = meeting(movedLips(frame, out.head));
     const { lowerness } = lipZone(frame);
@@ -161,18 +161,18 @@ export const motions = {
   keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR): void {
     keepLipsOffTeeth(frame, out);
     const moved = movedLips(frame, out.head);
-    const before = neutralLipGap(frame), after = lipGap(frame, moved);
+    const before = neutralLipGap(frame), after = new LipGap(frame, moved);
     const clear = clearance * frame.mouthUnit;
     // Where the neutral lips are already closer (or, as read over the bulging lip surface, crossed),
     // the shape must not bring them closer still; it is not asked to part them.
-    const deficit = (x: number) => Math.max(0, Math.min(clear, before(x)) - after(x));
+    const deficit = (x: number) => Math.max(0, Math.min(clear, before.at(x)) - after.at(x));
     const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
-    const rise = (chain: number[]) => contourProfile(frame, chain, (p) => dot(p, frame.up), out.head);
+    const rise = (chain: number[]) => new ContourProfile(frame, chain, (p) => dot(p, frame.up), out.head);
     const upperRise = rise(upper), lowerRise = rise(lower);
     const xs = frame.template.loops.lipsInner.map((v) => dot(vertex(moved, v), frame.left));
     if (xs.every((x) => deficit(x) === 0)) return;
     // The lower lip rising pushes the upper one up; the upper one falling pushes the lower one down.
-    moveLips(frame, out, (x) => ({ close: -deficit(x), upperShare: lowerRise(x) >= -upperRise(x) ? 1 : 0 }));
+    moveLips(frame, out, (x) => ({ close: -deficit(x), upperShare: lowerRise.at(x) >= -upperRise.at(x) ? 1 : 0 }));
   },
 };
 
@@ -201,11 +201,11 @@ function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
     // where it lands on them, it lands in front of them (each teeth vertex standing for the cells
     // around it: they are sparse).
     neutral ??= teethFronts(frame);
-    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
+    moved ??= anyNonZero(out.teeth) ? new TeethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
     const q = vertex(p, v);
-    if (dot(q, frame.forward) < neutral.exact(q)) continue;
+    if (dot(q, frame.forward) < neutral.exact.at(q)) continue;
     const m = add(q, vertex(d, v));
-    const behind = moved(m) + TEETH_CLEAR * u - dot(m, frame.forward);
+    const behind = moved.at(m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
   }
 }
@@ -221,42 +221,58 @@ interface TeethFronts {
   exact: TeethFront;
   spread: TeethFront;
 }
-type TeethFront = (p: Vec3) => number;
 const teethFrontCache = new WeakMap<ExpressionFrame, TeethFronts>();
 
 function teethFronts(frame: ExpressionFrame): TeethFronts {
   let fronts = teethFrontCache.get(frame);
   if (!fronts) {
     const teeth = fittedPositions(frame, 'teeth');
-    fronts = { exact: teethFront(frame, teeth, 0), spread: teethFront(frame, teeth, 1) };
+    fronts = { exact: new TeethFront(frame, teeth, 0), spread: new TeethFront(frame, teeth, 1) };
     teethFrontCache.set(frame, fronts);
   }
   return fronts;
 }
 
-/** The teeth's front over the face plane, each vertex standing for the cells up to `reach` around its own. */
-function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>, reach: number): TeethFront {
-  const size = TEETH_CELL * frame.mouthUnit;
-  // Cells are keyed by one number: the face is far fewer than 2^16 cells across.
-  const key = (p: Vec3) => Math.floor(dot(p, frame.left) / size) * 65536 + Math.floor(dot(p, frame.up) / size);
-  // Cell key to its slot in `front` (a number stored in a Map is an allocation; a slot is not).
-  const slot = new Map<number, number>();
-  const front = new Float64Array((teeth.length / 3) * (2 * reach + 1) ** 2).fill(-Infinity);
-  for (let v = 0; v < teeth.length / 3; v++) {
-    const q = vertex(teeth, v), k = key(q), z = dot(q, frame.forward);
-    for (let di = -reach; di <= reach; di++) {
-      for (let dj = -reach; dj <= reach; dj++) {
-        const c = k + di * 65536 + dj;
-        let i = slot.get(c);
-        if (i === undefined) slot.set(c, (i = slot.size));
-        front[i] = Math.max(front[i], z);
+/**
+ * The teeth's front over the face plane, each vertex standing for the cells up to `reach` around its own.
+ * An object with a method, not a closure: it is made per avatar, and code that inlined a closure was thrown away with it.
+ */
+class TeethFront {
+  /** Cell key to its slot in `front` (a number stored in a Map is an allocation; a slot is not). */
+  private readonly slot = new Map<number, number>();
+  private readonly front: Float64Array;
+  private readonly size: number;
+
+  constructor(
+    private readonly frame: ExpressionFrame,
+    teeth: ArrayLike<number>,
+    reach: number,
+  ) {
+    this.size = TEETH_CELL * frame.mouthUnit;
+    this.front = new Float64Array((teeth.length / 3) * (2 * reach + 1) ** 2).fill(-Infinity);
+    for (let v = 0; v < teeth.length / 3; v++) {
+      const q = vertex(teeth, v), k = this.key(q), z = dot(q, frame.forward);
+      for (let di = -reach; di <= reach; di++) {
+        for (let dj = -reach; dj <= reach; dj++) {
+          const c = k + di * 65536 + dj;
+          let i = this.slot.get(c);
+          if (i === undefined) this.slot.set(c, (i = this.slot.size));
+          this.front[i] = Math.max(this.front[i], z);
+        }
       }
     }
   }
-  return (p) => {
-    const i = slot.get(key(p));
-    return i === undefined ? -Infinity : front[i];
-  };
+
+  /** How far forward the teeth reach at `p`'s cell. */
+  at(p: Vec3): number {
+    const i = this.slot.get(this.key(p));
+    return i === undefined ? -Infinity : this.front[i];
+  }
+
+  /** Cells are keyed by one number: the face is far fewer than 2^16 cells across. */
+  private key(p: Vec3): number {
+    return Math.floor(dot(p, this.frame.left) / this.size) * 65536 + Math.floor(dot(p, this.frame.up) / this.size);
+  }
 }
 
 /**
@@ -288,33 +304,49 @@ const MOST_CLOSING = 0.6;
  * The vertical gap between the lips at each place across the mouth (negative where they cross):
  * the lowest point of the upper lip above the highest point of the lower lip, over the lip
  * surface near the inner contour (the lips bulge, so the contour alone can overstate the gap).
+ * An object with a method, not a closure, as TeethFront.
  */
-function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): (x: number) => number {
-  const contour = frame.template.loops.lipsInner;
-  const xs = contour.map((v) => dot(vertex(positions, v), frame.left));
-  const lo = Math.min(...xs), hi = Math.max(...xs);
-  const width = (hi - lo) / GAP_BINS;
-  const top = new Array<number>(GAP_BINS).fill(Infinity), bottom = new Array<number>(GAP_BINS).fill(-Infinity);
-  for (const v of lipZone(frame).surface) {
-    const q = vertex(positions, v);
-    const bin = Math.floor((dot(q, frame.left) - lo) / width);
-    if (bin < 0 || bin >= GAP_BINS) continue;
-    const y = dot(q, frame.up);
-    if (frame.jaw[v] < 0.5) top[bin] = Math.min(top[bin], y);
-    else bottom[bin] = Math.max(bottom[bin], y);
+class LipGap {
+  private readonly lo: number;
+  private readonly width: number;
+  private readonly gaps: number[];
+  private readonly top: ContourProfile;
+  private readonly bottom: ContourProfile;
+
+  constructor(frame: ExpressionFrame, positions: ArrayLike<number>) {
+    const contour = frame.template.loops.lipsInner;
+    const xs = contour.map((v) => dot(vertex(positions, v), frame.left));
+    const lo = Math.min(...xs), hi = Math.max(...xs);
+    const width = (hi - lo) / GAP_BINS;
+    const top = new Array<number>(GAP_BINS).fill(Infinity), bottom = new Array<number>(GAP_BINS).fill(-Infinity);
+    for (const v of lipZone(frame).surface) {
+      const q = vertex(positions, v);
+      const bin = Math.floor((dot(q, frame.left) - lo) / width);
+      if (bin < 0 || bin >= GAP_BINS) continue;
+      const y = dot(q, frame.up);
+      if (frame.jaw[v] < 0.5) top[bin] = Math.min(top[bin], y);
+      else bottom[bin] = Math.max(bottom[bin], y);
+    }
+    this.lo = lo;
+    this.width = width;
+    this.gaps = top.map((t, i) => (Number.isFinite(t) && Number.isFinite(bottom[i]) ? t - bottom[i] : Infinity));
+    const { upper, lower } = upperAndLower(frame, contour);
+    const height = (q: Vec3) => dot(q, frame.up);
+    this.top = new ContourProfile(frame, upper, height, positions);
+    this.bottom = new ContourProfile(frame, lower, height, positions);
   }
-  const gaps = top.map((t, i) => (Number.isFinite(t) && Number.isFinite(bottom[i]) ? t - bottom[i] : Infinity));
-  const { upper, lower } = upperAndLower(frame, contour);
-  const height = (q: Vec3) => dot(q, frame.up);
-  const contourTop = contourProfile(frame, upper, height, positions), contourBottom = contourProfile(frame, lower, height, positions);
-  return (x) => Math.min(contourTop(x) - contourBottom(x), gaps[Math.min(GAP_BINS - 1, Math.max(0, Math.floor((x - lo) / width)))]);
+
+  /** The gap at `x` across the face. */
+  at(x: number): number {
+    return Math.min(this.top.at(x) - this.bottom.at(x), this.gaps[Math.min(GAP_BINS - 1, Math.max(0, Math.floor((x - this.lo) / this.width)))]);
+  }
 }
 const GAP_BINS = 16;
-const neutralGaps = new WeakMap<ExpressionFrame, (x: number) => number>();
+const neutralGaps = new WeakMap<ExpressionFrame, LipGap>();
 /** The neutral face's lip gap, read once per frame. */
-function neutralLipGap(frame: ExpressionFrame): (x: number) => number {
+function neutralLipGap(frame: ExpressionFrame): LipGap {
   let gap = neutralGaps.get(frame);
-  if (!gap) neutralGaps.set(frame, (gap = lipGap(frame, frame.fitted.head)));
+  if (!gap) neutralGaps.set(frame, (gap = new LipGap(frame, frame.fitted.head)));
   return gap;
 }
 

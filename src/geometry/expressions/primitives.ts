@@ -64,10 +64,18 @@ export function translate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, d
 /**
  * A value along a contour of fitted vertices (an eyelid, a lip), read by position across the
  * face (`lateral` coordinate) with linear interpolation between its points, held at the ends.
+ * An object with a method, not a closure: a closure made per avatar took its optimized code with it
+ * when it died, and the callers that had inlined it were thrown away too (compiled again every job).
  */
-export function contourProfile(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head): (lateral: number) => number {
-  const points = chain.map((v) => vertex(positions, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
-  return (x) => {
+export class ContourProfile {
+  private readonly points: { x: number; y: number }[];
+
+  constructor(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head) {
+    this.points = chain.map((v) => vertex(positions, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
+  }
+
+  at(x: number): number {
+    const points = this.points;
     if (x <= points[0].x) return points[0].y;
     for (let i = 1; i < points.length; i++) {
       if (x <= points[i].x) {
@@ -76,7 +84,7 @@ export function contourProfile(frame: ExpressionFrame, chain: readonly number[],
       }
     }
     return points[points.length - 1].y;
-  };
+  }
 }
 
 /** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
@@ -126,80 +134,136 @@ function clearOf(x: number, y: number, z: number, centre: Vec3, radius: number, 
  */
 const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 
+/** One point of a lid's moving margin: how far it turns, and how far it moves out from the eye's centre. */
+interface MarginPoint {
+  q: Vec3;
+  turn: number;
+  out: number;
+}
+
 /**
- * Turns an eyelid about the eyeball's centre, so that it slides over the eyeball: `closing` 1
- * brings the upper lid down (or the lower lid up) to the meeting line; negative values open it
- * further. The lid's skin and the socket behind its margin follow, fading towards the brow
- * (or cheek) and deeper into the socket.
+ * An eyelid's geometry on this face, as its motion reads it: both lids' contours as angles about the lid
+ * centre, and where its margin goes when it closes. A class, not closures made inside `eyelid`: those were
+ * made per avatar, and their optimized code was thrown away with them after every job.
  */
-export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'upper' | 'lower', closing: number): void {
-  const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
-  const centre = frame.lidCentres[side];
-  const { up, forward, left } = frame;
-  // The angle about the lid centre of a point, given by its coordinates in the per-vertex loop below (no array).
-  const elevationAt = (x: number, y: number, z: number) => {
-    const rx = x - centre[0], ry = y - centre[1], rz = z - centre[2];
+class Lid {
+  readonly centre: Vec3;
+  readonly upper: ContourProfile;
+  readonly lower: ContourProfile;
+  readonly widest: number;
+  readonly overlaps: boolean;
+  private readonly otherRimElevation: ContourProfile;
+  private readonly otherContour: ContourProfile;
+  private readonly otherDistance: ContourProfile;
+  private readonly skinElevation: ContourProfile;
+  private readonly skinDistance: ContourProfile;
+  private readonly reachAcross: number;
+  private readonly margin: MarginPoint[];
+
+  constructor(
+    private readonly frame: ExpressionFrame,
+    side: Side,
+    readonly which: 'upper' | 'lower',
+  ) {
+    const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
+    this.centre = frame.lidCentres[side];
+    const elevation = (p: Vec3) => this.elevation(p), distance = (p: Vec3) => this.distance(p);
+    const chains = upperAndLower(frame, loop);
+    this.upper = new ContourProfile(frame, chains.upper, elevation);
+    this.lower = new ContourProfile(frame, chains.lower, elevation);
+    this.widest = Math.max(...chains.upper.map((v) => {
+      const x = dot(vertex(frame.fitted.head, v), frame.left);
+      return this.upper.at(x) - this.lower.at(x);
+    }));
+    const ownRim = frame.lidRims[side].filter((v) => this.isUpper(v) === (which === 'upper'));
+    const otherRim = frame.lidRims[side].filter((v) => this.isUpper(v) !== (which === 'upper'));
+    const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+    this.reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
+    // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
+    this.otherRimElevation = new ContourProfile(frame, otherRim, elevation);
+    this.otherContour = which === 'upper' ? this.lower : this.upper;
+    this.otherDistance = new ContourProfile(frame, otherRim, distance);
+    // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
+    this.overlaps = which === 'upper';
+    const otherSkinRing = frame.lidSkin[side].filter((v) => !this.isUpper(v));
+    this.skinElevation = new ContourProfile(frame, otherSkinRing, elevation);
+    this.skinDistance = new ContourProfile(frame, otherSkinRing, distance);
+    this.margin = ownRim.map((v) => this.marginPoint(v));
+  }
+
+  /** The angle of `p` about the lid centre, up from forward. */
+  elevation(p: Vec3): number {
+    return this.elevationAt(p[0], p[1], p[2]);
+  }
+
+  /** elevation() of the point (x, y, z), for per-vertex loops (no array). */
+  elevationAt(x: number, y: number, z: number): number {
+    const c = this.centre, { up, forward } = this.frame;
+    const rx = x - c[0], ry = y - c[1], rz = z - c[2];
     return Math.atan2(rx * up[0] + ry * up[1] + rz * up[2], rx * forward[0] + ry * forward[1] + rz * forward[2]);
-  };
-  const elevation = (p: Vec3) => elevationAt(p[0], p[1], p[2]);
-  const chains = upperAndLower(frame, loop);
-  const upper = contourProfile(frame, chains.upper, elevation), lower = contourProfile(frame, chains.lower, elevation);
-  const sign = lid === 'upper' ? 1 : -1;
-  const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
-  const widest = Math.max(...chains.upper.map((v) => {
-    const x = dot(vertex(frame.fitted.head, v), frame.left);
-    return upper(x) - lower(x);
-  }));
-  // How far each point of the moving margin turns, and how far it moves out from (or in towards) the
-  // eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
-  // same depth, so that no slit stays open seen from the front or from below. Every other vertex
-  // moves as the margin points nearest to it do.
-  const distance = (p: Vec3) => {
-    const r = sub(p, centre);
-    return Math.hypot(dot(r, frame.up), dot(r, frame.forward));
-  };
-  const isUpper = (v: number) => {
-    const q = vertex(frame.fitted.head, v), x = dot(q, frame.left);
-    return elevation(q) > (upper(x) + lower(x)) / 2;
-  };
-  const ownRim = frame.lidRims[side].filter((v) => isUpper(v) === (lid === 'upper'));
-  const otherRim = frame.lidRims[side].filter((v) => isUpper(v) !== (lid === 'upper'));
-  const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
-  const reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
-  // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
-  const otherRimElevation = contourProfile(frame, otherRim, elevation), otherContour = lid === 'upper' ? lower : upper;
-  const otherElevation = (x: number) => (lid === 'upper' ? Math.max : Math.min)(otherRimElevation(x), otherContour(x));
-  const otherDistance = contourProfile(frame, otherRim, distance);
-  // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
-  const overlaps = lid === 'upper';
-  const otherSkinRing = frame.lidSkin[side].filter((v) => !isUpper(v));
-  const skinElevation = contourProfile(frame, otherSkinRing, elevation), skinDistance = contourProfile(frame, otherSkinRing, distance);
-  // How far from the lid centre the other lid's surface is at an angle just past its margin: along the
-  // line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
-  const otherSurface = (x: number, angle: number) => {
-    const a = otherRimElevation(x), b = skinElevation(x), ra = otherDistance(x), rb = skinDistance(x);
+  }
+
+  /** How far `p` is from the lid centre, across the lid (left ignored). */
+  distance(p: Vec3): number {
+    const r = sub(p, this.centre);
+    return Math.hypot(dot(r, this.frame.up), dot(r, this.frame.forward));
+  }
+
+  private isUpper(v: number): boolean {
+    const q = vertex(this.frame.fitted.head, v), x = dot(q, this.frame.left);
+    return this.elevation(q) > (this.upper.at(x) + this.lower.at(x)) / 2;
+  }
+
+  private otherElevation(x: number): number {
+    return (this.which === 'upper' ? Math.max : Math.min)(this.otherRimElevation.at(x), this.otherContour.at(x));
+  }
+
+  /**
+   * How far from the lid centre the other lid's surface is at an angle just past its margin: along the
+   * line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
+   */
+  private otherSurface(x: number, angle: number): number {
+    const a = this.otherRimElevation.at(x), b = this.skinElevation.at(x), ra = this.otherDistance.at(x), rb = this.skinDistance.at(x);
     const p = [ra * Math.cos(a), ra * Math.sin(a)], d = [rb * Math.cos(b) - p[0], rb * Math.sin(b) - p[1]];
     const u = [Math.cos(angle), Math.sin(angle)];
     const across = u[0] * d[1] - u[1] * d[0];
     return Math.abs(across) < 1e-9 ? ra : (p[0] * d[1] - p[1] * d[0]) / across;
-  };
-  const overlapFade = (x: number) => (overlaps ? smoothstep(Math.max(0, upper(x) - lower(x)) / (PUSH.corner * widest)) : 0);
-  const past = (x: number) => (OVERLAP.past * overlapFade(x)) / otherDistance(x);
-  const margin = ownRim.map((v) => {
-    const q = vertex(frame.fitted.head, v);
-    const x = dot(q, frame.left);
-    const gap = Math.max(0, upper(x) - lower(x));
+  }
+
+  private overlapFade(x: number): number {
+    return this.overlaps ? smoothstep(Math.max(0, this.upper.at(x) - this.lower.at(x)) / (PUSH.corner * this.widest)) : 0;
+  }
+
+  /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
+  past(x: number): number {
+    return (OVERLAP.past * this.overlapFade(x)) / this.otherDistance.at(x);
+  }
+
+  /**
+   * How far a point of the moving margin turns, and how far it moves out from (or in towards) the
+   * eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
+   * same depth, so that no slit stays open seen from the front or from below.
+   */
+  private marginPoint(v: number): MarginPoint {
+    const q = vertex(this.frame.fitted.head, v);
+    const x = dot(q, this.frame.left);
+    const gap = Math.max(0, this.upper.at(x) - this.lower.at(x));
     // Against the other lid's edge a little to either side too: its margin slopes.
-    const near = [x - reachAcross, x, x + reachAcross].map(otherElevation);
-    const meet = overlaps ? Math.max(...near) - past(x) : Math.min(...near) - LIDS_MEET / otherDistance(x);
-    const front = Math.max(otherDistance(x), otherSurface(x, meet)) + OVERLAP.front;
-    const depth = otherDistance(x) + overlapFade(x) * (front - otherDistance(x));
-    return { q, turn: Math.max(0, Math.min(gap + past(x), sign * (elevation(q) - meet))), out: depth - distance(q) };
-  });
-  /** The margin's turn, outward motion and nearest distance at (qx, qy, qz), into `motion` (0, 1, 2). */
-  const fromMargin = (qx: number, qy: number, qz: number, motion: Float64Array) => {
+    const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
+    const meet = this.overlaps ? Math.max(...near) - this.past(x) : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
+    const front = Math.max(this.otherDistance.at(x), this.otherSurface(x, meet)) + OVERLAP.front;
+    const depth = this.otherDistance.at(x) + this.overlapFade(x) * (front - this.otherDistance.at(x));
+    const sign = this.which === 'upper' ? 1 : -1;
+    return { q, turn: Math.max(0, Math.min(gap + this.past(x), sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+  }
+
+  /**
+   * The margin's turn, outward motion and nearest distance at (qx, qy, qz), into `motion` (0, 1, 2): every other
+   * vertex moves as the margin points nearest to it do (weighted by inverse squared distance).
+   */
+  fromMargin(qx: number, qy: number, qz: number, motion: Float64Array): void {
     let turn = 0, outward = 0, weights = 0, nearest = Infinity;
-    for (const m of margin) {
+    for (const m of this.margin) {
       const near2 = (qx - m.q[0]) ** 2 + (qy - m.q[1]) ** 2 + (qz - m.q[2]) ** 2 + 1e-9;
       const w = 1 / near2;
       nearest = Math.min(nearest, near2);
@@ -210,7 +274,21 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     motion[0] = turn / weights;
     motion[1] = outward / weights;
     motion[2] = Math.sqrt(nearest);
-  };
+  }
+}
+
+/**
+ * Turns an eyelid about the eyeball's centre, so that it slides over the eyeball: `closing` 1
+ * brings the upper lid down (or the lower lid up) to the meeting line; negative values open it
+ * further. The lid's skin and the socket behind its margin follow, fading towards the brow
+ * (or cheek) and deeper into the socket.
+ */
+export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
+  const lid = new Lid(frame, side, which);
+  const { centre, upper, lower, widest } = lid;
+  const { left } = frame;
+  const sign = which === 'upper' ? 1 : -1;
+  const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
   const back = new Set(frame.lidBack[side]);
   const p = frame.fitted.head, d = out.head;
   // Per vertex, with no array (thousands of vertices, a dozen lids per avatar): the margin's motion, the turned point, the moved one.
@@ -221,11 +299,11 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     if (near === 0) continue;
     const qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
     const x = qx * left[0] + qy * left[1] + qz * left[2];
-    const gap = upper(x) - lower(x);
+    const gap = upper.at(x) - lower.at(x);
     if (gap <= 1e-6) continue;
     // Across the opening (socket points near the corners) the weight ramps from the other lid's
     // margin to this one's; past this margin the lid's skin and socket fade out.
-    const across = lid === 'upper' ? (elevationAt(qx, qy, qz) - lower(x)) / gap : (upper(x) - elevationAt(qx, qy, qz)) / gap;
+    const across = which === 'upper' ? (lid.elevationAt(qx, qy, qz) - lower.at(x)) / gap : (upper.at(x) - lid.elevationAt(qx, qy, qz)) / gap;
     if (across <= 0) continue;
     // The lining of the socket behind the lid slides along with it, fading far round the back.
     const fade = frame.socket[v] ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
@@ -236,8 +314,8 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, lid: 'up
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
-    fromMargin(qx, qy, qz, motion);
-    const turn = Math.min(motion[0], gap + past(x));
+    lid.fromMargin(qx, qy, qz, motion);
+    const turn = Math.min(motion[0], gap + lid.past(x));
     rotateAbout(qx, qy, qz, centre, left, sign * closing * turn * w, turned);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
