@@ -140,7 +140,6 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
   const edgePoints = edge.map((v) => vertex(b.positions, v));
   const centre: Vec3 = [NECK_AXIS[0], BUST_BOTTOM_Y, edgePoints.reduce((s, p) => s + p[2], 0) / edgePoints.length];
   const { centre: uvC, half } = options.bottomUv;
-  const n = edge.length;
   // The edge's UVs on the island's ellipse, by the angle of each edge vertex about the centre.
   const angle = edgePoints.map((p) => Math.atan2(p[2] - centre[2], p[0] - centre[0]));
   const uvAt = (i: number, w: number): [number, number] => [uvC[0] + half[0] * w * Math.cos(angle[i]), uvC[1] + half[1] * w * Math.sin(angle[i])];

@@ -1,7 +1,7 @@
 import type { AvatarMesh, AvatarModel } from '../../../model/avatar.ts';
 import { boneWorldMatrices, invertAffine, quatToEulerXYZDegrees } from '../../../geometry/mesh/transform.ts';
 import { modelNode } from './model-node.ts';
-import { int32, node, prop70, properties70, type FbxNode } from './node.ts';
+import { int32, node, prop70, properties70 } from './node.ts';
 import { SCENE_ROOT, type FbxScene } from './scene.ts';
 import { derivedOnce } from './recurring.ts';
 
