@@ -136,9 +136,9 @@ export function evaluatePairs(a: RbfWarp, b: RbfWarp, points: ArrayLike<number>,
     }
   }
   const count = points.length / 3;
-  let i = 0;
-  for (; i + 1 < count; i += 2) {
-    const p = i * 3, q = p + 3;
+  for (let i = 0; i < count; i += 2) {
+    // An odd last point is taken with itself: the same sums, written twice.
+    const p = i * 3, q = i + 1 < count ? p + 3 : p;
     const x = points[p], y = points[p + 1], z = points[p + 2];
     const x2 = points[q], y2 = points[q + 1], z2 = points[q + 2];
     linearPart(a.weights, m, x, y, z, outA, p);
@@ -158,19 +158,5 @@ export function evaluatePairs(a: RbfWarp, b: RbfWarp, points: ArrayLike<number>,
     }
     outA[p] = ax; outA[p + 1] = ay; outA[p + 2] = az; outB[p] = bx; outB[p + 1] = by; outB[p + 2] = bz;
     outA[q] = ax2; outA[q + 1] = ay2; outA[q + 2] = az2; outB[q] = bx2; outB[q + 1] = by2; outB[q + 2] = bz2;
-  }
-  // An odd last point: the same sums alone.
-  if (i < count) {
-    const p = i * 3;
-    const x = points[p], y = points[p + 1], z = points[p + 2];
-    linearPart(a.weights, m, x, y, z, outA, p);
-    linearPart(b.weights, m, x, y, z, outB, p);
-    let ax = outA[p], ay = outA[p + 1], az = outA[p + 2], bx = outB[p], by = outB[p + 1], bz = outB[p + 2];
-    for (let j = 0, k = 0, o = 0; j < m; j++, k += 3, o += 6) {
-      const dx = x - c[k], dy = y - c[k + 1], dz = z - c[k + 2];
-      const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      ax += w[o] * r; ay += w[o + 1] * r; az += w[o + 2] * r; bx += w[o + 3] * r; by += w[o + 4] * r; bz += w[o + 5] * r;
-    }
-    outA[p] = ax; outA[p + 1] = ay; outA[p + 2] = az; outB[p] = bx; outB[p + 1] = by; outB[p + 2] = bz;
   }
 }
