@@ -132,28 +132,24 @@ function resample(photo: RgbImage, grid: HairGrid, hair: Uint8Array, x0: number,
 function smoothWithin(lum: Float32Array, inHair: Uint8Array, w: number, h: number, sigma: number): Float32Array {
   const r = Math.ceil(2.5 * sigma);
   const kernel = Float32Array.from({ length: 2 * r + 1 }, (_, k) => Math.exp(-((k - r) ** 2) / (2 * sigma * sigma)));
-  const rows = new Float32Array(lum.length);
+  // Along the rows, then the columns of that, row by row so the rows above and below are read in order.
+  return smoothAlong(smoothAlong(lum, inHair, w, h, kernel, 'x'), inHair, w, h, kernel, 'y');
+}
+
+/** One pass of smoothWithin's separable Gaussian (`kernel`, radius its half length) along x or y. */
+function smoothAlong(src: Float32Array, inHair: Uint8Array, w: number, h: number, kernel: Float32Array, axis: 'x' | 'y'): Float32Array {
+  const r = (kernel.length - 1) / 2;
+  const step = axis === 'x' ? 1 : w, extent = axis === 'x' ? w : h;
+  const out = new Float32Array(src.length);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       if (!inHair[i]) continue;
+      const at = axis === 'x' ? x : y;
       let v = 0, weight = 0;
-      for (let k = Math.max(-r, -x), end = Math.min(r, w - 1 - x); k <= end; k++) {
-        if (inHair[i + k]) (v += kernel[k + r] * lum[i + k]), (weight += kernel[k + r]);
-      }
-      rows[i] = v / weight;
-    }
-  }
-  // The columns row by row, so the rows above and below are read in order.
-  const out = new Float32Array(lum.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (!inHair[i]) continue;
-      let v = 0, weight = 0;
-      for (let k = Math.max(-r, -y), end = Math.min(r, h - 1 - y); k <= end; k++) {
-        const j = i + k * w;
-        if (inHair[j]) (v += kernel[k + r] * rows[j]), (weight += kernel[k + r]);
+      for (let k = Math.max(-r, -at), end = Math.min(r, extent - 1 - at); k <= end; k++) {
+        const j = i + k * step;
+        if (inHair[j]) (v += kernel[k + r] * src[j]), (weight += kernel[k + r]);
       }
       out[i] = v / weight;
     }
