@@ -19,9 +19,16 @@ export function sparseShape(morph: MorphTarget): SparseShape {
   return shape;
 }
 
+/**
+ * The moved vertices' indexes as they are found, before their copy to the shape's own array: one array per thread,
+ * grown to the largest mesh, as a fresh one per shape was most of these writers' typed-array garbage.
+ */
+let scratch = new Int32Array(0);
+
 function findMoved(morph: MorphTarget): SparseShape {
   const d = morph.deltas;
-  const moved = new Int32Array(d.length / 3);
+  if (scratch.length < d.length / 3) scratch = new Int32Array(d.length / 3);
+  const moved = scratch;
   let count = 0;
   for (let v = 0, i = 0; i < d.length; v++, i += 3) {
     if (Math.abs(d[i]) > DELTA_EPSILON || Math.abs(d[i + 1]) > DELTA_EPSILON || Math.abs(d[i + 2]) > DELTA_EPSILON) moved[count++] = v;
