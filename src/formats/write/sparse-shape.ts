@@ -25,6 +25,16 @@ export function sparseShape(morph: MorphTarget): SparseShape {
  */
 let scratch = new Int32Array(0);
 
+/**
+ * Shapes another thread found from the same deltas (`shapes[k]` is `morphs[k]`'s), kept as if found here; a morph
+ * whose shape this thread already found keeps its own (the same numbers).
+ */
+export function useSparseShapesFoundElsewhere(morphs: readonly MorphTarget[], shapes: readonly SparseShape[]): void {
+  morphs.forEach((morph, k) => {
+    if (!cache.has(morph)) cache.set(morph, shapes[k]);
+  });
+}
+
 function findMoved(morph: MorphTarget): SparseShape {
   const d = morph.deltas;
   if (scratch.length < d.length / 3) scratch = new Int32Array(d.length / 3);
