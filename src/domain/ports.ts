@@ -224,10 +224,13 @@ export interface StoredFile {
   stream: Readable;
 }
 
+/** A file's bytes: whole, or the parts it is made of in order (a zip archive as its headers and bodies, never copied into one array). */
+export type FileBytes = Uint8Array | readonly Uint8Array[];
+
 /** Files of avatars: uploads, packages, previews, results. Paths are relative, `/`-separated. */
 export interface Files {
   /** Writes atomically: readers see the whole file or nothing. */
-  put(path: string, data: Uint8Array): Promise<void>;
+  put(path: string, data: FileBytes): Promise<void>;
   /** Moves a finished local file in (atomically). */
   putFromFile(path: string, localPath: string): Promise<void>;
   get(path: string): Promise<Uint8Array | undefined>;

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { inputPath, modelPath, packagePath, previewPath, resultInputPath, resultPath, avatarDir } from '../domain/layout.ts';
-import type { AvatarStore, Files, Job } from '../domain/ports.ts';
+import type { AvatarStore, FileBytes, Files, Job } from '../domain/ports.ts';
 import { buildBlendshapeZip, startPackages } from '../formats/write/packages.ts';
 import { parseVertexFile } from '../formats/read/vertex-file.ts';
 import { writeVertexFile } from '../formats/write/vertex-file.ts';
@@ -53,12 +53,12 @@ class JobFiles {
   }
 
   /** Puts `data` (or what it settles to) at `path`; a failure is reported by `settled`. */
-  put(path: string, data: Uint8Array | Promise<Uint8Array>): void {
+  put(path: string, data: FileBytes | Promise<FileBytes>): void {
     const write = (async () => {
       const bytes = await data;
       const free = await this.free;
       if (this.refused) return;
-      this.planned += bytes.length;
+      this.planned += bytes instanceof Uint8Array ? bytes.length : bytes.reduce((sum, part) => sum + part.length, 0);
       if (free !== undefined && free < this.planned + this.c.minFreeBytes) {
         this.refused = true;
         return;

@@ -8,7 +8,7 @@ import { writeModelFiles } from '../formats/write/packages.ts';
 import { featureShapes } from './stages.ts';
 import { loadTemplateView } from './template-source.ts';
 import { withTemplateArrays } from './model-transfer.ts';
-import { inSharedMemory } from './shared-morphs.ts';
+import { inSharedMemory, sparseShapesInSharedMemory } from './shared-morphs.ts';
 import { observePhotoHair, preparePhotoTextures } from './photo-prep.ts';
 import { KeptShapes } from './kept-shapes.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
@@ -27,8 +27,14 @@ port.on('message', (req: HelperRequest) => {
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       buffers = [];
       // Once the reply is out: the FBX's shapes encoded while this thread waits for the views (KeptShapes), and
-      // sent to the job's thread, which writes the FBX when it takes it first (ModelFileClaims).
-      if (shapes.morphs) setImmediate(() => port.postMessage({ encoded: req.id, shapes: kept.keep(req.id, shapes.morphs!) } satisfies HelperReply));
+      // sent to the job's thread, which writes the FBX when it takes it first (ModelFileClaims); with the sparse
+      // shapes the encoding found, which that thread's GLB and Unity JSON then need not find again.
+      if (shapes.morphs) {
+        setImmediate(() => {
+          const encoded = kept.keep(req.id, shapes.morphs!);
+          port.postMessage({ encoded: req.id, shapes: encoded, sparse: sparseShapesInSharedMemory(shapes.morphs!) } satisfies HelperReply);
+        });
+      }
     } else if (req.task === 'render') {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
       reply = { id: req.id, result: images };

@@ -19,6 +19,8 @@ import type { TemplateView } from './template-view.ts';
 import { withoutTemplateArrays, type SentModel } from './model-transfer.ts';
 import type { EncodedShapes, Morphs } from './kept-shapes.ts';
 import { useShapesEncodedElsewhere } from '../formats/write/fbx/blendshapes.ts';
+import { useSparseShapesFoundElsewhere } from '../formats/write/sparse-shape.ts';
+import type { SparseShapes } from './shared-morphs.ts';
 import type { PipelineInput } from './types.ts';
 import { observePhotoHair, preparePhotoTextures, type PhotoPrepInput, type PhotoTexturePrep } from './photo-prep.ts';
 import type { HairObservation } from './hair/observation.ts';
@@ -55,8 +57,8 @@ export type HelperRequest =
 export type HelperReply =
   | { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles | Timed<HairObservation | PhotoTexturePrep> }
   | { id: number; error: string }
-  // Unasked, after a shapes reply: the FBX's Shapes of those targets, encoded (KeptShapes).
-  | { encoded: number; shapes: EncodedShapes };
+  // Unasked, after a shapes reply: the FBX's Shapes of those targets, encoded (KeptShapes), and their sparse shapes.
+  | { encoded: number; shapes: EncodedShapes; sparse: SparseShapes };
 
 /**
  * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
@@ -161,18 +163,21 @@ export class HelperThread {
     return reply;
   }
 
-  /** The FBX's Shapes the helper encoded for the targets of shapes request `id`, kept for an FBX written here. */
-  private useEncoded(id: number, shapes: EncodedShapes): void {
+  /** The FBX's Shapes and the sparse shapes the helper found for the targets of shapes request `id`, kept for the files written here. */
+  private useEncoded(id: number, shapes: EncodedShapes, sparse: SparseShapes): void {
     const morphs = this.awaitingEncoding.get(id);
     this.awaitingEncoding.delete(id);
-    for (const [mesh, targets] of Object.entries(morphs ?? {})) if (shapes[mesh]?.length === targets!.length) useShapesEncodedElsewhere(targets!, shapes[mesh]);
+    for (const [mesh, targets] of Object.entries(morphs ?? {})) {
+      if (shapes[mesh]?.length === targets!.length) useShapesEncodedElsewhere(targets!, shapes[mesh]);
+      if (sparse[mesh]?.length === targets!.length) useSparseShapesFoundElsewhere(targets!, sparse[mesh]);
+    }
   }
 
   private start(): Worker {
     const worker = tsWorker(new URL('./helper-thread-entry.ts', import.meta.url));
     worker.unref();
     worker.on('message', (reply: HelperReply) => {
-      if ('encoded' in reply) return this.useEncoded(reply.encoded, reply.shapes);
+      if ('encoded' in reply) return this.useEncoded(reply.encoded, reply.shapes, reply.sparse);
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();

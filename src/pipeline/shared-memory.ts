@@ -5,7 +5,7 @@
  */
 import type { RgbaImage } from '../geometry/render/image.ts';
 
-type Shareable = Uint8Array | Float32Array;
+type Shareable = Uint8Array | Float32Array | Int32Array | Float64Array;
 
 /** Each array copied into one new SharedArrayBuffer, by the original (an array listed twice is copied once). */
 export function sharedCopies<T extends Shareable>(arrays: Iterable<T>): Map<T, T> {

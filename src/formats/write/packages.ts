@@ -9,7 +9,7 @@ import { materialState } from './material-state.ts';
 import { writeObj } from './obj-write.ts';
 import { buildRig } from './rig-json.ts';
 import { writeUnityJson } from './unity-json.ts';
-import { preparedEntry, preparedEntryOffThread, recurringEntry, writeZip, type ZipEntry } from './zip-write.ts';
+import { preparedEntry, preparedEntryOffThread, recurringEntry, writeZip, zipParts, type ZipEntry } from './zip-write.ts';
 
 /** File names inside the packages (docs/FORMATS.md lists the layouts). */
 export const PACKAGE_FILES = {
@@ -79,17 +79,18 @@ const shared = (name: string, data: Uint8Array): ZipEntry => ({ name, data, crc:
 export async function buildPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Promise<Map<Platform, Uint8Array>> {
   const started = startPackages(model, platforms, extras);
   const out = new Map<Platform, Uint8Array>();
-  for (const [p, zip] of started) out.set(p, await zip);
+  for (const [p, zip] of started) out.set(p, Buffer.concat(await zip));
   return out;
 }
 
 /**
  * The packages of buildPackages, each settled as soon as it is made, so that a caller can store one while the
- * next is made. This thread's own work comes first: the GLB, then the FBX and the Unity JSON if no other thread
+ * next is made, as the parts of its archive in order (zipParts: stored as they are, not copied into one array
+ * first). This thread's own work comes first: the GLB, then the FBX and the Unity JSON if no other thread
  * has taken them (the Unity JSON's deflate then runs on libuv's pool while this thread goes on); the packages
  * that need model files written elsewhere are zipped when those arrive.
  */
-export function startPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Map<Platform, Promise<Uint8Array>> {
+export function startPackages(model: AvatarModel, platforms: readonly Platform[], extras: PackageExtras): Map<Platform, Promise<Uint8Array[]>> {
   const f = PACKAGE_FILES;
   const claims = extras.modelFileClaims;
   // The images every package carries: the views and the textures.
@@ -115,10 +116,10 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
     return claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
   })();
   const unity = async (): Promise<ZipEntry> => (await unityHere) ?? (await extras.modelFiles)?.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) };
-  const build = async (platform: Platform): Promise<Uint8Array> => {
+  const build = async (platform: Platform): Promise<Uint8Array[]> => {
     switch (platform) {
       case 'maya':
-        return writeZip([
+        return zipParts([
           await fbx!,
           ...(await maps),
           ...images,
@@ -126,7 +127,7 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
           recurringEntry(f.templateNeutral, extras.templateNeutralObj),
         ]);
       case 'webviewer':
-        return writeZip([
+        return zipParts([
           await fbx!,
           ...(await maps),
           { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
@@ -134,7 +135,7 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
           ...images,
         ]);
       case 'unity':
-        return writeZip([await unity(), ...images]);
+        return zipParts([await unity(), ...images]);
     }
   };
   const out = new Map(platforms.map((p) => [p, build(p)] as const));

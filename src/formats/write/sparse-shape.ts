@@ -19,9 +19,26 @@ export function sparseShape(morph: MorphTarget): SparseShape {
   return shape;
 }
 
+/**
+ * The moved vertices' indexes as they are found, before their copy to the shape's own array: one array per thread,
+ * grown to the largest mesh, as a fresh one per shape was most of these writers' typed-array garbage.
+ */
+let scratch = new Int32Array(0);
+
+/**
+ * Shapes another thread found from the same deltas (`shapes[k]` is `morphs[k]`'s), kept as if found here; a morph
+ * whose shape this thread already found keeps its own (the same numbers).
+ */
+export function useSparseShapesFoundElsewhere(morphs: readonly MorphTarget[], shapes: readonly SparseShape[]): void {
+  morphs.forEach((morph, k) => {
+    if (!cache.has(morph)) cache.set(morph, shapes[k]);
+  });
+}
+
 function findMoved(morph: MorphTarget): SparseShape {
   const d = morph.deltas;
-  const moved = new Int32Array(d.length / 3);
+  if (scratch.length < d.length / 3) scratch = new Int32Array(d.length / 3);
+  const moved = scratch;
   let count = 0;
   for (let v = 0, i = 0; i < d.length; v++, i += 3) {
     if (Math.abs(d[i]) > DELTA_EPSILON || Math.abs(d[i + 1]) > DELTA_EPSILON || Math.abs(d[i + 2]) > DELTA_EPSILON) moved[count++] = v;

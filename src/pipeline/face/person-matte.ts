@@ -59,5 +59,5 @@ export async function estimatePersonMatte(photo: RgbImage): Promise<PersonMatte>
  */
 export function innerMatte(matte: PersonMatte): Uint8Array {
   const r = Math.ceil(Math.max(matte.width, matte.height) / INPUT_SIZE) + 1;
-  return new Uint8Array(rankFilter(matte.alpha, matte.width, matte.height, r, 'min'));
+  return rankFilter(matte.alpha, matte.width, matte.height, r, 'min', new Uint8Array(matte.width * matte.height));
 }

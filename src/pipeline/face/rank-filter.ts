@@ -15,7 +15,13 @@ interface Lines {
   out: Float32Array;
 }
 
-export function rankFilter(values: ArrayLike<number>, width: number, height: number, r: number, kind: 'max' | 'min'): Float32Array {
+export function rankFilter(values: ArrayLike<number>, width: number, height: number, r: number, kind: 'max' | 'min'): Float32Array;
+/**
+ * Into `out`: a byte image's filtered values are its own values, which a Uint8Array holds as they are (the photo's
+ * matte is filtered into its bytes, not into floats then copied).
+ */
+export function rankFilter<T extends Float32Array | Uint8Array>(values: ArrayLike<number>, width: number, height: number, r: number, kind: 'max' | 'min', out: T): T;
+export function rankFilter(values: ArrayLike<number>, width: number, height: number, r: number, kind: 'max' | 'min', out: Float32Array | Uint8Array = new Float32Array(width * height)): Float32Array | Uint8Array {
   // A min filter is a max filter of the negated values.
   const sign = kind === 'max' ? 1 : -1;
   const n = Math.max(width, height);
@@ -28,7 +34,6 @@ export function rankFilter(values: ArrayLike<number>, width: number, height: num
   }
   // The columns: a strip's columns side by side in one buffer, `height` apart.
   const strip: Lines = { line: new Float32Array(STRIP * height), fromStart: new Float32Array(STRIP * height), fromEnd: new Float32Array(STRIP * height), out: new Float32Array(STRIP * height) };
-  const out = new Float32Array(width * height);
   for (let x0 = 0; x0 < width; x0 += STRIP) {
     const columns = Math.min(STRIP, width - x0);
     for (let y = 0; y < height; y++) for (let k = 0; k < columns; k++) strip.line[k * height + y] = rows[y * width + x0 + k];

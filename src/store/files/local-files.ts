@@ -37,9 +37,14 @@ export function localFiles(root: string, signer: LinkSigner): Files {
       await place(rel, async (tmp) => {
         const fh = await fsp.open(tmp, 'w');
         try {
-          // As few writes as the kernel takes: writeFile writes 512 KiB per call, each call a turn of the calling
-          // thread's event loop, so that a large file was slow to write while that thread computed.
-          for (let at = 0; at < data.length; ) at += (await fh.write(data, at, data.length - at)).bytesWritten;
+          // One call: writeFile writes 512 KiB per call, each call a turn of the calling thread's event loop, so that
+          // a large file was slow to write while that thread computed. Parts (a zip's headers and bodies) go as they
+          // are, not copied into one array first: libuv writes them all, in as many system calls as the kernel
+          // takes, and stops short only at an error after some of them were written.
+          const parts = data instanceof Uint8Array ? [data] : data;
+          const size = parts.reduce((sum, part) => sum + part.length, 0);
+          const { bytesWritten } = await fh.writev(parts);
+          if (bytesWritten !== size) throw new Error(`${rel}: ${bytesWritten} of ${size} bytes written`);
           await fh.sync();
         } finally {
           await fh.close();

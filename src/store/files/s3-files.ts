@@ -72,7 +72,8 @@ export function s3Files(s: S3Settings): Files & { reachable(): Promise<void>; cl
 
   return {
     async put(Key, data) {
-      await s3.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentLength: data.byteLength }));
+      const body = data instanceof Uint8Array ? data : Buffer.concat(data);
+      await s3.send(new PutObjectCommand({ Bucket, Key, Body: body, ContentLength: body.byteLength }));
     },
     async putFromFile(Key, localPath) {
       const { size } = await fsp.stat(localPath);

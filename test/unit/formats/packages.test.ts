@@ -134,8 +134,8 @@ test('startPackages settles each package when made: the Unity package while the 
   assert.deepEqual(settled, ['unity']);
   give(fbx);
   const all = await buildPackages(model, ['maya', 'webviewer', 'unity'], extras);
-  for (const [p, zip] of started) assert.ok(Buffer.from(await zip).equals(all.get(p)!), p);
-  assert.ok(Buffer.from(unity).equals(all.get('unity')!));
+  for (const [p, zip] of started) assert.ok(Buffer.concat(await zip).equals(all.get(p)!), p);
+  assert.ok(Buffer.concat(unity).equals(all.get('unity')!));
 });
 
 test('an entry deflated on the thread pool is the entry deflated here (text in one pass, noise in several)', async () => {

@@ -72,7 +72,7 @@ function store(free: number) {
   const { ctx, statuses } = context(async () => undefined);
   ctx.files = {
     ...ctx.files,
-    put: async (path, data) => void files.set(path, data.length),
+    put: async (path, data) => void files.set(path, data instanceof Uint8Array ? data.length : data.reduce((s, part) => s + part.length, 0)),
     deletePrefix: async (path) => {
       removed.push(path);
       files.delete(path);

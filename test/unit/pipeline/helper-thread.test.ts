@@ -7,6 +7,7 @@ import { modelFileClaims, writeModelFiles } from '../../../src/formats/write/pac
 import { withoutTemplateArrays } from '../../../src/pipeline/model-transfer.ts';
 import { uvSphere } from '../../fixtures/shapes.ts';
 import { encodeShapes } from '../../../src/formats/write/fbx/blendshapes.ts';
+import { sparseShape } from '../../../src/formats/write/sparse-shape.ts';
 
 test('the helper thread builds the same shapes and clips as the calling thread', { timeout: 180_000 }, async () => {
   const tpl = loadTemplateView('1.6');
@@ -162,6 +163,7 @@ test('the files of each avatar are written from its own shapes, whichever the he
     }
     const head = models[0].meshes[0].morphs;
     assert.ok(head.every((t) => encodeShapes([t]).get(t) === encodeShapes([t]).get(t)), 'encoded on the helper, kept here');
+    assert.ok(head.every((t) => sparseShape(t).deltas.buffer instanceof SharedArrayBuffer), 'sparse shapes found on the helper, taken here');
     assert.ok(!Buffer.from(writeModelFiles(models[0], ['maya']).fbx!).equals(writeModelFiles(models[1], ['maya']).fbx!));
   } finally {
     await workers.close();

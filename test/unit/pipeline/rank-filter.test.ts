@@ -40,3 +40,15 @@ test('rank filter: the max and min of every square window inside the image, as a
     }
   }
 });
+
+test('rank filter into bytes: a byte image filtered into a Uint8Array holds the values filtered into floats', () => {
+  const random = seededRandom(11);
+  const [width, height] = [41, 19];
+  const bytes = Uint8Array.from({ length: width * height }, () => Math.floor(random() * 256));
+  for (const kind of ['max', 'min'] as const) {
+    const floats = rankFilter(bytes, width, height, 2, kind);
+    const into = new Uint8Array(width * height);
+    assert.equal(rankFilter(bytes, width, height, 2, kind, into), into);
+    assert.deepEqual(Array.from(into), Array.from(floats), kind);
+  }
+});
