@@ -99,6 +99,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   const mouthBag = new Uint8Array(jaw.length);
   for (const v of template.regions.mouthBag) mouthBag[v] = 1;
   const forward = turn([0, 0, 1]);
+  const { lidRims, lidSkin, lidBack, lipRim } = rimsOf(template);
   const eyeRadius = template.eyes.left.radius * toFitted.scale;
   const lidCentre = (loop: readonly number[]): Vec3 => {
     const points = loop.map(at);
@@ -130,7 +131,10 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     eyeCentres,
     eyeRadius,
     lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
-    ...rimsOf(template),
+    lidRims,
+    lidSkin,
+    lidBack,
+    lipRim,
   };
 }
 
