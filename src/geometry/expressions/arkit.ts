@@ -1,7 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, hypot3, scale, sub, vertex } from '../mesh/vec.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
-import { awayFromEyes, between, brush, ContourProfile, eyeball, eyelid, incisorEdges, rotate, smoothstep, translate, upperAndLower, type Side } from './primitives.ts';
+import { awayFromEyes, between, brush, eyeball, eyelid, incisorEdges, profileAlong, profileAt, rotate, smoothstep, translate, upperAndLower, type Profile, type Side, type Weights } from './primitives.ts';
 
 /** The 52 ARKit blendshapes, in Apple's order; Left and Right are the subject's own sides (+X is left). */
 export const ARKIT_NAMES = [
@@ -49,10 +49,9 @@ const towards = (s: Side) => (s === 'left' ? 1 : -1);
 /** Motions shared by several shapes. */
 export const motions = {
   /** The jaw (with lower lip, chin, lower teeth and tongue) turned open about the fitted hinge. */
-  jaw(frame: ExpressionFrame, out: Deltas, angle: number, skin = (v: number) => frame.jaw[v]): void {
-    const lower = new Set(frame.template.lowerTeeth);
+  jaw(frame: ExpressionFrame, out: Deltas, angle: number, skin: Weights = frame.jaw): void {
     rotate(frame, out, 'head', frame.jawPivot, frame.left, angle, skin);
-    rotate(frame, out, 'teeth', frame.jawPivot, frame.left, angle, (v) => (lower.has(v) ? 1 : 0));
+    rotate(frame, out, 'teeth', frame.jawPivot, frame.left, angle, weightsOf(frame).lowerTeeth);
     rotate(frame, out, 'tongue', frame.jawPivot, frame.left, angle);
   },
   /**
@@ -69,25 +68,22 @@ export const motions = {
     const reach = dot(sub(lower, frame.jawPivot), frame.forward) * frame.jaw[LOWER_LIP.inner];
     if (gap <= 0 || reach <= 0) return;
     const { distance } = lipZone(frame), u = frame.mouthUnit, rest = neutralLipGap(frame);
-    const lips = (v: number) => Math.min(1, Math.max(0, rest.at(dot(vertex(frame.fitted.head, v), frame.left)) / gap));
-    motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), (v) => {
+    const skin = new Float64Array(distance.length);
+    for (let v = 0; v < skin.length; v++) {
       const away = smoothstep((distance[v] - u) / u);
-      return frame.jaw[v] * (away === 1 ? 1 : away + (1 - away) * lips(v));
-    });
+      if (away === 1) skin[v] = frame.jaw[v];
+      else {
+        const lips = Math.min(1, Math.max(0, gapAt(rest, dot(vertex(frame.fitted.head, v), frame.left)) / gap));
+        skin[v] = frame.jaw[v] * (away + (1 - away) * lips);
+      }
+    }
+    motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), skin);
   },
   /** The jaw moved bodily (forward or sideways). */
   jawShift(frame: ExpressionFrame, out: Deltas, displacement: Vec3): void {
-    const lower = new Set(frame.template.lowerTeeth);
-    // At the mouth corners the lips meet: the lower lip slides less there, so they do not shear.
-    const p = frame.fitted.head;
-    const [a, b] = [MOUTH_CORNER.left, MOUTH_CORNER.right].map((v) => vertex(p, v));
-    const reach = frame.mouthUnit;
-    translate(frame, out, 'head', displacement, (v) => {
-      const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
-      const near = Math.min(hypot3(x - a[0], y - a[1], z - a[2]), hypot3(x - b[0], y - b[1], z - b[2]));
-      return frame.jaw[v] * (near >= reach ? 1 : 0.2 + 0.8 * smoothstep(near / reach));
-    });
-    translate(frame, out, 'teeth', displacement, (v) => (lower.has(v) ? 1 : 0));
+    const weights = weightsOf(frame);
+    translate(frame, out, 'head', displacement, weights.jawShift);
+    translate(frame, out, 'teeth', displacement, weights.lowerTeeth);
     translate(frame, out, 'tongue', displacement);
   },
   /**
@@ -100,10 +96,16 @@ export const motions = {
     const clear = (lips.clear ?? LIPS_CLEAR) * frame.mouthUnit;
     const { side } = lips;
     const centre = dot(between(frame, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), frame.left);
-    const sideWeight = (x: number) => (side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - centre)) / (2 * frame.mouthUnit))) : 1);
     // A wide-open mouth closes only part of the way: the lips do not stretch down over the whole face.
     const most = (lips.most ?? MOST_CLOSING) * frame.mouthUnit;
-    moveLips(frame, out, (x) => ({ close: Math.min(most, Math.max(0, gap.at(x) - Math.max(clear, (1 - fraction) * gap.at(x)))) * sideWeight(x), upperShare }));
+    const { across } = lipZone(frame).reach;
+    const close = new Float64Array(across.length);
+    for (let i = 0; i < across.length; i++) {
+      const x = across[i], g = gapAt(gap, x);
+      const sideWeight = side ? Math.min(1, Math.max(0, 0.5 + (towards(side) * (x - centre)) / (2 * frame.mouthUnit))) : 1;
+      close[i] = Math.min(most, Math.max(0, g - Math.max(clear, (1 - fraction) * g))) * sideWeight;
+    }
+    moveLips(frame, out, close, new Float64Array(close.length).fill(upperShare));
   },
   /**
    * Lips that meet (bilabials) meet all along: what the shape's motions (in `out`) leave of the gap
@@ -119,35 +121,34 @@ export const motions = {
     const clear = LIPS_PRESSED * frame.mouthUnit;
     const contour = atRest ? frame.lipRim : frame.template.loops.lipsInner;
     const { upper, lower } = upperAndLower(frame, contour);
-    const height = (q: Vec3) => dot(q, frame.up);
-    const meeting = (positions: ArrayLike<number>) => {
-      const top = new ContourProfile(frame, upper, height, positions), bottom = new ContourProfile(frame, lower, height, positions);
-      return { gap: (x: number) => top.at(x) - bottom.at(x), line: (x: number) => (top.at(x) + bottom.at(x)) / 2 };
-    };
-    const before = meeting(movedLips(frame, out.head));
+    const before = meeting(frame, upper, lower, movedLips(frame, out.head));
     // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
     const xs = contour.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
     const lo = Math.min(...xs), hi = Math.max(...xs);
-    const corners = (x: number) => smoothstep(Math.min(x - lo, hi - x) / (cornerBand * frame.mouthUnit));
-    moveLips(frame, out, (x) => ({ close: Math.max(0, before.gap(x) - clear) * corners(x), upperShare: 0.5 }), byContour);
+    const { across } = lipZone(frame).reach;
+    const corners = new Float64Array(across.length), close = new Float64Array(across.length), half = new Float64Array(across.length).fill(0.5);
+    for (let i = 0; i < across.length; i++) {
+      const x = across[i];
+      corners[i] = smoothstep(Math.min(x - lo, hi - x) / (cornerBand * frame.mouthUnit));
+      close[i] = Math.max(0, profileAt(before.top, x) - profileAt(before.bottom, x) - clear) * corners[i];
+    }
+    moveLips(frame, out, close, half, byContour);
     if (atRest) {
       // Closed, the edges also meet in depth: an upper edge left behind the lower one (0.5-3.5 mm on the test
       // photos) opens a slit that the preview, from a little above, looks through onto the teeth. Each edge goes half way.
-      const depth = (q: Vec3) => dot(q, frame.forward);
       const moved = movedLips(frame, out.head);
-      const ahead = new ContourProfile(frame, lower, depth, moved), behind = new ContourProfile(frame, upper, depth, moved);
-      moveLips(frame, out, (x) => ({ close: (ahead.at(x) - behind.at(x)) * corners(x), upperShare: 0.5 }), byContour, scale(frame.forward, -1));
+      const ahead = profileAlong(frame, lower, frame.forward, moved), behind = profileAlong(frame, upper, frame.forward, moved);
+      for (let i = 0; i < across.length; i++) close[i] = (profileAt(ahead, across[i]) - profileAt(behind, across[i])) * corners[i];
+      moveLips(frame, out, close, half, byContour, scale(frame.forward, -1));
     }
-    const neutral = meeting(frame.fitted.head), after = meeting(movedLips(frame, out.head));
+    const neutral = meeting(frame, upper, lower, frame.fitted.head), after = meeting(frame, upper, lower, movedLips(frame, out.head));
     const { lowerness } = lipZone(frame);
-    // How far a vertex reaches past the line: up for the lower lip, down for the upper one.
-    const past = (q: Vec3, line: number, side: number) => (side === 1 ? 1 : -1) * (height(q) - line) + clear;
     for (const v of lipZone(frame).surface) {
       const side = lowerness[v];
       if (side === 0.5) continue;
       const q0 = vertex(frame.fitted.head, v), q = add(q0, vertex(out.head, v));
       const x = dot(q, frame.left);
-      const excess = past(q, after.line(x), side) - Math.max(0, past(q0, neutral.line(dot(q0, frame.left)), side));
+      const excess = past(frame, q, meetingLine(after, x), side, clear) - Math.max(0, past(frame, q0, meetingLine(neutral, dot(q0, frame.left)), side, clear));
       if (excess <= 0) continue;
       const move = scale(frame.up, (side === 1 ? -1 : 1) * excess);
       for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
@@ -161,20 +162,46 @@ export const motions = {
   keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR): void {
     keepLipsOffTeeth(frame, out);
     const moved = movedLips(frame, out.head);
-    const before = neutralLipGap(frame), after = new LipGap(frame, moved);
+    const before = neutralLipGap(frame), after = lipGap(frame, moved);
     const clear = clearance * frame.mouthUnit;
-    // Where the neutral lips are already closer (or, as read over the bulging lip surface, crossed),
-    // the shape must not bring them closer still; it is not asked to part them.
-    const deficit = (x: number) => Math.max(0, Math.min(clear, before.at(x)) - after.at(x));
-    const { upper, lower } = upperAndLower(frame, frame.template.loops.lipsInner);
-    const rise = (chain: number[]) => new ContourProfile(frame, chain, (p) => dot(p, frame.up), out.head);
-    const upperRise = rise(upper), lowerRise = rise(lower);
-    const xs = frame.template.loops.lipsInner.map((v) => dot(vertex(moved, v), frame.left));
-    if (xs.every((x) => deficit(x) === 0)) return;
+    const contour = frame.template.loops.lipsInner;
+    let short = false;
+    for (let i = 0; i < contour.length && !short; i++) short = lipDeficit(before, after, clear, dot(vertex(moved, contour[i]), frame.left)) !== 0;
+    if (!short) return;
+    const { upper, lower } = upperAndLower(frame, contour);
+    const upperRise = profileAlong(frame, upper, frame.up, out.head), lowerRise = profileAlong(frame, lower, frame.up, out.head);
     // The lower lip rising pushes the upper one up; the upper one falling pushes the lower one down.
-    moveLips(frame, out, (x) => ({ close: -deficit(x), upperShare: lowerRise.at(x) >= -upperRise.at(x) ? 1 : 0 }));
+    const { across } = lipZone(frame).reach;
+    const close = new Float64Array(across.length), upperShare = new Float64Array(across.length);
+    for (let i = 0; i < across.length; i++) {
+      const x = across[i];
+      close[i] = -lipDeficit(before, after, clear, x);
+      upperShare[i] = profileAt(lowerRise, x) >= -profileAt(upperRise, x) ? 1 : 0;
+    }
+    moveLips(frame, out, close, upperShare);
   },
 };
+
+/**
+ * Where the neutral lips are already closer than `clear` (or, as read over the bulging lip surface, crossed),
+ * a shape must not bring them closer still; it is not asked to part them. How much closer it brings them at `x`.
+ */
+function lipDeficit(before: LipGap, after: LipGap, clear: number, x: number): number {
+  return Math.max(0, Math.min(clear, gapAt(before, x)) - gapAt(after, x));
+}
+
+/** The lips' inner edges (upper and lower) as heights across the face. */
+interface Meeting {
+  top: Profile;
+  bottom: Profile;
+}
+function meeting(frame: ExpressionFrame, upper: readonly number[], lower: readonly number[], positions: ArrayLike<number>): Meeting {
+  return { top: profileAlong(frame, upper, frame.up, positions), bottom: profileAlong(frame, lower, frame.up, positions) };
+}
+/** The height where the lips meet at `x`: half way between their edges. */
+const meetingLine = (m: Meeting, x: number) => (profileAt(m.top, x) + profileAt(m.bottom, x)) / 2;
+/** How far `q` reaches past the lips' meeting `line`: up for the lower lip (`side` 1), down for the upper one, plus `clear`. */
+const past = (frame: ExpressionFrame, q: Vec3, line: number, side: number, clear: number) => (side === 1 ? 1 : -1) * (dot(q, frame.up) - line) + clear;
 
 /** Lips closer than this (in mouth units) count as closed: shapes stop there rather than press through. */
 const LIPS_CLEAR = 0.06;
@@ -201,11 +228,11 @@ function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
     // where it lands on them, it lands in front of them (each teeth vertex standing for the cells
     // around it: they are sparse).
     neutral ??= teethFronts(frame);
-    moved ??= anyNonZero(out.teeth) ? new TeethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
+    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
     const q = vertex(p, v);
-    if (dot(q, frame.forward) < neutral.exact.at(q)) continue;
+    if (dot(q, frame.forward) < teethFrontAt(neutral.exact, q)) continue;
     const m = add(q, vertex(d, v));
-    const behind = moved.at(m) + TEETH_CLEAR * u - dot(m, frame.forward);
+    const behind = teethFrontAt(moved, m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
   }
 }
@@ -227,7 +254,7 @@ function teethFronts(frame: ExpressionFrame): TeethFronts {
   let fronts = teethFrontCache.get(frame);
   if (!fronts) {
     const teeth = fittedPositions(frame, 'teeth');
-    fronts = { exact: new TeethFront(frame, teeth, 0), spread: new TeethFront(frame, teeth, 1) };
+    fronts = { exact: teethFront(frame, teeth, 0), spread: teethFront(frame, teeth, 1) };
     teethFrontCache.set(frame, fronts);
   }
   return fronts;
@@ -235,44 +262,50 @@ function teethFronts(frame: ExpressionFrame): TeethFronts {
 
 /**
  * The teeth's front over the face plane, each vertex standing for the cells up to `reach` around its own.
- * An object with a method, not a closure: it is made per avatar, and code that inlined a closure was thrown away with it.
+ * A literal read by module functions, not a class: V8 drops a class's instance layout when its last instance dies
+ * (after every job), and with it the optimized code of everything that read one (as Profile).
  */
-class TeethFront {
+interface TeethFront {
   /** Cell key to its slot in `front` (a number stored in a Map is an allocation; a slot is not). */
-  private readonly slot = new Map<number, number>();
-  private readonly front: Float64Array;
-  private readonly size: number;
+  slot: Map<number, number>;
+  front: Float64Array;
+  /** A cell's size (cm) and the face plane's axes. */
+  size: number;
+  left: Vec3;
+  up: Vec3;
+}
 
-  constructor(
-    private readonly frame: ExpressionFrame,
-    teeth: ArrayLike<number>,
-    reach: number,
-  ) {
-    this.size = TEETH_CELL * frame.mouthUnit;
-    this.front = new Float64Array((teeth.length / 3) * (2 * reach + 1) ** 2).fill(-Infinity);
-    for (let v = 0; v < teeth.length / 3; v++) {
-      const q = vertex(teeth, v), k = this.key(q), z = dot(q, frame.forward);
-      for (let di = -reach; di <= reach; di++) {
-        for (let dj = -reach; dj <= reach; dj++) {
-          const c = k + di * 65536 + dj;
-          let i = this.slot.get(c);
-          if (i === undefined) this.slot.set(c, (i = this.slot.size));
-          this.front[i] = Math.max(this.front[i], z);
-        }
+function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>, reach: number): TeethFront {
+  const t: TeethFront = {
+    slot: new Map<number, number>(),
+    front: new Float64Array((teeth.length / 3) * (2 * reach + 1) ** 2).fill(-Infinity),
+    size: TEETH_CELL * frame.mouthUnit,
+    left: frame.left,
+    up: frame.up,
+  };
+  for (let v = 0; v < teeth.length / 3; v++) {
+    const q = vertex(teeth, v), k = cellKey(t, q), z = dot(q, frame.forward);
+    for (let di = -reach; di <= reach; di++) {
+      for (let dj = -reach; dj <= reach; dj++) {
+        const c = k + di * 65536 + dj;
+        let i = t.slot.get(c);
+        if (i === undefined) t.slot.set(c, (i = t.slot.size));
+        t.front[i] = Math.max(t.front[i], z);
       }
     }
   }
+  return t;
+}
 
-  /** How far forward the teeth reach at `p`'s cell. */
-  at(p: Vec3): number {
-    const i = this.slot.get(this.key(p));
-    return i === undefined ? -Infinity : this.front[i];
-  }
+/** How far forward the teeth reach at `p`'s cell. */
+function teethFrontAt(t: TeethFront, p: Vec3): number {
+  const i = t.slot.get(cellKey(t, p));
+  return i === undefined ? -Infinity : t.front[i];
+}
 
-  /** Cells are keyed by one number: the face is far fewer than 2^16 cells across. */
-  private key(p: Vec3): number {
-    return Math.floor(dot(p, this.frame.left) / this.size) * 65536 + Math.floor(dot(p, this.frame.up) / this.size);
-  }
+/** Cells are keyed by one number: the face is far fewer than 2^16 cells across. */
+function cellKey(t: TeethFront, p: Vec3): number {
+  return Math.floor(dot(p, t.left) / t.size) * 65536 + Math.floor(dot(p, t.up) / t.size);
 }
 
 /**
@@ -304,69 +337,65 @@ const MOST_CLOSING = 0.6;
  * The vertical gap between the lips at each place across the mouth (negative where they cross):
  * the lowest point of the upper lip above the highest point of the lower lip, over the lip
  * surface near the inner contour (the lips bulge, so the contour alone can overstate the gap).
- * An object with a method, not a closure, as TeethFront.
+ * A literal read by `gapAt`, as TeethFront.
  */
-class LipGap {
-  private readonly lo: number;
-  private readonly width: number;
-  private readonly gaps: number[];
-  private readonly top: ContourProfile;
-  private readonly bottom: ContourProfile;
+interface LipGap {
+  lo: number;
+  width: number;
+  gaps: Float64Array;
+  top: Profile;
+  bottom: Profile;
+}
 
-  constructor(frame: ExpressionFrame, positions: ArrayLike<number>) {
-    const contour = frame.template.loops.lipsInner;
-    const xs = contour.map((v) => dot(vertex(positions, v), frame.left));
-    const lo = Math.min(...xs), hi = Math.max(...xs);
-    const width = (hi - lo) / GAP_BINS;
-    const top = new Array<number>(GAP_BINS).fill(Infinity), bottom = new Array<number>(GAP_BINS).fill(-Infinity);
-    for (const v of lipZone(frame).surface) {
-      const q = vertex(positions, v);
-      const bin = Math.floor((dot(q, frame.left) - lo) / width);
-      if (bin < 0 || bin >= GAP_BINS) continue;
-      const y = dot(q, frame.up);
-      if (frame.jaw[v] < 0.5) top[bin] = Math.min(top[bin], y);
-      else bottom[bin] = Math.max(bottom[bin], y);
-    }
-    this.lo = lo;
-    this.width = width;
-    this.gaps = top.map((t, i) => (Number.isFinite(t) && Number.isFinite(bottom[i]) ? t - bottom[i] : Infinity));
-    const { upper, lower } = upperAndLower(frame, contour);
-    const height = (q: Vec3) => dot(q, frame.up);
-    this.top = new ContourProfile(frame, upper, height, positions);
-    this.bottom = new ContourProfile(frame, lower, height, positions);
+function lipGap(frame: ExpressionFrame, positions: ArrayLike<number>): LipGap {
+  const contour = frame.template.loops.lipsInner;
+  const xs: number[] = [];
+  for (const v of contour) xs.push(dot(vertex(positions, v), frame.left));
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const width = (hi - lo) / GAP_BINS;
+  const top = new Float64Array(GAP_BINS).fill(Infinity), bottom = new Float64Array(GAP_BINS).fill(-Infinity);
+  for (const v of lipZone(frame).surface) {
+    const q = vertex(positions, v);
+    const bin = Math.floor((dot(q, frame.left) - lo) / width);
+    if (bin < 0 || bin >= GAP_BINS) continue;
+    const y = dot(q, frame.up);
+    if (frame.jaw[v] < 0.5) top[bin] = Math.min(top[bin], y);
+    else bottom[bin] = Math.max(bottom[bin], y);
   }
+  const gaps = new Float64Array(GAP_BINS);
+  for (let i = 0; i < GAP_BINS; i++) gaps[i] = Number.isFinite(top[i]) && Number.isFinite(bottom[i]) ? top[i] - bottom[i] : Infinity;
+  const { upper, lower } = upperAndLower(frame, contour);
+  return { lo, width, gaps, top: profileAlong(frame, upper, frame.up, positions), bottom: profileAlong(frame, lower, frame.up, positions) };
+}
 
-  /** The gap at `x` across the face. */
-  at(x: number): number {
-    return Math.min(this.top.at(x) - this.bottom.at(x), this.gaps[Math.min(GAP_BINS - 1, Math.max(0, Math.floor((x - this.lo) / this.width)))]);
-  }
+/** The gap at `x` across the face. */
+function gapAt(g: LipGap, x: number): number {
+  return Math.min(profileAt(g.top, x) - profileAt(g.bottom, x), g.gaps[Math.min(GAP_BINS - 1, Math.max(0, Math.floor((x - g.lo) / g.width)))]);
 }
 const GAP_BINS = 16;
 const neutralGaps = new WeakMap<ExpressionFrame, LipGap>();
 /** The neutral face's lip gap, read once per frame. */
 function neutralLipGap(frame: ExpressionFrame): LipGap {
   let gap = neutralGaps.get(frame);
-  if (!gap) neutralGaps.set(frame, (gap = new LipGap(frame, frame.fitted.head)));
+  if (!gap) neutralGaps.set(frame, (gap = lipGap(frame, frame.fitted.head)));
   return gap;
 }
 
 /**
- * Moves the lips vertically (or along `direction`), `close` in total towards each other (negative: apart) at each place
- * across the mouth, the upper lip taking `upperShare` of it; the motion fades away from the lip
- * contour, over the skin around it and into the mouth behind it.
+ * Moves the lips vertically (or along `direction`), `close[i]` in total towards each other (negative: apart) at the
+ * i-th vertex of the lips' reach (LipZone.reach: the callers read its place across the mouth there), the upper lip
+ * taking `upperShare[i]` of it; the motion fades away from the lip contour, over the skin around it and into the
+ * mouth behind it. Arrays rather than a callback, as for the other motions (primitives.ts, Weights).
  */
-function moveLips(frame: ExpressionFrame, out: Deltas, at: (x: number) => { close: number; upperShare: number }, lowerness = byJaw, direction = frame.up): void {
-  const { distance } = lipZone(frame);
-  const radius = 2 * frame.mouthUnit;
-  const p = frame.fitted.head;
-  for (let v = 0; v < p.length / 3; v++) {
-    if (distance[v] >= radius) continue;
-    const { close, upperShare } = at(dot(vertex(p, v), frame.left));
-    // Whole on the lips, fading out over the skin around them and into the mouth behind them.
-    const a = close * (1 - smoothstep((distance[v] / radius - 0.3) / 0.7)) * lipFront(frame, v);
-    const j = lowerness(frame, v);
-    const move = scale(direction, a * ((1 - j) * -upperShare + j * (1 - upperShare)));
-    for (let k = 0; k < 3; k++) out.head[3 * v + k] += move[k];
+function moveLips(frame: ExpressionFrame, out: Deltas, close: Float64Array, upperShare: Float64Array, lowerness = byJaw, direction = frame.up): void {
+  const { reach, front } = lipZone(frame);
+  const d = out.head;
+  for (let i = 0; i < reach.vertices.length; i++) {
+    const v = reach.vertices[i];
+    const a = close[i] * reach.fade[i] * front[v];
+    const j = lowerness(frame, v), share = upperShare[i];
+    const s = a * ((1 - j) * -share + j * (1 - share));
+    for (let k = 0; k < 3; k++) d[3 * v + k] += direction[k] * s;
   }
 }
 
@@ -393,6 +422,18 @@ interface LipZone {
   surface: number[];
   /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
   lowerness: Float32Array;
+  reach: LipReach;
+}
+
+/**
+ * The head vertices a lip motion moves (within 2 mouth units of the inner contour), in order: each one's place
+ * across the face and how much of the motion it takes by its distance (whole on the lips, fading out over the skin
+ * around them; `front` then fades it into the mouth).
+ */
+interface LipReach {
+  vertices: Uint32Array;
+  across: Float64Array;
+  fade: Float64Array;
 }
 const lipZones = new WeakMap<ExpressionFrame, LipZone>();
 
@@ -429,12 +470,64 @@ function lipZone(f: ExpressionFrame): LipZone {
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, surface, lowerness };
+  zone = { distance, front, surface, lowerness, reach: lipReach(f, distance) };
   lipZones.set(f, zone);
   return zone;
 }
 
+function lipReach(f: ExpressionFrame, distance: Float32Array): LipReach {
+  const radius = 2 * f.mouthUnit;
+  const vertices: number[] = [];
+  for (let v = 0; v < distance.length; v++) {
+    if (distance[v] >= radius) continue;
+    vertices.push(v);
+  }
+  const across = new Float64Array(vertices.length), fade = new Float64Array(vertices.length);
+  for (let i = 0; i < vertices.length; i++) {
+    const v = vertices[i];
+    across[i] = dot(vertex(f.fitted.head, v), f.left);
+    fade[i] = 1 - smoothstep((distance[v] / radius - 0.3) / 0.7);
+  }
+  return { vertices: Uint32Array.from(vertices), across, fade };
+}
+
 const lipFront = (f: ExpressionFrame, v: number) => lipZone(f).front[v];
+
+/** Per-vertex weights that several shapes' motions take, made once per frame (arrays: see primitives.ts, Weights). */
+interface FrameWeights {
+  /** Head: the upper face's share (1 - the jaw weight). */
+  upperJaw: Float64Array;
+  /** Head: the jaw's share and the upper face's, each faded into the mouth as the lip motions are (LipZone.front). */
+  lowerLipFront: Float64Array;
+  upperLipFront: Float64Array;
+  /** Head: how much of the jaw moved bodily each vertex takes. */
+  jawShift: Float64Array;
+  /** Teeth: 1 on the lower teeth, 0 on the upper. */
+  lowerTeeth: Float64Array;
+}
+const frameWeights = new WeakMap<ExpressionFrame, FrameWeights>();
+
+function weightsOf(f: ExpressionFrame): FrameWeights {
+  let weights = frameWeights.get(f);
+  if (weights) return weights;
+  const p = f.fitted.head, n = p.length / 3, { front } = lipZone(f);
+  const upperJaw = new Float64Array(n), lowerLipFront = new Float64Array(n), upperLipFront = new Float64Array(n), jawShift = new Float64Array(n);
+  // At the mouth corners the lips meet: the lower lip slides less there, so they do not shear.
+  const a = vertex(p, MOUTH_CORNER.left), b = vertex(p, MOUTH_CORNER.right), reach = f.mouthUnit;
+  for (let v = 0; v < n; v++) {
+    upperJaw[v] = 1 - f.jaw[v];
+    lowerLipFront[v] = f.jaw[v] * front[v];
+    upperLipFront[v] = (1 - f.jaw[v]) * front[v];
+    const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+    const near = Math.min(hypot3(x - a[0], y - a[1], z - a[2]), hypot3(x - b[0], y - b[1], z - b[2]));
+    jawShift[v] = f.jaw[v] * (near >= reach ? 1 : 0.2 + 0.8 * smoothstep(near / reach));
+  }
+  const lowerTeeth = new Float64Array(fittedPositions(f, 'teeth').length / 3);
+  for (const v of f.template.lowerTeeth) lowerTeeth[v] = 1;
+  weights = { upperJaw, lowerLipFront, upperLipFront, jawShift, lowerTeeth };
+  frameWeights.set(f, weights);
+  return weights;
+}
 
 type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
 
@@ -498,8 +591,8 @@ const press = sided((s) => (f, o) => {
   }
 });
 const lipSide = (f: ExpressionFrame, s: Side, lip: typeof UPPER_LIP) => between(f, lip.inner, MOUTH_CORNER[s], 0.5);
-const lowerDown = sided((s) => (f, o) => brush(f, o, lipSide(f, s, LOWER_LIP), 2.3 * f.mouthUnit, along(f, 0, -0.45 * f.mouthUnit, 0), (v) => f.jaw[v]));
-const upperUp = sided((s) => (f, o) => brush(f, o, lipSide(f, s, UPPER_LIP), 2.3 * f.mouthUnit, along(f, 0, 0.4 * f.mouthUnit, 0), (v) => 1 - f.jaw[v]));
+const lowerDown = sided((s) => (f, o) => brush(f, o, lipSide(f, s, LOWER_LIP), 2.3 * f.mouthUnit, along(f, 0, -0.45 * f.mouthUnit, 0), f.jaw));
+const upperUp = sided((s) => (f, o) => brush(f, o, lipSide(f, s, UPPER_LIP), 2.3 * f.mouthUnit, along(f, 0, 0.4 * f.mouthUnit, 0), weightsOf(f).upperJaw));
 const browDown = sided((s) => (f, o) => {
   const e = f.eyeUnit;
   brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.35), 2.2 * e, along(f, -towards(s) * 0.15 * e, -0.35 * e, 0.05 * e), awayFromEyes(f));
@@ -513,7 +606,7 @@ const cheekSquint = sided((s) => (f, o) => {
 const sneer = sided((s) => (f, o) => {
   const u = f.mouthUnit;
   brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.7 * u, along(f, towards(s) * 0.05 * u, 0.45 * u, 0));
-  brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.2 * u, 0), (v) => 1 - f.jaw[v]);
+  brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.2 * u, 0), weightsOf(f).upperJaw);
 });
 /**
  * The whole mouth sideways: the brush on the lips' middle reaches the corners at about 40 % of its motion,
@@ -542,8 +635,8 @@ const RECIPES: Record<ArkitName, Recipe> = {
   mouthClose: (f, o) => motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED }),
   mouthFunnel: (f, o) => {
     const u = f.mouthUnit;
-    brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), (v) => 1 - f.jaw[v]);
-    brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), (v) => f.jaw[v]);
+    brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
+    brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), f.jaw);
     // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows.
     for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.45 * u, 0, 0.1 * u));
   },
@@ -557,10 +650,10 @@ const RECIPES: Record<ArkitName, Recipe> = {
   mouthFrownLeft: frown.Left, mouthFrownRight: frown.Right,
   mouthDimpleLeft: dimple.Left, mouthDimpleRight: dimple.Right,
   mouthStretchLeft: stretch.Left, mouthStretchRight: stretch.Right,
-  mouthRollLower: (f, o) => brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, 0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => f.jaw[v] * lipFront(f, v)),
-  mouthRollUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, -0.1 * f.mouthUnit, -0.15 * f.mouthUnit), (v) => (1 - f.jaw[v]) * lipFront(f, v)),
-  mouthShrugLower: (f, o) => brush(f, o, between(f, LOWER_LIP.outer, CHIN, 0.4), 3.2 * f.mouthUnit, along(f, 0, 0.3 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => f.jaw[v] * lipFront(f, v)),
-  mouthShrugUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * f.mouthUnit, along(f, 0, 0.22 * f.mouthUnit, 0.15 * f.mouthUnit), (v) => 1 - f.jaw[v]),
+  mouthRollLower: (f, o) => brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, 0.1 * f.mouthUnit, -0.15 * f.mouthUnit), weightsOf(f).lowerLipFront),
+  mouthRollUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.4 * f.mouthUnit, along(f, 0, -0.1 * f.mouthUnit, -0.15 * f.mouthUnit), weightsOf(f).upperLipFront),
+  mouthShrugLower: (f, o) => brush(f, o, between(f, LOWER_LIP.outer, CHIN, 0.4), 3.2 * f.mouthUnit, along(f, 0, 0.3 * f.mouthUnit, 0.15 * f.mouthUnit), weightsOf(f).lowerLipFront),
+  mouthShrugUpper: (f, o) => brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * f.mouthUnit, along(f, 0, 0.22 * f.mouthUnit, 0.15 * f.mouthUnit), weightsOf(f).upperJaw),
   mouthPressLeft: press.Left, mouthPressRight: press.Right,
   mouthLowerDownLeft: lowerDown.Left, mouthLowerDownRight: lowerDown.Right,
   mouthUpperUpLeft: upperUp.Left, mouthUpperUpRight: upperUp.Right,

@@ -67,7 +67,9 @@ export function fittedPositions(frame: Pick<ExpressionFrame, 'fitted'>, mesh: Me
 }
 
 export function zeroDeltas(frame: ExpressionFrame): Deltas {
-  return Object.fromEntries(meshNames().map((m) => [m, new Float32Array(fittedPositions(frame, m).length)])) as Deltas;
+  const out: Partial<Deltas> = {};
+  for (const m of meshNames()) out[m] = new Float32Array(fittedPositions(frame, m).length);
+  return out as Deltas;
 }
 
 export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry): ExpressionFrame {
@@ -79,26 +81,14 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   const place = (p: Vec3): Vec3 => add(scale(applyMat3(toFitted.rotation, p[0], p[1], p[2]), toFitted.scale), toFitted.translation);
   const turn = (d: Vec3): Vec3 => normalize(applyMat3(toFitted.rotation, d[0], d[1], d[2]));
   const at = (v: number) => vertex(fitted.head, v);
-  const jaw = new Float32Array(template.head.positions.length / 3);
-  const skin = template.skins.head;
-  for (let v = 0; v < jaw.length; v++) for (let k = 0; k < 4; k++) if (skin.joints[4 * v + k] === BONE.jaw) jaw[v] += skin.weights[4 * v + k];
+  const jaw = jawWeights(template);
   const templateEyes = length(sub(template.eyes.left.centre, template.eyes.right.centre));
-  const eyeCentre = (part: 'eyeLeft' | 'eyeRight') => {
-    // The fitted eyeball's own centre: the mean of its vertices' (a sphere's) is biased, its bounds' middle is not.
-    const p = fitted.parts[part];
-    const lo: Vec3 = [Infinity, Infinity, Infinity], hi: Vec3 = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < p.length; i++) {
-      lo[i % 3] = Math.min(lo[i % 3], p[i]);
-      hi[i % 3] = Math.max(hi[i % 3], p[i]);
-    }
-    return scale(add(lo, hi), 0.5);
-  };
-  const eyeCentres = { left: eyeCentre('eyeLeft'), right: eyeCentre('eyeRight') };
-  const socket = new Uint8Array(jaw.length);
-  for (const v of [...template.regions.eyeSocketLeft, ...template.regions.eyeSocketRight]) socket[v] = 1;
-  const mouthBag = new Uint8Array(jaw.length);
-  for (const v of template.regions.mouthBag) mouthBag[v] = 1;
+  // The fitted eyeballs' own centres: the mean of its vertices' (a sphere's) is biased, its bounds' middle is not.
+  const eyeCentres = { left: boundsMiddle(fitted.parts.eyeLeft), right: boundsMiddle(fitted.parts.eyeRight) };
+  const socket = flags(jaw.length, template.regions.eyeSocketLeft, template.regions.eyeSocketRight);
+  const mouthBag = flags(jaw.length, template.regions.mouthBag);
   const forward = turn([0, 0, 1]);
+  const { lidRims, lidSkin, lidBack, lipRim } = rimsOf(template);
   const eyeRadius = template.eyes.left.radius * toFitted.scale;
   const lidCentre = (loop: readonly number[]): Vec3 => {
     const points = loop.map(at);
@@ -130,8 +120,39 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     eyeCentres,
     eyeRadius,
     lidCentres: { left: lidCentre(template.loops.leftEye), right: lidCentre(template.loops.rightEye) },
-    ...rimsOf(template),
+    lidRims,
+    lidSkin,
+    lidBack,
+    lipRim,
   };
+}
+
+/**
+ * Jaw weight of each head vertex. The frame's per-vertex loops are module functions: a loop in expressionFrame,
+ * which runs once per job, had the whole function compiled on stack again every job.
+ */
+function jawWeights(template: HeadTemplate): Float32Array {
+  const jaw = new Float32Array(template.head.positions.length / 3);
+  const skin = template.skins.head;
+  for (let v = 0; v < jaw.length; v++) for (let k = 0; k < 4; k++) if (skin.joints[4 * v + k] === BONE.jaw) jaw[v] += skin.weights[4 * v + k];
+  return jaw;
+}
+
+/** 1 for each of `n` vertices in any of the lists, else 0. */
+function flags(n: number, ...lists: readonly (readonly number[])[]): Uint8Array {
+  const out = new Uint8Array(n);
+  for (const list of lists) for (const v of list) out[v] = 1;
+  return out;
+}
+
+/** The middle of the points' bounds. */
+function boundsMiddle(p: Float32Array): Vec3 {
+  const lo: Vec3 = [Infinity, Infinity, Infinity], hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.length; i++) {
+    lo[i % 3] = Math.min(lo[i % 3], p[i]);
+    hi[i % 3] = Math.max(hi[i % 3], p[i]);
+  }
+  return scale(add(lo, hi), 0.5);
 }
 
 const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'lipRim'>>();

@@ -12,14 +12,20 @@ import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 const falloff = (d: number, radius: number) => (d >= radius ? 0 : (1 - (d / radius) ** 2) ** 2);
 export const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
+/**
+ * A weight per vertex of a mesh. The motions take arrays, not callbacks: a closure made per call was compiled on its
+ * own, its optimized code dropped with it after every job, and the motion that had inlined it thrown away too.
+ */
+export type Weights = ArrayLike<number>;
+
 /** Moves head vertices near `centre` by `displacement`, fading to nothing at `radius`; `mask` limits it (e.g. to the lower lip). */
-export function brush(frame: ExpressionFrame, out: Deltas, centre: Vec3, radius: number, displacement: Vec3, mask?: (v: number) => number): void {
+export function brush(frame: ExpressionFrame, out: Deltas, centre: Vec3, radius: number, displacement: Vec3, mask?: Weights): void {
   const p = frame.fitted.head, d = out.head;
   for (let v = 0; v < p.length / 3; v++) {
     const dx = p[3 * v] - centre[0], dy = p[3 * v + 1] - centre[1], dz = p[3 * v + 2] - centre[2];
     const w = falloff(Math.sqrt(dx * dx + dy * dy + dz * dz), radius);
     if (w === 0) continue;
-    const m = mask ? w * mask(v) : w;
+    const m = mask ? w * mask[v] : w;
     d[3 * v] += displacement[0] * m;
     d[3 * v + 1] += displacement[1] * m;
     d[3 * v + 2] += displacement[2] * m;
@@ -41,11 +47,11 @@ function rotateAbout(px: number, py: number, pz: number, pivot: Vec3, axis: Vec3
 }
 
 /** Turns vertices of `mesh` about an axis, each by `angle` times its weight (1 for all without `weight`). */
-export function rotate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, pivot: Vec3, axis: Vec3, angle: number, weight?: (v: number) => number): void {
+export function rotate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, pivot: Vec3, axis: Vec3, angle: number, weight?: Weights): void {
   const p = fittedPositions(frame, mesh), d = out[mesh];
   const r = new Float64Array(3);
   for (let v = 0; v < p.length / 3; v++) {
-    const w = weight ? weight(v) : 1;
+    const w = weight ? weight[v] : 1;
     if (w === 0) continue;
     rotateAbout(p[3 * v], p[3 * v + 1], p[3 * v + 2], pivot, axis, angle * w, r);
     for (let k = 0; k < 3; k++) d[3 * v + k] += r[k] - p[3 * v + k];
@@ -53,48 +59,98 @@ export function rotate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, pivo
 }
 
 /** Moves vertices of `mesh` by `displacement` times their weight. */
-export function translate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, displacement: Vec3, weight?: (v: number) => number): void {
+export function translate(frame: ExpressionFrame, out: Deltas, mesh: MeshName, displacement: Vec3, weight?: Weights): void {
   const d = out[mesh];
   for (let v = 0; v < d.length / 3; v++) {
-    const w = weight ? weight(v) : 1;
+    const w = weight ? weight[v] : 1;
     for (let k = 0; k < 3; k++) d[3 * v + k] += displacement[k] * w;
   }
 }
 
 /**
  * A value along a contour of fitted vertices (an eyelid, a lip), read by position across the
- * face (`lateral` coordinate) with linear interpolation between its points, held at the ends.
- * An object with a method, not a closure: a closure made per avatar took its optimized code with it
- * when it died, and the callers that had inlined it were thrown away too (compiled again every job).
+ * face (`lateral` coordinate) with linear interpolation between its points, held at the ends:
+ * its points' positions across (ascending) and values. A literal read by module functions, not a
+ * class: V8 drops a class's instance layout once its last instance dies (after every job), and
+ * with it the optimized code of everything that read one; a literal's layout lives with its site.
  */
+export interface Profile {
+  xs: Float64Array;
+  ys: Float64Array;
+}
+
+interface ProfilePoint {
+  x: number;
+  y: number;
+}
+const byX = (a: ProfilePoint, b: ProfilePoint) => a.x - b.x;
+
+/** The profile of these points, sorted across the face (stably: points at the same place keep their order). */
+function profileOf(points: ProfilePoint[]): Profile {
+  points.sort(byX);
+  const xs = new Float64Array(points.length), ys = new Float64Array(points.length);
+  for (let i = 0; i < points.length; i++) {
+    xs[i] = points[i].x;
+    ys[i] = points[i].y;
+  }
+  return { xs, ys };
+}
+
+/** The profile of the contour's positions along `direction` (its height, its depth). */
+export function profileAlong(frame: ExpressionFrame, chain: readonly number[], direction: Vec3, positions: ArrayLike<number> = frame.fitted.head): Profile {
+  const points: ProfilePoint[] = [];
+  for (const v of chain) {
+    const p = vertex(positions, v);
+    points.push({ x: dot(p, frame.left), y: dot(p, direction) });
+  }
+  return profileOf(points);
+}
+
+/** The profile's value at `x` across the face. */
+export function profileAt(profile: Profile, x: number): number {
+  const { xs, ys } = profile;
+  if (x <= xs[0]) return ys[0];
+  for (let i = 1; i < xs.length; i++) {
+    if (x <= xs[i]) {
+      const t = (x - xs[i - 1]) / (xs[i] - xs[i - 1] || 1);
+      return ys[i - 1] + (ys[i] - ys[i - 1]) * t;
+    }
+  }
+  return ys[xs.length - 1];
+}
+
+/** A profile of any value of the contour's positions (the eyelids' angles and distances), with a method. */
 export class ContourProfile {
-  private readonly points: { x: number; y: number }[];
+  private readonly profile: Profile;
 
   constructor(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head) {
-    this.points = chain.map((v) => vertex(positions, v)).map((p) => ({ x: dot(p, frame.left), y: value(p) })).sort((a, b) => a.x - b.x);
+    const points: ProfilePoint[] = [];
+    for (const v of chain) {
+      const p = vertex(positions, v);
+      points.push({ x: dot(p, frame.left), y: value(p) });
+    }
+    this.profile = profileOf(points);
   }
 
   at(x: number): number {
-    const points = this.points;
-    if (x <= points[0].x) return points[0].y;
-    for (let i = 1; i < points.length; i++) {
-      if (x <= points[i].x) {
-        const t = (x - points[i - 1].x) / (points[i].x - points[i - 1].x || 1);
-        return points[i - 1].y + (points[i].y - points[i - 1].y) * t;
-      }
-    }
-    return points[points.length - 1].y;
+    return profileAt(this.profile, x);
   }
 }
 
 /** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
 export function upperAndLower(frame: ExpressionFrame, loop: readonly number[]): { upper: number[]; lower: number[] } {
-  const x = loop.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+  const x: number[] = [];
+  for (const v of loop) x.push(dot(vertex(frame.fitted.head, v), frame.left));
   const a = x.indexOf(Math.min(...x)), b = x.indexOf(Math.max(...x));
   const [from, to] = a < b ? [a, b] : [b, a];
   const one = loop.slice(from, to + 1), other = [...loop.slice(to), ...loop.slice(0, from + 1)];
-  const height = (chain: number[]) => chain.reduce((s, v) => s + dot(vertex(frame.fitted.head, v), frame.up), 0) / chain.length;
-  return height(one) > height(other) ? { upper: one, lower: other } : { upper: other, lower: one };
+  return meanHeight(frame, one) > meanHeight(frame, other) ? { upper: one, lower: other } : { upper: other, lower: one };
+}
+
+function meanHeight(frame: ExpressionFrame, chain: number[]): number {
+  let sum = 0;
+  for (const v of chain) sum += dot(vertex(frame.fitted.head, v), frame.up);
+  return sum / chain.length;
 }
 
 export type Side = 'left' | 'right';
@@ -347,19 +403,24 @@ export function eyeball(frame: ExpressionFrame, out: Deltas, side: Side, yaw: nu
 
 /**
  * A mask for brushes near the eyes (brows, cheeks): the eyelids and sockets stay with the
- * eyeballs, the skin further out moves freely.
+ * eyeballs, the skin further out moves freely. Per head vertex, made once per frame.
  */
-export function awayFromEyes(frame: ExpressionFrame): (v: number) => number {
-  const p = frame.fitted.head;
-  return (v) => {
-    if (frame.socket[v]) return 0;
-    let nearest = Infinity;
-    for (const c of [frame.eyeCentres.left, frame.eyeCentres.right]) {
-      nearest = Math.min(nearest, Math.hypot(p[3 * v] - c[0], p[3 * v + 1] - c[1], p[3 * v + 2] - c[2]));
+export function awayFromEyes(frame: ExpressionFrame): Float64Array {
+  let mask = awayFromEyesMasks.get(frame);
+  if (!mask) {
+    const p = frame.fitted.head, { left, right } = frame.eyeCentres;
+    mask = new Float64Array(p.length / 3);
+    for (let v = 0; v < mask.length; v++) {
+      if (frame.socket[v]) continue;
+      const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+      const nearest = Math.min(hypot3(x - left[0], y - left[1], z - left[2]), hypot3(x - right[0], y - right[1], z - right[2]));
+      mask[v] = smoothstep((nearest - frame.eyeRadius - 0.3 * frame.eyeUnit) / (0.8 * frame.eyeUnit));
     }
-    return smoothstep((nearest - frame.eyeRadius - 0.3 * frame.eyeUnit) / (0.8 * frame.eyeUnit));
-  };
+    awayFromEyesMasks.set(frame, mask);
+  }
+  return mask;
 }
+const awayFromEyesMasks = new WeakMap<ExpressionFrame, Float64Array>();
 
 /** A point a fraction of the way between two fitted head vertices. */
 export function between(frame: ExpressionFrame, a: number, b: number, t: number): Vec3 {

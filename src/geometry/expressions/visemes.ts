@@ -69,24 +69,31 @@ const TONGUE_TIP_LIFT = (35 * Math.PI) / 180;
 /** The tongue's own motions, added into `out`. */
 export function tongueMotions(frame: ExpressionFrame, out: Deltas, recipe: VisemeRecipe): void {
   const p = frame.fitted.parts.tongue;
-  const depth = (v: number) => dot(sub(vertex(p, v), frame.tonguePivot), frame.forward);
+  // Each vertex's depth along the tongue, and the weights of the motions below: arrays, not callbacks (primitives.ts, Weights).
+  const depth = new Float64Array(p.length / 3), weight = new Float64Array(depth.length);
   let front = -Infinity, back = Infinity;
-  for (let v = 0; v < p.length / 3; v++) {
-    front = Math.max(front, depth(v));
-    back = Math.min(back, depth(v));
+  for (let v = 0; v < depth.length; v++) {
+    depth[v] = dot(sub(vertex(p, v), frame.tonguePivot), frame.forward);
+    front = Math.max(front, depth[v]);
+    back = Math.min(back, depth[v]);
   }
   const middle = (front + back) / 2;
   if (recipe.tongueTip) {
     // The front half curls up about the tongue's middle towards the ridge behind the upper teeth.
-    const pivot = vertex(p, 0).map((x, k) => x + frame.forward[k] * (middle - depth(0))) as [number, number, number];
-    rotate(frame, out, 'tongue', pivot, frame.left, -TONGUE_TIP_LIFT * recipe.tongueTip, (v) => smoothstep((depth(v) - middle) / (front - middle)));
+    const pivot = add(vertex(p, 0), scale(frame.forward, middle - depth[0]));
+    for (let v = 0; v < depth.length; v++) weight[v] = smoothstep((depth[v] - middle) / (front - middle));
+    rotate(frame, out, 'tongue', pivot, frame.left, -TONGUE_TIP_LIFT * recipe.tongueTip, weight);
   }
   if (recipe.tongueBetweenTeeth) tipBetweenTeeth(frame, out);
   if (recipe.tongueBack) {
     const lift = 0.35 * frame.mouthUnit * recipe.tongueBack;
-    translate(frame, out, 'tongue', frame.up.map((x) => x * lift) as [number, number, number], (v) => 1 - smoothstep((depth(v) - back) / (middle - back)));
+    for (let v = 0; v < depth.length; v++) weight[v] = 1 - smoothstep((depth[v] - back) / (middle - back));
+    translate(frame, out, 'tongue', scale(frame.up, lift), weight);
   }
 }
+
+/** A tongue vertex where `out` has moved it. */
+const movedTongue = (frame: ExpressionFrame, out: Deltas, v: number) => add(vertex(frame.fitted.parts.tongue, v), vertex(out.tongue, v));
 
 /** How far (cm) the tip reaches past the front of the lower incisors: into the gap, not beyond the lips. */
 const TIP_PAST_INCISORS = 0.1;
@@ -96,13 +103,12 @@ const TIP_PAST_INCISORS = 0.1;
  * between the upper and the lower incisors' edges, reaching just past the lower incisors' front.
  */
 function tipBetweenTeeth(frame: ExpressionFrame, out: Deltas): void {
-  const at = (v: number) => add(vertex(frame.fitted.parts.tongue, v), vertex(out.tongue, v));
   const centre = frame.jawPivot;
   const { upperEdge, lowerEdge, lowerFront } = incisorEdges(frame, out);
   const tongue = frame.fitted.parts.tongue;
   let tip = 0;
-  for (let v = 1; v < tongue.length / 3; v++) if (dot(at(v), frame.forward) > dot(at(tip), frame.forward)) tip = v;
-  const t = sub(at(tip), centre);
+  for (let v = 1; v < tongue.length / 3; v++) if (dot(movedTongue(frame, out, v), frame.forward) > dot(movedTongue(frame, out, tip), frame.forward)) tip = v;
+  const t = sub(movedTongue(frame, out, tip), centre);
   const lift = (upperEdge + lowerEdge) / 2 - dot(t, frame.up);
   const ahead = lowerFront + TIP_PAST_INCISORS - dot(t, frame.forward);
   translate(frame, out, 'tongue', add(scale(frame.up, lift), scale(frame.forward, ahead)));
