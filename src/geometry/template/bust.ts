@@ -35,6 +35,11 @@ const SHOULDER_DROP = { side: 4.4, front: 5, back: 2.5 };
  * rings left that turn to a single 4 cm segment, a crease that rendered as a line round the neck.
  */
 const RING_GRADING = 1.7;
+/**
+ * How far (cm) the sides fall in from the shoulder tips to the bottom, where a sculpted bust cuts the arms away
+ * (27 cm across at the bottom against 39 at the shoulder tips): straight sides read as a block.
+ */
+const ARM_CUT = 6;
 /** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
 const EDGE_ROUND = 3.5;
 
@@ -71,8 +76,8 @@ function shoulderDrop(dx: number, dz: number): number {
 
 /**
  * A column's profile as (distance from the axis, height) points, densely sampled: down the neck's
- * base, a concave turn onto the shoulder line, out to a convex rounded edge and straight down to
- * the bottom.
+ * base, a concave turn onto the shoulder line, out to a convex rounded edge and down to the bottom,
+ * falling in at the sides.
  */
 function profile(start: number, dx: number, dz: number): [number, number][] {
   const outer = outlineRadius(dx, dz);
@@ -97,7 +102,9 @@ function profile(start: number, dx: number, dz: number): [number, number][] {
     points.push([lineEnd[0] + round * Math.sin(phi), lineEnd[1] - round * (1 - Math.cos(phi))]);
   }
   const sideTop = lineEnd[1] - round;
-  for (let s = 1; s <= steps; s++) points.push([outer, sideTop + ((BUST_BOTTOM_Y - sideTop) * s) / steps]);
+  // Below the shoulder the side falls in towards the chest where the arm is cut away (none in front and behind).
+  const taper = ARM_CUT * dx * dx;
+  for (let s = 1; s <= steps; s++) points.push([outer - taper * Math.sin(((s / steps) * Math.PI) / 2), sideTop + ((BUST_BOTTOM_Y - sideTop) * s) / steps]);
   return points;
 }
 

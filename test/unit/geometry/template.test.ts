@@ -119,6 +119,10 @@ for (const version of versions) {
       [left, right, front, top] = [Math.max(left, x), Math.min(right, x), Math.max(front, z), Math.max(top, y)];
     }
     assert.ok(left - right > 36 && left - right < 42, `shoulder breadth ${left - right}`);
+    // The sides fall in below the shoulders, where a sculpted bust cuts the arms away: straight sides read as a block.
+    const bottom = tpl.bustEdge.map((v) => at(tpl.head.positions, v)[0]);
+    const bottomBreadth = Math.max(...bottom) - Math.min(...bottom);
+    assert.ok(bottomBreadth > 24 && bottomBreadth < left - right - 8, `breadth at the bottom ${bottomBreadth.toFixed(1)}, at the shoulders ${(left - right).toFixed(1)}`);
     assert.ok(front > 3, `chest front at z ${front}`);
     assert.ok(top <= NECK_CUT_Y + 1e-4, 'the bust starts at the neck cut');
   });
