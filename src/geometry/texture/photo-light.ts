@@ -52,8 +52,8 @@ export interface PhotoLight {
 const MIN_FACING = 0.35;
 /** Shading relative to the evened light's is clamped to this range: deep shadow is not brightened into noise. */
 const RELATIVE_SHADING = [0.6, 1.5] as const;
-/** With the side light left by the harmonics divided out too, the range of the whole: a cheek in the light's shadow is brightened at most 2.5x. */
-const EVENED_SHADING = [0.4, 2] as const;
+/** With the side light left by the harmonics divided out too, the range of the whole: deep shadow is brightened at most 3.3x. */
+const EVENED_SHADING = [0.3, 2] as const;
 
 /**
  * The light without its side-to-side part: the terms odd in x (x, xy, xz). Dividing the photo's light by it
@@ -127,8 +127,9 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   const vertexGain = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
     sideLightAt(side, positions[v * 3], positions[v * 3 + 1], share);
+    const harmonics = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], rel[v]));
     for (let c = 0; c < 3; c++) {
-      const shading = clamped(v) * Math.exp(input.evenSides * share[c]);
+      const shading = harmonics * Math.exp(input.evenSides * share[c]);
       vertexGain[v * 3 + c] = gains[c] / Math.min(EVENED_SHADING[1], Math.max(EVENED_SHADING[0], shading));
     }
   }
