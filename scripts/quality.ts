@@ -48,7 +48,7 @@ function personOf(file: string): string | undefined {
 function printTable(r: QualityReport): void {
   const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(`template ${r.template}`);
-  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', 'posed', '  gap', ' lift', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), '   ms', 'lm-ms', 'seg-ms');
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', 'posed', '  gap', ' lift', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), 'cheeks', '   ms', 'lm-ms', 'seg-ms');
   for (const p of r.photos) {
     if (p.status === 'refused') {
       console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
@@ -68,6 +68,7 @@ function printTable(r: QualityReport): void {
       f(p.headSilhouette).padStart(5),
       p.meshValid ? '  ok' : ' BAD',
       (p.skinLab ? p.skinLab.map((x) => x.toFixed(0)).join(',') : '-').padStart(13),
+      f(p.cheekBalance, 2).padStart(6),
       String(Math.round(p.totalMs ?? 0)).padStart(5),
       String(Math.round(p.landmarkMs ?? 0)).padStart(5),
       String(Math.round(p.segmentationMs ?? 0)).padStart(6),
@@ -80,7 +81,8 @@ function printTable(r: QualityReport): void {
       `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); ` +
       `mouth gap mean ${f(o.meanMouthGap)} max ${f(o.maxMouthGap)} (goal <= ${r.goals.mouthGap} on every photo); ` +
       `mouth lift mean ${f(o.meanMouthLift)} (goal <= ${r.goals.mouthLift}) max ${f(o.maxMouthLift)}; verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}; ` +
-      `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE})`,
+      `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}); ` +
+      `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}`,
   );
   const done = r.photos.filter((p) => p.status === 'done');
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -51,6 +51,11 @@ import type { RgbaImage } from '../geometry/render/image.ts';
  * like their photos (identity distance of p12-a 0.458 -> 0.517, p11-a 0.457 -> 0.550); half: 0.494, 0.508.
  */
 const SIDE_LIGHT_REMOVED = 0.5;
+/**
+ * What that leaves of the difference between the face's two sides is divided out (side-light.ts): p11-a's far
+ * cheek kept the photo's side light (the cheeks' balance on its preview 0.50).
+ */
+const SIDES_EVENED = 1;
 
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
@@ -246,6 +251,7 @@ export class PhotoPipeline implements Pipeline {
       matte: person,
       gains: balance.gains,
       sideLight: SIDE_LIGHT_REMOVED,
+      evenSides: SIDES_EVENED,
     });
     const albedo = bakeAlbedo({
       size: tpl.textureSize,

@@ -13,7 +13,7 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/phot
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
-import { renderedSkinLab, samePersonDeltaE, type Lab } from './skin-colour.ts';
+import { renderedSkin, samePersonDeltaE, type Lab } from './skin-colour.ts';
 import { mouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
@@ -58,6 +58,8 @@ export interface PhotoQuality {
   headSilhouette?: number;
   /** CIE Lab skin colour on the front preview's cheeks and forehead. */
   skinLab?: Lab;
+  /** The darker cheek's luminance over the brighter one's on the front preview (1 = even; skin-colour.ts). */
+  cheekBalance?: number;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -88,6 +90,9 @@ export interface QualityReport {
     /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
     skinDeltaE: number;
     skinPairs: number;
+    /** The cheeks' balance on the front previews (1 = even): mean and lowest. */
+    meanCheekBalance: number;
+    minCheekBalance: number;
   };
   goals: typeof GOALS;
 }
@@ -215,6 +220,7 @@ export async function evaluatePhotos(
     renderDescriptors.set(c.name, renderDesc);
     const mesh = headMeshReport(result);
     const headSilhouette = await headSilhouetteOf(result);
+    const skin = await renderedSkin(preview);
     photos.push({
       name: c.name,
       person: c.person,
@@ -227,7 +233,8 @@ export async function evaluatePhotos(
       headSilhouette,
       mesh: mesh.report,
       meshValid: mesh.valid,
-      skinLab: await renderedSkinLab(preview),
+      skinLab: skin?.lab,
+      cheekBalance: skin?.cheekBalance,
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -251,7 +258,7 @@ export async function evaluatePhotos(
     p.verified = Number.isFinite(same) ? same < other : null;
   }
   const done = photos.filter((p) => p.status === 'done');
-  const skin = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
+  const skinPairs = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
   return {
@@ -272,8 +279,10 @@ export async function evaluatePhotos(
       verified: done.filter((p) => p.verified === true).length,
       verifiable: done.filter((p) => p.verified !== null && p.verified !== undefined).length,
       meshValid: done.filter((p) => p.meshValid).length,
-      skinDeltaE: skin.mean,
-      skinPairs: skin.pairs,
+      skinDeltaE: skinPairs.mean,
+      skinPairs: skinPairs.pairs,
+      meanCheekBalance: mean(done.map((p) => p.cheekBalance!)),
+      minCheekBalance: done.length ? Math.min(...done.map((p) => p.cheekBalance!)) : NaN,
     },
     goals: GOALS,
   };

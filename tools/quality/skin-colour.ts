@@ -31,15 +31,39 @@ export function deltaE(a: Lab, b: Lab): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
-/** The Lab skin colour of the largest face on an image, or undefined when no face is found. */
-export async function renderedSkinLab(image: RgbImage): Promise<Lab | undefined> {
+/** The cheeks' patches on each side of the rendered face: the subject's right (image left) and left. */
+const CHEEKS = { right: [50, 205], left: [280, 425] };
+
+export interface RenderedSkin {
+  /** Mean CIE Lab over the cheek and forehead patches. */
+  lab: Lab;
+  /**
+   * The darker cheek's luminance (linear) over the brighter one's, on a front render lit evenly from the front:
+   * 1 when the albedo is even from side to side, lower where the photo's side light stayed in it.
+   */
+  cheekBalance: number;
+}
+
+/** The skin colour and the cheeks' balance of the largest face on an image, or undefined when no face is found. */
+export async function renderedSkin(image: RgbImage): Promise<RenderedSkin | undefined> {
   const faces = await detectFaces(image.data, image.width, image.height);
   if (faces.length === 0) return undefined;
   const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
   const eyes = Math.hypot(face.mesh[33][0] - face.mesh[263][0], face.mesh[33][1] - face.mesh[263][1]);
   const r = Math.max(1, Math.round(eyes * PATCH));
-  const labs = CHEEK_FOREHEAD.map((i) => srgbToLab(medianPatch(image, face.mesh[i][0], face.mesh[i][1], r)));
-  return [0, 1, 2].map((c) => labs.reduce((s, l) => s + l[c], 0) / labs.length) as Lab;
+  const patch = (i: number) => medianPatch(image, face.mesh[i][0], face.mesh[i][1], r);
+  const labs = CHEEK_FOREHEAD.map((i) => srgbToLab(patch(i)));
+  const luminance = (ids: number[]) => ids.reduce((s, i) => s + linearLuminance(patch(i)), 0) / ids.length;
+  const [right, left] = [luminance(CHEEKS.right), luminance(CHEEKS.left)];
+  return {
+    lab: [0, 1, 2].map((c) => labs.reduce((s, l) => s + l[c], 0) / labs.length) as Lab,
+    cheekBalance: Math.min(right, left) / Math.max(right, left, 1e-6),
+  };
+}
+
+function linearLuminance(rgb: ArrayLike<number>): number {
+  const [r, g, b] = [0, 1, 2].map((c) => srgbToLinear[Math.min(255, Math.max(0, Math.round(rgb[c])))]);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 /** Mean ΔE over every pair of photos of the same person (ids 'multi' and undefined skipped); NaN without pairs. */

@@ -7,6 +7,7 @@ import type { Rgb, RgbImage } from './rgb-image.ts';
 import { projectPoints, type PhotoCamera } from './photo-camera.ts';
 import { sampleBilinear } from './sample.ts';
 import { fitShLight, shEvaluate, shDirection } from './sh-light.ts';
+import { faceFrame, fitSideLight, sideLightAt } from './side-light.ts';
 import { insideDistance } from './bake-albedo.ts';
 import { srgbToLinear } from '../render/srgb.ts';
 
@@ -25,8 +26,13 @@ export interface PhotoLightInput {
   matte?: Uint8Array;
   /** White-balance gains (linear RGB). */
   gains: Rgb;
-  /** How much of the side light is divided out: 1 all of it, 0.5 half (in the exponent), 0 none. */
+  /** How much of the side light the spherical harmonics describe is divided out: 1 all of it, 0.5 half (in the exponent), 0 none. */
   sideLight: number;
+  /**
+   * How much of the side-to-side difference left after that is divided out (in the exponent; see side-light.ts):
+   * 1 makes the skin as light on one side as on the other.
+   */
+  evenSides: number;
 }
 
 export interface PhotoLight {
@@ -46,6 +52,8 @@ export interface PhotoLight {
 const MIN_FACING = 0.35;
 /** Shading relative to the evened light's is clamped to this range: deep shadow is not brightened into noise. */
 const RELATIVE_SHADING = [0.6, 1.5] as const;
+/** With the side light left by the harmonics divided out too, the range of the whole: deep shadow is brightened at most 3.3x. */
+const EVENED_SHADING = [0.3, 2] as const;
 
 /**
  * The light without its side-to-side part: the terms odd in x (x, xy, xz). Dividing the photo's light by it
@@ -76,6 +84,7 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   const frontMost = Math.min(...input.faceOval.map((v) => input.positions[v * 3 + 2]));
   const ids: number[] = [];
   const values: number[] = [];
+  const colours: number[] = [];
   const px = new Float32Array(3);
   for (let v = 0; v < n; v++) {
     if (camNormals[v * 3 + 2] < MIN_FACING || (input.visible && !input.visible[v])) continue;
@@ -88,19 +97,41 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
     const red = srgbToLinear[Math.round(px[0])] * gains[0], green = srgbToLinear[Math.round(px[1])] * gains[1], blue = srgbToLinear[Math.round(px[2])] * gains[2];
     ids.push(v);
     values.push(0.2126 * red + 0.7152 * green + 0.0722 * blue);
+    colours.push(red, green, blue);
   }
   const normals = new Float32Array(ids.length * 3);
   ids.forEach((v, i) => normals.set(camNormals.subarray(v * 3, v * 3 + 3), i * 3));
   const sh = fitShLight(normals, Float32Array.from(values));
   const even = withoutSideLight(sh);
-  const vertexGain = new Float32Array(n * 3);
+  const rel = new Float32Array(n);
   for (let v = 0; v < n; v++) {
     const x = camNormals[v * 3], y = camNormals[v * 3 + 1], z = camNormals[v * 3 + 2];
     const toEven = shEvaluate(even, x, y, z);
     // Normals turned away can take a negative fitted light: that is as dark as the clamp allows.
     const shade = ids.length && toEven > 0 ? shEvaluate(sh, x, y, z) / toEven : 1;
-    const rel = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], Math.max(1e-3, shade) ** input.sideLight));
-    for (let c = 0; c < 3; c++) vertexGain[v * 3 + c] = gains[c] / rel;
+    rel[v] = Math.max(1e-3, shade) ** input.sideLight;
+  }
+  // What the harmonics leave of the side light, from the samples as they are once the harmonics' share is divided out.
+  const { positions } = input;
+  const clamped = (v: number) => Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], rel[v]));
+  const frame = faceFrame(positions, input.faceOval);
+  const points = new Float32Array(ids.length * 2);
+  const evened = new Float32Array(ids.length * 3);
+  ids.forEach((v, i) => {
+    points[i * 2] = positions[v * 3];
+    points[i * 2 + 1] = positions[v * 3 + 1];
+    for (let c = 0; c < 3; c++) evened[i * 3 + c] = colours[i * 3 + c] / clamped(v);
+  });
+  const side = fitSideLight(points, evened, frame);
+  const share = new Float32Array(3);
+  const vertexGain = new Float32Array(n * 3);
+  for (let v = 0; v < n; v++) {
+    sideLightAt(side, positions[v * 3], positions[v * 3 + 1], share);
+    const harmonics = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], rel[v]));
+    for (let c = 0; c < 3; c++) {
+      const shading = harmonics * Math.exp(input.evenSides * share[c]);
+      vertexGain[v * 3 + c] = gains[c] / Math.min(EVENED_SHADING[1], Math.max(EVENED_SHADING[0], shading));
+    }
   }
   const first = Math.hypot(sh[1], sh[2], sh[3]);
   return { sh, direction: shDirection(sh), directionality: sh[0] > 0 ? first / sh[0] : 0, vertexGain, samples: ids.length };

@@ -62,7 +62,7 @@ test('a sphere lit from one side comes out even from side to side, and the light
   // The face oval: the ring at 60° from the camera axis.
   const ring = Math.round((RINGS * 60) / 90);
   const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
-  const est = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 1 });
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 1, evenSides: 0 });
   const dot = (est.direction[0] * light[0] + est.direction[1] * light[1] + est.direction[2] * light[2]) / len;
   assert.ok(dot > 0.98, `direction ${est.direction}`);
   // Albedo luminance at mirrored points left and right of the centre (polar angle 45°, on the equator's plane).
@@ -80,10 +80,60 @@ test('a sphere lit from one side comes out even from side to side, and the light
   assert.ok(right.photo / left.photo > 1.5, `the photo is lit from the right: ${right.photo} vs ${left.photo}`);
   assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.1, `albedo right ${right.albedo} vs left ${left.albedo}`);
   // Half of it divided out: half the contrast (in the exponent) is left.
-  const half = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 0.5 });
+  const half = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 0.5, evenSides: 0 });
   assert.ok(half.vertexGain.every(Number.isFinite), 'every vertex has a finite gain, the back of the sphere included');
   const v = (segment: number) => 1 + (k - 1) * SEGMENTS + segment;
   const halfRatio = (right.photo * half.vertexGain[v(0) * 3 + 1]) / (left.photo * half.vertexGain[v(SEGMENTS / 2) * 3 + 1]);
   const fullRatio = right.photo / left.photo;
   assert.ok(Math.abs(Math.log(halfRatio) - Math.log(fullRatio) / 2) < 0.1, `half ${halfRatio}, photo ${fullRatio}`);
+});
+
+/** A cast shadow over the sphere's left half (x < 0 in the head frame, the image's left): a step across 1 cm, darkening to SHADOW. */
+const SHADOW = 0.35;
+const castShadow = (x: number) => SHADOW + (1 - SHADOW) * Math.min(1, Math.max(0, (x + 0.5) / 1));
+/** A dark mark of radius 0.4 cm on the right cheek only (polar angle 45°, on the equator's plane): a real feature. */
+const MARK = [R * Math.SQRT1_2, 0, R * Math.SQRT1_2];
+const inMark = (p: number[]) => Math.hypot(p[0] - MARK[0], p[1] - MARK[1], p[2] - MARK[2]) < 0.4;
+
+/** The sphere under the side light and the cast shadow, with the mark. */
+function castShadowPhoto() {
+  const size = 200;
+  const data = new Uint8Array(size * size * 3);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const nx = (x + 0.5 - 100) / 15 / R;
+      const ny = -(y + 0.5 - 100) / 15 / R;
+      const nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
+      const s = shading([nx, ny, nz]) * castShadow(nx * R) * (inMark([nx * R, ny * R, nz * R]) ? 0.5 : 1);
+      for (let c = 0; c < 3; c++) data[(y * size + x) * 3 + c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(ALBEDO[c] * s * (LINEAR_STEPS - 1)))];
+    }
+  }
+  return { width: size, height: size, data };
+}
+
+test('a shadow the harmonics cannot describe is evened out from side to side, and a mark on one side stays', () => {
+  const sphere = hemisphere();
+  const img = castShadowPhoto();
+  const ring = Math.round((RINGS * 60) / 90);
+  const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
+  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
+  // The pipeline's share of the harmonics' side light.
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera, faceOval, gains: [1, 1, 1], sideLight: 0.5, evenSides: 1 });
+  const albedo = (ringAt: number, segment: number) => {
+    const v = 1 + (ringAt - 1) * SEGMENTS + segment;
+    const x = 100 + 15 * sphere.positions[v * 3];
+    const y = 100 - 15 * sphere.positions[v * 3 + 1];
+    const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
+    return { photo: srgbToLinear[img.data[i + 1]], albedo: srgbToLinear[img.data[i + 1]] * est.vertexGain[v * 3 + 1] };
+  };
+  // Mirrored points on the cheeks, above the mark (polar angle 45°, 34° round from the equator's plane).
+  const k = Math.round(RINGS / 2);
+  const right = albedo(k, 6);
+  const left = albedo(k, SEGMENTS / 2 - 6);
+  assert.ok(right.photo / left.photo > 3, `the photo's left is in shadow: ${right.photo} vs ${left.photo}`);
+  assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.15, `albedo right ${right.albedo} vs left ${left.albedo}`);
+  // The mark keeps its contrast against the same place on the other side.
+  const mark = albedo(k, 0);
+  const mirror = albedo(k, SEGMENTS / 2);
+  assert.ok(Math.abs(mark.albedo / mirror.albedo - 0.5) < 0.1, `mark ${mark.albedo} vs the other side ${mirror.albedo}`);
 });
