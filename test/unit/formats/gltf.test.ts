@@ -66,7 +66,7 @@ test("the GLB's tangent frame puts the normal map's green towards +v: up the fro
   // The vertex facing +z most squarely: there u runs along +x and v (up in the texture) along +y.
   let front = 0;
   for (let v = 0; v < normal.count; v++) if (normal.getZ(v) > normal.getZ(front)) front = v;
-  const [nx, ny, nz] = [normal.getX(front), normal.getY(front), normal.getZ(front)];
+  const [nx, nz] = [normal.getX(front), normal.getZ(front)];
   const [tx, ty, tz, w] = [tangent.getX(front), tangent.getY(front), tangent.getZ(front), tangent.getW(front)];
   assert.ok(tx > 0.99, `tangent along +x: ${tx}`);
   // three (and glTF) rebuild the bitangent as w * cross(normal, tangent).

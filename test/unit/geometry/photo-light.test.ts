@@ -29,8 +29,11 @@ const len = Math.hypot(...light);
 const shading = (n: ArrayLike<number>) => 0.4 + 0.6 * Math.max(0, (n[0] * light[0] + n[1] * light[1] + n[2] * light[2]) / len);
 const ALBEDO = [0.55, 0.36, 0.27];
 
-/** The sphere photographed by a front camera (15 px/cm, centre at 100,100): every pixel the albedo under the light. */
-function photo() {
+/**
+ * The sphere photographed by a front camera (15 px/cm, centre at 100,100): every pixel the albedo times `light`
+ * at its normal (default: the shading alone).
+ */
+function photo(light: (n: number[]) => number = shading) {
   const size = 200;
   const data = new Uint8Array(size * size * 3);
   for (let y = 0; y < size; y++) {
@@ -38,7 +41,7 @@ function photo() {
       const nx = (x + 0.5 - 100) / 15 / R;
       const ny = -(y + 0.5 - 100) / 15 / R;
       const nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
-      const s = shading([nx, ny, nz]);
+      const s = light([nx, ny, nz]);
       for (let c = 0; c < 3; c++) data[(y * size + x) * 3 + c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(ALBEDO[c] * s * (LINEAR_STEPS - 1)))];
     }
   }
@@ -96,20 +99,7 @@ const MARK = [R * Math.SQRT1_2, 0, R * Math.SQRT1_2];
 const inMark = (p: number[]) => Math.hypot(p[0] - MARK[0], p[1] - MARK[1], p[2] - MARK[2]) < 0.4;
 
 /** The sphere under the side light and the cast shadow, with the mark. */
-function castShadowPhoto() {
-  const size = 200;
-  const data = new Uint8Array(size * size * 3);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const nx = (x + 0.5 - 100) / 15 / R;
-      const ny = -(y + 0.5 - 100) / 15 / R;
-      const nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
-      const s = shading([nx, ny, nz]) * castShadow(nx * R) * (inMark([nx * R, ny * R, nz * R]) ? 0.5 : 1);
-      for (let c = 0; c < 3; c++) data[(y * size + x) * 3 + c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(ALBEDO[c] * s * (LINEAR_STEPS - 1)))];
-    }
-  }
-  return { width: size, height: size, data };
-}
+const castShadowPhoto = () => photo(([nx, ny, nz]) => shading([nx, ny, nz]) * castShadow(nx * R) * (inMark([nx * R, ny * R, nz * R]) ? 0.5 : 1));
 
 test('a shadow the harmonics cannot describe is evened out from side to side, and a mark on one side stays', () => {
   const sphere = hemisphere();
