@@ -43,6 +43,10 @@ const KNOWN: Record<string, string> = {
   'p03-a/mouthStretchRight/moves':
     'the same mesh read beside other hair: with the spiky cards of main the detector saw the right corner out 0.098 and the left 0.015, ' +
     'with the closed hair mass (issue 18 look) 0.053 and 0.042, under the 0.015 margin; its twin mouthStretchLeft reads 0.108 against -0.024',
+  'p06-a/mouthStretchRight/moves':
+    'the same mesh read beside an evenly lit skin: the mesh moves the right corner 1.19 cm out and the left -0.02; the detector read ' +
+    'them 0.077 and 0.033 with the photo\'s side light in the albedo, 0.052 and 0.068 with the face\'s sides evened (issue 19); its twin ' +
+    'mouthStretchLeft reads 0.082 against -0.003',
   'p13-a/mouthSmileLeft/moves':
     'a shape at its bar: the detector reads the left corner up 0.030 against 0.03 (0.031 with the biting plane at the lips\' ' +
     'meeting line); the renders differ by no visible pixel at the mouth (the teeth stay behind the smiling lips), p03-a reads 0.09',
