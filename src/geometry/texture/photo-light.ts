@@ -52,6 +52,7 @@ export interface PhotoLight {
 const MIN_FACING = 0.35;
 /** Shading relative to the evened light's is clamped to this range: deep shadow is not brightened into noise. */
 const RELATIVE_SHADING = [0.6, 1.5] as const;
+const relativeShading = (shade: number) => Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], shade));
 /** With the side light left by the harmonics divided out too, the range of the whole: deep shadow is brightened at most 3.3x. */
 const EVENED_SHADING = [0.3, 2] as const;
 
@@ -113,21 +114,20 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   }
   // What the harmonics leave of the side light, from the samples as they are once the harmonics' share is divided out.
   const { positions } = input;
-  const clamped = (v: number) => Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], rel[v]));
   const frame = faceFrame(positions, input.faceOval);
   const points = new Float32Array(ids.length * 2);
   const evened = new Float32Array(ids.length * 3);
   ids.forEach((v, i) => {
     points[i * 2] = positions[v * 3];
     points[i * 2 + 1] = positions[v * 3 + 1];
-    for (let c = 0; c < 3; c++) evened[i * 3 + c] = colours[i * 3 + c] / clamped(v);
+    for (let c = 0; c < 3; c++) evened[i * 3 + c] = colours[i * 3 + c] / relativeShading(rel[v]);
   });
   const side = fitSideLight(points, evened, frame);
   const share = new Float32Array(3);
   const vertexGain = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
     sideLightAt(side, positions[v * 3], positions[v * 3 + 1], share);
-    const harmonics = Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], rel[v]));
+    const harmonics = relativeShading(rel[v]);
     for (let c = 0; c < 3; c++) {
       const shading = harmonics * Math.exp(input.evenSides * share[c]);
       vertexGain[v * 3 + c] = gains[c] / Math.min(EVENED_SHADING[1], Math.max(EVENED_SHADING[0], shading));
