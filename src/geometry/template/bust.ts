@@ -36,12 +36,17 @@ const SHOULDER_DROP = { side: 4.4, front: 5, back: 2.5 };
  */
 const RING_GRADING = 1.7;
 /**
- * How far (cm) the sides fall in from the shoulder tips to the bottom, where a sculpted bust cuts the arms away
- * (27 cm across at the bottom against 39 at the shoulder tips): straight sides read as a block.
+ * How far (cm) the walls fall in from their top to the bottom. At the sides a sculpted bust cuts the arms away
+ * (27 cm across at the bottom against 39 at the shoulder tips); the chest and the back recede a little below the
+ * pectorals and the shoulder blades. Straight walls read as a block.
  */
-const ARM_CUT = 6;
-/** Radius of the rounded edge where the shoulder top turns down into the arm, chest or back. */
-const EDGE_ROUND = 3.5;
+const FALL_IN = { side: 6, front: 1, back: 1.5 };
+/**
+ * The rounded edge where the shoulder top turns down into the arm, chest or back: its horizontal reach (at most;
+ * short columns get less) and its height. In front and behind it is tall, as the chest and the upper back curve
+ * down from the shoulder line; a round as short as the arm's read as a box's edge in side view.
+ */
+const EDGE_ROUND = { reach: 3.5, side: 3.5, front: 7, back: 6 };
 
 export interface BustOptions {
   /** Rings between the neck cut and the bottom edge (the last one is the bottom edge). */
@@ -68,10 +73,10 @@ function outlineRadius(dx: number, dz: number): number {
   return (Math.abs(dx / OUTLINE.side) ** e + Math.abs(dz / depth) ** e) ** (-1 / e);
 }
 
-/** Blend of the three drop values by direction: sides by |dx|, front or back by dz. */
-function shoulderDrop(dx: number, dz: number): number {
+/** Blend of a value given at the sides, the front and the back by direction: sides by dx², front or back by dz. */
+function byDirection(values: { side: number; front: number; back: number }, dx: number, dz: number): number {
   const across = dx * dx;
-  return across * SHOULDER_DROP.side + (1 - across) * (dz >= 0 ? SHOULDER_DROP.front : SHOULDER_DROP.back);
+  return across * values.side + (1 - across) * (dz >= 0 ? values.front : values.back);
 }
 
 /**
@@ -81,10 +86,11 @@ function shoulderDrop(dx: number, dz: number): number {
  */
 function profile(start: number, dx: number, dz: number): [number, number][] {
   const outer = outlineRadius(dx, dz);
-  const drop = shoulderDrop(dx, dz);
+  const drop = byDirection(SHOULDER_DROP, dx, dz);
   const baseY = NECK_CUT_Y - NECK_BASE_DROP;
   const edgeY = NECK_CUT_Y - drop;
-  const round = Math.min(EDGE_ROUND, (outer - start) / 3);
+  const round = Math.min(EDGE_ROUND.reach, (outer - start) / 3);
+  const roundHeight = Math.max(round, byDirection(EDGE_ROUND, dx, dz));
   const points: [number, number][] = [[start, NECK_CUT_Y]];
   const steps = 24;
   // Concave fillet from the vertical neck onto the sloping shoulder line.
@@ -94,16 +100,15 @@ function profile(start: number, dx: number, dz: number): [number, number][] {
     points.push([start + filletReach * (1 - Math.cos(phi)), baseY - filletDrop * Math.sin(phi)]);
   }
   const [fx, fy] = points[points.length - 1];
-  // The shoulder line, then a quarter round into the vertical side.
+  // The shoulder line, then a quarter ellipse down into the wall.
   const lineEnd: [number, number] = [outer - round, edgeY];
   for (let s = 1; s <= steps; s++) points.push([fx + ((lineEnd[0] - fx) * s) / steps, fy + ((lineEnd[1] - fy) * s) / steps]);
   for (let s = 1; s <= steps; s++) {
     const phi = (s / steps) * (Math.PI / 2);
-    points.push([lineEnd[0] + round * Math.sin(phi), lineEnd[1] - round * (1 - Math.cos(phi))]);
+    points.push([lineEnd[0] + round * Math.sin(phi), lineEnd[1] - roundHeight * (1 - Math.cos(phi))]);
   }
-  const sideTop = lineEnd[1] - round;
-  // Below the shoulder the side falls in towards the chest where the arm is cut away (none in front and behind).
-  const taper = ARM_CUT * dx * dx;
+  const sideTop = lineEnd[1] - roundHeight;
+  const taper = byDirection(FALL_IN, dx, dz);
   for (let s = 1; s <= steps; s++) points.push([outer - taper * Math.sin(((s / steps) * Math.PI) / 2), sideTop + ((BUST_BOTTOM_Y - sideTop) * s) / steps]);
   return points;
 }

@@ -127,6 +127,25 @@ for (const version of versions) {
     assert.ok(top <= NECK_CUT_Y + 1e-4, 'the bust starts at the neck cut');
   });
 
+  test(`${version}: seen from the side, the chest and the back curve down from the shoulders and recede below`, () => {
+    // The side view's outline: per 0.25 cm of height, the bust's furthest reach in front and behind.
+    const front = new Map<number, number>(), back = new Map<number, number>();
+    for (const v of tpl.regions.bust) {
+      const [, y, z] = at(tpl.head.positions, v);
+      const bin = Math.round(y * 4) / 4;
+      front.set(bin, Math.max(front.get(bin) ?? -Infinity, z));
+      back.set(bin, Math.max(back.get(bin) ?? -Infinity, -z));
+    }
+    for (const [name, reach] of [['chest', front], ['back', back]] as const) {
+      const rows = [...reach].sort((a, b) => b[0] - a[0]);
+      const deepest = Math.max(...rows.map((r) => r[1]));
+      const deepestAt = rows.find((r) => r[1] === deepest)![0];
+      // A box's edge would put the full depth just under the shoulder line (2.5 to 5 cm below the neck cut).
+      assert.ok(deepestAt <= NECK_CUT_Y - 7, `the ${name} is deepest at y ${deepestAt}, the neck cut at ${NECK_CUT_Y}`);
+      assert.ok(rows[rows.length - 1][1] < deepest - 0.5, `the ${name} at the bottom ${rows[rows.length - 1][1].toFixed(2)}, deepest ${deepest.toFixed(2)}`);
+    }
+  });
+
   test(`${version}: eyes, teeth and tongue are closed and valid and do not cut into the head or each other`, () => {
     // The parts riding on the eyes and lids are checked in eye-parts.test.ts.
     for (const name of PART_NAMES.filter((p) => !BOUND_PART_NAMES.includes(p as BoundPartName))) {
