@@ -675,7 +675,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
     // them (at their front, once slid) its underside sits TONGUE_OVER_TEETH above their edges. Centred in the
     // lips' gap, it met the upper incisors, whose edges lie below the lips' meeting line.
     motions.jaw(f, o, TONGUE_OUT_JAW);
-    const slide = 3.4 * f.mouthUnit;
+    const slide = 3.7 * f.mouthUnit;
     const tongue = fittedPositions(f, 'tongue');
     const { lowerEdge, lowerFront } = incisorEdges(f, o);
     // The tongue's points that pass over the incisors' front once slid: those within 0.3 mouth units of it or,

@@ -16,12 +16,16 @@ export interface MouthFrame {
 }
 
 /**
- * The biting plane lies this far (cm) below the lips' meeting line, as in a face at rest: the upper incisors'
- * edges sit 1 to 2 mm below the upper lip, behind the closed lips, so that their fronts show once the jaw
- * opens (at the meeting line one saw only the gums' underside over a dark mouth).
+ * The biting plane lies this far (cm) below the lips' meeting line. With the overbite below it, the upper
+ * incisors' edges sit 2 to 3 mm below the upper lip, as in a face at rest, behind the closed lips, so that their
+ * fronts show once the jaw opens (at the meeting line one saw only the gums' underside over a dark mouth).
  */
-const BITE_BELOW_LIPS = 0.2;
-const ARCH = { halfWidth: 2.2, depth: 3.5, frontBehindLips: 0.85, lowerBehind: 0.1, lowerNarrower: 0.1, gap: 0.03 };
+const BITE_BELOW_LIPS = 0.05;
+/**
+ * The lower arch sits `lowerBehind` behind the upper one: the overjet that lets the upper incisors come down in
+ * front of the lower ones (the overbite, per tooth in TEETH), each crown's edge as thin as it is.
+ */
+const ARCH = { halfWidth: 2.2, depth: 3.5, frontBehindLips: 0.85, lowerBehind: 0.4, lowerNarrower: 0.1, gap: 0.03 };
 const toothHeight = (s: number) => 1.0 - 0.25 * Math.abs(s);
 const toothHalfThickness = (s: number) => 0.3 + 0.15 * Math.abs(s);
 
@@ -46,12 +50,13 @@ function arch(frame: MouthFrame, lower: boolean) {
 
 /**
  * The teeth of one side from the middle back, with their widths along the arch (adult upper row, cm;
- * the lower row is fitted to its shorter arch by the same ratios) and crown shapes.
+ * the lower row is fitted to its shorter arch by the same ratios) and crown shapes. The upper incisors reach
+ * `overbite` below the biting plane, in front of the lower ones (an adult's 2 mm at the middle).
  */
-const TEETH: { kind: ToothKind; width: number }[] = [
-  { kind: 'incisor', width: 0.85 }, { kind: 'incisor', width: 0.66 }, { kind: 'canine', width: 0.77 },
-  { kind: 'premolar', width: 0.7 }, { kind: 'premolar', width: 0.67 }, { kind: 'molar', width: 1.0 },
-  { kind: 'molar', width: 0.92 }, { kind: 'molar', width: 0.86 },
+const TEETH: { kind: ToothKind; width: number; overbite: number }[] = [
+  { kind: 'incisor', width: 0.85, overbite: 0.2 }, { kind: 'incisor', width: 0.66, overbite: 0.12 }, { kind: 'canine', width: 0.77, overbite: 0 },
+  { kind: 'premolar', width: 0.7, overbite: 0 }, { kind: 'premolar', width: 0.67, overbite: 0 }, { kind: 'molar', width: 1.0, overbite: 0 },
+  { kind: 'molar', width: 0.92, overbite: 0 }, { kind: 'molar', width: 0.86, overbite: 0 },
 ];
 type ToothKind = 'incisor' | 'canine' | 'premolar' | 'molar';
 /**
@@ -140,7 +145,7 @@ export function buildTeeth(frame: MouthFrame, sectionsPerRow: number, profilePoi
         const bend = curvature(a, s);
         const crown = CROWN[tooth.kind];
         const root = frame.occlusalY + sign * (ARCH.gap + h * (1 - GUM_SHARE) - CLEARANCE);
-        const edge = frame.occlusalY + sign * ARCH.gap;
+        const edge = frame.occlusalY + sign * ARCH.gap - (isLower ? 0 : tooth.overbite);
         const sections: TubeSection[] = [];
         for (let j = 0; j < toothSections; j++) {
           const f = j / (toothSections - 1);

@@ -139,3 +139,23 @@ test('tongueOut rests the tongue on the lower incisors also where the slide carr
     assert.ok(d[2] > 1, `tongue ${forward} cm forward: it comes out (${d[2]})`);
   }
 });
+
+for (const version of versions) {
+  test(`${version}: the upper central incisors come down in front of the lower ones (overbite and overjet), clear of them`, () => {
+    const tpl = buildTemplate(version);
+    const teeth = tpl.parts.teeth.positions;
+    const lower = new Set(tpl.lowerTeeth);
+    const middle = Array.from({ length: teeth.length / 3 }, (_, v) => v).filter((v) => Math.abs(teeth[3 * v]) < 0.3);
+    const upper = middle.filter((v) => !lower.has(v)), low = middle.filter((v) => lower.has(v));
+    const upperEdge = Math.min(...upper.map((v) => teeth[3 * v + 1]));
+    const lowerEdge = Math.max(...low.map((v) => teeth[3 * v + 1]));
+    // Where the two rows overlap in height, the upper crowns' backs against the lower crowns' fronts.
+    const overlapping = (v: number) => teeth[3 * v + 1] > upperEdge && teeth[3 * v + 1] < lowerEdge;
+    const upperBack = Math.min(...upper.filter(overlapping).map((v) => teeth[3 * v + 2]));
+    const lowerFront = Math.max(...low.filter(overlapping).map((v) => teeth[3 * v + 2]));
+    const overbite = lowerEdge - upperEdge, overjet = Math.max(...upper.map((v) => teeth[3 * v + 2])) - Math.max(...low.map((v) => teeth[3 * v + 2]));
+    assert.ok(overbite > 0.1 && overbite < 0.3, `overbite ${overbite.toFixed(2)} cm (an adult's is 1 to 3 mm)`);
+    assert.ok(overjet > 0.2 && overjet < 0.5, `overjet ${overjet.toFixed(2)} cm (2 to 4 mm)`);
+    assert.ok(upperBack > lowerFront, `the upper incisors' backs (z ${upperBack.toFixed(2)}) ahead of the lower ones' fronts (${lowerFront.toFixed(2)})`);
+  });
+}
