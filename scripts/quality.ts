@@ -81,7 +81,7 @@ function printTable(r: QualityReport): void {
       `mean identity distance ${f(o.meanIdentityDistance)} (goal < ${r.goals.identityDistance}); ` +
       `mouth gap mean ${f(o.meanMouthGap)} max ${f(o.maxMouthGap)} (goal <= ${r.goals.mouthGap} on every photo); ` +
       `mouth lift mean ${f(o.meanMouthLift)} (goal <= ${r.goals.mouthLift}) max ${f(o.maxMouthLift)}; verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}; ` +
-      `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}); ` +
+      `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}), of different people ${f(o.skinSpreadDeltaE, 1)} apart, L* SD ${f(o.skinLightnessSd, 1)}; ` +
       `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}`,
   );
   const done = r.photos.filter((p) => p.status === 'done');

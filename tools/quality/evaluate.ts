@@ -13,7 +13,7 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/phot
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
-import { renderedSkin, samePersonDeltaE, type Lab } from './skin-colour.ts';
+import { renderedSkin, samePersonDeltaE, betweenPersonSpread, type Lab } from './skin-colour.ts';
 import { mouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
@@ -90,6 +90,9 @@ export interface QualityReport {
     /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
     skinDeltaE: number;
     skinPairs: number;
+    /** Different people's skin colours apart (skin-colour.ts betweenPersonSpread): mean ΔE between people, SD of their L*. */
+    skinSpreadDeltaE: number;
+    skinLightnessSd: number;
     /** The cheeks' balance on the front previews (1 = even): mean and lowest. */
     meanCheekBalance: number;
     minCheekBalance: number;
@@ -259,6 +262,7 @@ export async function evaluatePhotos(
   }
   const done = photos.filter((p) => p.status === 'done');
   const skinPairs = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
+  const skinSpread = betweenPersonSpread(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
   return {
@@ -281,6 +285,8 @@ export async function evaluatePhotos(
       meshValid: done.filter((p) => p.meshValid).length,
       skinDeltaE: skinPairs.mean,
       skinPairs: skinPairs.pairs,
+      skinSpreadDeltaE: skinSpread.meanDeltaE,
+      skinLightnessSd: skinSpread.lightnessSd,
       meanCheekBalance: mean(done.map((p) => p.cheekBalance!)),
       minCheekBalance: done.length ? Math.min(...done.map((p) => p.cheekBalance!)) : NaN,
     },

@@ -76,3 +76,21 @@ export function samePersonDeltaE(skins: { person?: string; lab?: Lab }[]): { mea
   );
   return { mean: ds.length ? ds.reduce((s, d) => s + d, 0) / ds.length : NaN, pairs: ds.length };
 }
+
+/**
+ * How far apart different people's skin colours are: each person's mean Lab (ids 'multi' and undefined skipped),
+ * then the mean ΔE over pairs of people and the standard deviation of their L*. A change that brings the same
+ * person's photos closer by pulling everyone towards one tone shows here as a smaller spread.
+ */
+export function betweenPersonSpread(skins: { person?: string; lab?: Lab }[]): { meanDeltaE: number; lightnessSd: number; persons: number } {
+  const byPerson = new Map<string, Lab[]>();
+  for (const s of skins) if (s.lab && s.person && s.person !== 'multi') byPerson.set(s.person, [...(byPerson.get(s.person) ?? []), s.lab]);
+  const means = [...byPerson.values()].map((labs) => [0, 1, 2].map((c) => labs.reduce((sum, l) => sum + l[c], 0) / labs.length) as Lab);
+  const ds = means.flatMap((a, i) => means.slice(i + 1).map((b) => deltaE(a, b)));
+  const lightness = means.reduce((sum, m) => sum + m[0], 0) / means.length;
+  return {
+    meanDeltaE: ds.length ? ds.reduce((sum, d) => sum + d, 0) / ds.length : NaN,
+    lightnessSd: means.length > 1 ? Math.sqrt(means.reduce((sum, m) => sum + (m[0] - lightness) ** 2, 0) / means.length) : NaN,
+    persons: means.length,
+  };
+}
