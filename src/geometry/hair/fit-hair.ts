@@ -10,7 +10,7 @@ import { BONE } from '../template/types.ts';
 import { hypot3 } from '../mesh/vec.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
-import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
+import { onScalp, scalpMap, surfaceRadius, type ScalpMap } from './scalp-map.ts';
 
 /** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
 const CENTRES = 240;
@@ -118,9 +118,16 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
  * avatar's head (`avatar`: the fitted head's positions, numbered as the template's `lib.body`) and bust, on the head bone.
  * The normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
  */
+/*
+ * The push onto the avatar's head takes the surface towards each vertex, not the outermost of the cells around it:
+ * the style was built clear of the template's ears with that margin already, and on the avatar the cells' maximum
+ * took an ear's rim for the hair above and beside it and threw that hair out to the rim (wings of cards over both
+ * ears on p12-a and p04-a, 0.5-1 cm beyond the photo's outline). The exact closest-point test after it keeps every
+ * vertex outside the head.
+ */
 export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
-  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
+  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, surfaceRadius);
   keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);
