@@ -10,11 +10,13 @@ import { BONE } from '../template/types.ts';
 import { hypot3 } from '../mesh/vec.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
-import { onScalp, scalpMap, surfaceRadius, type ScalpMap } from './scalp-map.ts';
+import { onScalp, outsideRadius, scalpMap, surfaceRadius, type ScalpMap } from './scalp-map.ts';
 
 /** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
 const CENTRES = 240;
 const SMOOTHING = 0.02;
+/** How far (cm) above the template's ears' top hair still clears them wholly: the avatar's ears sit a little higher or lower, and the map's cells span some 0.6 cm. */
+const EAR_SLACK = 1;
 
 export interface ScalpWarp {
   vertices: number[];
@@ -125,9 +127,10 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
  * ears on p12-a and p04-a, 0.5-1 cm beyond the photo's outline). The exact closest-point test after it keeps every
  * vertex outside the head.
  */
-export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
+export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face: { earTop: number } }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
-  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, surfaceRadius);
+  const overEars = lib.face.earTop + EAR_SLACK;
+  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, (map, x, y, z) => (y > overEars ? surfaceRadius(map, x, y, z) : outsideRadius(map, x, y, z)));
   keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);
