@@ -12,13 +12,8 @@ import { faceHeight } from './face-frame.ts';
 import { coveredCells, hairSilhouette, project, type SilhouetteGrid } from './silhouette.ts';
 
 const SECTORS = 36;
-/**
- * Scale limits: hair is not blown up past what the style's shape can carry. Where the photo's outline lies at
- * or inside the avatar's scalp (a head the fit made a little wider than the person's), the hair lies nearly flat
- * on it (0.3 left p12-a's short-crop standing out at the temples: head silhouette 0.804, 0.809 at 0.1). Nothing
- * goes into the scalp: the fit keeps every vertex outside the head.
- */
-const SCALE_MIN = 0.1;
+/** Scale limits: hair is not drawn into the scalp nor blown up past what the style's shape can carry. */
+const SCALE_MIN = 0.3;
 const SCALE_MAX = 2.5;
 /** Outline points below this face height (0 chin, 1 top of the face mesh) are not measured. */
 const LOWEST_T = 0.6;
