@@ -119,13 +119,11 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
  * the same way; `lib.outer`: the head's outer vertices, as HairLibrary holds them), kept `margin` outside the
  * avatar's head (`avatar`: the fitted head's positions, numbered as the template's `lib.body`) and bust, on the head bone.
  * The normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
- */
-/*
- * The push onto the avatar's head takes the surface towards each vertex, not the outermost of the cells around it:
- * the style was built clear of the template's ears with that margin already, and on the avatar the cells' maximum
- * took an ear's rim for the hair above and beside it and threw that hair out to the rim (wings of cards over both
- * ears on p12-a and p04-a, 0.5-1 cm beyond the photo's outline). The exact closest-point test after it keeps every
- * vertex outside the head.
+ * Above the ears' top the push takes the surface towards each vertex, not the outermost of the map's cells around
+ * it: the style was built clear of the template's ears already, and on the avatar the cells' maximum took an ear's
+ * rim for the hair just above it and threw that hair out to the rim (wings of cards over both ears on p12-a and
+ * p04-a, beyond the photo's outline). Lower down hair may hang over an ear, and only the cells' maximum keeps its
+ * triangles, not just its vertices, out of the ear. The exact closest-point test after it keeps every vertex outside.
  */
 export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face: { earTop: number } }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
