@@ -67,10 +67,6 @@ for (const file of photos) {
     continue;
   }
   const labels = await headSilhouetteLabelsOf(result);
-  if (!labels) {
-    console.log(name, 'no face on the render');
-    continue;
-  }
   const img = result.analysis.image;
   const frame = faceFrame(result.analysis.landmarks);
   // Misses by place: above the face's top (t > 1), beside the face (|s| > 0.5), the rest.

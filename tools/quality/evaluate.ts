@@ -24,7 +24,7 @@ import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.
 import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
 import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import type { RgbaImage } from '../../src/geometry/render/image.ts';
-import { headSilhouetteLabels, labelsIoU } from './head-silhouette.ts';
+import { avatarLandmarks, headSilhouetteLabels, labelsIoU } from './head-silhouette.ts';
 import type { TemplateVersion } from '../../src/model/avatar.ts';
 
 export interface PhotoCase {
@@ -122,17 +122,6 @@ async function photoCameraRender(result: PhotoPipelineResult, weights: Record<st
   });
 }
 
-/** An RGBA render over the render background, as RGB (what the landmark model and the descriptors see). */
-function onBackground(img: RgbaImage): RgbImage {
-  const n = img.width * img.height;
-  const rgb = new Uint8Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    const a = img.rgba[i * 4 + 3];
-    for (let k = 0; k < 3; k++) rgb[i * 3 + k] = Math.round((img.rgba[i * 4 + k] * a + RENDER_BACKGROUND[k] * (255 - a)) / 255);
-  }
-  return { width: img.width, height: img.height, data: rgb };
-}
-
 /**
  * Renders the avatar with the photo's camera at the analysed photo's size (RGB on a grey background, lit like
  * the preview), neutral or with blendshape weights applied.
@@ -159,24 +148,23 @@ export async function landmarkErrorOf(result: PhotoPipelineResult, weights: Reco
 }
 
 /**
- * Per photo pixel, the person matte against the avatar's alpha (head-silhouette.ts labels); undefined when no
- * face is found on the render. The avatar is drawn with the photo's estimated camera, not taken from the front
- * preview: the preview's perspective (20 degrees at about 1.2 m) and fixed front view make the face larger
- * against the head's outline than in the photo (by some 8 %, and more for a head turned or bowed), which cost
- * the figure about 0.1 on every photo whatever the hair; the landmark error is measured on the same render.
+ * Per photo pixel, the person matte against the avatar's alpha (head-silhouette.ts labels). The avatar is drawn
+ * with the photo's estimated camera, not taken from the front preview: the preview's perspective (20 degrees at
+ * about 1.2 m) and fixed front view make the face larger against the head's outline than in the photo (by some
+ * 8 %, and more for a head turned or bowed), which cost the figure about 0.1 on every photo whatever the hair;
+ * the landmark error is measured on the same render. The render is aligned on the avatar's own landmarks
+ * (avatarLandmarks), not on landmarks detected on it.
  */
-export async function headSilhouetteLabelsOf(result: PhotoPipelineResult): Promise<Uint8Array | undefined> {
+export async function headSilhouetteLabelsOf(result: PhotoPipelineResult): Promise<Uint8Array> {
   const img = await photoCameraRender(result, {});
   const alpha = Uint8Array.from({ length: img.width * img.height }, (_, i) => img.rgba[i * 4 + 3]);
-  const lm = await detectLandmarks(onBackground(img));
-  if (!lm) return undefined;
-  return headSilhouetteLabels(result.matte, result.analysis.landmarks, { width: img.width, height: img.height, alpha }, lm);
+  const head = result.model.meshes.find((m) => m.name === 'head')!.geometry.positions;
+  return headSilhouetteLabels(result.matte, result.analysis.landmarks, { width: img.width, height: img.height, alpha }, avatarLandmarks(result.camera, head));
 }
 
-/** The head-silhouette figure of one result; NaN when no face is found on the render. */
+/** The head-silhouette figure of one result. */
 export async function headSilhouetteOf(result: PhotoPipelineResult): Promise<number> {
-  const labels = await headSilhouetteLabelsOf(result);
-  return labels ? labelsIoU(labels) : NaN;
+  return labelsIoU(await headSilhouetteLabelsOf(result));
 }
 
 export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {

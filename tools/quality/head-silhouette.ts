@@ -6,6 +6,23 @@
  * Hair, or the lack of it, is what moves this figure: the face itself is aligned by construction.
  */
 import { faceFrame, toFace } from '../../src/pipeline/hair/face-frame.ts';
+import { projectPoints, type PhotoCamera } from '../../src/geometry/texture/photo-camera.ts';
+
+/** Head vertices 0..467 are the face mesh in landmark order (template/types.ts). */
+const FACE_POINTS = 468;
+
+/**
+ * The avatar's own landmarks in the image of `camera` (x y z per point, z 0, as the detector gives them): its
+ * head's face vertices, which are the landmarks by construction. Found by the detector on a render instead, they
+ * move with what the render shows (a neutral face with open eyes against a photo's squint, the texture): on
+ * p12-a that alignment scaled the render by 0.92, and texture-only changes moved its figure by 0.035.
+ */
+export function avatarLandmarks(camera: PhotoCamera, headPositions: Float32Array): Float32Array {
+  const xy = projectPoints(camera, headPositions.subarray(0, FACE_POINTS * 3));
+  const out = new Float32Array(FACE_POINTS * 3);
+  for (let i = 0; i < FACE_POINTS; i++) out.set([xy[i * 2], xy[i * 2 + 1], 0], i * 3);
+  return out;
+}
 
 /** Landmarks that a smile, a frown or an open mouth do not move: the eyes' corners and the nose. */
 export const STABLE_LANDMARKS = [33, 133, 362, 263, 168, 6, 197, 195, 4, 1];

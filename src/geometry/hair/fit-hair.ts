@@ -10,11 +10,13 @@ import { BONE } from '../template/types.ts';
 import { hypot3 } from '../mesh/vec.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
-import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
+import { onScalp, outsideRadius, scalpMap, surfaceRadius, type ScalpMap } from './scalp-map.ts';
 
 /** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
 const CENTRES = 240;
 const SMOOTHING = 0.02;
+/** How far (cm) above the template's ears' top hair still clears them wholly: the avatar's ears sit a little higher or lower, and the map's cells span some 0.6 cm. */
+const EAR_SLACK = 1;
 
 export interface ScalpWarp {
   vertices: number[];
@@ -117,10 +119,16 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
  * the same way; `lib.outer`: the head's outer vertices, as HairLibrary holds them), kept `margin` outside the
  * avatar's head (`avatar`: the fitted head's positions, numbered as the template's `lib.body`) and bust, on the head bone.
  * The normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
+ * Above the ears' top the push takes the surface towards each vertex, not the outermost of the map's cells around
+ * it: the style was built clear of the template's ears already, and on the avatar the cells' maximum took an ear's
+ * rim for the hair just above it and threw that hair out to the rim (wings of cards over both ears on p12-a and
+ * p04-a, beyond the photo's outline). Lower down hair may hang over an ear, and only the cells' maximum keeps its
+ * triangles, not just its vertices, out of the ear. The exact closest-point test after it keeps every vertex outside.
  */
-export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
+export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face: { earTop: number } }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
-  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin);
+  const overEars = lib.face.earTop + EAR_SLACK;
+  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, (map, x, y, z) => (y > overEars ? surfaceRadius(map, x, y, z) : outsideRadius(map, x, y, z)));
   keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);

@@ -14,14 +14,18 @@ import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts'
  */
 export const MAX_PUSH = 1.5;
 
-/** Moves positions (in place) out of the head the map describes; returns how many moved. */
-export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number): number {
+/**
+ * Moves positions (in place) out of the head the map describes; returns how many moved. `radius` is where the
+ * surface lies towards a point: by default the outermost of the cells around it (outsideRadius, safe for a
+ * triangle between vertices), or the surface itself (surfaceRadius) when an exact test follows.
+ */
+export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number, radius: (map: ScalpMap, x: number, y: number, z: number) => number = outsideRadius): number {
   const [cx, cy, cz] = head.centre;
   let moved = 0;
   for (let v = 0; v < positions.length; v += 3) {
     const dx = positions[v] - cx, dy = positions[v + 1] - cy, dz = positions[v + 2] - cz;
     const r = Math.hypot(dx, dy, dz);
-    const min = outsideRadius(head, positions[v], positions[v + 1], positions[v + 2]) + margin;
+    const min = radius(head, positions[v], positions[v + 1], positions[v + 2]) + margin;
     if (r >= min || r === 0 || min - r > MAX_PUSH) continue;
     const k = min / r;
     positions[v] = cx + dx * k;

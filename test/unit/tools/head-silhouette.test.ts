@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alignedIoU, alignedLabels, labelsIoU, SILHOUETTE_LABEL, fitSimilarity2, headSilhouetteIoU, invertSimilarity2, STABLE_LANDMARKS, type Mask, type Similarity2 } from '../../../tools/quality/head-silhouette.ts';
+import { alignedIoU, alignedLabels, avatarLandmarks, labelsIoU, SILHOUETTE_LABEL, fitSimilarity2, headSilhouetteIoU, invertSimilarity2, STABLE_LANDMARKS, type Mask, type Similarity2 } from '../../../tools/quality/head-silhouette.ts';
+import type { PhotoCamera } from '../../../src/geometry/texture/photo-camera.ts';
 
 const apply = (m: Similarity2, [x, y]: [number, number]): [number, number] => [m.a * x - m.b * y + m.tx, m.b * x + m.a * y + m.ty];
 const identity: Similarity2 = { a: 1, b: 0, tx: 0, ty: 0 };
@@ -89,4 +90,19 @@ test('the head figure aligns on the stable landmarks and counts above the chin o
   });
   const score = headSilhouetteIoU(photo, photoLm, cropped, previewLm);
   assert.ok(score < 0.85 && score > 0.5, `${score}`);
+});
+
+test("the avatar's landmarks are its face vertices seen by the photo's camera", () => {
+  // 500 vertices: the first 468 are the face's landmarks, the rest of the head must be left out.
+  const head = new Float32Array(500 * 3);
+  for (let v = 0; v < 500; v++) head.set([v % 20, Math.floor(v / 20), v % 7], v * 3);
+  // Turned 90 degrees about the vertical: the image x is the head's -z; 10 px a cm, origin at (100, 200).
+  const camera: PhotoCamera = { rotation: [0, 0, -1, 0, 1, 0, 1, 0, 0], pixelsPerCm: 10, translation: [100, 200] };
+  const lm = avatarLandmarks(camera, head);
+  assert.equal(lm.length, 468 * 3);
+  for (const v of [0, 33, 263, 467]) {
+    assert.ok(Math.abs(lm[v * 3] - (100 - 10 * (v % 7))) < 1e-4, `x of ${v}`);
+    assert.ok(Math.abs(lm[v * 3 + 1] - (200 - 10 * Math.floor(v / 20))) < 1e-4, `y of ${v}`);
+    assert.equal(lm[v * 3 + 2], 0);
+  }
 });
