@@ -135,6 +135,11 @@ export class ContourProfile {
   at(x: number): number {
     return profileAt(this.profile, x);
   }
+
+  /** Its points' places across the face strictly between a and b. */
+  between(a: number, b: number): number[] {
+    return Array.from(this.profile.xs).filter((x) => x > a && x < b);
+  }
 }
 
 /** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
@@ -167,10 +172,15 @@ const LIDS_MEET = 0.04;
 const OVERLAP = { past: 0.01, front: 0.02 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
-/** Where the motion fades at the corners, as a multiple of the opening's widest angle. */
-const CORNER = { skin: 0.6, socket: 1 };
+/**
+ * Where the motion fades at the corners, as a multiple of the opening's widest angle. A closing upper margin fades
+ * over a shorter stretch: held back, it would stay above the lower one there while its neighbours come down past it.
+ */
+const CORNER = { margin: 0.25, skin: 0.6, socket: 1 };
 /** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
 const PUSH = { reach: 0.3, corner: 0.8 };
+/** What lies behind a closed upper margin passes this far (cm) over the lower margin. */
+const BEHIND_CLEARANCE = 0.01;
 /** Lids pulled in to meet stay this far (cm) off the eyeball. */
 const EYE_CLEARANCE = 0.03;
 
@@ -193,6 +203,7 @@ const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 /** One point of a lid's moving margin: how far it turns, and how far it moves out from the eye's centre. */
 interface MarginPoint {
   q: Vec3;
+  x: number;
   turn: number;
   out: number;
 }
@@ -215,6 +226,10 @@ class Lid {
   private readonly skinDistance: ContourProfile;
   private readonly reachAcross: number;
   private readonly margin: MarginPoint[];
+  /** This lid's rim vertices. */
+  readonly rim: number[];
+  /** The margin's turns across the face. */
+  private readonly turns: Profile;
 
   constructor(
     private readonly frame: ExpressionFrame,
@@ -232,6 +247,7 @@ class Lid {
       return this.upper.at(x) - this.lower.at(x);
     }));
     const ownRim = frame.lidRims[side].filter((v) => this.isUpper(v) === (which === 'upper'));
+    this.rim = ownRim;
     const otherRim = frame.lidRims[side].filter((v) => this.isUpper(v) !== (which === 'upper'));
     const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
     this.reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
@@ -244,7 +260,9 @@ class Lid {
     const otherSkinRing = frame.lidSkin[side].filter((v) => !this.isUpper(v));
     this.skinElevation = new ContourProfile(frame, otherSkinRing, elevation);
     this.skinDistance = new ContourProfile(frame, otherSkinRing, distance);
-    this.margin = ownRim.map((v) => this.marginPoint(v));
+    const meets = this.overlapMeets(ownRim);
+    this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
+    this.turns = profileOf(this.margin.map((m) => ({ x: m.x, y: m.turn })));
   }
 
   /** The angle of `p` about the lid centre, up from forward. */
@@ -261,8 +279,26 @@ class Lid {
 
   /** How far `p` is from the lid centre, across the lid (left ignored). */
   distance(p: Vec3): number {
-    const r = sub(p, this.centre);
-    return Math.hypot(dot(r, this.frame.up), dot(r, this.frame.forward));
+    return this.distanceAt(p[0], p[1], p[2]);
+  }
+
+  /** distance() of the point (x, y, z). */
+  distanceAt(x: number, y: number, z: number): number {
+    const c = this.centre, { up, forward } = this.frame;
+    const rx = x - c[0], ry = y - c[1], rz = z - c[2];
+    return Math.hypot(rx * up[0] + ry * up[1] + rz * up[2], rx * forward[0] + ry * forward[1] + rz * forward[2]);
+  }
+
+  /**
+   * The least elevation at `x` of a point `r` from the lid centre behind a closed upper margin at (`marginElevation`,
+   * `marginDistance`) for the lid between them to pass BEHIND_CLEARANCE over the lower margin.
+   */
+  above(x: number, r: number, marginElevation: number, marginDistance: number): number {
+    const lower = this.otherDistance.at(x), over = this.otherRimElevation.at(x) + BEHIND_CLEARANCE / lower;
+    if (r >= lower) return over;
+    // On the line from the margin through the point over the lower margin; straight up from a margin at the lower one's depth.
+    const ahead = marginDistance - lower;
+    return ahead <= 1e-6 ? Infinity : over + (Math.max(0, over - marginElevation) * (lower - r)) / ahead;
   }
 
   private isUpper(v: number): boolean {
@@ -290,6 +326,34 @@ class Lid {
     return this.overlaps ? smoothstep(Math.max(0, this.upper.at(x) - this.lower.at(x)) / (PUSH.corner * this.widest)) : 0;
   }
 
+  /**
+   * Where each point of a closing upper margin comes down to (an angle), for the rim `ownRim`: `past` below the lower
+   * rim itself (its refined points sag below the landmarks' contour), and lower still where the straight edge to a
+   * neighbour would pass over a point of the lower rim between them.
+   */
+  private overlapMeets(ownRim: number[]): number[] {
+    const xs = ownRim.map((v) => dot(vertex(this.frame.fitted.head, v), this.frame.left));
+    const target = (x: number) => this.otherRimElevation.at(x) - this.past(x);
+    const meets = xs.map(target);
+    const order = xs.map((_, k) => k).sort((a, b) => xs[a] - xs[b]);
+    for (let k = 1; k < order.length; k++) {
+      const i = order[k - 1], j = order[k];
+      let over = 0;
+      for (const x of this.otherRimElevation.between(xs[i], xs[j])) {
+        const chord = meets[i] + ((meets[j] - meets[i]) * (x - xs[i])) / (xs[j] - xs[i]);
+        over = Math.max(over, chord - target(x));
+      }
+      meets[i] -= over;
+      meets[j] -= over;
+    }
+    return meets;
+  }
+
+  /** The most a vertex at `x` turns: as far as the opening there, or the margin there turns. */
+  mostTurn(x: number): number {
+    return Math.max(Math.max(0, this.upper.at(x) - this.lower.at(x)) + this.past(x), profileAt(this.turns, x));
+  }
+
   /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
   past(x: number): number {
     return (OVERLAP.past * this.overlapFade(x)) / this.otherDistance.at(x);
@@ -300,17 +364,19 @@ class Lid {
    * eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
    * same depth, so that no slit stays open seen from the front or from below.
    */
-  private marginPoint(v: number): MarginPoint {
+  private marginPoint(v: number, overlapMeet: number): MarginPoint {
     const q = vertex(this.frame.fitted.head, v);
     const x = dot(q, this.frame.left);
     const gap = Math.max(0, this.upper.at(x) - this.lower.at(x));
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
-    const meet = this.overlaps ? Math.max(...near) - this.past(x) : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
+    const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
     const front = Math.max(this.otherDistance.at(x), this.otherSurface(x, meet)) + OVERLAP.front;
     const depth = this.otherDistance.at(x) + this.overlapFade(x) * (front - this.otherDistance.at(x));
     const sign = this.which === 'upper' ? 1 : -1;
-    return { q, turn: Math.max(0, Math.min(gap + this.past(x), sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+    // The refined points between the landmarks may lie past the landmarks' contour: a closing lid turns each as far as it needs.
+    const most = this.overlaps ? Infinity : gap + this.past(x);
+    return { q, x, turn: Math.max(0, Math.min(most, sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
   }
 
   /**
@@ -349,6 +415,9 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
   const p = frame.fitted.head, d = out.head;
   // Per vertex, with no array (thousands of vertices, a dozen lids per avatar): the margin's motion, the turned point, the moved one.
   const motion = new Float64Array(3), turned = new Float64Array(3), moved = new Float64Array(3);
+  // A closing upper lid places its rim first, then what lies behind it (below).
+  const closingOver = lid.overlaps && closing > 0, rim = new Set(lid.rim);
+  const behind: number[] = [], behindAt: number[] = [], closedRim: ProfilePoint[] = [], closedRimDistance: ProfilePoint[] = [];
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
     const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
@@ -365,13 +434,13 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const fade = frame.socket[v] ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
-    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : CORNER.skin) * widest));
+    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : closingOver && rim.has(v) ? CORNER.margin : CORNER.skin) * widest));
     // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
     lid.fromMargin(qx, qy, qz, motion);
-    const turn = Math.min(motion[0], gap + lid.past(x));
+    const turn = Math.min(motion[0], lid.mostTurn(x));
     rotateAbout(qx, qy, qz, centre, left, sign * closing * turn * w, turned);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
@@ -381,9 +450,34 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const length = hypot3(alongX, alongY, alongZ) || 1;
     const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
     clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
+    if (closingOver && (back.has(v) || frame.socket[v])) {
+      behind.push(v);
+      behindAt.push(moved[0], moved[1], moved[2]);
+      continue;
+    }
+    if (closingOver && rim.has(v)) closedRim.push({ x, y: lid.elevationAt(moved[0], moved[1], moved[2]) }), closedRimDistance.push({ x, y: lid.distanceAt(moved[0], moved[1], moved[2]) });
     d[3 * v] += moved[0] - qx;
     d[3 * v + 1] += moved[1] - qy;
     d[3 * v + 2] += moved[2] - qz;
+  }
+  if (!closingOver) return;
+  // What lies behind the closing upper margin (2.0's lid back, the socket's lining) stays above the lower lid: above
+  // the line from the closed margin over the lower margin, so the strip between them does not cut through the lower lid.
+  const marginElevation = profileOf(closedRim), marginDistance = profileOf(closedRimDistance);
+  for (let i = 0; i < behind.length; i++) {
+    const v = behind[i], qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
+    let mx = behindAt[3 * i], my = behindAt[3 * i + 1], mz = behindAt[3 * i + 2];
+    const x = qx * left[0] + qy * left[1] + qz * left[2];
+    const need = Math.min(lid.elevationAt(qx, qy, qz), lid.above(x, lid.distanceAt(mx, my, mz), profileAt(marginElevation, x), profileAt(marginDistance, x)));
+    const short = need - lid.elevationAt(mx, my, mz);
+    if (short > 0) {
+      rotateAbout(mx, my, mz, centre, left, -short, turned);
+      clearOf(turned[0], turned[1], turned[2], frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
+      mx = moved[0]; my = moved[1]; mz = moved[2];
+    }
+    d[3 * v] += mx - qx;
+    d[3 * v + 1] += my - qy;
+    d[3 * v + 2] += mz - qz;
   }
 }
 
