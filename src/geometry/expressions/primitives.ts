@@ -1,5 +1,6 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { add, dot, hypot3, lerp, sub, vertex } from '../mesh/vec.ts';
+import { add, cross, dot, hypot3, lerp, scale, sub, vertex } from '../mesh/vec.ts';
+import { forEachSelfIntersection } from '../mesh/checks.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 
@@ -222,14 +223,12 @@ class Lid {
   private readonly otherRimElevation: ContourProfile;
   private readonly otherContour: ContourProfile;
   private readonly otherDistance: ContourProfile;
-  private readonly skinElevation: ContourProfile;
-  private readonly skinDistance: ContourProfile;
+  /** The other lid's skin triangles next to its rim. */
+  private readonly otherSkin: [number, number, number][] = [];
   private readonly reachAcross: number;
   private readonly margin: MarginPoint[];
   /** This lid's rim vertices. */
   readonly rim: number[];
-  /** The margin's turns across the face. */
-  private readonly turns: Profile;
 
   constructor(
     private readonly frame: ExpressionFrame,
@@ -257,12 +256,14 @@ class Lid {
     this.otherDistance = new ContourProfile(frame, otherRim, distance);
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
-    const otherSkinRing = frame.lidSkin[side].filter((v) => !this.isUpper(v));
-    this.skinElevation = new ContourProfile(frame, otherSkinRing, elevation);
-    this.skinDistance = new ContourProfile(frame, otherSkinRing, distance);
+    const otherRimSet = new Set(otherRim), otherSkinSet = new Set(frame.lidSkin[side].filter((v) => !this.isUpper(v)));
+    const { indices } = frame.template.head;
+    for (let t = 0; t < indices.length; t += 3) {
+      const tri: [number, number, number] = [indices[t], indices[t + 1], indices[t + 2]];
+      if (tri.some((v) => otherRimSet.has(v)) && tri.some((v) => otherSkinSet.has(v))) this.otherSkin.push(tri);
+    }
     const meets = this.overlapMeets(ownRim);
     this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
-    this.turns = profileOf(this.margin.map((m) => ({ x: m.x, y: m.turn })));
   }
 
   /** The angle of `p` about the lid centre, up from forward. */
@@ -311,15 +312,18 @@ class Lid {
   }
 
   /**
-   * How far from the lid centre the other lid's surface is at an angle just past its margin: along the
-   * line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
+   * How far from the lid centre the other lid's skin is at an angle just past its margin, in the plane across the lid
+   * at x: where the ray at that angle meets the strip of skin triangles next to its rim (the farthest hit, or its rim's distance).
    */
   private otherSurface(x: number, angle: number): number {
-    const a = this.otherRimElevation.at(x), b = this.skinElevation.at(x), ra = this.otherDistance.at(x), rb = this.skinDistance.at(x);
-    const p = [ra * Math.cos(a), ra * Math.sin(a)], d = [rb * Math.cos(b) - p[0], rb * Math.sin(b) - p[1]];
-    const u = [Math.cos(angle), Math.sin(angle)];
-    const across = u[0] * d[1] - u[1] * d[0];
-    return Math.abs(across) < 1e-9 ? ra : (p[0] * d[1] - p[1] * d[0]) / across;
+    const { left, up, forward } = this.frame, c = this.centre, p = this.frame.fitted.head;
+    const o = add(c, scale(left, x - dot(c, left))), dir = add(scale(forward, Math.cos(angle)), scale(up, Math.sin(angle)));
+    let far = this.otherDistance.at(x);
+    for (const [a, b, e] of this.otherSkin) {
+      const hit = rayHit(o, dir, vertex(p, a), vertex(p, b), vertex(p, e));
+      if (hit > far) far = hit;
+    }
+    return far;
   }
 
   private overlapFade(x: number): number {
@@ -349,11 +353,6 @@ class Lid {
     return meets;
   }
 
-  /** The most a vertex at `x` turns: as far as the opening there, or the margin there turns. */
-  mostTurn(x: number): number {
-    return Math.max(Math.max(0, this.upper.at(x) - this.lower.at(x)) + this.past(x), profileAt(this.turns, x));
-  }
-
   /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
   past(x: number): number {
     return (OVERLAP.past * this.overlapFade(x)) / this.otherDistance.at(x);
@@ -371,8 +370,9 @@ class Lid {
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
     const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
-    const front = Math.max(this.otherDistance.at(x), this.otherSurface(x, meet)) + OVERLAP.front;
-    const depth = this.otherDistance.at(x) + this.overlapFade(x) * (front - this.otherDistance.at(x));
+    const front = this.overlaps ? Math.max(this.otherSurface(x - this.reachAcross, meet), this.otherSurface(x, meet), this.otherSurface(x + this.reachAcross, meet)) + OVERLAP.front : 0;
+    // In front of the lower lid's skin all along, up to the corners: wherever it comes down past the lower rim.
+    const depth = this.overlaps ? front : this.otherDistance.at(x);
     const sign = this.which === 'upper' ? 1 : -1;
     // The refined points between the landmarks may lie past the landmarks' contour: a closing lid turns each as far as it needs.
     const most = this.overlaps ? Infinity : gap + this.past(x);
@@ -418,6 +418,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
   // A closing upper lid places its rim first, then what lies behind it (below).
   const closingOver = lid.overlaps && closing > 0, rim = new Set(lid.rim);
   const behind: number[] = [], behindAt: number[] = [], closedRim: ProfilePoint[] = [], closedRimDistance: ProfilePoint[] = [];
+  const moving: number[] = [], move: number[] = [];
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
     const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
@@ -434,13 +435,15 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const fade = frame.socket[v] ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
-    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : closingOver && rim.has(v) ? CORNER.margin : CORNER.skin) * widest));
+    const marginCorner = closingOver && rim.has(v);
+    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
     // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
     lid.fromMargin(qx, qy, qz, motion);
-    const turn = Math.min(motion[0], lid.mostTurn(x));
+    // (A closing upper margin's own points turn as far as they need: see Lid.overlapMeets.)
+    const turn = closingOver && rim.has(v) ? motion[0] : Math.min(motion[0], gap + lid.past(x));
     rotateAbout(qx, qy, qz, centre, left, sign * closing * turn * w, turned);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
@@ -448,7 +451,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const sideways = radialX * left[0] + radialY * left[1] + radialZ * left[2];
     const alongX = radialX - sideways * left[0], alongY = radialY - sideways * left[1], alongZ = radialZ - sideways * left[2];
     const length = hypot3(alongX, alongY, alongZ) || 1;
-    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
+    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
     clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
     if (closingOver && (back.has(v) || frame.socket[v])) {
       behind.push(v);
@@ -456,6 +459,11 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
       continue;
     }
     if (closingOver && rim.has(v)) closedRim.push({ x, y: lid.elevationAt(moved[0], moved[1], moved[2]) }), closedRimDistance.push({ x, y: lid.distanceAt(moved[0], moved[1], moved[2]) });
+    if (closingOver) {
+      moving.push(v);
+      move.push(moved[0] - qx, moved[1] - qy, moved[2] - qz);
+      continue;
+    }
     d[3 * v] += moved[0] - qx;
     d[3 * v + 1] += moved[1] - qy;
     d[3 * v + 2] += moved[2] - qz;
@@ -470,15 +478,86 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const x = qx * left[0] + qy * left[1] + qz * left[2];
     const need = Math.min(lid.elevationAt(qx, qy, qz), lid.above(x, lid.distanceAt(mx, my, mz), profileAt(marginElevation, x), profileAt(marginDistance, x)));
     const short = need - lid.elevationAt(mx, my, mz);
-    if (short > 0) {
+    if (short > 0 && process.env.NOABOVE !== "1") {
       rotateAbout(mx, my, mz, centre, left, -short, turned);
       clearOf(turned[0], turned[1], turned[2], frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
       mx = moved[0]; my = moved[1]; mz = moved[2];
     }
-    d[3 * v] += mx - qx;
-    d[3 * v + 1] += my - qy;
-    d[3 * v + 2] += mz - qz;
+    moving.push(v);
+    move.push(mx - qx, my - qy, mz - qz);
   }
+  withoutFolds(frame, d, moving, move);
+}
+
+/** The share of its motion a vertex of a new crossing keeps at each step, and the most steps (0.7^10: 3 %). */
+const UNFOLD = { keep: 0.7, steps: 0 };
+
+/**
+ * Adds a closing lid's motion (`move`, 3 per vertex of `moving`) into `d`, held back where it would make the head cut
+ * through itself: the moving vertices of each pair of triangles that cross (and did not before this motion) keep less
+ * of it, a step at a time, until no new crossing is left. Tested among the triangles the motion reaches.
+ */
+function withoutFolds(frame: ExpressionFrame, d: Float32Array, moving: number[], move: number[]): void {
+  const p = frame.fitted.head, indices = frame.template.head.indices;
+  const at = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
+  const slot = new Int32Array(p.length / 3).fill(-1);
+  moving.forEach((v, k) => (slot[v] = k));
+  // The triangles with a moving vertex and those around them (within two of their longest edges).
+  const touched: number[] = [];
+  let edge = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    if (slot[indices[t]] < 0 && slot[indices[t + 1]] < 0 && slot[indices[t + 2]] < 0) continue;
+    touched.push(t / 3);
+    for (let k = 0; k < 3; k++) edge = Math.max(edge, hypot3(at[3 * indices[t + k]] - at[3 * indices[t + (k + 1) % 3]], at[3 * indices[t + k] + 1] - at[3 * indices[t + (k + 1) % 3] + 1], at[3 * indices[t + k] + 2] - at[3 * indices[t + (k + 1) % 3] + 2]));
+  }
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const t of touched) for (let k = 0; k < 3; k++) for (let c = 0; c < 3; c++) {
+    const q = at[3 * indices[3 * t + k] + c];
+    lo[c] = Math.min(lo[c], q - 2 * edge - Math.abs(move[3 * slot[indices[3 * t + k]] + c] || 0));
+    hi[c] = Math.max(hi[c], q + 2 * edge + Math.abs(move[3 * slot[indices[3 * t + k]] + c] || 0));
+  }
+  const region: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const v = indices[t + k];
+      if (at[3 * v] >= lo[0] && at[3 * v] <= hi[0] && at[3 * v + 1] >= lo[1] && at[3 * v + 1] <= hi[1] && at[3 * v + 2] >= lo[2] && at[3 * v + 2] <= hi[2]) {
+        region.push(indices[t], indices[t + 1], indices[t + 2]);
+        break;
+      }
+    }
+  }
+  const pairs = (positions: Float64Array) => {
+    const found: [number, number][] = [];
+    forEachSelfIntersection(positions, region, edge, (i, j) => found.push([i, j]));
+    return found;
+  };
+  const before = new Set(pairs(at).map(([i, j]) => `${i} ${j}`));
+  const share = new Float64Array(moving.length).fill(1);
+  const place = () => moving.forEach((v, k) => {
+    for (let c = 0; c < 3; c++) at[3 * v + c] = p[3 * v + c] + d[3 * v + c] + share[k] * move[3 * k + c];
+  });
+  for (let step = 0; step <= UNFOLD.steps; step++) {
+    place();
+    const crossing = pairs(at).filter(([i, j]) => !before.has(`${i} ${j}`));
+    if (crossing.length === 0 || step === UNFOLD.steps) break;
+    const held = new Set(crossing.flatMap(([i, j]) => [region[3 * i], region[3 * i + 1], region[3 * i + 2], region[3 * j], region[3 * j + 1], region[3 * j + 2]]));
+    for (const v of held) if (slot[v] >= 0) share[slot[v]] *= UNFOLD.keep;
+  }
+  moving.forEach((v, k) => {
+    for (let c = 0; c < 3; c++) d[3 * v + c] += share[k] * move[3 * k + c];
+  });
+}
+
+/** How far along the ray from `o` in the unit direction `dir` it meets the triangle (a, b, c), or -Infinity (Möller-Trumbore). */
+function rayHit(o: Vec3, dir: Vec3, a: Vec3, b: Vec3, c: Vec3): number {
+  const e1 = sub(b, a), e2 = sub(c, a), h = cross(dir, e2), det = dot(e1, h);
+  if (Math.abs(det) < 1e-12) return -Infinity;
+  const s = sub(o, a), u = dot(s, h) / det;
+  if (u < 0 || u > 1) return -Infinity;
+  const q = cross(s, e1), v = dot(dir, q) / det;
+  if (v < 0 || u + v > 1) return -Infinity;
+  return dot(e2, q) / det;
 }
 
 /** Turns an eyeball about its centre: `yaw` towards the subject's left, `pitch` up (radians). */
