@@ -340,8 +340,11 @@ class Lid {
     const target = (x: number) => this.otherRimElevation.at(x) - this.past(x);
     const meets = xs.map(target);
     const order = xs.map((_, k) => k).sort((a, b) => xs[a] - xs[b]);
+    // The corners stay put (the opening there is nil): an edge from one is left as it is, lowering its other end would fold the lid.
+    const still = (x: number) => this.upper.at(x) - this.lower.at(x) <= 1e-6;
     for (let k = 1; k < order.length; k++) {
       const i = order[k - 1], j = order[k];
+      if (still(xs[i]) || still(xs[j])) continue;
       let over = 0;
       for (const x of this.otherRimElevation.between(xs[i], xs[j])) {
         const chord = meets[i] + ((meets[j] - meets[i]) * (x - xs[i])) / (xs[j] - xs[i]);
@@ -436,7 +439,9 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
     const marginCorner = closingOver && rim.has(v);
-    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
+    // A closing margin's point fades by its own opening: the refined points near a corner lie well off the landmarks' contour.
+    const opening = marginCorner ? Math.max(gap, lid.elevationAt(qx, qy, qz) - lower.at(x)) : gap;
+    const corner = smoothstep(opening / ((frame.socket[v] ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
     // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
@@ -451,7 +456,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const sideways = radialX * left[0] + radialY * left[1] + radialZ * left[2];
     const alongX = radialX - sideways * left[0], alongY = radialY - sideways * left[1], alongZ = radialZ - sideways * left[2];
     const length = hypot3(alongX, alongY, alongZ) || 1;
-    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
+    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(opening / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
     clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
     if (closingOver && (back.has(v) || frame.socket[v])) {
       behind.push(v);
