@@ -340,11 +340,8 @@ class Lid {
     const target = (x: number) => this.otherRimElevation.at(x) - this.past(x);
     const meets = xs.map(target);
     const order = xs.map((_, k) => k).sort((a, b) => xs[a] - xs[b]);
-    // The corners stay put (the opening there is nil): an edge from one is left as it is, lowering its other end would fold the lid.
-    const still = (x: number) => this.upper.at(x) - this.lower.at(x) <= 1e-6;
     for (let k = 1; k < order.length; k++) {
       const i = order[k - 1], j = order[k];
-      if (still(xs[i]) || still(xs[j])) continue;
       let over = 0;
       for (const x of this.otherRimElevation.between(xs[i], xs[j])) {
         const chord = meets[i] + ((meets[j] - meets[i]) * (x - xs[i])) / (xs[j] - xs[i]);
@@ -382,6 +379,24 @@ class Lid {
     return { q, x, turn: Math.max(0, Math.min(most, sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
   }
 
+  /** The index of the margin point nearest head vertex `v`. */
+  nearestMargin(v: number): number {
+    const q = vertex(this.frame.fitted.head, v);
+    let best = 0;
+    this.margin.forEach((m, i) => {
+      if (hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]) < hypot3(q[0] - this.margin[best].q[0], q[1] - this.margin[best].q[1], q[2] - this.margin[best].q[2])) best = i;
+    });
+    return best;
+  }
+
+  /** These margin points turn and move out `keep` times as far as they did. */
+  holdBack(points: Set<number>, keep: number): void {
+    for (const i of points) {
+      this.margin[i].turn *= keep;
+      this.margin[i].out *= keep;
+    }
+  }
+
   /**
    * The margin's turn, outward motion and nearest distance at (qx, qy, qz), into `motion` (0, 1, 2): every other
    * vertex moves as the margin points nearest to it do (weighted by inverse squared distance).
@@ -410,18 +425,70 @@ class Lid {
  */
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
   const lid = new Lid(frame, side, which);
-  const { centre, upper, lower, widest } = lid;
+  if (lid.overlaps && closing > 0) closeWithoutFolds(frame, lid, side, closing, out.head);
+  else moveLid(frame, lid, side, closing, out.head);
+}
+
+/** The share of its closing a margin point near a new crossing keeps at each step, and the most steps (0.8^12: 7 %). */
+const UNFOLD = { keep: 0.8, steps: 12 };
+
+/**
+ * Closes an upper lid into `d`, held back where it would make the head cut through itself: the margin points nearest
+ * each pair of triangles that cross (and did not before) close less, a step at a time, until no new crossing is left.
+ * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held.
+ */
+function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
+  const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre;
+  const reach = frame.eyeRadius + 1.3 * frame.eyeUnit;
+  // The triangles the lid's motion reaches.
+  const region: number[] = [];
+  let edges = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], e = indices[t + 2];
+    if (![a, b, e].some((v) => hypot3(p[3 * v] - c[0], p[3 * v + 1] - c[1], p[3 * v + 2] - c[2]) < reach)) continue;
+    region.push(a, b, e);
+    edges += hypot3(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+  }
+  const cell = (6 * edges) / region.length;
+  const at = new Float64Array(p.length);
+  const crossings = () => {
+    const found: number[][] = [];
+    forEachSelfIntersection(at, region, cell, (i, j) => found.push([i, j]));
+    return found;
+  };
+  for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
+  const before = new Set(crossings().map(([i, j]) => `${i} ${j}`));
+  for (let step = 0; ; step++) {
+    const move = new Float32Array(p.length);
+    moveLid(frame, lid, side, closing, move);
+    for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i] + move[i];
+    const fresh = crossings().filter(([i, j]) => !before.has(`${i} ${j}`));
+    if (fresh.length === 0 || step === UNFOLD.steps) {
+      for (let i = 0; i < p.length; i++) d[i] += move[i];
+      return;
+    }
+    const held = new Set<number>();
+    for (const pair of fresh) for (const t of pair) for (let k = 0; k < 3; k++) {
+      const v = region[3 * t + k];
+      if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) held.add(lid.nearestMargin(v));
+    }
+    lid.holdBack(held, UNFOLD.keep);
+  }
+}
+
+/** Turns the lid (and moves it in or out) by `closing` into `d`. */
+function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
+  const { centre, upper, lower, widest, which } = lid;
   const { left } = frame;
   const sign = which === 'upper' ? 1 : -1;
   const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
   const back = new Set(frame.lidBack[side]);
-  const p = frame.fitted.head, d = out.head;
+  const p = frame.fitted.head;
   // Per vertex, with no array (thousands of vertices, a dozen lids per avatar): the margin's motion, the turned point, the moved one.
   const motion = new Float64Array(3), turned = new Float64Array(3), moved = new Float64Array(3);
   // A closing upper lid places its rim first, then what lies behind it (below).
   const closingOver = lid.overlaps && closing > 0, rim = new Set(lid.rim);
   const behind: number[] = [], behindAt: number[] = [], closedRim: ProfilePoint[] = [], closedRimDistance: ProfilePoint[] = [];
-  const moving: number[] = [], move: number[] = [];
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
     const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
@@ -464,11 +531,6 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
       continue;
     }
     if (closingOver && rim.has(v)) closedRim.push({ x, y: lid.elevationAt(moved[0], moved[1], moved[2]) }), closedRimDistance.push({ x, y: lid.distanceAt(moved[0], moved[1], moved[2]) });
-    if (closingOver) {
-      moving.push(v);
-      move.push(moved[0] - qx, moved[1] - qy, moved[2] - qz);
-      continue;
-    }
     d[3 * v] += moved[0] - qx;
     d[3 * v + 1] += moved[1] - qy;
     d[3 * v + 2] += moved[2] - qz;
@@ -483,75 +545,15 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const x = qx * left[0] + qy * left[1] + qz * left[2];
     const need = Math.min(lid.elevationAt(qx, qy, qz), lid.above(x, lid.distanceAt(mx, my, mz), profileAt(marginElevation, x), profileAt(marginDistance, x)));
     const short = need - lid.elevationAt(mx, my, mz);
-    if (short > 0 && process.env.NOABOVE !== "1") {
+    if (short > 0) {
       rotateAbout(mx, my, mz, centre, left, -short, turned);
       clearOf(turned[0], turned[1], turned[2], frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
       mx = moved[0]; my = moved[1]; mz = moved[2];
     }
-    moving.push(v);
-    move.push(mx - qx, my - qy, mz - qz);
+    d[3 * v] += mx - qx;
+    d[3 * v + 1] += my - qy;
+    d[3 * v + 2] += mz - qz;
   }
-  withoutFolds(frame, d, moving, move);
-}
-
-/** The share of its motion a vertex of a new crossing keeps at each step, and the most steps (0.7^10: 3 %). */
-const UNFOLD = { keep: 0.7, steps: 0 };
-
-/**
- * Adds a closing lid's motion (`move`, 3 per vertex of `moving`) into `d`, held back where it would make the head cut
- * through itself: the moving vertices of each pair of triangles that cross (and did not before this motion) keep less
- * of it, a step at a time, until no new crossing is left. Tested among the triangles the motion reaches.
- */
-function withoutFolds(frame: ExpressionFrame, d: Float32Array, moving: number[], move: number[]): void {
-  const p = frame.fitted.head, indices = frame.template.head.indices;
-  const at = new Float64Array(p.length);
-  for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
-  const slot = new Int32Array(p.length / 3).fill(-1);
-  moving.forEach((v, k) => (slot[v] = k));
-  // The triangles with a moving vertex and those around them (within two of their longest edges).
-  const touched: number[] = [];
-  let edge = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    if (slot[indices[t]] < 0 && slot[indices[t + 1]] < 0 && slot[indices[t + 2]] < 0) continue;
-    touched.push(t / 3);
-    for (let k = 0; k < 3; k++) edge = Math.max(edge, hypot3(at[3 * indices[t + k]] - at[3 * indices[t + (k + 1) % 3]], at[3 * indices[t + k] + 1] - at[3 * indices[t + (k + 1) % 3] + 1], at[3 * indices[t + k] + 2] - at[3 * indices[t + (k + 1) % 3] + 2]));
-  }
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const t of touched) for (let k = 0; k < 3; k++) for (let c = 0; c < 3; c++) {
-    const q = at[3 * indices[3 * t + k] + c];
-    lo[c] = Math.min(lo[c], q - 2 * edge - Math.abs(move[3 * slot[indices[3 * t + k]] + c] || 0));
-    hi[c] = Math.max(hi[c], q + 2 * edge + Math.abs(move[3 * slot[indices[3 * t + k]] + c] || 0));
-  }
-  const region: number[] = [];
-  for (let t = 0; t < indices.length; t += 3) {
-    for (let k = 0; k < 3; k++) {
-      const v = indices[t + k];
-      if (at[3 * v] >= lo[0] && at[3 * v] <= hi[0] && at[3 * v + 1] >= lo[1] && at[3 * v + 1] <= hi[1] && at[3 * v + 2] >= lo[2] && at[3 * v + 2] <= hi[2]) {
-        region.push(indices[t], indices[t + 1], indices[t + 2]);
-        break;
-      }
-    }
-  }
-  const pairs = (positions: Float64Array) => {
-    const found: [number, number][] = [];
-    forEachSelfIntersection(positions, region, edge, (i, j) => found.push([i, j]));
-    return found;
-  };
-  const before = new Set(pairs(at).map(([i, j]) => `${i} ${j}`));
-  const share = new Float64Array(moving.length).fill(1);
-  const place = () => moving.forEach((v, k) => {
-    for (let c = 0; c < 3; c++) at[3 * v + c] = p[3 * v + c] + d[3 * v + c] + share[k] * move[3 * k + c];
-  });
-  for (let step = 0; step <= UNFOLD.steps; step++) {
-    place();
-    const crossing = pairs(at).filter(([i, j]) => !before.has(`${i} ${j}`));
-    if (crossing.length === 0 || step === UNFOLD.steps) break;
-    const held = new Set(crossing.flatMap(([i, j]) => [region[3 * i], region[3 * i + 1], region[3 * i + 2], region[3 * j], region[3 * j + 1], region[3 * j + 2]]));
-    for (const v of held) if (slot[v] >= 0) share[slot[v]] *= UNFOLD.keep;
-  }
-  moving.forEach((v, k) => {
-    for (let c = 0; c < 3; c++) d[3 * v + c] += share[k] * move[3 * k + c];
-  });
 }
 
 /** How far along the ray from `o` in the unit direction `dir` it meets the triangle (a, b, c), or -Infinity (Möller-Trumbore). */
