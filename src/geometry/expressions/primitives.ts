@@ -258,9 +258,9 @@ class Lid {
     this.overlaps = which === 'upper';
     const otherRimSet = new Set(otherRim), otherSkinSet = new Set(frame.lidSkin[side].filter((v) => !this.isUpper(v)));
     const { indices } = frame.template.head;
-    for (let t = 0; t < indices.length; t += 3) {
-      const tri: [number, number, number] = [indices[t], indices[t + 1], indices[t + 2]];
-      if (tri.some((v) => otherRimSet.has(v)) && tri.some((v) => otherSkinSet.has(v))) this.otherSkin.push(tri);
+    for (let t = 0; this.overlaps && t < indices.length; t += 3) {
+      const a = indices[t], b = indices[t + 1], e = indices[t + 2];
+      if ((otherRimSet.has(a) || otherRimSet.has(b) || otherRimSet.has(e)) && (otherSkinSet.has(a) || otherSkinSet.has(b) || otherSkinSet.has(e))) this.otherSkin.push([a, b, e]);
     }
     const meets = this.overlapMeets(ownRim);
     this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
@@ -379,6 +379,11 @@ class Lid {
     return { q, x, turn: Math.max(0, Math.min(most, sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
   }
 
+  /** Whether the margin, closed this far, comes down to the lower rim anywhere (only then can it cut through the lower lid). */
+  reachesLower(closing: number): boolean {
+    return closing > 0 && this.margin.some((m) => this.elevation(m.q) - closing * m.turn <= this.otherRimElevation.at(m.x));
+  }
+
   /** The index of the margin point nearest head vertex `v`. */
   nearestMargin(v: number): number {
     const q = vertex(this.frame.fitted.head, v);
@@ -425,12 +430,14 @@ class Lid {
  */
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
   const lid = new Lid(frame, side, which);
-  if (lid.overlaps && closing > 0) closeWithoutFolds(frame, lid, side, closing, out.head);
+  if (lid.overlaps && lid.reachesLower(closing)) closeWithoutFolds(frame, lid, side, closing, out.head);
   else moveLid(frame, lid, side, closing, out.head);
 }
 
 /** The share of its closing a margin point near a new crossing keeps at each step, and the most steps (0.8^12: 7 %). */
-const UNFOLD = { keep: 0.8, steps: 12 };
+const UNFOLD = { keep: 0.96, steps: 80 };
+/** Crossings are looked for among the triangles this far (eye units) outside the eyeball's radius from the lid centre: the lids and their sockets. */
+const FOLD_REACH = 0.4;
 
 /**
  * Closes an upper lid into `d`, held back where it would make the head cut through itself: the margin points nearest
@@ -439,13 +446,19 @@ const UNFOLD = { keep: 0.8, steps: 12 };
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre;
-  const reach = frame.eyeRadius + 1.3 * frame.eyeUnit;
-  // The triangles the lid's motion reaches.
+  const reach = frame.eyeRadius + FOLD_REACH * frame.eyeUnit;
   const region: number[] = [];
   let edges = 0;
+  // The triangles near the lids, in front of the eyeball's middle (the socket's lining further back cannot meet them).
+  const eye = frame.eyeCentres[side], { forward } = frame;
+  const near = new Uint8Array(p.length / 3);
+  for (let v = 0; v < near.length; v++) {
+    const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+    near[v] = hypot3(x - c[0], y - c[1], z - c[2]) < reach && (x - eye[0]) * forward[0] + (y - eye[1]) * forward[1] + (z - eye[2]) * forward[2] > 0 ? 1 : 0;
+  }
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t], b = indices[t + 1], e = indices[t + 2];
-    if (![a, b, e].some((v) => hypot3(p[3 * v] - c[0], p[3 * v + 1] - c[1], p[3 * v + 2] - c[2]) < reach)) continue;
+    if (!near[a] && !near[b] && !near[e]) continue;
     region.push(a, b, e);
     edges += hypot3(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
   }
