@@ -256,11 +256,16 @@ class Lid {
     this.otherDistance = new ContourProfile(frame, otherRim, distance);
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
-    const otherRimSet = new Set(otherRim), otherSkinSet = new Set(frame.lidSkin[side].filter((v) => !this.isUpper(v)));
-    const { indices } = frame.template.head;
-    for (let t = 0; this.overlaps && t < indices.length; t += 3) {
-      const a = indices[t], b = indices[t + 1], e = indices[t + 2];
-      if ((otherRimSet.has(a) || otherRimSet.has(b) || otherRimSet.has(e)) && (otherSkinSet.has(a) || otherSkinSet.has(b) || otherSkinSet.has(e))) this.otherSkin.push([a, b, e]);
+    if (this.overlaps) {
+      // 1 on the other lid's rim, 2 on its first ring of skin.
+      const ring = new Uint8Array(frame.fitted.head.length / 3);
+      for (const v of otherRim) ring[v] = 1;
+      for (const v of frame.lidSkin[side]) if (!this.isUpper(v)) ring[v] = 2;
+      const { indices } = frame.template.head;
+      for (let t = 0; t < indices.length; t += 3) {
+        const a = ring[indices[t]], b = ring[indices[t + 1]], e = ring[indices[t + 2]];
+        if ((a === 1 || b === 1 || e === 1) && (a === 2 || b === 2 || e === 2)) this.otherSkin.push([indices[t], indices[t + 1], indices[t + 2]]);
+      }
     }
     const meets = this.overlapMeets(ownRim);
     this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
@@ -471,8 +476,9 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   };
   for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
   const before = new Set(crossings().map(([i, j]) => `${i} ${j}`));
+  const move = new Float32Array(p.length);
   for (let step = 0; ; step++) {
-    const move = new Float32Array(p.length);
+    move.fill(0);
     moveLid(frame, lid, side, closing, move);
     for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i] + move[i];
     const fresh = crossings().filter(([i, j]) => !before.has(`${i} ${j}`));
