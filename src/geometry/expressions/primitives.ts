@@ -164,11 +164,10 @@ export type Side = 'left' | 'right';
 /** A lower lid closing (never fully: squints) stops this far (cm) short of the upper lid's margin. */
 const LIDS_MEET = 0.04;
 /**
- * A closed upper lid comes down this far (cm) past the lower lid's margin, and stands this far in front
- * of the lower lid's skin there (as measured on this face: its first ring of skin below the margin), so
- * that no slit stays open seen from the front or from below. Both fade towards the corners (as PUSH.corner).
- * Coming further past folds the upper lid's back (2.0's lids are thick) over the lower margin on fitted faces
- * (0.2 mm: 11 of 18 photos' heads fold at blink, against 9 on main); standing further off leaves the slit seen from below.
+ * A closed upper lid comes down this far (cm) past the lower lid's rim, fading towards the corners (as PUSH.corner),
+ * and stands this far in front of the lower lid's skin there, up to the corners (where it comes down past it, it must
+ * be in front of it), so that no slit stays open seen from the front or from below. Standing further off (0.35 mm)
+ * leaves more of the eyeball seen from below (2.5 % on the 2.0 template, against 1.5 %).
  */
 const OVERLAP = { past: 0.01, front: 0.02 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
