@@ -14,7 +14,7 @@ export const LASHES = {
   upper: { length: 0.95, from: 0.18, to: 0.93, lift: 0, curl: 0.6, below: 0 },
   // The lower lashes leave the lid this far (cm) below its margin: the closed upper lid comes down over the
   // margin, in front of the lower lid (eyeBlink*), and must not meet them (at 0.3 mm it did, on the 2.0 template).
-  lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4, below: 0.05 },
+  lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4, below: 0.04 },
   rootOut: 0.06,
   forward: 1.5,
 };
