@@ -438,7 +438,7 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
   else moveLid(frame, lid, side, closing, out.head);
 }
 
-/** The share of its closing a margin point near a new crossing keeps at each step, and the most steps (0.8^12: 7 %). */
+/** The share of its closing a margin point near a new crossing keeps at each step, and the most steps (0.96^80: 4 %). */
 const UNFOLD = { keep: 0.96, steps: 80 };
 /** Crossings are looked for among the triangles this far (eye units) outside the eyeball's radius from the lid centre: the lids and their sockets. */
 const FOLD_REACH = 0.4;
@@ -466,6 +466,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     region.push(a, b, e);
     edges += hypot3(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
   }
+  // The grid's cell: twice the mean edge (one edge summed per triangle, three indices each).
   const cell = (6 * edges) / region.length;
   const at = new Float64Array(p.length);
   const crossings = () => {
