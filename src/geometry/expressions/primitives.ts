@@ -1,5 +1,6 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { add, dot, hypot3, lerp, sub, vertex } from '../mesh/vec.ts';
+import { add, cross, dot, hypot3, lerp, scale, sub, vertex } from '../mesh/vec.ts';
+import { forEachSelfIntersection } from '../mesh/checks.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 
@@ -135,6 +136,11 @@ export class ContourProfile {
   at(x: number): number {
     return profileAt(this.profile, x);
   }
+
+  /** Its points' places across the face strictly between a and b. */
+  between(a: number, b: number): number[] {
+    return Array.from(this.profile.xs).filter((x) => x > a && x < b);
+  }
 }
 
 /** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
@@ -158,19 +164,23 @@ export type Side = 'left' | 'right';
 /** A lower lid closing (never fully: squints) stops this far (cm) short of the upper lid's margin. */
 const LIDS_MEET = 0.04;
 /**
- * A closed upper lid comes down this far (cm) past the lower lid's margin, and stands this far in front
- * of the lower lid's skin there (as measured on this face: its first ring of skin below the margin), so
- * that no slit stays open seen from the front or from below. Both fade towards the corners (as PUSH.corner).
- * Coming further past folds the upper lid's back (2.0's lids are thick) over the lower margin on fitted faces
- * (0.2 mm: 11 of 18 photos' heads fold at blink, against 9 on main); standing further off leaves the slit seen from below.
+ * A closed upper lid comes down this far (cm) past the lower lid's rim, fading towards the corners (as PUSH.corner),
+ * and stands this far in front of the lower lid's skin there, up to the corners (where it comes down past it, it must
+ * be in front of it), so that no slit stays open seen from the front or from below. Standing further off (0.35 mm)
+ * leaves more of the eyeball seen from below (2.5 % on the 2.0 template, against 1.5 %).
  */
 const OVERLAP = { past: 0.01, front: 0.02 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
-/** Where the motion fades at the corners, as a multiple of the opening's widest angle. */
-const CORNER = { skin: 0.6, socket: 1 };
+/**
+ * Where the motion fades at the corners, as a multiple of the opening's widest angle. A closing upper margin fades
+ * over a shorter stretch: held back, it would stay above the lower one there while its neighbours come down past it.
+ */
+const CORNER = { margin: 0.25, skin: 0.6, socket: 1 };
 /** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
 const PUSH = { reach: 0.3, corner: 0.8 };
+/** What lies behind a closed upper margin passes this far (cm) over the lower margin. */
+const BEHIND_CLEARANCE = 0.01;
 /** Lids pulled in to meet stay this far (cm) off the eyeball. */
 const EYE_CLEARANCE = 0.03;
 
@@ -193,6 +203,7 @@ const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 /** One point of a lid's moving margin: how far it turns, and how far it moves out from the eye's centre. */
 interface MarginPoint {
   q: Vec3;
+  x: number;
   turn: number;
   out: number;
 }
@@ -211,10 +222,12 @@ class Lid {
   private readonly otherRimElevation: ContourProfile;
   private readonly otherContour: ContourProfile;
   private readonly otherDistance: ContourProfile;
-  private readonly skinElevation: ContourProfile;
-  private readonly skinDistance: ContourProfile;
+  /** The other lid's skin triangles next to its rim. */
+  private readonly otherSkin: [number, number, number][] = [];
   private readonly reachAcross: number;
   private readonly margin: MarginPoint[];
+  /** This lid's rim vertices. */
+  readonly rim: number[];
 
   constructor(
     private readonly frame: ExpressionFrame,
@@ -232,6 +245,7 @@ class Lid {
       return this.upper.at(x) - this.lower.at(x);
     }));
     const ownRim = frame.lidRims[side].filter((v) => this.isUpper(v) === (which === 'upper'));
+    this.rim = ownRim;
     const otherRim = frame.lidRims[side].filter((v) => this.isUpper(v) !== (which === 'upper'));
     const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
     this.reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
@@ -241,10 +255,19 @@ class Lid {
     this.otherDistance = new ContourProfile(frame, otherRim, distance);
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
-    const otherSkinRing = frame.lidSkin[side].filter((v) => !this.isUpper(v));
-    this.skinElevation = new ContourProfile(frame, otherSkinRing, elevation);
-    this.skinDistance = new ContourProfile(frame, otherSkinRing, distance);
-    this.margin = ownRim.map((v) => this.marginPoint(v));
+    if (this.overlaps) {
+      // 1 on the other lid's rim, 2 on its first ring of skin.
+      const ring = new Uint8Array(frame.fitted.head.length / 3);
+      for (const v of otherRim) ring[v] = 1;
+      for (const v of frame.lidSkin[side]) if (!this.isUpper(v)) ring[v] = 2;
+      const { indices } = frame.template.head;
+      for (let t = 0; t < indices.length; t += 3) {
+        const a = ring[indices[t]], b = ring[indices[t + 1]], e = ring[indices[t + 2]];
+        if ((a === 1 || b === 1 || e === 1) && (a === 2 || b === 2 || e === 2)) this.otherSkin.push([indices[t], indices[t + 1], indices[t + 2]]);
+      }
+    }
+    const meets = this.overlapMeets(ownRim);
+    this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
   }
 
   /** The angle of `p` about the lid centre, up from forward. */
@@ -261,8 +284,26 @@ class Lid {
 
   /** How far `p` is from the lid centre, across the lid (left ignored). */
   distance(p: Vec3): number {
-    const r = sub(p, this.centre);
-    return Math.hypot(dot(r, this.frame.up), dot(r, this.frame.forward));
+    return this.distanceAt(p[0], p[1], p[2]);
+  }
+
+  /** distance() of the point (x, y, z). */
+  distanceAt(x: number, y: number, z: number): number {
+    const c = this.centre, { up, forward } = this.frame;
+    const rx = x - c[0], ry = y - c[1], rz = z - c[2];
+    return Math.hypot(rx * up[0] + ry * up[1] + rz * up[2], rx * forward[0] + ry * forward[1] + rz * forward[2]);
+  }
+
+  /**
+   * The least elevation at `x` of a point `r` from the lid centre behind a closed upper margin at (`marginElevation`,
+   * `marginDistance`) for the lid between them to pass BEHIND_CLEARANCE over the lower margin.
+   */
+  above(x: number, r: number, marginElevation: number, marginDistance: number): number {
+    const lower = this.otherDistance.at(x), over = this.otherRimElevation.at(x) + BEHIND_CLEARANCE / lower;
+    if (r >= lower) return over;
+    // On the line from the margin through the point over the lower margin; straight up from a margin at the lower one's depth.
+    const ahead = marginDistance - lower;
+    return ahead <= 1e-6 ? Infinity : over + (Math.max(0, over - marginElevation) * (lower - r)) / ahead;
   }
 
   private isUpper(v: number): boolean {
@@ -275,19 +316,45 @@ class Lid {
   }
 
   /**
-   * How far from the lid centre the other lid's surface is at an angle just past its margin: along the
-   * line from its margin to its first ring of skin (in the plane across the lid at x), where the ray at that angle meets it.
+   * How far from the lid centre the other lid's skin is at an angle just past its margin, in the plane across the lid
+   * at x: where the ray at that angle meets the strip of skin triangles next to its rim (the farthest hit, or its rim's distance).
    */
   private otherSurface(x: number, angle: number): number {
-    const a = this.otherRimElevation.at(x), b = this.skinElevation.at(x), ra = this.otherDistance.at(x), rb = this.skinDistance.at(x);
-    const p = [ra * Math.cos(a), ra * Math.sin(a)], d = [rb * Math.cos(b) - p[0], rb * Math.sin(b) - p[1]];
-    const u = [Math.cos(angle), Math.sin(angle)];
-    const across = u[0] * d[1] - u[1] * d[0];
-    return Math.abs(across) < 1e-9 ? ra : (p[0] * d[1] - p[1] * d[0]) / across;
+    const { left, up, forward } = this.frame, c = this.centre, p = this.frame.fitted.head;
+    const o = add(c, scale(left, x - dot(c, left))), dir = add(scale(forward, Math.cos(angle)), scale(up, Math.sin(angle)));
+    let far = this.otherDistance.at(x);
+    for (const [a, b, e] of this.otherSkin) {
+      const hit = rayHit(o, dir, vertex(p, a), vertex(p, b), vertex(p, e));
+      if (hit > far) far = hit;
+    }
+    return far;
   }
 
   private overlapFade(x: number): number {
     return this.overlaps ? smoothstep(Math.max(0, this.upper.at(x) - this.lower.at(x)) / (PUSH.corner * this.widest)) : 0;
+  }
+
+  /**
+   * Where each point of a closing upper margin comes down to (an angle), for the rim `ownRim`: `past` below the lower
+   * rim itself (its refined points sag below the landmarks' contour), and lower still where the straight edge to a
+   * neighbour would pass over a point of the lower rim between them.
+   */
+  private overlapMeets(ownRim: number[]): number[] {
+    const xs = ownRim.map((v) => dot(vertex(this.frame.fitted.head, v), this.frame.left));
+    const target = (x: number) => this.otherRimElevation.at(x) - this.past(x);
+    const meets = xs.map(target);
+    const order = xs.map((_, k) => k).sort((a, b) => xs[a] - xs[b]);
+    for (let k = 1; k < order.length; k++) {
+      const i = order[k - 1], j = order[k];
+      let over = 0;
+      for (const x of this.otherRimElevation.between(xs[i], xs[j])) {
+        const chord = meets[i] + ((meets[j] - meets[i]) * (x - xs[i])) / (xs[j] - xs[i]);
+        over = Math.max(over, chord - target(x));
+      }
+      meets[i] -= over;
+      meets[j] -= over;
+    }
+    return meets;
   }
 
   /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
@@ -300,17 +367,43 @@ class Lid {
    * eye's centre: a closed lid's margin ends on the other lid's, a hair above (or below) it, at the
    * same depth, so that no slit stays open seen from the front or from below.
    */
-  private marginPoint(v: number): MarginPoint {
+  private marginPoint(v: number, overlapMeet: number): MarginPoint {
     const q = vertex(this.frame.fitted.head, v);
     const x = dot(q, this.frame.left);
     const gap = Math.max(0, this.upper.at(x) - this.lower.at(x));
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
-    const meet = this.overlaps ? Math.max(...near) - this.past(x) : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
-    const front = Math.max(this.otherDistance.at(x), this.otherSurface(x, meet)) + OVERLAP.front;
-    const depth = this.otherDistance.at(x) + this.overlapFade(x) * (front - this.otherDistance.at(x));
+    const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
+    const front = this.overlaps ? Math.max(this.otherSurface(x - this.reachAcross, meet), this.otherSurface(x, meet), this.otherSurface(x + this.reachAcross, meet)) + OVERLAP.front : 0;
+    // In front of the lower lid's skin all along, up to the corners: wherever it comes down past the lower rim.
+    const depth = this.overlaps ? front : this.otherDistance.at(x);
     const sign = this.which === 'upper' ? 1 : -1;
-    return { q, turn: Math.max(0, Math.min(gap + this.past(x), sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+    // The refined points between the landmarks may lie past the landmarks' contour: a closing lid turns each as far as it needs.
+    const most = this.overlaps ? Infinity : gap + this.past(x);
+    return { q, x, turn: Math.max(0, Math.min(most, sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+  }
+
+  /** Whether the margin, closed this far, comes down to the lower rim anywhere (only then can it cut through the lower lid). */
+  reachesLower(closing: number): boolean {
+    return closing > 0 && this.margin.some((m) => this.elevation(m.q) - closing * m.turn <= this.otherRimElevation.at(m.x));
+  }
+
+  /** The index of the margin point nearest head vertex `v`. */
+  nearestMargin(v: number): number {
+    const q = vertex(this.frame.fitted.head, v);
+    let best = 0;
+    this.margin.forEach((m, i) => {
+      if (hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]) < hypot3(q[0] - this.margin[best].q[0], q[1] - this.margin[best].q[1], q[2] - this.margin[best].q[2])) best = i;
+    });
+    return best;
+  }
+
+  /** These margin points turn and move out `keep` times as far as they did. */
+  holdBack(points: Set<number>, keep: number): void {
+    for (const i of points) {
+      this.margin[i].turn *= keep;
+      this.margin[i].out *= keep;
+    }
   }
 
   /**
@@ -341,14 +434,80 @@ class Lid {
  */
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
   const lid = new Lid(frame, side, which);
-  const { centre, upper, lower, widest } = lid;
+  if (lid.overlaps && lid.reachesLower(closing)) closeWithoutFolds(frame, lid, side, closing, out.head);
+  else moveLid(frame, lid, side, closing, out.head);
+}
+
+/** The share of its closing a margin point near a new crossing keeps at each step, and the most steps (0.96^80: 4 %). */
+const UNFOLD = { keep: 0.96, steps: 80 };
+/** Crossings are looked for among the triangles this far (eye units) outside the eyeball's radius from the lid centre: the lids and their sockets. */
+const FOLD_REACH = 0.4;
+
+/**
+ * Closes an upper lid into `d`, held back where it would make the head cut through itself: the margin points nearest
+ * each pair of triangles that cross (and did not before) close less, a step at a time, until no new crossing is left.
+ * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held.
+ */
+function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
+  const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre;
+  const reach = frame.eyeRadius + FOLD_REACH * frame.eyeUnit;
+  const region: number[] = [];
+  let edges = 0;
+  // The triangles near the lids, in front of the eyeball's middle (the socket's lining further back cannot meet them).
+  const eye = frame.eyeCentres[side], { forward } = frame;
+  const near = new Uint8Array(p.length / 3);
+  for (let v = 0; v < near.length; v++) {
+    const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+    near[v] = hypot3(x - c[0], y - c[1], z - c[2]) < reach && (x - eye[0]) * forward[0] + (y - eye[1]) * forward[1] + (z - eye[2]) * forward[2] > 0 ? 1 : 0;
+  }
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], e = indices[t + 2];
+    if (!near[a] && !near[b] && !near[e]) continue;
+    region.push(a, b, e);
+    edges += hypot3(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+  }
+  // The grid's cell: twice the mean edge (one edge summed per triangle, three indices each).
+  const cell = (6 * edges) / region.length;
+  const at = new Float64Array(p.length);
+  const crossings = () => {
+    const found: number[][] = [];
+    forEachSelfIntersection(at, region, cell, (i, j) => found.push([i, j]));
+    return found;
+  };
+  for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
+  const before = new Set(crossings().map(([i, j]) => `${i} ${j}`));
+  const move = new Float32Array(p.length);
+  for (let step = 0; ; step++) {
+    move.fill(0);
+    moveLid(frame, lid, side, closing, move);
+    for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i] + move[i];
+    const fresh = crossings().filter(([i, j]) => !before.has(`${i} ${j}`));
+    if (fresh.length === 0 || step === UNFOLD.steps) {
+      for (let i = 0; i < p.length; i++) d[i] += move[i];
+      return;
+    }
+    const held = new Set<number>();
+    for (const pair of fresh) for (const t of pair) for (let k = 0; k < 3; k++) {
+      const v = region[3 * t + k];
+      if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) held.add(lid.nearestMargin(v));
+    }
+    lid.holdBack(held, UNFOLD.keep);
+  }
+}
+
+/** Turns the lid (and moves it in or out) by `closing` into `d`. */
+function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
+  const { centre, upper, lower, widest, which } = lid;
   const { left } = frame;
   const sign = which === 'upper' ? 1 : -1;
   const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
   const back = new Set(frame.lidBack[side]);
-  const p = frame.fitted.head, d = out.head;
+  const p = frame.fitted.head;
   // Per vertex, with no array (thousands of vertices, a dozen lids per avatar): the margin's motion, the turned point, the moved one.
   const motion = new Float64Array(3), turned = new Float64Array(3), moved = new Float64Array(3);
+  // A closing upper lid places its rim first, then what lies behind it (below).
+  const closingOver = lid.overlaps && closing > 0, rim = new Set(lid.rim);
+  const behind: number[] = [], behindAt: number[] = [], closedRim: ProfilePoint[] = [], closedRimDistance: ProfilePoint[] = [];
   for (let v = 0; v < p.length / 3; v++) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
     const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
@@ -365,13 +524,17 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const fade = frame.socket[v] ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
-    const corner = smoothstep(gap / ((frame.socket[v] ? CORNER.socket : CORNER.skin) * widest));
+    const marginCorner = closingOver && rim.has(v);
+    // A closing margin's point fades by its own opening: the refined points near a corner lie well off the landmarks' contour.
+    const opening = marginCorner ? Math.max(gap, lid.elevationAt(qx, qy, qz) - lower.at(x)) : gap;
+    const corner = smoothstep(opening / ((frame.socket[v] ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
     // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
     const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
     lid.fromMargin(qx, qy, qz, motion);
-    const turn = Math.min(motion[0], gap + lid.past(x));
+    // (A closing upper margin's own points turn as far as they need: see Lid.overlapMeets.)
+    const turn = closingOver && rim.has(v) ? motion[0] : Math.min(motion[0], gap + lid.past(x));
     rotateAbout(qx, qy, qz, centre, left, sign * closing * turn * w, turned);
     // Only closing moves the lid in or out (opening wider only turns it), and only its skin near the
     // margin, away from the corners: the socket's lining behind it is already close to the eyeball.
@@ -379,12 +542,48 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
     const sideways = radialX * left[0] + radialY * left[1] + radialZ * left[2];
     const alongX = radialX - sideways * left[0], alongY = radialY - sideways * left[1], alongZ = radialZ - sideways * left[2];
     const length = hypot3(alongX, alongY, alongZ) || 1;
-    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(gap / (PUSH.corner * widest));
+    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(opening / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
     clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
+    if (closingOver && (back.has(v) || frame.socket[v])) {
+      behind.push(v);
+      behindAt.push(moved[0], moved[1], moved[2]);
+      continue;
+    }
+    if (closingOver && rim.has(v)) closedRim.push({ x, y: lid.elevationAt(moved[0], moved[1], moved[2]) }), closedRimDistance.push({ x, y: lid.distanceAt(moved[0], moved[1], moved[2]) });
     d[3 * v] += moved[0] - qx;
     d[3 * v + 1] += moved[1] - qy;
     d[3 * v + 2] += moved[2] - qz;
   }
+  if (!closingOver) return;
+  // What lies behind the closing upper margin (2.0's lid back, the socket's lining) stays above the lower lid: above
+  // the line from the closed margin over the lower margin, so the strip between them does not cut through the lower lid.
+  const marginElevation = profileOf(closedRim), marginDistance = profileOf(closedRimDistance);
+  for (let i = 0; i < behind.length; i++) {
+    const v = behind[i], qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
+    let mx = behindAt[3 * i], my = behindAt[3 * i + 1], mz = behindAt[3 * i + 2];
+    const x = qx * left[0] + qy * left[1] + qz * left[2];
+    const need = Math.min(lid.elevationAt(qx, qy, qz), lid.above(x, lid.distanceAt(mx, my, mz), profileAt(marginElevation, x), profileAt(marginDistance, x)));
+    const short = need - lid.elevationAt(mx, my, mz);
+    if (short > 0) {
+      rotateAbout(mx, my, mz, centre, left, -short, turned);
+      clearOf(turned[0], turned[1], turned[2], frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
+      mx = moved[0]; my = moved[1]; mz = moved[2];
+    }
+    d[3 * v] += mx - qx;
+    d[3 * v + 1] += my - qy;
+    d[3 * v + 2] += mz - qz;
+  }
+}
+
+/** How far along the ray from `o` in the unit direction `dir` it meets the triangle (a, b, c), or -Infinity (Möller-Trumbore). */
+function rayHit(o: Vec3, dir: Vec3, a: Vec3, b: Vec3, c: Vec3): number {
+  const e1 = sub(b, a), e2 = sub(c, a), h = cross(dir, e2), det = dot(e1, h);
+  if (Math.abs(det) < 1e-12) return -Infinity;
+  const s = sub(o, a), u = dot(s, h) / det;
+  if (u < 0 || u > 1) return -Infinity;
+  const q = cross(s, e1), v = dot(dir, q) / det;
+  if (v < 0 || u + v > 1) return -Infinity;
+  return dot(e2, q) / det;
 }
 
 /** Turns an eyeball about its centre: `yaw` towards the subject's left, `pitch` up (radians). */

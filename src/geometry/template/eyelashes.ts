@@ -10,10 +10,11 @@ import { alongPolyline } from './lid-rim.ts';
  * They start a little way from the inner corner, where a lid has none.
  */
 export const LASHES = {
-  upper: { length: 0.95, from: 0.18, to: 0.97, lift: 0, curl: 0.6, below: 0 },
+  // The upper lashes stop short of the outer corner, where the closed upper lid's margin lies on the lower lid.
+  upper: { length: 0.95, from: 0.18, to: 0.93, lift: 0, curl: 0.6, below: 0 },
   // The lower lashes leave the lid this far (cm) below its margin: the closed upper lid comes down over the
-  // margin, in front of the lower lid (eyeBlink*), and must not meet them.
-  lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4, below: 0.03 },
+  // margin, in front of the lower lid (eyeBlink*), and must not meet them (at 0.3 mm it did, on the 2.0 template).
+  lower: { length: 0.5, from: 0.22, to: 0.95, lift: 0, curl: 0.4, below: 0.04 },
   rootOut: 0.06,
   forward: 1.5,
 };
