@@ -1,5 +1,6 @@
 import type { Vec3 } from '../../model/avatar.ts';
-import { add, cross, dot, hypot3, lerp, scale, sub, vertex } from '../mesh/vec.ts';
+import { add, dot, hypot3, lerp, scale, sub, vertex } from '../mesh/vec.ts';
+import { rayTriangle } from '../mesh/triangle-tests.ts';
 import { forEachSelfIntersection } from '../mesh/checks.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
@@ -575,15 +576,10 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
   }
 }
 
-/** How far along the ray from `o` in the unit direction `dir` it meets the triangle (a, b, c), or -Infinity (Möller-Trumbore). */
+/** How far along the ray from `o` in the unit direction `dir` it meets the triangle (a, b, c), or -Infinity. */
 function rayHit(o: Vec3, dir: Vec3, a: Vec3, b: Vec3, c: Vec3): number {
-  const e1 = sub(b, a), e2 = sub(c, a), h = cross(dir, e2), det = dot(e1, h);
-  if (Math.abs(det) < 1e-12) return -Infinity;
-  const s = sub(o, a), u = dot(s, h) / det;
-  if (u < 0 || u > 1) return -Infinity;
-  const q = cross(s, e1), v = dot(dir, q) / det;
-  if (v < 0 || u + v > 1) return -Infinity;
-  return dot(e2, q) / det;
+  const hit = rayTriangle(o, dir, a, b, c);
+  return hit && hit.u >= 0 && hit.u <= 1 && hit.v >= 0 && hit.u + hit.v <= 1 ? hit.t : -Infinity;
 }
 
 /** Turns an eyeball about its centre: `yaw` towards the subject's left, `pitch` up (radians). */

@@ -2,6 +2,19 @@
  * Exact-enough predicates between triangles of flat coordinate arrays, with a tolerance so that
  * triangles that only touch (shared vertices and edges) are not reported.
  */
+import type { Vec3 } from '../../model/avatar.ts';
+import { cross, dot, sub } from './vec.ts';
+
+/**
+ * Where the ray from `o` along `dir` meets the plane of triangle (a, b, c) (Möller-Trumbore): the barycentric
+ * weights `u` of b and `v` of c, and `t`, the distance along the ray in lengths of `dir`; undefined edge-on.
+ */
+export function rayTriangle(o: Vec3, dir: Vec3, a: Vec3, b: Vec3, c: Vec3): { u: number; v: number; t: number } | undefined {
+  const e1 = sub(b, a), e2 = sub(c, a), h = cross(dir, e2), det = dot(e1, h);
+  if (Math.abs(det) < 1e-12) return undefined;
+  const s = sub(o, a), q = cross(s, e1);
+  return { u: dot(s, h) / det, v: dot(dir, q) / det, t: dot(e2, q) / det };
+}
 
 /**
  * Does the open segment p->q cross the interior of triangle (a, b, c)? Coordinates are read from

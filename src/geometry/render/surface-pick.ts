@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { cameraFrame, projectPoint, type Camera, type CameraFrame } from './camera.ts';
 import { firstTriangleIds, renderTriangleIds, type RenderItem } from './rasterize.ts';
+import { rayTriangle } from '../mesh/triangle-tests.ts';
 
 /** What a camera sees at each pixel: the nearest triangle and its depth. */
 export interface SurfacePick {
@@ -106,17 +107,9 @@ function cameraRay(f: CameraFrame, x: number, y: number): { origin: Vec3; dir: V
  * clamped onto the triangle.
  */
 function rayBarycentric(ray: { origin: Vec3; dir: Vec3 }, a: Vec3, b: Vec3, c: Vec3): Vec3 {
-  const sub = (p: Vec3, q: Vec3): Vec3 => [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-  const cross = (p: Vec3, q: Vec3): Vec3 => [p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]];
-  const dot = (p: Vec3, q: Vec3) => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
-  const e1 = sub(b, a), e2 = sub(c, a);
-  const h = cross(ray.dir, e2);
-  const det = dot(e1, h);
-  if (Math.abs(det) < 1e-12) return [1 / 3, 1 / 3, 1 / 3]; // seen edge-on
-  const s = sub(ray.origin, a);
-  const u = dot(s, h) / det;
-  const v = dot(ray.dir, cross(s, e1)) / det;
-  const w: Vec3 = [Math.max(0, 1 - u - v), Math.max(0, u), Math.max(0, v)];
+  const hit = rayTriangle(ray.origin, ray.dir, a, b, c);
+  if (!hit) return [1 / 3, 1 / 3, 1 / 3]; // seen edge-on
+  const w: Vec3 = [Math.max(0, 1 - hit.u - hit.v), Math.max(0, hit.u), Math.max(0, hit.v)];
   const sum = w[0] + w[1] + w[2];
   return [w[0] / sum, w[1] / sum, w[2] / sum];
 }
