@@ -634,6 +634,8 @@ class Raster {
     const w0dx = -(y2 - y1), w0dy = x2 - x1;
     const w1dx = -(y0 - y2), w1dy = x0 - x2;
     const w2dx = -(y1 - y0), w2dy = x1 - x0;
+    // Their reciprocals, for the spans' ends: one division per edge rather than per edge and row.
+    const i0dx = 1 / w0dx, i1dx = 1 / w1dx, i2dx = 1 / w2dx;
     // Top-left rule: a pixel centre exactly on an edge belongs to the triangle only if the edge is a
     // left or top one, so that triangles sharing an edge never both cover (and blend) a pixel.
     const tl0 = y2 < y1 || (y2 === y1 && x2 > x1);
@@ -662,7 +664,7 @@ class Raster {
     const handed = vb[a + 12] < 0 ? -1 : 1;
     const kdx = w0dx * k0 + w1dx * k1 + w2dx * k2;
 
-    const color = tileBytes, depth = tile.depth, farthest = tile.farthest, rowFarthest = tile.rowFarthest, width = this.width;
+    const color = tileBytes, words = tile.color, depth = tile.depth, farthest = tile.farthest, rowFarthest = tile.rowFarthest, width = this.width;
     // Rows whose every pixel is nearer than the triangle's nearest corner (hair behind the head, mostly) are not walked.
     const ka = vb[a + 2], kb = vb[b + 2], kc = vb[c + 2];
     const nearest = Math.min(ka, kb, kc) - HIDDEN_MARGIN * Math.max(Math.abs(ka), Math.abs(kb), Math.abs(kc));
@@ -694,8 +696,8 @@ class Raster {
       if (nearest >= rowFarthest[y - clipY0]) continue;
       // The span of the row inside all three edges (widened by a pixel against rounding; the
       // per-pixel edge tests below decide exactly), and inside the tile.
-      const from = xmin + Math.max(xlo - xmin, spanStart(r0, w0dx), spanStart(r1, w1dx), spanStart(r2, w2dx));
-      const to = xmin + Math.min(xhi - xmin, spanEnd(r0, w0dx), spanEnd(r1, w1dx), spanEnd(r2, w2dx));
+      const from = xmin + Math.max(xlo - xmin, spanStart(r0, w0dx, i0dx), spanStart(r1, w1dx, i1dx), spanStart(r2, w2dx, i2dx));
+      const to = xmin + Math.min(xhi - xmin, spanEnd(r0, w0dx, i0dx), spanEnd(r1, w1dx, i1dx), spanEnd(r2, w2dx, i2dx));
       if (from > to) continue;
       // The key at pixel x is rowKey + kdx * (x - xmin): monotonic in x, so a stretch's two ends bound its pixels' keys.
       const rowKey = r0 * k0 + r1 * k1 + r2 * k2;
@@ -724,7 +726,7 @@ class Raster {
           // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
           // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
           let alpha = 255;
-          let t00 = 0, t10 = 0, t01 = 0, t11 = 0, fx = 0, fy = 0;
+          let t00 = 0, t10 = 0, t01 = 0, t11 = 0, w00 = 0, w10 = 0, w01 = 0, w11 = 0;
           if (tex !== null) {
             // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
             const tw = tex.width, th = tex.height, words = tex.words;
@@ -732,13 +734,17 @@ class Raster {
             tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
             ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
             const ix = tx | 0, iy = ty | 0;
-            fx = ((tx - ix) * 256) | 0;
-            fy = ((ty - iy) * 256) | 0;
+            const fx = ((tx - ix) * 256) | 0, fy = ((ty - iy) * 256) | 0;
+            // The four texels' weights (256 - fx) (256 - fy), fx (256 - fy), ...: taken once for every channel.
+            w11 = fx * fy;
+            w10 = (fx << 8) - w11;
+            w01 = (fy << 8) - w11;
+            w00 = 65536 - (fx << 8) - (fy << 8) + w11;
             const i00 = iy * tw + ix;
             const i01 = iy < th - 1 ? i00 + tw : i00;
             const dx = ix < tw - 1 ? 1 : 0;
             t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
-            if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, fx, fy);
+            if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, w00, w10, w01, w11);
           }
           const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
           if (alphaMode === 1) {
@@ -750,9 +756,9 @@ class Raster {
 
           let ar: number, ag: number, ab: number;
           if (tex !== null) {
-            ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, fx, fy)] * cr;
-            ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, fx, fy)] * cg;
-            ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, fx, fy)] * cb;
+            ar = lin[bilinear(t00 & 255, t10 & 255, t01 & 255, t11 & 255, w00, w10, w01, w11)] * cr;
+            ag = lin[bilinear((t00 >> 8) & 255, (t10 >> 8) & 255, (t01 >> 8) & 255, (t11 >> 8) & 255, w00, w10, w01, w11)] * cg;
+            ab = lin[bilinear((t00 >> 16) & 255, (t10 >> 16) & 255, (t01 >> 16) & 255, (t11 >> 16) & 255, w00, w10, w01, w11)] * cb;
           } else if (mode === 2) {
             const check = ((Math.floor(u * 8) + Math.floor(v * 8)) & 1) === 0 ? 0.8 : 0.2;
             const uc = u < 0 ? 0 : u > 1 ? 1 : u, vc = v < 0 ? 0 : v > 1 ? 1 : v;
@@ -820,10 +826,7 @@ class Raster {
             color[o + 2] = toSrgb[lb] * put + color[o + 2] * keep + 0.5;
             color[o + 3] = oa * 255 + 0.5;
           } else {
-            color[o] = toSrgb[lr];
-            color[o + 1] = toSrgb[lg];
-            color[o + 2] = toSrgb[lb];
-            color[o + 3] = 255;
+            words[pi] = toSrgb[lr] | (toSrgb[lg] << 8) | (toSrgb[lb] << 16) | 0xff000000;
             depth[pi] = key;
             if (ids !== null) ids[y * width + x] = id;
             if (x < wroteFrom) wroteFrom = x;
@@ -832,11 +835,16 @@ class Raster {
         }
       }
       if (wroteTo < 0) continue;
+      // The row's bound is taken again only when a segment that held it changed (or one rose above it).
+      const bound = rowFarthest[y - clipY0];
+      let stale = false;
       for (let g = wroteFrom >> SEGMENT_SHIFT; g <= wroteTo >> SEGMENT_SHIFT; g++) {
         let far = -Infinity;
         for (let i = row + (g << SEGMENT_SHIFT), stop = row + Math.min(clipEnd, (g + 1) << SEGMENT_SHIFT); i < stop; i++) if (depth[i] > far) far = depth[i];
+        if (farthest[rowSegments + g] === bound || far > bound) stale = true;
         farthest[rowSegments + g] = far;
       }
+      if (!stale) continue;
       let rowFar = -Infinity;
       for (let g = (y - clipY0) * TILE_SEGMENTS, stop = g + TILE_SEGMENTS; g < stop; g++) if (farthest[g] > rowFar) rowFar = farthest[g];
       rowFarthest[y - clipY0] = rowFar;
@@ -868,15 +876,19 @@ function facetted(cam: Float32Array, indices: ArrayLike<number>): { cam: Float32
   return { cam: out, indices: seq };
 }
 
-/** First step along a row at which an edge function w + dx * step is no longer negative. */
-function spanStart(w: number, dx: number): number {
-  if (dx > 0) return Math.ceil(-w / dx) - 1;
+/**
+ * First step along a row at which an edge function w + dx * step is no longer negative, give or take the rounding of
+ * -w times 1/dx (`inv`): the pixel of margin the spans have covers it. dx, a difference of two float32 coordinates, is
+ * 0 or at least 2^-149 in size, so 1/dx is finite.
+ */
+function spanStart(w: number, dx: number, inv: number): number {
+  if (dx > 0) return Math.ceil(-w * inv) - 1;
   return w < 0 ? Infinity : 0;
 }
 
-/** Last step along a row at which an edge function w + dx * step is still not negative. */
-function spanEnd(w: number, dx: number): number {
-  if (dx < 0) return Math.floor(w / -dx) + 1;
+/** Last step along a row at which an edge function w + dx * step is still not negative (rounding as spanStart). */
+function spanEnd(w: number, dx: number, inv: number): number {
+  if (dx < 0) return Math.floor(-w * inv) + 1;
   return dx === 0 && w < 0 ? -Infinity : Infinity;
 }
 
@@ -885,11 +897,12 @@ function prefiltered(texture: RgbaImage, vb: Float32Array, indices: ArrayLike<nu
   return mipLevel(texture, minificationLevel(vb, STRIDE, 4, indices, texture));
 }
 
-/** Bilinear blend of four bytes with 8-bit fractions, rounded. */
-function bilinear(a: number, b: number, c: number, d: number, fx: number, fy: number): number {
-  const top = (a << 8) + (b - a) * fx;
-  const bottom = (c << 8) + (d - c) * fx;
-  return ((top << 8) + (bottom - top) * fy + 32768) >> 16;
+/**
+ * Bilinear blend of four bytes, rounded, by weights that sum to 65536: with 8-bit fractions fx, fy, (256 - fx) (256 - fy),
+ * fx (256 - fy), (256 - fx) fy and fx fy, the same integer as lerping along x and then along y.
+ */
+function bilinear(a: number, b: number, c: number, d: number, w00: number, w10: number, w01: number, w11: number): number {
+  return (a * w00 + b * w10 + c * w01 + d * w11 + 32768) >> 16;
 }
 
 /** The texture as one 32-bit word per texel (copied only when its bytes are not 4-aligned); signed, so loads stay small integers. */
