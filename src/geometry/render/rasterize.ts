@@ -467,6 +467,10 @@ class Raster {
         this.clipY0 = ty * TILE;
         this.clipX1 = Math.min(this.width, this.clipX0 + TILE) - 1;
         this.clipY1 = Math.min(this.height, this.clipY0 + TILE) - 1;
+        if (lists.every(({ starts }) => starts[t] === starts[t + 1])) {
+          this.resolveEmpty();
+          continue;
+        }
         color.fill(this.background);
         depth.fill(Infinity);
         farthest.fill(Infinity);
@@ -478,6 +482,17 @@ class Raster {
         }
         this.resolve();
       }
+    }
+  }
+
+  /** What resolve() makes of a tile no triangle reaches, without clearing and averaging it: the background, at no depth. */
+  private resolveEmpty(): void {
+    const out = new Uint32Array(this.image.buffer);
+    const ss = this.supersample, stride = this.width / ss;
+    const x0 = this.clipX0 / ss, x1 = (this.clipX1 + 1) / ss, y0 = this.clipY0 / ss, y1 = (this.clipY1 + 1) / ss;
+    for (let y = y0; y < y1; y++) {
+      out.fill(this.background, y * stride + x0, y * stride + x1);
+      this.keys?.fill(Infinity, y * stride + x0, y * stride + x1);
     }
   }
 

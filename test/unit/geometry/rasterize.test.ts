@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
 import { cameraFrame, projectPoint, type Camera } from '../../../src/geometry/render/camera.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
-import { renderMeshes, type RenderItem } from '../../../src/geometry/render/rasterize.ts';
+import { renderMeshes, renderTriangleIds, type RenderItem } from '../../../src/geometry/render/rasterize.ts';
 import { quad, uvSphere } from '../../fixtures/shapes.ts';
 
 const front = (fovY: number, distance: number): Camera => ({
@@ -430,4 +430,26 @@ test('flat shading draws each triangle with its face normal: the same pixels as 
   const facets = renderMeshes([{ geometry: split }], front(30, 4), opts);
   assert.ok(covered(flat).count > 300);
   assert.deepEqual(flat.rgba, facets.rgba);
+});
+
+test('tiles no triangle reaches hold the background as the drawn tiles do, and no surface in the triangle ids', () => {
+  // A small square in the middle (pixels 153..166): of 320 x 320 pixels in tiles of 64 (128 samples), all tiles but the
+  // one from 128 to 191 are empty.
+  const square = quad(1, 0);
+  for (const background of [[10, 20, 30, 0], [10, 20, 30, 128], [10, 20, 30, 255]] as [number, number, number, number][]) {
+    const img = renderMeshes([{ geometry: square }], front(30, 40), { width: 320, height: 320, supersample: 2, background });
+    // Beside the square in its own tile, and in empty tiles.
+    const near = pixel(img, 130, 130);
+    assert.equal(pixel(img, 160, 160)[3], 255);
+    assert.deepEqual(pixel(img, 300, 300), near);
+    assert.deepEqual(pixel(img, 10, 150), near);
+    const far = pixel(img, 300, 10);
+    assert.deepEqual(far, background[3] === 0 ? [10, 20, 30, 0] : background);
+    assert.ok(covered(img).count > 0);
+  }
+  const { ids, depth } = renderTriangleIds([{ geometry: square }], front(30, 40), { width: 320, height: 320 });
+  assert.equal(ids[319 * 320 + 319], -1);
+  assert.equal(depth[319 * 320 + 319], Infinity);
+  assert.equal(depth[130 * 320 + 130], Infinity);
+  assert.ok(ids[160 * 320 + 160] >= 0 && depth[160 * 320 + 160] === 40);
 });
