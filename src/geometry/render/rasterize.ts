@@ -693,7 +693,8 @@ class Raster {
       r0 += w0dy; r1 += w1dy; r2 += w2dy;
     }
     const tex = item.texture, nmap = item.normalMap, occ = item.occlusion, rmap = item.roughnessMap;
-    // The maps' sizes and texels, hoisted: the inner loop reads them nearest-texel, inline.
+    // The textures' sizes and texels, hoisted: the inner loop reads the colour bilinearly, the maps nearest-texel, inline.
+    const tw = tex?.width ?? 0, th = tex?.height ?? 0, tWords = tex?.words ?? EMPTY;
     const nw = nmap?.width ?? 0, nh = nmap?.height ?? 0, nWords = nmap?.words ?? EMPTY;
     const ow = occ?.width ?? 0, oh = occ?.height ?? 0, oWords = occ?.words ?? EMPTY;
     const rw = rmap?.width ?? 0, rh = rmap?.height ?? 0, rWords = rmap?.words ?? EMPTY;
@@ -744,7 +745,6 @@ class Raster {
           let t00 = 0, t10 = 0, t01 = 0, t11 = 0, w00 = 0, w10 = 0, w01 = 0, w11 = 0;
           if (tex !== null) {
             // Bilinear filtering in 8-bit fixed point on whole texels (one 32-bit load each, little-endian RGBA).
-            const tw = tex.width, th = tex.height, words = tex.words;
             let tx = u * tw - 0.5, ty = (1 - v) * th - 0.5;
             tx = tx < 0 ? 0 : tx > tw - 1 ? tw - 1 : tx;
             ty = ty < 0 ? 0 : ty > th - 1 ? th - 1 : ty;
@@ -758,7 +758,7 @@ class Raster {
             const i00 = iy * tw + ix;
             const i01 = iy < th - 1 ? i00 + tw : i00;
             const dx = ix < tw - 1 ? 1 : 0;
-            t00 = words[i00]; t10 = words[i00 + dx]; t01 = words[i01]; t11 = words[i01 + dx];
+            t00 = tWords[i00]; t10 = tWords[i00 + dx]; t01 = tWords[i01]; t11 = tWords[i01 + dx];
             if (alphaMode !== 0) alpha = bilinear(t00 >>> 24, t10 >>> 24, t01 >>> 24, t11 >>> 24, w00, w10, w01, w11);
           }
           const coverage = alphaMode === 0 ? 1 : (alpha / 255) * opacity;
