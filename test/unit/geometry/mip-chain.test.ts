@@ -43,3 +43,31 @@ test('a fine texture seen small: sampled pre-filtered it renders an even grey, u
   assert.ok(filtered < 12, `pre-filtered: spread ${filtered.toFixed(1)}`);
   assert.ok(raw > 3 * filtered, `unfiltered: spread ${raw.toFixed(1)} against ${filtered.toFixed(1)}`);
 });
+
+test('a mip level is the alpha-weighted mean of each 2x2, rounded, on solid, clear and mixed texels alike, and on unaligned bytes', () => {
+  // Blocks of equal alpha (0, 255 and between) beside blocks of mixed alpha, colours from a fixed hash; odd sizes clamp.
+  for (const [width, height, offset] of [[64, 48, 0], [33, 17, 1], [1, 9, 3]]) {
+    const buffer = new Uint8Array(width * height * 4 + offset);
+    const rgba = buffer.subarray(offset);
+    for (let i = 0; i < width * height; i++) {
+      const block = ((i % width) >> 1) + ((Math.floor(i / width) >> 1) * 7);
+      const alphas = [0, 255, 130, -1];
+      const alpha = alphas[block % 4] < 0 ? (i * 2654435761) >>> 24 : alphas[block % 4];
+      rgba.set([(i * 40503) & 255, (i * 9973) & 255, (i * 31) & 255, alpha], i * 4);
+    }
+    const half = mipLevel({ width, height, rgba }, 1);
+    const w2 = Math.max(1, width >> 1), h2 = Math.max(1, height >> 1);
+    assert.equal(half.width, w2);
+    assert.equal(half.height, h2);
+    for (let y = 0; y < h2; y++) {
+      for (let x = 0; x < w2; x++) {
+        const texels = [[2 * x, 2 * y], [2 * x + 1, 2 * y], [2 * x, 2 * y + 1], [2 * x + 1, 2 * y + 1]].map(([tx, ty]) => (Math.min(height - 1, ty) * width + Math.min(width - 1, tx)) * 4);
+        const weights = texels.map((t) => rgba[t + 3] + 1);
+        const sum = weights.reduce((s, v) => s + v, 0);
+        const expected = [0, 1, 2].map((k) => Math.round(texels.reduce((s, t, j) => s + rgba[t + k] * weights[j], 0) / sum));
+        expected.push(Math.round((sum - 4) / 4));
+        assert.deepEqual(Array.from(half.rgba.subarray((y * w2 + x) * 4, (y * w2 + x) * 4 + 4)), expected, `texel ${x},${y} of ${width}x${height}`);
+      }
+    }
+  }
+});
