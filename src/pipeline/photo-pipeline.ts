@@ -170,6 +170,7 @@ export class PhotoPipeline implements Pipeline {
     const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;
     timings['photo-textures'] = photoTexturesMs;
     const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
+    prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
     // memory is the last avatar's, given back once the views are drawn and the textures encoded (ReusedSharedMemory).
