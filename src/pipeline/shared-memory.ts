@@ -48,7 +48,7 @@ export function imagesInSharedMemory(images: ReadonlyMap<string, RgbaImage>, all
 /**
  * A SharedArrayBuffer kept from one use to the next, lent to one at a time. A new buffer's pages are faulted in as they
  * are first written, which on the bench's host (a VM) costs about 20 µs a page: copying an avatar's 20 MiB of images
- * into a new one took the job's thread 2-111 ms (median 25 of 14 jobs), into one already written some 3 ms.
+ * into a new one took the job's thread 4-119 ms (median 62 of 21 jobs at load 23-32), into one already written 0-8 ms.
  */
 export class ReusedSharedMemory {
   private kept: SharedArrayBuffer | undefined;
