@@ -8,7 +8,7 @@ import { writeModelFiles } from '../formats/write/packages.ts';
 import { featureShapes } from './stages.ts';
 import { loadTemplateView } from './template-source.ts';
 import { withTemplateArrays } from './model-transfer.ts';
-import { inSharedMemory, sparseShapesInSharedMemory } from './shared-morphs.ts';
+import { sparseShapesInSharedMemory } from './shared-morphs.ts';
 import { observePhotoHair, preparePhotoTextures } from './photo-prep.ts';
 import { KeptShapes } from './kept-shapes.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
@@ -21,9 +21,9 @@ port.on('message', (req: HelperRequest) => {
   try {
     if (req.task === 'shapes') {
       const start = performance.now();
-      const { morphs, animations } = featureShapes(loadTemplateView(req.template), req.fitted, req.features);
-      // Shared, not moved: the model that comes back for the files then carries the deltas without a copy.
-      const shapes = { morphs: morphs && inSharedMemory(morphs), animations };
+      // Made in shared memory, neither copied there nor moved: the model that comes back for the files then carries
+      // the deltas without a copy.
+      const shapes = featureShapes(loadTemplateView(req.template), req.fitted, req.features, (bytes) => new SharedArrayBuffer(bytes));
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       buffers = [];
       // Once the reply is out: the FBX's shapes encoded while this thread waits for the views (KeptShapes), and

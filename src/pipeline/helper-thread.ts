@@ -24,6 +24,7 @@ import type { SparseShapes } from './shared-morphs.ts';
 import type { PipelineInput } from './types.ts';
 import { observePhotoHair, preparePhotoTextures, type PhotoPrepInput, type PhotoTexturePrep } from './photo-prep.ts';
 import type { HairObservation } from './hair/observation.ts';
+import { ReusedSharedMemory, sharedCopies } from './shared-memory.ts';
 
 export type FeatureShapes = ReturnType<typeof featureShapes>;
 
@@ -45,8 +46,12 @@ export type Timed<T> = { result: T; ms: number };
 /**
  * The photo-only work (photo-prep.ts), asked for as soon as the photo is analysed: the hair observation (the
  * hairstyle's choice waits for it) and, after it, the photo's side of the textures (the bake waits for that).
+ * `done` says that the caller reads what came back no more (the textures' photo may be the memory the input was sent in).
  */
-export type PhotoPrepSource = (tpl: TemplateView, input: PhotoPrepInput) => { hair: Promise<Timed<HairObservation>>; textures: Promise<Timed<PhotoTexturePrep>> };
+export type PhotoPrepSource = (
+  tpl: TemplateView,
+  input: PhotoPrepInput,
+) => { hair: Promise<Timed<HairObservation>>; textures: Promise<Timed<PhotoTexturePrep>>; done(): void };
 
 export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
@@ -88,7 +93,7 @@ export const filesHere: FilesSource = async (_tpl, model, platforms, claims) => 
 export const photoPrepHere: PhotoPrepSource = (tpl, input) => {
   const hair = timedLater(() => observePhotoHair(input));
   const textures = hair.then(() => timedLater(() => preparePhotoTextures(tpl, input)));
-  return { hair, textures };
+  return { hair, textures, done: () => undefined };
 };
 
 async function timedLater<T>(make: () => T): Promise<Timed<T>> {
@@ -135,16 +140,22 @@ export class HelperThread {
     return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims, shapes });
   };
 
+  /** The memory the photo and matte cross in, the last avatar's once it is done with them (ReusedSharedMemory). */
+  private readonly photoMemory = new ReusedSharedMemory();
+
   readonly photo: PhotoPrepSource = (tpl, input) => {
     // In shared memory both threads read the one photo and matte: not copied to the helper for each part, nor back.
+    const memory = this.photoMemory.lend();
+    const copies = sharedCopies([input.image.data, input.matte.alpha], memory.allocate);
     const sent: PhotoPrepInput = {
       ...input,
-      image: { ...input.image, data: inSharedBytes(input.image.data) },
-      matte: { ...input.matte, alpha: inSharedBytes(input.matte.alpha) },
+      image: { ...input.image, data: copies.get(input.image.data)! },
+      matte: { ...input.matte, alpha: copies.get(input.matte.alpha)! },
     };
     return {
       hair: this.ask({ id: this.next++, task: 'photo', part: 'hair', template: tpl.version, input: sent }),
       textures: this.ask({ id: this.next++, task: 'photo', part: 'textures', template: tpl.version, input: sent }),
+      done: memory.giveBack,
     };
   };
 
@@ -194,10 +205,4 @@ export class HelperThread {
     worker.on('exit', (code) => fail(new Error(`pipeline helper thread exited (${code})`)));
     return worker;
   }
-}
-
-function inSharedBytes(a: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(new SharedArrayBuffer(a.byteLength));
-  copy.set(a);
-  return copy;
 }

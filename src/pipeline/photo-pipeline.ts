@@ -20,7 +20,7 @@ import {
 } from './helper-thread.ts';
 import type { PhotoTexturePrep } from './photo-prep.ts';
 import { assemble, startPreviews } from './output.ts';
-import { imagesInSharedMemory } from './shared-memory.ts';
+import { imagesInSharedMemory, ReusedSharedMemory } from './shared-memory.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
@@ -74,6 +74,8 @@ export interface PhotoPipelineResult extends PipelineResult {
 }
 
 export class PhotoPipeline implements Pipeline {
+  private readonly imageMemory = new ReusedSharedMemory();
+
   /**
    * `helper` does the photo-only work (photo-prep.ts), builds the blendshapes, draws the side views and writes the
    * packages' FBX and Unity JSON; a HelperThread does it while this thread fits the head, fits the hair and bakes
@@ -168,9 +170,12 @@ export class PhotoPipeline implements Pipeline {
     const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;
     timings['photo-textures'] = photoTexturesMs;
     const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
+    prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
-    // In shared memory (the template's already are): the helper draws the side views from them without a copy.
-    textures.images = imagesInSharedMemory(textures.images);
+    // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
+    // memory is the last avatar's, given back once the views are drawn and the textures encoded (ReusedSharedMemory).
+    const imageMemory = this.imageMemory.lend();
+    textures.images = imagesInSharedMemory(textures.images, imageMemory.allocate);
     // PNG encoding runs on sharp's threads while the expressions and the preview are computed here.
     const encoding = encodeAvatarTextures(tpl, textures.images, new Set([HAIR_TEXTURE, ...PART_ALPHA_TEXTURES]));
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
@@ -200,6 +205,7 @@ export class PhotoPipeline implements Pipeline {
     modelFiles?.catch(() => undefined); // awaited by the caller; this only keeps an early failure from counting as unhandled
     const { preview, views } = await previews.front();
     model.textures = [...(await encoding), ...(await maps.textures)];
+    imageMemory.giveBack();
     if (model.textures.some((t, k) => t.name !== names[k]?.name)) throw new Error('the textures are not in the order the model files were written with');
     lap('preview', 95);
 

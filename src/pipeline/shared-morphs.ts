@@ -1,8 +1,9 @@
 /**
- * Morph targets whose deltas live in one SharedArrayBuffer. The helper thread builds the blendshapes and
- * later writes the FBX and Unity JSON from them, while the pipeline's thread assembles the model and
- * writes the GLB and the document: in shared memory the deltas (some 25 MiB for template 2.0 with every
- * feature) are held once for both, and the model sent back to the helper carries them without a copy.
+ * Morph targets in shared memory. The helper thread builds the blendshapes (their deltas, some 25 MiB for
+ * template 2.0 with every feature, made in one SharedArrayBuffer: featureShapes' `allocate`) and later writes the
+ * FBX from them, while the pipeline's thread assembles the model and writes the GLB, the Unity JSON and the
+ * document: the deltas are held once for both, and the model sent back to the helper carries them without a copy;
+ * the sparse shapes the helper found for them cross the same way.
  */
 import type { MorphTarget } from '../model/avatar.ts';
 import { sparseShape, type SparseShape } from '../formats/write/sparse-shape.ts';
@@ -10,12 +11,6 @@ import { sharedCopies } from './shared-memory.ts';
 
 /** Sparse shapes by mesh name, in the order of that mesh's targets. */
 export type SparseShapes = Partial<Record<string, SparseShape[]>>;
-
-/** The same targets, their deltas copied into shared memory; targets that shared an array share its copy. */
-export function inSharedMemory<M extends Partial<Record<string, MorphTarget[]>>>(morphs: M): M {
-  const copies = sharedCopies(Object.values(morphs).flatMap((targets) => targets!.map((t) => t.deltas)));
-  return Object.fromEntries(Object.entries(morphs).map(([mesh, targets]) => [mesh, targets!.map((t) => ({ ...t, deltas: copies.get(t.deltas)! }))])) as M;
-}
 
 /**
  * The targets' sparse shapes (the FBX's, GLB's and Unity JSON's), copied into shared memory: found once, on the

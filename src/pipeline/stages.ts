@@ -28,10 +28,15 @@ export function stageClock(progress: ProgressFn) {
 
 /**
  * The blendshapes and clips the features ask for, on the fitted geometry. `basic` needs the few
- * shapes its clips drive, so every feature asks for blendshapes.
+ * shapes its clips drive, so every feature asks for blendshapes. Their deltas are made in one buffer from `allocate`.
  */
-export function featureShapes(tpl: TemplateView, fitted: { head: Float32Array; parts: Record<string, Float32Array> }, features: PipelineInput['features']) {
-  const morphs = features.length > 0 ? buildBlendshapes(tpl.source, fitted, features) : undefined;
+export function featureShapes(
+  tpl: TemplateView,
+  fitted: { head: Float32Array; parts: Record<string, Float32Array> },
+  features: PipelineInput['features'],
+  allocate?: (bytes: number) => ArrayBufferLike,
+) {
+  const morphs = features.length > 0 ? buildBlendshapes(tpl.source, fitted, features, allocate) : undefined;
   const animations = features.includes('basic') ? buildBasicAnimations(blendshapeNames(features)) : [];
   return { morphs, animations };
 }

@@ -4,7 +4,7 @@ import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName 
 import { BOUND_HOSTS, boundHostVertices, placeBoundPart, placeBoundParts, type BoundHostName } from '../template/bound-parts.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
-import { expressionFrame, fittedPositions, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
+import { expressionFrame, fittedPositions, meshNames, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
 /** Names of the blendshapes `buildBlendshapes` makes for these features, in their order. */
@@ -24,18 +24,26 @@ export function blendshapeNames(features: readonly Feature[]): string[] {
  * them) gets the same names in the same order; a mesh a shape
  * does not move gets zero deltas for it.
  */
-export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry, features: readonly Feature[]): Record<MeshName, MorphTarget[]> {
+export function buildBlendshapes(
+  template: HeadTemplate,
+  fitted: FittedGeometry,
+  features: readonly Feature[],
+  allocate: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes),
+): Record<MeshName, MorphTarget[]> {
   const frame = expressionFrame(template, fitted);
   const arkit = new Map<ArkitName, Deltas>();
   const shapes: { name: string; deltas: Deltas }[] = [];
   const names = blendshapeNames(features);
-  for (const name of ARKIT_NAMES) if (names.includes(name)) shapes.push({ name, deltas: arkitOf(frame, arkit, name) });
+  const arkitNames = ARKIT_NAMES.filter((name) => names.includes(name));
+  const recipes = features.includes('visemes') ? [...Object.values(OCULUS_VISEMES), ...Object.values(POLLY_VISEMES).map((p) => p.recipe)] : [];
+  const slots = deltaSlots(frame, arkitNames.length + new Set(recipes).size, allocate);
+  for (const name of arkitNames) shapes.push({ name, deltas: copyDeltas(arkitOf(frame, arkit, name), slots()) });
   if (features.includes('visemes')) {
     const made = new Map<VisemeRecipe, Deltas>();
     const viseme = (recipe: VisemeRecipe) => {
       let d = made.get(recipe);
       if (!d) {
-        d = mix(frame, recipe, arkit);
+        d = mix(frame, recipe, arkit, slots());
         made.set(recipe, d);
       }
       return d;
@@ -49,6 +57,32 @@ export function buildBlendshapes(template: HeadTemplate, fitted: FittedGeometry,
 }
 
 /**
+ * `count` sets of zero deltas, every mesh's, in one buffer from `allocate` (given a SharedArrayBuffer, the pipeline's
+ * helper thread builds the shapes where the job's thread reads them, without copying them there afterwards).
+ */
+function deltaSlots(frame: ExpressionFrame, count: number, allocate: (bytes: number) => ArrayBufferLike): () => Deltas {
+  const meshes = meshNames();
+  const lengths = meshes.map((mesh) => fittedPositions(frame, mesh).length);
+  const perSet = lengths.reduce((sum, n) => sum + n, 0);
+  const memory = allocate(count * perSet * Float32Array.BYTES_PER_ELEMENT);
+  let offset = 0;
+  return () => {
+    if (offset + perSet * Float32Array.BYTES_PER_ELEMENT > memory.byteLength) throw new RangeError('more delta sets than counted');
+    const out: Partial<Deltas> = {};
+    meshes.forEach((mesh, k) => {
+      out[mesh] = new Float32Array(memory, offset, lengths[k]);
+      offset += lengths[k] * Float32Array.BYTES_PER_ELEMENT;
+    });
+    return out as Deltas;
+  };
+}
+
+function copyDeltas(from: Deltas, to: Deltas): Deltas {
+  for (const mesh of meshNames()) to[mesh].set(from[mesh]);
+  return to;
+}
+
+/**
  * The parts bound to the lids and eyeballs (lashes, corneas...) moved with them: their deltas set from their hosts'
  * (in place). A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
  * shapes move neither lids nor eyes.
@@ -57,14 +91,14 @@ function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32
   let hosts: Record<BoundHostName, Float32Array> | undefined;
   for (const name of BOUND_PART_NAMES) {
     const still = rest[name];
+    const out = deltas[name];
     if (!movesAny(deltas, boundHostVertices(frame.template, name))) {
-      deltas[name] = new Float32Array(still.length);
+      out.fill(0);
       continue;
     }
     hosts ??= { head: moved(frame, deltas, 'head'), eyeLeft: moved(frame, deltas, 'eyeLeft'), eyeRight: moved(frame, deltas, 'eyeRight') };
     const shaped = placeBoundPart(frame.template, name, hosts);
-    for (let i = 0; i < shaped.length; i++) shaped[i] -= still[i];
-    deltas[name] = shaped;
+    for (let i = 0; i < shaped.length; i++) out[i] = shaped[i] - still[i];
   }
 }
 
@@ -99,9 +133,8 @@ function arkitOf(frame: ExpressionFrame, made: Map<ArkitName, Deltas>, name: Ark
   return d;
 }
 
-/** A viseme: its ARKit shapes summed with their weights, then the tongue's own motion. */
-function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkit: Map<ArkitName, Deltas>): Deltas {
-  const out = zeroDeltas(frame);
+/** A viseme (in `out`, zero deltas): its ARKit shapes summed with their weights, then the tongue's own motion. */
+function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkit: Map<ArkitName, Deltas>, out: Deltas): Deltas {
   for (const [name, weight] of Object.entries(recipe.arkit) as [ArkitName, number][]) {
     const d = arkitOf(frame, arkit, name);
     for (const mesh of meshNames()) {

@@ -193,3 +193,26 @@ test('fitted geometry of another topology is refused', () => {
   const other = buildTemplate('2.0');
   assert.throws(() => buildBlendshapes(tpl, neutral(other), ['expressions']), RangeError);
 });
+
+test('the deltas are made in the one buffer asked for, each distinct array once, the same numbers', () => {
+  const sizes: number[] = [];
+  const inShared = buildBlendshapes(tpl, neutral(tpl), ['expressions', 'visemes'], (bytes) => {
+    sizes.push(bytes);
+    return new SharedArrayBuffer(bytes);
+  });
+  assert.equal(sizes.length, 1);
+  const all = meshes.flatMap((mesh) => inShared[mesh]);
+  const memory = all[0].deltas.buffer;
+  assert.ok(memory instanceof SharedArrayBuffer);
+  assert.ok(all.every((t) => t.deltas.buffer === memory), 'every mesh and shape in that buffer');
+  assert.equal([...new Set(all.map((t) => t.deltas))].reduce((n, d) => n + d.byteLength, 0), memory.byteLength, 'filled exactly');
+  for (const mesh of meshes) {
+    inShared[mesh].forEach((t, k) => {
+      assert.equal(t.name, shapes[mesh][k].name);
+      assert.deepEqual(t.deltas, shapes[mesh][k].deltas, `${mesh} ${t.name}`);
+      // Visemes of one recipe share their array, as without the buffer.
+      const same = shapes[mesh].findIndex((u) => u.deltas === shapes[mesh][k].deltas);
+      assert.equal(inShared[mesh].findIndex((u) => u.deltas === t.deltas), same, `${mesh} ${t.name}`);
+    });
+  }
+});
