@@ -60,6 +60,11 @@ export interface PhotoQuality {
   skinLab?: Lab;
   /** The darker cheek's luminance over the brighter one's on the front preview (1 = even; skin-colour.ts). */
   cheekBalance?: number;
+  /**
+   * The same skin measure on the analysed photo itself: what the pipeline starts from, so that a difference
+   * between two photos of a person can be told apart from one the pipeline adds.
+   */
+  photoSkinLab?: Lab;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -90,6 +95,8 @@ export interface QualityReport {
     /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
     skinDeltaE: number;
     skinPairs: number;
+    /** The same over the photos' own skin (photoSkinLab). */
+    photoSkinDeltaE: number;
     /** Different people's skin colours apart (skin-colour.ts betweenPersonSpread): mean ΔE between people, SD of their L*. */
     skinSpreadDeltaE: number;
     skinLightnessSd: number;
@@ -212,6 +219,7 @@ export async function evaluatePhotos(
     const mesh = headMeshReport(result);
     const headSilhouette = await headSilhouetteOf(result);
     const skin = await renderedSkin(preview);
+    const photoSkin = await renderedSkin(result.analysis.image);
     photos.push({
       name: c.name,
       person: c.person,
@@ -226,6 +234,7 @@ export async function evaluatePhotos(
       meshValid: mesh.valid,
       skinLab: skin?.lab,
       cheekBalance: skin?.cheekBalance,
+      photoSkinLab: photoSkin?.lab,
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -273,6 +282,7 @@ export async function evaluatePhotos(
       meshValid: done.filter((p) => p.meshValid).length,
       skinDeltaE: skinPairs.mean,
       skinPairs: skinPairs.pairs,
+      photoSkinDeltaE: samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.photoSkinLab }))).mean,
       skinSpreadDeltaE: skinSpread.meanDeltaE,
       skinLightnessSd: skinSpread.lightnessSd,
       meanCheekBalance: mean(done.map((p) => p.cheekBalance!)),
