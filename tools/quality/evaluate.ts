@@ -14,10 +14,10 @@ import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { renderedSkin, samePersonDeltaE, betweenPersonSpread, type Lab } from './skin-colour.ts';
-import { mouthShape } from './mouth-shape.ts';
+import { mouthShape, meshMouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
-import { modelItems } from '../../src/geometry/render/preview.ts';
+import { modelItems, previewCamera, PREVIEW_SIZE } from '../../src/geometry/render/preview.ts';
 import { decodeMaterialTextures } from '../decode-image.ts';
 import { photoRenderCamera } from '../../src/geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.ts';
@@ -47,6 +47,9 @@ export interface PhotoQuality {
   /** Inner-lip gap and mouth-corner lift over mouth width, detected on the front preview. */
   mouthGap?: number;
   mouthLift?: number;
+  /** The same from the neutral head's own face vertices seen by the preview's camera (mouth-shape.ts meshMouthShape): what the mesh gives, without its texture. */
+  meshMouthGap?: number;
+  meshMouthLift?: number;
   /** Descriptor distance photo vs front render. */
   identityDistance?: number;
   /** Render closer to the person's other photos than to anyone else's; null without another photo of them. */
@@ -60,6 +63,11 @@ export interface PhotoQuality {
   skinLab?: Lab;
   /** The darker cheek's luminance over the brighter one's on the front preview (1 = even; skin-colour.ts). */
   cheekBalance?: number;
+  /**
+   * The same skin measure on the analysed photo itself: what the pipeline starts from, so that a difference
+   * between two photos of a person can be told apart from one the pipeline adds.
+   */
+  photoSkinLab?: Lab;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -90,6 +98,8 @@ export interface QualityReport {
     /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
     skinDeltaE: number;
     skinPairs: number;
+    /** The same over the photos' own skin (photoSkinLab). */
+    photoSkinDeltaE: number;
     /** Different people's skin colours apart (skin-colour.ts betweenPersonSpread): mean ΔE between people, SD of their L*. */
     skinSpreadDeltaE: number;
     skinLightnessSd: number;
@@ -209,9 +219,12 @@ export async function evaluatePhotos(
     const mouth = previewLandmarks ? mouthShape(previewLandmarks) : { gap: NaN, lift: NaN };
     photoDescriptors.set(c.name, photoDesc);
     renderDescriptors.set(c.name, renderDesc);
+    const head = result.model.meshes.find((m) => m.name === 'head');
+    const meshMouth = head ? meshMouthShape(head.geometry.positions, previewCamera(result.model), PREVIEW_SIZE) : { gap: NaN, lift: NaN };
     const mesh = headMeshReport(result);
     const headSilhouette = await headSilhouetteOf(result);
     const skin = await renderedSkin(preview);
+    const photoSkin = await renderedSkin(result.analysis.image);
     photos.push({
       name: c.name,
       person: c.person,
@@ -220,12 +233,15 @@ export async function evaluatePhotos(
       posedLandmarkError,
       mouthGap: mouth.gap,
       mouthLift: mouth.lift,
+      meshMouthGap: meshMouth.gap,
+      meshMouthLift: meshMouth.lift,
       identityDistance: photoDesc && renderDesc ? descriptorDistance(photoDesc, renderDesc) : NaN,
       headSilhouette,
       mesh: mesh.report,
       meshValid: mesh.valid,
       skinLab: skin?.lab,
       cheekBalance: skin?.cheekBalance,
+      photoSkinLab: photoSkin?.lab,
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -273,6 +289,7 @@ export async function evaluatePhotos(
       meshValid: done.filter((p) => p.meshValid).length,
       skinDeltaE: skinPairs.mean,
       skinPairs: skinPairs.pairs,
+      photoSkinDeltaE: samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.photoSkinLab }))).mean,
       skinSpreadDeltaE: skinSpread.meanDeltaE,
       skinLightnessSd: skinSpread.lightnessSd,
       meanCheekBalance: mean(done.map((p) => p.cheekBalance!)),

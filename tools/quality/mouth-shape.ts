@@ -4,6 +4,7 @@
  * (across = along the line through the irises, pointing to the image's right; up = across turned a quarter). A closed relaxed mouth is below 0.03 on both.
  */
 import { IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/pose.ts';
+import { cameraFrame, projectPoint, type Camera } from '../../src/geometry/render/camera.ts';
 
 /** Facing inner-lip landmarks [upper, lower]: the centre and half way to each corner. */
 const INNER_LIP_PAIRS = [[82, 87], [13, 14], [312, 317]];
@@ -17,8 +18,12 @@ export interface MouthShape {
   lift: number;
 }
 
-export function mouthShape(lm: Float32Array): MouthShape {
-  const dx = lm[IRIS_PLUS_X * 3] - lm[IRIS_MINUS_X * 3], dy = lm[IRIS_PLUS_X * 3 + 1] - lm[IRIS_MINUS_X * 3 + 1];
+/** The eyes' outer corners: the face's across axis where there are no irises (a head mesh's face vertices). */
+const EYE_CORNERS = [33, 263] as const;
+
+/** `axis`: two landmarks whose line is the face's across direction (default the irises). */
+export function mouthShape(lm: Float32Array, axis: readonly [number, number] = [IRIS_MINUS_X, IRIS_PLUS_X]): MouthShape {
+  const dx = lm[axis[1] * 3] - lm[axis[0] * 3], dy = lm[axis[1] * 3 + 1] - lm[axis[0] * 3 + 1];
   const ax = Math.sign(dx) * dx, ay = Math.sign(dx) * dy;
   const n = Math.hypot(ax, ay);
   // `up` is the face's upward direction in the image (y grows downwards).
@@ -29,4 +34,20 @@ export function mouthShape(lm: Float32Array): MouthShape {
   const corners = (up(CORNERS[0]) + up(CORNERS[1])) / 2;
   const centre = (up(LIP_CENTRE[0]) + up(LIP_CENTRE[1])) / 2;
   return { gap: gap / width, lift: (corners - centre) / width };
+}
+
+/**
+ * The same measure on a head mesh's own face vertices (the 468 landmarks by construction, packed xyz) seen by
+ * `camera` at `size` px: the mouth the geometry has. Beside the detector's reading of a render it tells whether a
+ * gap or a lift comes from the mesh or from the texture the detector sees on it.
+ */
+export function meshMouthShape(positions: ArrayLike<number>, camera: Camera, size: number): MouthShape {
+  const frame = cameraFrame(camera, size, size);
+  const lm = new Float32Array(468 * 3);
+  for (let i = 0; i < 468; i++) {
+    const p = projectPoint(frame, [positions[i * 3], positions[i * 3 + 1], positions[i * 3 + 2]]);
+    lm[i * 3] = p.x;
+    lm[i * 3 + 1] = p.y;
+  }
+  return mouthShape(lm, EYE_CORNERS);
 }
