@@ -20,7 +20,7 @@ const SHAPES = [['eyeLeft', 'eyeBlinkLeft'], ['eyeRight', 'eyeBlinkRight']] as c
 /** Straight on, and from below (37 degrees), as a camera under the face sees the lids. */
 const VIEWS: Vec3[] = [[0, 0, 1], [0, -0.6, 0.8]];
 /** The most of the open eye's eyeball still seen at blink, from each view (pixels of 0.2 mm: 0.5 % is a few dozen). */
-const LIMIT = [0.005, 0.02];
+const LIMIT = [0.005, 0.015];
 
 /** Pixels (0.2 mm each) of the eyeball seen past the head from `direction`, orthographic. */
 function eyeballSeen(head: Mesh, eye: Mesh, direction: Vec3): number {
@@ -45,7 +45,8 @@ function boundsCentre(p: Float32Array): Vec3 {
 function stillSeen(open: Mesh, closed: Mesh, eye: Mesh): number[] {
   return VIEWS.map((direction) => {
     const before = eyeballSeen(open, eye, direction);
-    assert.ok(before > 2000, `the open eye shows (${before} px)`);
+    // p09-a's narrow eyes show about 1,250 px open from below.
+    assert.ok(before > 1000, `the open eye shows (${before} px)`);
     return eyeballSeen(closed, eye, direction) / before;
   });
 }
@@ -75,8 +76,10 @@ for (const version of ['1.6', '2.0'] as const) {
  * Fitted faces differ from the template (their lower lids slope and recede). Before, eyeBlinkLeft and eyeBlinkRight
  * together made 6 (p03-a), 6 (p07-a) and 0 (p13-a) pairs of head triangles cut through each other, and 2.5-3.6 %
  * of the eyeball stayed seen from the front, 3.6-7.1 % from below; the neutral fitted heads have no crossing.
+ * p09-a's and couple's lower lids recede steeply below their rims: with the margin only just past the rim, 3.9 %
+ * (p09-a) and 2.7 % (couple's right eye) stayed seen from below.
  */
-const FITTED = ['p03-a', 'p07-a', 'p13-a'];
+const FITTED = ['p03-a', 'p07-a', 'p13-a', 'p09-a', 'couple'];
 const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
 
 const pipeline = createPipeline();
