@@ -172,19 +172,6 @@ const LIDS_MEET = 0.04;
  * leaves more of the eyeball seen from below (2.5 % on the 2.0 template, against 1.5 %).
  */
 const OVERLAP = { past: 0.01, front: 0.02 };
-/**
- * A closed upper margin hides behind the lower lid seen from the front and from below, down to the steepest of these
- * view angles (radians): each margin point comes down past the lower rim until the rays from it towards the eye, at
- * each angle, meet the lower lid. Standing well in front of a lower lid whose skin recedes below its rim, a margin only
- * just past the rim left a slit seen from below (p09-a 3.9 % of the eyeball at 37 degrees, now 0.7 %).
- */
-const HIDDEN_FROM = [0, 15, 30, 45].map((degrees) => (degrees * Math.PI) / 180);
-/**
- * The margin comes down in steps of this much (cm), at most this far past its first place: further (0.6-1.5 mm), the
- * lid's back strip behind it cut through the lower lid's rim more often, the fold check held more margin points back,
- * and the worst eye from below did not improve (19 photos: 3.5 % at 0.6 mm, 2.4 % at 0.3 mm).
- */
-const HIDE_STEP = { step: 0.005, most: 0.03 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
 /**
@@ -239,8 +226,6 @@ class Lid {
   private readonly otherDistance: ContourProfile;
   /** The other lid's skin triangles next to its rim. */
   private readonly otherSkin: [number, number, number][] = [];
-  /** The other lid's triangles at its rim (its rim, first ring of skin and back): what hides a closed margin. */
-  private readonly otherEdge: [number, number, number][] = [];
   private readonly reachAcross: number;
   private readonly margin: MarginPoint[];
   /** This lid's rim vertices. */
@@ -275,16 +260,14 @@ class Lid {
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
     if (this.overlaps) {
-      // 1 on the other lid's rim, 2 on its first ring of skin, 3 on its back.
+      // 1 on the other lid's rim, 2 on its first ring of skin.
       const ring = new Uint8Array(frame.fitted.head.length / 3);
       for (const v of otherRim) ring[v] = 1;
       for (const v of frame.lidSkin[side]) if (!this.isUpper(v)) ring[v] = 2;
-      for (const v of frame.lidBack[side]) if (!this.isUpper(v)) ring[v] = 3;
       const { indices } = frame.template.head;
       for (let t = 0; t < indices.length; t += 3) {
         const a = ring[indices[t]], b = ring[indices[t + 1]], e = ring[indices[t + 2]];
         if ((a === 1 || b === 1 || e === 1) && (a === 2 || b === 2 || e === 2)) this.otherSkin.push([indices[t], indices[t + 1], indices[t + 2]]);
-        if (a !== 0 || b !== 0 || e !== 0) this.otherEdge.push([indices[t], indices[t + 1], indices[t + 2]]);
       }
     }
     const meets = this.overlapMeets(ownRim);
@@ -368,7 +351,7 @@ class Lid {
    */
   private overlapMeets(ownRim: number[]): number[] {
     const xs = ownRim.map((v) => dot(vertex(this.frame.fitted.head, v), this.frame.left));
-    const target = (x: number) => this.hiddenMeet(x);
+    const target = (x: number) => this.otherRimElevation.at(x) - this.past(x);
     const meets = xs.map(target);
     const order = xs.map((_, k) => k).sort((a, b) => xs[a] - xs[b]);
     for (let k = 1; k < order.length; k++) {
@@ -382,33 +365,6 @@ class Lid {
       meets[j] -= over;
     }
     return meets;
-  }
-
-  /**
-   * The highest angle at `x`, `past` the lower rim or lower, at which a closed upper margin, standing in front of the
-   * lower lid's skin (meetDepth), hides behind the lower lid from the front and from below (HIDDEN_FROM).
-   */
-  private hiddenMeet(x: number): number {
-    const start = this.otherRimElevation.at(x) - this.past(x), step = HIDE_STEP.step / this.otherDistance.at(x);
-    // Fading towards the corners, where the lids' margins meet anyway (held further down, the margin folds through the other at a corner).
-    const steps = Math.round((HIDE_STEP.most * this.overlapFade(x)) / HIDE_STEP.step);
-    for (let k = 0; k < steps; k++) if (this.hidden(x, start - k * step)) return start - k * step;
-    return start - steps * step;
-  }
-
-  /** Whether a closed margin at angle `meet` across x lies behind the lower lid: every ray from it towards the eye, from the front down to below, meets it. */
-  private hidden(x: number, meet: number): boolean {
-    const { left, up, forward } = this.frame, c = this.centre, p = this.frame.fitted.head;
-    const o = add(add(c, scale(left, x - dot(c, left))), scale(add(scale(forward, Math.cos(meet)), scale(up, Math.sin(meet))), this.meetDepth(x, meet)));
-    return HIDDEN_FROM.every((angle) => {
-      const dir = sub(scale(up, Math.sin(angle)), scale(forward, Math.cos(angle)));
-      return this.otherEdge.some(([a, b, e]) => rayHit(o, dir, vertex(p, a), vertex(p, b), vertex(p, e)) > 0);
-    });
-  }
-
-  /** How far from the lid centre a closed upper margin at angle `meet` stands: OVERLAP.front in front of the lower lid's skin there and a little to either side. */
-  private meetDepth(x: number, meet: number): number {
-    return Math.max(this.otherSurface(x - this.reachAcross, meet), this.otherSurface(x, meet), this.otherSurface(x + this.reachAcross, meet)) + OVERLAP.front;
   }
 
   /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
@@ -428,8 +384,9 @@ class Lid {
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
     const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
+    const front = this.overlaps ? Math.max(this.otherSurface(x - this.reachAcross, meet), this.otherSurface(x, meet), this.otherSurface(x + this.reachAcross, meet)) + OVERLAP.front : 0;
     // In front of the lower lid's skin all along, up to the corners: wherever it comes down past the lower rim.
-    const depth = this.overlaps ? this.meetDepth(x, meet) : this.otherDistance.at(x);
+    const depth = this.overlaps ? front : this.otherDistance.at(x);
     const sign = this.which === 'upper' ? 1 : -1;
     // The refined points between the landmarks may lie past the landmarks' contour: a closing lid turns each as far as it needs.
     const most = this.overlaps ? Infinity : gap + this.past(x);
