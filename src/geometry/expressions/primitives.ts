@@ -1,7 +1,8 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, hypot3, lerp, scale, sub, vertex } from '../mesh/vec.ts';
-import { rayTriangle } from '../mesh/triangle-tests.ts';
+import { rayTriangle, trianglesIntersect } from '../mesh/triangle-tests.ts';
 import { forEachSelfIntersection } from '../mesh/checks.ts';
+import { overlappingPairsWith, triangleBoxes } from '../mesh/box-grid.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 
@@ -229,6 +230,8 @@ class Lid {
   private readonly margin: MarginPoint[];
   /** This lid's rim vertices. */
   readonly rim: number[];
+  /** The head vertices its motion can reach (near the lid centre), ascending: the rest of the head never moves with it. */
+  readonly nearby: Uint32Array;
 
   constructor(
     private readonly frame: ExpressionFrame,
@@ -269,6 +272,12 @@ class Lid {
     }
     const meets = this.overlapMeets(ownRim);
     this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
+    const nearby: number[] = [], p = frame.fitted.head, c = this.centre;
+    for (let v = 0; v < p.length / 3; v++) {
+      const rx = p[3 * v] - c[0], ry = p[3 * v + 1] - c[1], rz = p[3 * v + 2] - c[2];
+      if (lidNear(frame, Math.sqrt(rx * rx + ry * ry + rz * rz)) !== 0) nearby.push(v);
+    }
+    this.nearby = Uint32Array.from(nearby);
   }
 
   /** The angle of `p` about the lid centre, up from forward. */
@@ -443,21 +452,25 @@ export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: '
 const UNFOLD = { keep: 0.96, steps: 80 };
 /** Crossings are looked for among the triangles this far (eye units) outside the eyeball's radius from the lid centre: the lids and their sockets. */
 const FOLD_REACH = 0.4;
+/** Tolerance of the crossing test, as `forEachSelfIntersection`'s (mesh/checks.ts), so both find the same pairs. */
+const TOUCH_EPS = 1e-6;
 
 /**
  * Closes an upper lid into `d`, held back where it would make the head cut through itself: the margin points nearest
  * each pair of triangles that cross (and did not before) close less, a step at a time, until no new crossing is left.
- * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held.
+ * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held. Each step
+ * places only the vertices the lid can move and tests only the pairs with a triangle that moved: a pair of still
+ * triangles crosses after as it did before.
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
-  const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre;
+  const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre, { nearby } = lid;
   const reach = frame.eyeRadius + FOLD_REACH * frame.eyeUnit;
   const region: number[] = [];
   let edges = 0;
   // The triangles near the lids, in front of the eyeball's middle (the socket's lining further back cannot meet them).
   const eye = frame.eyeCentres[side], { forward } = frame;
   const near = new Uint8Array(p.length / 3);
-  for (let v = 0; v < near.length; v++) {
+  for (const v of nearby) {
     const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
     near[v] = hypot3(x - c[0], y - c[1], z - c[2]) < reach && (x - eye[0]) * forward[0] + (y - eye[1]) * forward[1] + (z - eye[2]) * forward[2] > 0 ? 1 : 0;
   }
@@ -468,27 +481,41 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     edges += hypot3(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
   }
   // The grid's cell: twice the mean edge (one edge summed per triangle, three indices each).
-  const cell = (6 * edges) / region.length;
+  const count = region.length / 3, cell = (6 * edges) / region.length;
   const at = new Float64Array(p.length);
-  const crossings = () => {
-    const found: number[][] = [];
-    forEachSelfIntersection(at, region, cell, (i, j) => found.push([i, j]));
-    return found;
-  };
   for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
-  const before = new Set(crossings().map(([i, j]) => `${i} ${j}`));
-  const move = new Float32Array(p.length);
+  const before = new Set<number>();
+  forEachSelfIntersection(at, region, cell, (i, j) => before.add(i * count + j));
+  const move = new Float32Array(p.length), moved = new Uint8Array(count);
+  const first = [0, 0, 0], second = [0, 0, 0];
   for (let step = 0; ; step++) {
-    move.fill(0);
+    for (const v of nearby) move[3 * v] = move[3 * v + 1] = move[3 * v + 2] = 0;
     moveLid(frame, lid, side, closing, move);
-    for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i] + move[i];
-    const fresh = crossings().filter(([i, j]) => !before.has(`${i} ${j}`));
+    for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
+    for (let t = 0; t < count; t++) {
+      moved[t] = 0;
+      for (let k = 0; k < 3; k++) {
+        const v = region[3 * t + k];
+        if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) moved[t] = 1;
+      }
+    }
+    const fresh: number[] = [];
+    overlappingPairsWith(triangleBoxes(at, 3, region), 3, cell, moved, (i, j) => {
+      for (let k = 0; k < 3; k++) {
+        first[k] = 3 * region[3 * i + k];
+        second[k] = 3 * region[3 * j + k];
+      }
+      let shared = 0;
+      for (let k = 0; k < 3; k++) if (first[k] === second[0] || first[k] === second[1] || first[k] === second[2]) shared++;
+      // Neighbours across an edge only touch.
+      if (shared < 2 && !before.has(i * count + j) && trianglesIntersect(at, first, second, TOUCH_EPS)) fresh.push(i, j);
+    });
     if (fresh.length === 0 || step === UNFOLD.steps) {
-      for (let i = 0; i < p.length; i++) d[i] += move[i];
+      for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) d[k] += move[k];
       return;
     }
     const held = new Set<number>();
-    for (const pair of fresh) for (const t of pair) for (let k = 0; k < 3; k++) {
+    for (const t of fresh) for (let k = 0; k < 3; k++) {
       const v = region[3 * t + k];
       if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) held.add(lid.nearestMargin(v));
     }
@@ -496,12 +523,16 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   }
 }
 
+/** How much of a lid's motion reaches a vertex this far (cm) from its centre: all of it out to the eyeball and half an eye unit, none 0.8 further. */
+function lidNear(frame: ExpressionFrame, distance: number): number {
+  return 1 - smoothstep((distance - (frame.eyeRadius + 0.5 * frame.eyeUnit)) / (0.8 * frame.eyeUnit));
+}
+
 /** Turns the lid (and moves it in or out) by `closing` into `d`. */
 function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const { centre, upper, lower, widest, which } = lid;
   const { left } = frame;
   const sign = which === 'upper' ? 1 : -1;
-  const reach = frame.eyeRadius + 0.5 * frame.eyeUnit;
   const back = new Set(frame.lidBack[side]);
   const p = frame.fitted.head;
   // Per vertex, with no array (thousands of vertices, a dozen lids per avatar): the margin's motion, the turned point, the moved one.
@@ -509,10 +540,9 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
   // A closing upper lid places its rim first, then what lies behind it (below).
   const closingOver = lid.overlaps && closing > 0, rim = new Set(lid.rim);
   const behind: number[] = [], behindAt: number[] = [], closedRim: ProfilePoint[] = [], closedRimDistance: ProfilePoint[] = [];
-  for (let v = 0; v < p.length / 3; v++) {
+  for (const v of lid.nearby) {
     const rx = p[3 * v] - centre[0], ry = p[3 * v + 1] - centre[1], rz = p[3 * v + 2] - centre[2];
-    const near = 1 - smoothstep((Math.sqrt(rx * rx + ry * ry + rz * rz) - reach) / (0.8 * frame.eyeUnit));
-    if (near === 0) continue;
+    const near = lidNear(frame, Math.sqrt(rx * rx + ry * ry + rz * rz));
     const qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
     const x = qx * left[0] + qy * left[1] + qz * left[2];
     const gap = upper.at(x) - lower.at(x);

@@ -7,53 +7,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MeshData, Vec3 } from '../../../src/model/avatar.ts';
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { createPipeline } from '../../../src/pipeline/index.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
-import { renderTriangleIds } from '../../../src/geometry/render/rasterize.ts';
-import { forEachSelfIntersection } from '../../../src/geometry/mesh/checks.ts';
 import { PART_NAMES } from '../../../src/geometry/template/types.ts';
+import { LID_VIEWS as VIEWS, selfIntersections, stillSeen as seen, type Mesh } from '../../../tools/quality/lid-closure.ts';
 
-type Mesh = Pick<MeshData, 'positions' | 'normals' | 'uvs' | 'indices'>;
 const SHAPES = [['eyeLeft', 'eyeBlinkLeft'], ['eyeRight', 'eyeBlinkRight']] as const;
-/** Straight on, and from below (37 degrees), as a camera under the face sees the lids. */
-const VIEWS: Vec3[] = [[0, 0, 1], [0, -0.6, 0.8]];
 /** The most of the open eye's eyeball still seen at blink, from each view (pixels of 0.2 mm: 0.5 % is a few dozen). */
 const LIMIT = [0.005, 0.02];
 
-/** Pixels (0.2 mm each) of the eyeball seen past the head from `direction`, orthographic. */
-function eyeballSeen(head: Mesh, eye: Mesh, direction: Vec3): number {
-  const centre = boundsCentre(eye.positions);
-  const camera = { type: 'orthographic' as const, viewHeight: 4, eye: centre.map((c, k) => c + 20 * direction[k]) as Vec3, target: centre, up: [0, 1, 0] as Vec3 };
-  const { ids } = renderTriangleIds([{ geometry: head }, { geometry: eye }], camera, { width: 200, height: 200 });
-  const firstEye = head.indices.length / 3;
-  return ids.reduce((n, id) => n + (id >= firstEye ? 1 : 0), 0);
-}
-
-/** An eyeball's centre: the middle of its bounds (a sphere's). */
-function boundsCentre(p: Float32Array): Vec3 {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < p.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], p[i]);
-    hi[i % 3] = Math.max(hi[i % 3], p[i]);
-  }
-  return [0, 1, 2].map((k) => (lo[k] + hi[k]) / 2) as Vec3;
-}
-
-/** The share of the open eye's eyeball still seen with the lids closed, from each view. */
+/** The share of the open eye's eyeball still seen with the lids closed, from each view (front, below). */
 function stillSeen(open: Mesh, closed: Mesh, eye: Mesh): number[] {
-  return VIEWS.map((direction) => {
-    const before = eyeballSeen(open, eye, direction);
+  return seen(open, closed, eye).map(({ open: before, share }) => {
     assert.ok(before > 2000, `the open eye shows (${before} px)`);
-    return eyeballSeen(closed, eye, direction) / before;
+    return share;
   });
-}
-
-function selfIntersections(mesh: Mesh): number {
-  let count = 0;
-  forEachSelfIntersection(mesh.positions, mesh.indices, 0.3, () => count++);
-  return count;
 }
 
 for (const version of ['1.6', '2.0'] as const) {

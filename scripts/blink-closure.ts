@@ -1,0 +1,42 @@
+/**
+ * The eyeball still seen through closed lids on the avatars of every test photo (issue 20 item 3): per eye, the share
+ * of the open eye's eyeball seen at eyeBlink* = 1 from the front and from 20, 37 and 50 degrees below, and the pairs
+ * of head triangles that cross at blink and did not open. Usage: node --import tsx scripts/blink-closure.ts [photo ...]
+ * (names in test/fixtures/faces without .jpg; all of them by default). Template 2.0, the `expressions` feature.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Vec3 } from '../src/model/avatar.ts';
+import { createPipeline } from '../src/pipeline/index.ts';
+import { selfIntersections, stillSeen } from '../tools/quality/lid-closure.ts';
+
+const FACES = path.resolve(import.meta.dirname, '../test/fixtures/faces');
+const below = (degrees: number): Vec3 => [0, -Math.sin((degrees * Math.PI) / 180), Math.cos((degrees * Math.PI) / 180)];
+const VIEWS: [string, Vec3][] = [['front', [0, 0, 1]], ['below 20', below(20)], ['below 37', below(37)], ['below 50', below(50)]];
+
+const photos = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(FACES).filter((f) => f.endsWith('.jpg')).map((f) => f.slice(0, -4));
+const pipeline = await createPipeline();
+const worst = VIEWS.map(() => 0);
+for (const photo of photos) {
+  const run = await pipeline.run({ inputType: 'photo', file: readFileSync(path.join(FACES, `${photo}.jpg`)), template: '2.0', features: ['expressions'] }, () => {}).catch((e: Error) => e);
+  if (run instanceof Error) {
+    console.log(`${photo}: refused (${run.message})`);
+    continue;
+  }
+  const mesh = (name: string) => run.model.meshes.find((m) => m.name === name)!;
+  const head = mesh('head');
+  const neutral = selfIntersections(head.geometry);
+  const eyes = (['Left', 'Right'] as const).map((side) => {
+    const deltas = head.morphs.find((m) => m.name === `eyeBlink${side}`)!.deltas;
+    const closed = { ...head.geometry, positions: head.geometry.positions.map((x, i) => x + deltas[i]) };
+    const shares = stillSeen(head.geometry, closed, mesh(`eye${side}`).geometry, VIEWS.map(([, v]) => v)).map(({ share }, k) => {
+      worst[k] = Math.max(worst[k], share);
+      return `${VIEWS[k][0]} ${(100 * share).toFixed(2)} %`;
+    });
+    return `${side.toLowerCase()}: ${shares.join(', ')}; ${selfIntersections(closed) - neutral} new crossings`;
+  });
+  console.log(`${photo}: ${eyes.join(' | ')}`);
+}
+console.log(`worst: ${VIEWS.map(([name], k) => `${name} ${(100 * worst[k]).toFixed(2)} %`).join(', ')}`);
+// The pipeline's helper thread keeps the process alive.
+process.exit(0);
