@@ -73,7 +73,7 @@ export async function preparedEntryOffThread(name: string, data: Uint8Array): Pr
  * Written here on node:zlib rather than through fflate: native CRC-32 is several times faster
  * than fflate's, and the packages carry megabytes of textures.
  */
-export function writeZip(entries: ZipEntry[]): Uint8Array {
+export function writeZip(entries: (ZipEntry | PartsEntry)[]): Uint8Array {
   return Buffer.concat(zipParts(entries));
 }
 
