@@ -120,14 +120,17 @@ async function avatarJob(job: Job, c: JobContext) {
 
   const neutral = await templateNeutral(avatar.template);
   // Each file is put as soon as it is made, its write and sync on libuv's pool while this thread makes the next:
-  // the previews and the model document (the largest) first, then each package when zipped. A throw while any is
-  // made (as a rejection) is reported only once the others have settled.
+  // the previews, then each package when zipped, and the model document. A throw while any is made (as a
+  // rejection) is reported only once the others have settled.
   const files = new JobFiles(c);
   files.put(previewPath(key, 'jpg'), result.preview.jpg);
   files.put(previewPath(key, 'png'), result.preview.png);
-  files.put(modelPath(key), (async () => encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored))());
   const packages = (async () => startPackages(result.model, avatar.platforms, { templateNeutralObj: neutral, views: result.views, modelFiles: result.modelFiles, modelFileClaims: result.modelFileClaims }))();
   for (const platform of avatar.platforms) files.put(packagePath(key, platform), packages.then((zips) => zips.get(platform)!));
+  // The model document in a later turn: the packages' own work on this thread (the GLB, the Unity JSON) is done in
+  // the turn that starts them, which then waits on other threads (the Unity JSON's deflate on the pool, the helper's
+  // FBX); the document (60 ms) is encoded in that wait instead of before the packages, which no longer wait for it.
+  files.put(modelPath(key), new Promise((resolve) => setImmediate(resolve)).then(() => encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored)));
   await files.settled();
   if (!(await c.avatars.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made

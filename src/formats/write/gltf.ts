@@ -1,6 +1,6 @@
 import { Document, Format, NodeIO, type Accessor, type Buffer as GltfBuffer, type Material as GltfMaterial, type Node, type Texture as GltfTexture } from '@gltf-transform/core';
 import { DEFAULT_ALPHA_CUTOFF, type AnimationClip, type AvatarMesh, type AvatarModel, type Material, type MorphTrack, type Vec3 } from '../../model/avatar.ts';
-import { packGlb } from './glb-container.ts';
+import { glbParts, packGlb } from './glb-container.ts';
 import { appendSparseTargets } from './gltf-morphs.ts';
 import { meshNodeName } from './naming.ts';
 import { computeTangents } from '../../geometry/mesh/tangents.ts';
@@ -137,6 +137,18 @@ function jointsForGltf(mesh: AvatarMesh): Uint16Array {
  * Self-contained: the textures are embedded, so the file alone shows the textured head.
  */
 export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
+  const { json, bin } = await glbContent(model);
+  return packGlb(json, bin);
+}
+
+/** writeGlb's bytes as the parts of the file in order (glbParts), for a caller that stores them without joining them. */
+export async function writeGlbParts(model: AvatarModel): Promise<Uint8Array[]> {
+  const { json, bin } = await glbContent(model);
+  return glbParts(json, bin);
+}
+
+/** The GLB's JSON and its binary buffer as pieces in order. */
+async function glbContent(model: AvatarModel): Promise<{ json: object; bin: Uint8Array[] }> {
   const b = new GlbBuilder();
   const textures = b.textures(model);
   const materials = new Map(model.materials.map((m) => [m.name, b.material(m, textures)]));
@@ -169,5 +181,5 @@ export async function writeGlb(model: AvatarModel): Promise<Uint8Array> {
   if (!buffer || !data) throw new Error('glTF buffer missing');
   const bin = appendSparseTargets(json, data, model.meshes.map((mesh) => ({ nodeName: meshNodeName(mesh), mesh })), METRES_PER_CM);
   buffer.byteLength = bin.reduce((sum, piece) => sum + piece.length, 0);
-  return packGlb(json, bin);
+  return { json, bin };
 }

@@ -158,22 +158,28 @@ function writeRounded(out: ByteWriter, numbers: RoundedNumbers): void {
         buf = out.buf;
       }
       if (start + k > 0) buf[pos++] = COMMA;
-      let n = Math.round(chunk[k] * f);
+      const n = Math.round(chunk[k] * f);
       if (!(n >= -MAX_FIXED && n <= MAX_FIXED)) {
         pos += buf.write(JSON.stringify(n / f), pos, 'latin1');
         continue;
       }
-      if (n < 0) {
+      // In int32 from here (|n| < 2^31; -0 becomes 0, printed "0" alike): integer division and remainder.
+      let m = n | 0;
+      if (m < 0) {
         buf[pos++] = 0x2d;
-        n = -n;
+        m = -m;
       }
-      const whole = Math.floor(n / f);
+      const whole = (m / f) | 0;
       pos = writeDigits(buf, pos, whole, digitCount(whole));
-      let fraction = n - whole * f;
+      let fraction = m - whole * f;
       if (fraction === 0) continue;
       let places = decimals;
-      while (fraction % 10 === 0) {
-        fraction /= 10;
+      while (fraction % 100 === 0) {
+        fraction = (fraction / 100) | 0;
+        places -= 2;
+      }
+      if (fraction % 10 === 0) {
+        fraction = (fraction / 10) | 0;
         places--;
       }
       buf[pos++] = 0x2e;
@@ -186,18 +192,30 @@ function writeRounded(out: ByteWriter, numbers: RoundedNumbers): void {
 
 const chunk = new Float64Array(8192);
 
+/** Decimal digits of n (0 <= n < 2^31). */
 function digitCount(n: number): number {
-  let count = 1;
-  for (let t = 10; t <= n; t *= 10) count++;
+  if (n < 10) return 1;
+  if (n < 100) return 2;
+  if (n < 1000) return 3;
+  if (n < 10000) return 4;
+  let count = 5;
+  for (let t = 100000; t <= n; t *= 10) count++;
   return count;
 }
 
-/** n (0 <= n < 2^31) as exactly `width` decimal digits, with leading zeros. */
+/** "00" to "99" as pairs of ASCII digits: the digits are written two per division. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i & 1 ? (i >> 1) % 10 : Math.floor((i >> 1) / 10)));
+
+/** n (0 <= n < 2^31, at most `width` digits) as exactly `width` decimal digits, with leading zeros. */
 function writeDigits(buf: Buffer, pos: number, n: number, width: number): number {
-  for (let i = pos + width - 1; i >= pos; i--) {
-    const q = (n / 10) | 0;
-    buf[i] = 0x30 + n - q * 10;
+  let i = pos + width;
+  while (i - pos >= 2) {
+    const q = (n / 100) | 0;
+    const pair = (n - q * 100) << 1;
+    buf[--i] = DIGIT_PAIRS[pair + 1];
+    buf[--i] = DIGIT_PAIRS[pair];
     n = q;
   }
+  if (i > pos) buf[pos] = 0x30 + n;
   return pos + width;
 }

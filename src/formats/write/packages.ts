@@ -4,12 +4,12 @@ import type { Platform } from '../../model/product.ts';
 import type { PreviewView } from '../../geometry/render/preview.ts';
 import { channelMapTextures } from './fbx/channel-maps.ts';
 import { writeFbx } from './fbx/write.ts';
-import { writeGlb } from './gltf.ts';
+import { writeGlbParts } from './gltf.ts';
 import { materialState } from './material-state.ts';
 import { writeObj } from './obj-write.ts';
 import { buildRig } from './rig-json.ts';
 import { writeUnityJson } from './unity-json.ts';
-import { preparedEntry, preparedEntryOffThread, recurringEntry, writeZip, zipParts, type ZipEntry } from './zip-write.ts';
+import { crcOfParts, preparedEntry, preparedEntryOffThread, recurringEntry, writeZip, zipParts, type PartsEntry, type ZipEntry } from './zip-write.ts';
 
 /** File names inside the packages (docs/FORMATS.md lists the layouts). */
 export const PACKAGE_FILES = {
@@ -101,7 +101,8 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
   // The FBX's grey maps encode on sharp's threads while the model files are written.
   const withFbx = needsFbx(platforms);
   const maps = withFbx ? channelMapTextures(model).then((t) => t.map((m) => shared(m.name, m.data))) : Promise.resolve([]);
-  const glb = platforms.includes('webviewer') ? writeGlb(model).then((data) => shared(f.glb, data)) : undefined;
+  // The GLB as its parts: stored in the zip as they are (10 MB, most of it the textures, not joined first).
+  const glb = platforms.includes('webviewer') ? writeGlbParts(model).then((parts): PartsEntry => ({ name: f.glb, parts, crc: crcOfParts(parts) })) : undefined;
   // Once the GLB is written, the model files no other thread has taken, in writeModelFiles' order (the GLB's
   // temporaries are then garbage before the Unity JSON's are made; the other thread has had time to take more).
   const fbx = withFbx

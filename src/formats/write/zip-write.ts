@@ -10,6 +10,19 @@ export interface ZipEntry {
   body?: Uint8Array;
 }
 
+/**
+ * A stored entry given as the parts of its bytes, in order (a GLB: its textures are not copied into one array
+ * first). Its CRC, when known, is of the parts joined.
+ */
+export interface PartsEntry {
+  name: string;
+  parts: readonly Uint8Array[];
+  crc?: number;
+}
+
+/** CRC-32 of the parts joined. */
+export const crcOfParts = (parts: readonly Uint8Array[]): number => parts.reduce((crc, part) => crc32(part, crc), 0);
+
 /** Already-compressed formats (FBX deflates its arrays) are stored: deflating again costs time for little. */
 const STORED = /\.(png|jpe?g|glb|fbx)$/i;
 /** A fixed DOS time stamp (2000-01-01 00:00) keeps a package byte-identical for the same avatar. */
@@ -60,7 +73,7 @@ export async function preparedEntryOffThread(name: string, data: Uint8Array): Pr
  * Written here on node:zlib rather than through fflate: native CRC-32 is several times faster
  * than fflate's, and the packages carry megabytes of textures.
  */
-export function writeZip(entries: ZipEntry[]): Uint8Array {
+export function writeZip(entries: (ZipEntry | PartsEntry)[]): Uint8Array {
   return Buffer.concat(zipParts(entries));
 }
 
@@ -68,7 +81,7 @@ export function writeZip(entries: ZipEntry[]): Uint8Array {
  * writeZip's bytes as the parts they are made of, in order (each entry's header and body, the central directory):
  * a caller that writes them to a file need not copy them into one array first (a job's packages are 27 MB).
  */
-export function zipParts(entries: ZipEntry[]): Uint8Array[] {
+export function zipParts(entries: (ZipEntry | PartsEntry)[]): Uint8Array[] {
   const seen = new Set<string>();
   const parts: Uint8Array[] = [];
   const central: Uint8Array[] = [];
@@ -78,15 +91,18 @@ export function zipParts(entries: ZipEntry[]): Uint8Array[] {
     seen.add(e.name);
     const name = utf8.encode(e.name);
     const stored = STORED.test(e.name);
-    const body = e.body ?? bodyOf(e.name, e.data);
-    const fields = { method: stored ? 0 : 8, crc: e.crc ?? crc32(e.data), compressed: body.length, size: e.data.length };
-    if (offset + body.length > 0xffffffff) throw new Error('zip archive over 4 GiB');
+    if ('parts' in e && !stored) throw new Error(`zip entry ${e.name} given as parts is not of a stored type`);
+    const body: readonly Uint8Array[] = 'parts' in e ? e.parts : [e.body ?? bodyOf(e.name, e.data)];
+    const length = body.reduce((sum, part) => sum + part.length, 0);
+    const crc = e.crc ?? ('parts' in e ? crcOfParts(e.parts) : crc32(e.data));
+    const fields = { method: stored ? 0 : 8, crc, compressed: length, size: 'parts' in e ? length : e.data.length };
+    if (offset + length > 0xffffffff) throw new Error('zip archive over 4 GiB');
     const local = header(0x04034b50, 30, name, fields);
     const dir = header(0x02014b50, 46, name, fields);
     new DataView(dir.buffer).setUint32(42, offset, true);
-    parts.push(local, body);
+    parts.push(local, ...body);
     central.push(dir);
-    offset += local.length + body.length;
+    offset += local.length + length;
   }
   const dirSize = central.reduce((s, c) => s + c.length, 0);
   const end = new Uint8Array(22);

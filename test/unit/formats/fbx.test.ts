@@ -131,6 +131,23 @@ test('a metallic material gets a metallic map; roughness and metallic maps are t
   assert.throws(() => channelMaps({ ...metal, textures: [...metal.textures, { ...metal.textures[0], name: 'skin_roughness.png' }] }), /would replace/);
 });
 
+test('grey maps are encoded once per packed source array, channel and factor; the same bytes as encoded anew', async () => {
+  const metal = { ...model, materials: model.materials.map((m) => (m.name === 'skin' ? { ...m, roughness: 0.5, metallic: 0.5 } : m)) };
+  const [first, again] = [await channelMapTextures(metal), await channelMapTextures(metal)];
+  first.forEach((map, k) => assert.equal(again[k].data, map.data, `${map.name} kept`));
+  // A copy of the packed texture (another avatar's) is encoded anew, to the same bytes.
+  const copied = { ...metal, textures: metal.textures.map((t) => ({ ...t, data: t.data.slice() })) };
+  const fresh = await channelMapTextures(copied);
+  fresh.forEach((map, k) => {
+    assert.notEqual(map.data, first[k].data);
+    assert.deepEqual(map.data, first[k].data);
+  });
+  // Another factor is another map.
+  const rougher = { ...metal, materials: metal.materials.map((m) => (m.name === 'skin' ? { ...m, roughness: 0.25 } : m)) };
+  const [roughness] = await channelMapTextures(rougher);
+  assert.notDeepEqual(roughness.data, first[0].data);
+});
+
 test("three's FBXLoader reads meshes, skin, morph names, textures and clips", async () => {
   const scene = await loadFbxWithThree(bytes);
   const meshes = collect(scene, (o): o is SkinnedMesh => (o as Mesh).isMesh === true);

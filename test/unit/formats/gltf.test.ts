@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DoubleSide, FrontSide, type Bone, type Mesh, type MeshStandardMaterial, type SkinnedMesh } from 'three';
 import { validateBytes } from 'gltf-validator';
-import { sampleTrack, writeGlb } from '../../../src/formats/write/gltf.ts';
+import { sampleTrack, writeGlb, writeGlbParts } from '../../../src/formats/write/gltf.ts';
 import { BONE_NAMES, NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { collect, restPoseError, loadGlbWithThree } from '../../helpers/three-loaders.ts';
 
@@ -79,4 +79,11 @@ test('morph tracks are sampled linearly and clamped at the ends', () => {
   assert.equal(sampleTrack(track, 0.5), 0.25);
   assert.equal(sampleTrack(track, 2), 0.5);
   assert.equal(sampleTrack(track, -1), 0);
+});
+
+test('the GLB as its parts is the GLB: the parts joined, the binary chunk padded to 4 bytes', async () => {
+  const parts = await writeGlbParts(model);
+  assert.ok(parts.length > 2);
+  assert.ok(Buffer.concat(parts).equals(glb));
+  assert.equal(glb.length % 4, 0);
 });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { readFbx } from '../../../tools/read-fbx.ts';
 import { buildBlendshapeZip, buildPackage, buildPackages, NEUTRAL_HAIR_OBJ, PACKAGE_FILES, modelFileClaims, startPackages, writeModelFiles, type ModelFiles } from '../../../src/formats/write/packages.ts';
 import type { RigJson } from '../../../src/formats/write/rig-json.ts';
 import { writeObj } from '../../../src/formats/write/obj-write.ts';
-import { preparedEntry, preparedEntryOffThread, writeZip } from '../../../src/formats/write/zip-write.ts';
+import { crcOfParts, preparedEntry, preparedEntryOffThread, writeZip } from '../../../src/formats/write/zip-write.ts';
 import { NAMED_MORPHS, buildTestAvatar } from '../../fixtures/avatar.ts';
 import { testViews } from '../../fixtures/views.ts';
 import { validateUnityModel } from '../../helpers/unity-schema.ts';
@@ -193,4 +194,14 @@ test('zip writer: deflated and stored entries read back by fflate; duplicate nam
   assert.deepEqual([...files['a.json']], [...data]);
   assert.deepEqual([...files['b.png']], [1, 2, 3]);
   assert.throws(() => writeZip([{ name: 'a', data }, { name: 'a', data }]));
+});
+
+test('zip writer: a stored entry given as its parts is the archive of the parts joined; parts of a deflated type refused', () => {
+  const parts = [Uint8Array.of(1, 2, 3), new Uint8Array(0), Uint8Array.from({ length: 1000 }, (_, k) => k * 7)];
+  const joined = Buffer.concat(parts);
+  const other = { name: 'a.json', data: new TextEncoder().encode('{"a":1}') };
+  const whole = writeZip([other, { name: 'm.glb', data: joined }, { name: 'n.png', data: joined }]);
+  assert.equal(crcOfParts(parts), crc32(joined));
+  assert.ok(Buffer.from(writeZip([other, { name: 'm.glb', parts }, { name: 'n.png', parts, crc: crcOfParts(parts) }])).equals(whole));
+  assert.throws(() => writeZip([{ name: 'a.json', parts }]), /parts/);
 });

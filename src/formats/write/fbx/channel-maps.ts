@@ -40,14 +40,35 @@ export function channelMaps(model: AvatarModel): ChannelMap[] {
   return out;
 }
 
+/**
+ * The PNG of each channel map by its source's bytes, channel and factor. A template's packed maps are the same
+ * array for every avatar of it (encoded once per template and process), so their grey maps are encoded once too.
+ */
+const encoded = new WeakMap<Uint8Array, Map<string, Promise<Uint8Array>>>();
+
+function encodeChannel(source: Uint8Array, channel: ChannelMap['channel'], factor: number): Promise<Uint8Array> {
+  let bySource = encoded.get(source);
+  if (!bySource) encoded.set(source, (bySource = new Map()));
+  const key = `${channel} ${factor}`;
+  let png = bySource.get(key);
+  if (!png) {
+    const picked = sharp(source).extractChannel(channel);
+    png = (factor === 1 ? picked : picked.linear(factor, 0))
+      .png({ compressionLevel: 4, adaptiveFiltering: false })
+      .toBuffer()
+      .then((b) => new Uint8Array(b.buffer, b.byteOffset, b.length));
+    bySource.set(key, png);
+    png.catch(() => bySource.delete(key)); // a failure is the caller's, not kept for the next
+  }
+  return png;
+}
+
 /** Encodes the maps channelMaps names (single-channel PNGs, linear values). */
 export async function channelMapTextures(model: AvatarModel): Promise<Texture[]> {
   const sources = new Map(model.textures.map((t) => [t.name, t]));
   return Promise.all(channelMaps(model).map(async (map): Promise<Texture> => {
     const source = sources.get(map.source);
     if (!source) throw new Error(`material ${map.material} uses unknown texture ${map.source}`);
-    const channel = sharp(source.data).extractChannel(map.channel);
-    const png = await (map.factor === 1 ? channel : channel.linear(map.factor, 0)).png({ compressionLevel: 4, adaptiveFiltering: false }).toBuffer();
-    return { name: map.name, mimeType: 'image/png', width: source.width, height: source.height, data: new Uint8Array(png.buffer, png.byteOffset, png.length) };
+    return { name: map.name, mimeType: 'image/png', width: source.width, height: source.height, data: await encodeChannel(source.data, map.channel, map.factor) };
   }));
 }
