@@ -26,6 +26,13 @@ export function localFiles(root: string, signer: LinkSigner): Files {
     try {
       await write(tmp);
       await fsp.rename(tmp, full);
+      // The rename lives in the directory: synced too, or a crash after the job is marked done could lose the file.
+      const dir = await fsp.open(path.dirname(full), 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
     } catch (e) {
       await fsp.rm(tmp, { force: true });
       throw e;
