@@ -421,18 +421,36 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     colour.set(a.c, 3 * i);
     tone.set(a.neck ? neckTone : skin, 3 * i);
   });
-  const { positions } = input;
+  const fixedColours = new Float64Array(3 * ((input.fixed?.length ?? 0) + 1));
+  input.fixed?.forEach((f, i) => fixedColours.set(f.colour, 3 * (i + 1)));
+  return interpolateAnchors(input.positions, fixedOf, fixedColours, { at, colour, tone }, input.hair);
+}
+
+/**
+ * Per vertex, the anchors' colours weighted by inverse squared distance squared, drifting to their far tones away from
+ * the nearest, under the hair's colour where it covers; vertices with a fixed colour (`fixedOf`, index + 1 into
+ * `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
+ * callback in it made per bake is compiled again on every avatar.
+ */
+function interpolateAnchors(
+  positions: Float32Array,
+  fixedOf: Uint8Array,
+  fixedColours: Float64Array,
+  anchors: { at: Float64Array; colour: Float64Array; tone: Float64Array },
+  hair: AlbedoInput['hair'],
+): Float32Array {
+  const { at, colour, tone } = anchors;
   const n = positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
     if (fixedOf[v]) {
-      out.set(input.fixed![fixedOf[v] - 1].colour, v * 3);
+      for (let c = 0; c < 3; c++) out[v * 3 + c] = fixedColours[3 * fixedOf[v] + c];
       continue;
     }
     const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
     let ws = 0, nearest = Infinity;
     let acc0 = 0, acc1 = 0, acc2 = 0, far0 = 0, far1 = 0, far2 = 0;
-    for (let i = 0; i < 3 * count; i += 3) {
+    for (let i = 0; i < at.length; i += 3) {
       const dx = x - at[i], dy = y - at[i + 1], dz = z - at[i + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       nearest = Math.min(nearest, d2);
@@ -446,11 +464,11 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
       far2 += w * tone[i + 2];
     }
     const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
-    const hair = input.hair ? input.hair.coverage[v] : 0;
+    const cover = hair ? hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
       const a = c === 0 ? acc0 : c === 1 ? acc1 : acc2, f = c === 0 ? far0 : c === 1 ? far1 : far2;
       const s = (a / ws) * (1 - toMedian) + (f / ws) * toMedian;
-      out[v * 3 + c] = hair > 0 ? s * (1 - hair) + input.hair!.colour[c] * hair : s;
+      out[v * 3 + c] = cover > 0 ? s * (1 - cover) + hair!.colour[c] * cover : s;
     }
   }
   return out;
