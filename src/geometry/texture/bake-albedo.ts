@@ -52,6 +52,11 @@ export interface AlbedoInput {
    * `features` (per photo pixel, non-zero on the eyes, brows and lips) are left as they are.
    */
   highlights?: { skin: Rgb; features: Uint8Array };
+  /**
+   * Where the atlas is written (size * size RGBA texels): in shared memory, the pipeline's threads hold it without a
+   * copy of its 16 MB per avatar. A new array when not given.
+   */
+  out?: Uint8Array;
 }
 
 export interface AlbedoResult {
@@ -112,8 +117,8 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const size = input.size;
   // The fill is smooth: bake it at a quarter of the size and magnify; only the face's triangles are
   // baked at full size. This keeps the 2048 atlas cheap where it holds no photo detail.
-  const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION);
-  const rgba = new Uint8ClampedArray(bytes.buffer);
+  const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION, input.out);
+  const rgba = new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, bytes.length);
   const px = new Float32Array(3);
   // Per vertex: image x, y, photo weight, gains, share under hair.
   const attrs = new Float32Array(n * 7);
@@ -274,11 +279,11 @@ function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: numbe
  * the atlas is 4 M texels and this runs on every avatar. Separable: each source row is widened once and
  * kept while the output rows between it and the next are blended from the two.
  */
-function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
+function magnify(src: Uint8Array, size: number, factor: number, out: Uint8Array = new Uint8Array(size * factor * size * factor * 4)): Uint8Array {
   const big = size * factor;
+  if (out.length !== big * big * 4) throw new RangeError(`an atlas of ${big} texels a side is ${big * big * 4} bytes, not ${out.length}`);
   const from = new Uint32Array(src.buffer, src.byteOffset, size * size);
-  const out = new Uint8Array(big * big * 4);
-  const to = new Uint32Array(out.buffer);
+  const to = new Uint32Array(out.buffer, out.byteOffset, big * big);
   // Source columns and weights are the same on every row.
   const x0s = new Int32Array(big);
   const x1s = new Int32Array(big);
