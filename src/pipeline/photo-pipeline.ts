@@ -281,6 +281,8 @@ export class PhotoPipeline implements Pipeline {
       photoGain: light.vertexGain,
       matte: person,
       highlights: { skin, features },
+      // Where the textures go next (imagesInSharedMemory keeps it): no copy of the atlas.
+      out: new Uint8Array(new SharedArrayBuffer(tpl.textureSize * tpl.textureSize * 4)),
     });
     const images = new Map<string, RgbaImage>();
     images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });

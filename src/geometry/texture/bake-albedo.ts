@@ -52,6 +52,11 @@ export interface AlbedoInput {
    * `features` (per photo pixel, non-zero on the eyes, brows and lips) are left as they are.
    */
   highlights?: { skin: Rgb; features: Uint8Array };
+  /**
+   * Where the atlas is written (size * size RGBA texels): in shared memory, the pipeline's threads hold it without a
+   * copy of its 16 MB per avatar. A new array when not given.
+   */
+  out?: Uint8Array;
 }
 
 export interface AlbedoResult {
@@ -112,8 +117,8 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const size = input.size;
   // The fill is smooth: bake it at a quarter of the size and magnify; only the face's triangles are
   // baked at full size. This keeps the 2048 atlas cheap where it holds no photo detail.
-  const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION);
-  const rgba = new Uint8ClampedArray(bytes.buffer);
+  const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION, input.out);
+  const rgba = new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, bytes.length);
   const px = new Float32Array(3);
   // Per vertex: image x, y, photo weight, gains, share under hair.
   const attrs = new Float32Array(n * 7);
@@ -135,35 +140,30 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     if (weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0) faceList[faceCount++] = t;
   }
   const faceTriangles = faceList.subarray(0, faceCount);
-  // The matte's weight per alpha value.
-  const matteWeight = Float64Array.from({ length: 256 }, (_, a) => smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], a));
-  /** The photo weight at a texel (the matte's edge gives none) and its colour into px, or 0. */
-  const photoColour = (t: Float32Array): number => {
-    const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(t[1]))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(t[0])));
-    const w = matte ? t[2] * matteWeight[matte[pixel]] : t[2];
-    if (w <= 0.002) return 0;
-    sampleBilinear(photo, t[0], t[1], px);
-    if (gain || skinLum) {
-      for (let c = 0; c < 3; c++) px[c] = srgbToLinear[roundSingle(px[c])] * t[3 + c];
-      if (skinLum && !highlights!.features[pixel]) compressHighlight(px, skinLum);
-      for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, roundSingle(px[c] * (LINEAR_STEPS - 1)))];
-    }
-    return w;
-  };
-  const under = underHair.some((u) => u > 0) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, photoColour, px) : undefined;
-  const around = new Float32Array(3);
-  const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
+  const sampler: PhotoSource = { photo, matte, convert: !!gain || !!skinLum, skinLum: skinLum || 0, features: highlights?.features, px };
+  const under = underHair.some((u) => u > 0) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, sampler) : undefined;
   // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
   // band along the border) made renders measurably less like the person (identity distance +0.04).
-  // The atlas's hot loop (a million texels): the raster's rows walked here, and of the interpolated attributes
-  // only the weights until a texel turns out to take photo colour.
-  const raster = layoutRaster(uvs, indices, size);
-  const { firstRow, top, spans } = raster;
+  const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
+  bakePhoto(rgba, layoutRaster(uvs, indices, size), faceTriangles, attrs, sampler, underImage);
+  return { rgba: bytes, photoWeight: weight };
+}
+
+/**
+ * The photo, and the skin under the hair, over the fill at full size on the listed triangles: the atlas's hot loop
+ * (a million texels), the raster's rows walked here, and of the interpolated attributes (`attrs`: 7 per vertex,
+ * image x, y, photo weight, gains, share under hair) only the weights until a texel turns out to take photo colour.
+ */
+function bakePhoto(rgba: Uint8ClampedArray, raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource, under: RgbImage | undefined): void {
+  const { indices, size, firstRow, top, spans } = raster;
+  const { px } = sampler;
+  const around = new Float32Array(3);
   const t = new Float32Array(7);
   const da = new Float32Array(7);
   const db = new Float32Array(7);
   const w6 = new Float64Array(6);
-  for (const tri of faceTriangles) {
+  for (let i = 0; i < triangles.length; i++) {
+    const tri = triangles[i];
     if (firstRow[tri] === firstRow[tri + 1]) continue;
     raster.box(tri, w6);
     const a = indices[tri * 3], b = indices[tri * 3 + 1], c = indices[tri * 3 + 2];
@@ -184,12 +184,12 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
         const u = under ? Math.fround(attrs[cb + 6] + wa * da[6] + wb * db[6]) : 0;
         if (u > 0.002) {
           // The skin under the hair: the photo's skin around it, where the photo would have been.
-          sampleBilinear(underImage!, pxc / UNDER_HAIR_REDUCTION, py / UNDER_HAIR_REDUCTION, around, 4);
+          sampleBilinear(under!, pxc / UNDER_HAIR_REDUCTION, py / UNDER_HAIR_REDUCTION, around, 4);
           for (let k = 0; k < 3; k++) rgba[o + k] = u * around[k] + (1 - u) * rgba[o + k];
         }
         if (!(Math.fround(attrs[cb + 2] + wa * da[2] + wb * db[2]) > 0.002)) continue;
         for (let k = 0; k < 6; k++) t[k] = attrs[cb + k] + wa * da[k] + wb * db[k];
-        const w = photoColour(t);
+        const w = photoColour(sampler, t);
         if (w <= 0.002) continue;
         rgba[o] = w * px[0] + (1 - w) * rgba[o];
         rgba[o + 1] = w * px[1] + (1 - w) * rgba[o + 1];
@@ -197,19 +197,54 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
       }
     }
   }
-  return { rgba: bytes, photoWeight: weight };
+}
+
+/** What a texel's photo colour is made from. */
+interface PhotoSource {
+  photo: RgbImage;
+  matte: Uint8Array | undefined;
+  /** Whether the colour goes through linear light (gains or highlights). */
+  convert: boolean;
+  /** The skin tone's linear luminance for the highlights, 0 for none. */
+  skinLum: number;
+  features: Uint8Array | undefined;
+  /** The colour out. */
+  px: Float32Array;
+}
+
+/** The matte's weight per alpha value. */
+const MATTE_WEIGHT = Float64Array.from({ length: 256 }, (_, a) => smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], a));
+
+/**
+ * The photo weight at a texel (`t`: image x, y, photo weight, gains; the matte's edge gives none) and its colour
+ * into `s.px`, or 0. A module function, not a closure per bake: the atlas's loop inlines it by identity, and a
+ * new closure on every avatar threw that optimized code away.
+ */
+function photoColour(s: PhotoSource, t: Float32Array): number {
+  const { photo, matte, px } = s;
+  const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(t[1]))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(t[0])));
+  const w = matte ? t[2] * MATTE_WEIGHT[matte[pixel]] : t[2];
+  if (w <= 0.002) return 0;
+  sampleBilinear(photo, t[0], t[1], px);
+  if (s.convert) {
+    for (let c = 0; c < 3; c++) px[c] = srgbToLinear[roundSingle(px[c])] * t[3 + c];
+    if (s.skinLum && !s.features![pixel]) compressHighlight(px, s.skinLum);
+    for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, roundSingle(px[c] * (LINEAR_STEPS - 1)))];
+  }
+  return w;
 }
 
 /**
  * The skin under a hair mesh on a coarse atlas grid (`size` texels a side): texels the photo gives mostly (weight
  * at least a half) keep its colour, all others take a push-pull continuation of them.
  */
-function underHairSkin(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, photoColour: (t: Float32Array) => number, px: Float32Array): Uint8Array {
+function underHairSkin(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource): Uint8Array {
+  const { px } = sampler;
   const { size } = raster;
   const rgba = new Uint8Array(size * size * 4);
   const source = new Uint8Array(size * size);
   raster.visit(attrs, 7, (texel, t) => {
-    if (t[2] < 0.5 || photoColour(t) < 0.5) return;
+    if (t[2] < 0.5 || photoColour(sampler, t) < 0.5) return;
     for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = px[c];
     source[texel] = TexelSource.scan;
   }, triangles);
@@ -223,14 +258,9 @@ function underHairSkin(raster: UvRaster, triangles: Uint32Array, attrs: Float32A
 function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: number): Uint8Array {
   const rgba = new Uint8ClampedArray(size * size * 4);
   const covered = new Uint8Array(size * size);
-  layoutRaster(input.uvs, input.indices, size).visit(fill, 3, (texel, t) => {
-    const o = texel * 4;
-    rgba[o] = t[0];
-    rgba[o + 1] = t[1];
-    rgba[o + 2] = t[2];
-    rgba[o + 3] = 255;
-    covered[texel] = 1;
-  });
+  layoutRaster(input.uvs, input.indices, size).interpolate(fill, 3, rgba, 4, covered);
+  // Opaque: every texel is covered, grown into from a covered one, or the background.
+  for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
   const bytes = new Uint8Array(rgba.buffer);
   dilate(bytes, covered, size, 2);
   // The background as whole texels: the skin's bytes (converted as a byte array's set does) and opaque.
@@ -249,42 +279,50 @@ function bakeFill(input: AlbedoInput, fill: Float32Array, skin: Rgb, size: numbe
  * the atlas is 4 M texels and this runs on every avatar. Separable: each source row is widened once and
  * kept while the output rows between it and the next are blended from the two.
  */
-function magnify(src: Uint8Array, size: number, factor: number): Uint8Array {
+function magnify(src: Uint8Array, size: number, factor: number, out: Uint8Array = new Uint8Array(size * factor * size * factor * 4)): Uint8Array {
   const big = size * factor;
+  if (out.length !== big * big * 4) throw new RangeError(`an atlas of ${big} texels a side is ${big * big * 4} bytes, not ${out.length}`);
   const from = new Uint32Array(src.buffer, src.byteOffset, size * size);
-  const out = new Uint8Array(big * big * 4);
-  const to = new Uint32Array(out.buffer);
+  const to = new Uint32Array(out.buffer, out.byteOffset, big * big);
   // Source columns and weights are the same on every row.
   const x0s = new Int32Array(big);
   const x1s = new Int32Array(big);
   const axs = new Int32Array(big);
-  const coord = (i: number) => Math.min(size - 1, Math.max(0, (i + 0.5) / factor - 0.5));
   for (let x = 0; x < big; x++) {
-    const fx = coord(x);
+    const fx = magnifiedCoord(x, size, factor);
     x0s[x] = Math.floor(fx);
     x1s[x] = Math.min(size - 1, x0s[x] + 1);
     axs[x] = Math.round((fx - x0s[x]) * 256);
   }
-  // The widened source rows, an even row in the first and an odd one in the second (two neighbours never share one).
-  const wide = [new Uint32Array(big), new Uint32Array(big)];
-  const wideOf = [-1, -1];
-  const widened = (r: number): Uint32Array => {
-    const row = wide[r & 1];
-    if (wideOf[r & 1] === r) return row;
-    wideOf[r & 1] = r;
-    const o = r * size;
-    for (let x = 0; x < big; x++) row[x] = lerpTexel(from[o + x0s[x]], from[o + x1s[x]], axs[x]);
-    return row;
-  };
+  // The widened source rows, an even row in one and an odd one in the other (two neighbours never share one).
+  const even = new Uint32Array(big), odd = new Uint32Array(big);
+  let evenRow = -1, oddRow = -1;
   for (let y = 0; y < big; y++) {
-    const fy = coord(y);
-    const top = widened(Math.floor(fy));
-    const bottom = widened(Math.min(size - 1, Math.floor(fy) + 1));
-    const ay = Math.round((fy - Math.floor(fy)) * 256);
+    const fy = magnifiedCoord(y, size, factor);
+    const r0 = Math.floor(fy), r1 = Math.min(size - 1, r0 + 1);
+    for (let r = r0; r <= r1; r++) {
+      if (r & 1 ? oddRow === r : evenRow === r) continue;
+      widenRow(from, r * size, x0s, x1s, axs, r & 1 ? odd : even);
+      if (r & 1) oddRow = r;
+      else evenRow = r;
+    }
+    const top = r0 & 1 ? odd : even;
+    const bottom = r1 & 1 ? odd : even;
+    const ay = Math.round((fy - r0) * 256);
     const o = y * big;
     for (let x = 0; x < big; x++) to[o + x] = lerpTexel(top[x], bottom[x], ay);
   }
   return out;
+}
+
+/** Output texel i's source coordinate under magnification by `factor` (texel centres aligned, clamped to the image). */
+function magnifiedCoord(i: number, size: number, factor: number): number {
+  return Math.min(size - 1, Math.max(0, (i + 0.5) / factor - 0.5));
+}
+
+/** One source row (from `from[o]` on) widened into `row` by the columns' tables. */
+function widenRow(from: Uint32Array, o: number, x0s: Int32Array, x1s: Int32Array, axs: Int32Array, row: Uint32Array): void {
+  for (let x = 0; x < row.length; x++) row[x] = lerpTexel(from[o + x0s[x]], from[o + x1s[x]], axs[x]);
 }
 
 /**
@@ -388,18 +426,36 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     colour.set(a.c, 3 * i);
     tone.set(a.neck ? neckTone : skin, 3 * i);
   });
-  const { positions } = input;
+  const fixedColours = new Float64Array(3 * ((input.fixed?.length ?? 0) + 1));
+  input.fixed?.forEach((f, i) => fixedColours.set(f.colour, 3 * (i + 1)));
+  return interpolateAnchors(input.positions, fixedOf, fixedColours, { at, colour, tone }, input.hair);
+}
+
+/**
+ * Per vertex, the anchors' colours weighted by inverse squared distance squared, drifting to their far tones away from
+ * the nearest, under the hair's colour where it covers; vertices with a fixed colour (`fixedOf`, index + 1 into
+ * `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
+ * callback in it made per bake is compiled again on every avatar.
+ */
+function interpolateAnchors(
+  positions: Float32Array,
+  fixedOf: Uint8Array,
+  fixedColours: Float64Array,
+  anchors: { at: Float64Array; colour: Float64Array; tone: Float64Array },
+  hair: AlbedoInput['hair'],
+): Float32Array {
+  const { at, colour, tone } = anchors;
   const n = positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
     if (fixedOf[v]) {
-      out.set(input.fixed![fixedOf[v] - 1].colour, v * 3);
+      for (let c = 0; c < 3; c++) out[v * 3 + c] = fixedColours[3 * fixedOf[v] + c];
       continue;
     }
     const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
     let ws = 0, nearest = Infinity;
     let acc0 = 0, acc1 = 0, acc2 = 0, far0 = 0, far1 = 0, far2 = 0;
-    for (let i = 0; i < 3 * count; i += 3) {
+    for (let i = 0; i < at.length; i += 3) {
       const dx = x - at[i], dy = y - at[i + 1], dz = z - at[i + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       nearest = Math.min(nearest, d2);
@@ -413,11 +469,11 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
       far2 += w * tone[i + 2];
     }
     const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
-    const hair = input.hair ? input.hair.coverage[v] : 0;
+    const cover = hair ? hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
       const a = c === 0 ? acc0 : c === 1 ? acc1 : acc2, f = c === 0 ? far0 : c === 1 ? far1 : far2;
       const s = (a / ws) * (1 - toMedian) + (f / ws) * toMedian;
-      out[v * 3 + c] = hair > 0 ? s * (1 - hair) + input.hair!.colour[c] * hair : s;
+      out[v * 3 + c] = cover > 0 ? s * (1 - cover) + hair!.colour[c] * cover : s;
     }
   }
   return out;

@@ -8,7 +8,7 @@ import type { MeshData, Vec3 } from '../../model/avatar.ts';
 import type { RgbaImage } from '../render/image.ts';
 import type { RenderItem } from '../render/rasterize.ts';
 import { pickSurface, visiblePoints } from '../render/surface-pick.ts';
-import { dilate, rasterizeUv } from './uv-raster.ts';
+import { dilate, UvRaster } from './uv-raster.ts';
 
 export interface SurfaceMaps {
   /** Occlusion in every colour channel (grey, so that readers that take a map's colour agree). */
@@ -109,10 +109,7 @@ export function bakeSurfaceMaps(input: SurfaceMapInput): SurfaceMaps {
   for (let v = 0; v < n; v++) attrs.set([input.occlusion[v], input.look[v].roughness, input.look[v].pores, input.look[v].lipLines], v * 4);
   const texel = new Float32Array(size * size * 4);
   const covered = new Uint8Array(size * size);
-  rasterizeUv(mesh.uvs, mesh.indices, size, attrs, 4, (t, a) => {
-    texel.set(a, t * 4);
-    covered[t] = 1;
-  });
+  new UvRaster(mesh.uvs, mesh.indices, size).interpolate(attrs, 4, texel, 4, covered);
   // Texel densities differ across an atlas; the detail is drawn in texels of a 2048 atlas.
   const detailScale = size / 2048;
   const height = new Float32Array(size * size);

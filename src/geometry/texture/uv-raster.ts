@@ -92,6 +92,40 @@ export class UvRaster {
   }
 
   /**
+   * Writes each covered texel's interpolated attributes (`stride` per vertex, in single precision) into `out`
+   * (`outStride` per texel, from its first element) and marks it in `covered`: the per-texel callback of `visit`
+   * left out where only the values are kept (a callback per texel that the loop cannot inline).
+   */
+  interpolate(attrs: Float32Array, stride: number, out: Float32Array | Uint8ClampedArray, outStride: number, covered: Uint8Array): void {
+    const { indices, size, firstRow, top, spans } = this;
+    const da = new Float32Array(stride);
+    const db = new Float32Array(stride);
+    const w = new Float64Array(6);
+    for (let t = 0; t < indices.length / 3; t++) {
+      if (firstRow[t] === firstRow[t + 1]) continue;
+      this.box(t, w);
+      const a = indices[t * 3], b = indices[t * 3 + 1], c = indices[t * 3 + 2];
+      for (let k = 0; k < stride; k++) {
+        da[k] = attrs[a * stride + k] - attrs[c * stride + k];
+        db[k] = attrs[b * stride + k] - attrs[c * stride + k];
+      }
+      const cBase = c * stride;
+      const wa0 = w[0], waX = w[1], waY = w[2], wb0 = w[3], wbX = w[4], wbY = w[5];
+      for (let r = firstRow[t], y = top[t]; r < firstRow[t + 1]; r++, y++) {
+        const py = y + 0.5;
+        for (let x = spans[r * 2]; x < spans[r * 2 + 1]; x++) {
+          const px = x + 0.5;
+          const wa = wa0 + waX * px + waY * py;
+          const wb = wb0 + wbX * px + wbY * py;
+          const texel = y * size + x;
+          for (let k = 0; k < stride; k++) out[texel * outStride + k] = Math.fround(attrs[cBase + k] + wa * da[k] + wb * db[k]);
+          covered[texel] = 1;
+        }
+      }
+    }
+  }
+
+  /**
    * Walks the texels covered by the listed triangles (all by default), triangle by triangle, with per-vertex
    * attributes (`stride` floats per vertex) interpolated to each texel centre.
    */

@@ -178,3 +178,13 @@ test("the border fill keeps the skin's hue where the photo's border lies in deep
   const [r, g, b] = res.rgba.subarray(o, o + 3);
   assert.ok(r / (r + g + b) < 0.45, `rim ${[r, g, b]}: the skin's red share is 0.40, the shadow's 0.63`);
 });
+
+test('the atlas is baked into the array given for it (shared memory) as it is into a new one', () => {
+  const p = plane();
+  const input = { size: 32, ...p, photo: photo(), camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] }, faceOval: p.oval, skin: [200, 160, 140] as [number, number, number] };
+  const out = new Uint8Array(new SharedArrayBuffer(32 * 32 * 4));
+  const given = bakeAlbedo({ ...input, out });
+  assert.equal(given.rgba, out);
+  assert.deepEqual([...out], [...bakeAlbedo(input).rgba]);
+  assert.throws(() => bakeAlbedo({ ...input, out: new Uint8Array(16) }), RangeError);
+});

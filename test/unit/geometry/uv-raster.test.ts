@@ -107,3 +107,24 @@ test('a sliver whose bounds run far outside its box keeps its rows inside the bo
     assert.ok(raster.spans[r] >= 0.1 * 4096 - 1 && raster.spans[r + 1] <= 0.9 * 4096 + 2);
   }
 });
+
+test('interpolate writes what visit gives each texel (the last triangle over a shared texel winning), into floats or clamped bytes', () => {
+  const { uvs, indices, attrs } = mesh(4);
+  const raster = new UvRaster(uvs, indices, 40);
+  const texels = 40 * 40;
+  const floats = new Float32Array(texels * 3).fill(-1), bytes = new Uint8ClampedArray(texels * 4);
+  const wantFloats = floats.slice(), wantBytes = bytes.slice();
+  const seen = new Uint8Array(texels), wantSeen = new Uint8Array(texels);
+  raster.visit(attrs, 2, (texel, a) => {
+    wantFloats.set(a, texel * 3);
+    wantBytes[texel * 4] = a[0];
+    wantBytes[texel * 4 + 1] = a[1];
+    wantSeen[texel] = 1;
+  });
+  raster.interpolate(attrs, 2, floats, 3, seen);
+  assert.deepEqual(floats, wantFloats);
+  assert.deepEqual(seen, wantSeen);
+  raster.interpolate(attrs, 2, bytes, 4, seen);
+  assert.deepEqual(bytes, wantBytes);
+  assert.ok(wantSeen.reduce((a, b) => a + b, 0) > texels / 2);
+});
