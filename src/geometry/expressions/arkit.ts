@@ -30,6 +30,11 @@ const EYE_YAW = 22 * deg, EYE_UP = 22 * deg, EYE_DOWN = 30 * deg;
 const TONGUE_OUT_JAW = 14 * deg;
 /** Clearance (cm) between the stuck-out tongue's underside and the lower incisors' edges it rests on. */
 const TONGUE_OVER_TEETH = 0.05;
+/**
+ * The lips' own motion in jawOpen (mouth units): the upper lip up, the lower lip up against the jaw's turn (each
+ * half), both a little back (stretched over the teeth), fading out over `reach`.
+ */
+const JAW_OPEN_LIPS = { upperUp: 0.35, lowerUp: 0.3, back: 0.05, reach: 2.4 };
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
 const JAW_SIDEWAYS = 0.2;
 
@@ -639,7 +644,16 @@ const RECIPES: Record<ArkitName, Recipe> = {
   eyeLookUpLeft: look('Up').Left, eyeLookUpRight: look('Up').Right,
   eyeSquintLeft: squint.Left, eyeSquintRight: squint.Right,
   eyeWideLeft: wide.Left, eyeWideRight: wide.Right,
-  jawOpen: (f, o) => motions.jaw(f, o, JAW_OPEN),
+  jawOpen: (f, o) => {
+    motions.jaw(f, o, JAW_OPEN);
+    // A jaw opening wide stretches the lips over the teeth: the upper lip retracts, showing most of the upper incisors'
+    // crowns (turned with the jaw alone, they showed a 2-3 mm strip), and the lower lip rides up over the lower ones'.
+    const u = f.mouthUnit;
+    brush(f, o, vertex(f.fitted.head, UPPER_LIP.inner), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.upperUp * u, -JAW_OPEN_LIPS.back * u), weightsOf(f).upperJaw);
+    // The lower lip's two halves, each about its middle: about the lip's centre alone the sides (over the canines and
+    // premolars, seen from the front once the jaw turns) stayed down.
+    for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, -JAW_OPEN_LIPS.back * u), f.jaw);
+  },
   jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.4 * f.mouthUnit)),
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
