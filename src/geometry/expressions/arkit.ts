@@ -334,7 +334,7 @@ function movedLips(frame: ExpressionFrame, deltas: Float32Array): Float32Array {
   let scratch = lipScratch.get(frame);
   if (!scratch) lipScratch.set(frame, (scratch = new Float32Array(frame.fitted.head.length)));
   const p = frame.fitted.head;
-  for (const v of [...frame.lipRim, ...lipZone(frame).surface]) {
+  for (const v of lipZone(frame).read) {
     for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
   }
   return scratch;
@@ -439,6 +439,8 @@ interface LipZone {
   surface: number[];
   /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
   lowerness: Float32Array;
+  /** The inner lip rim and the surface: every vertex a lip gap is read from (movedLips). */
+  read: Uint32Array;
   reach: LipReach;
 }
 
@@ -487,7 +489,7 @@ function lipZone(f: ExpressionFrame): LipZone {
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, surface, lowerness, reach: lipReach(f, distance) };
+  zone = { distance, front, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
   lipZones.set(f, zone);
   return zone;
 }

@@ -126,9 +126,9 @@ for (const version of versions) {
     // Wide open, the upper lip retracts from most of the upper incisors' crowns (the jaw alone showed 16 % of their
     // points, a strip under the lip), and the lower lip rides up over part of the lower ones' (the jaw alone: 40-55 %).
     const { head, teeth: t } = shaped('jawOpen');
-    const upper = upperIncisorsSeen(tpl, head, t), lower = upperIncisorsSeen(tpl, head, t, true);
-    assert.ok(upper >= 0.3, `jawOpen: ${(100 * upper).toFixed(0)} % of the upper incisors' points seen from ahead`);
-    assert.ok(lower > 0.05 && lower < 0.3, `jawOpen: ${(100 * lower).toFixed(0)} % of the lower incisors' points seen from ahead`);
+    const upperSeen = upperIncisorsSeen(tpl, head, t), lowerSeen = upperIncisorsSeen(tpl, head, t, true);
+    assert.ok(upperSeen >= 0.3, `jawOpen: ${(100 * upperSeen).toFixed(0)} % of the upper incisors' points seen from ahead`);
+    assert.ok(lowerSeen > 0.05 && lowerSeen < 0.3, `jawOpen: ${(100 * lowerSeen).toFixed(0)} % of the lower incisors' points seen from ahead`);
   });
 }
 
