@@ -646,16 +646,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
   eyeLookUpLeft: look('Up').Left, eyeLookUpRight: look('Up').Right,
   eyeSquintLeft: squint.Left, eyeSquintRight: squint.Right,
   eyeWideLeft: wide.Left, eyeWideRight: wide.Right,
-  jawOpen: (f, o) => {
-    motions.jaw(f, o, JAW_OPEN);
-    // A jaw opening wide stretches the lips over the teeth: the upper lip retracts, showing most of the upper incisors'
-    // crowns (turned with the jaw alone, they showed a 2-3 mm strip), and the lower lip rides up over the lower ones'.
-    const u = f.mouthUnit;
-    brush(f, o, vertex(f.fitted.head, UPPER_LIP.inner), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.upperUp * u, -JAW_OPEN_LIPS.back * u), weightsOf(f).upperJaw);
-    // The lower lip's two halves, each about its middle: about the lip's centre alone the sides (over the canines and
-    // premolars, seen from the front once the jaw turns) stayed down.
-    for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, -JAW_OPEN_LIPS.back * u), f.jaw);
-  },
+  jawOpen: (f, o) => motions.jaw(f, o, JAW_OPEN),
   jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.4 * f.mouthUnit)),
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
@@ -724,13 +715,30 @@ const RECIPES: Record<ArkitName, Recipe> = {
   },
 };
 
+/**
+ * A jaw opening wide stretches the lips over the teeth: the upper lip retracts, showing most of the upper incisors'
+ * crowns (turned with the jaw alone, they showed a 2-3 mm strip), and the lower lip rides up over the lower ones'.
+ */
+function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
+  const u = f.mouthUnit, back = -JAW_OPEN_LIPS.back * u;
+  brush(f, o, vertex(f.fitted.head, UPPER_LIP.inner), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.upperUp * u, back), weightsOf(f).upperJaw);
+  // The lower lip's two halves, each about its middle: about the lip's centre alone the sides (over the canines and
+  // premolars, seen from the front once the jaw turns) stayed down.
+  for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, back), f.jaw);
+}
+
 /** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
 const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft', 'mouthPressRight']);
 
-/** The deltas of one ARKit shape on this frame's geometry. */
-export function arkitShape(frame: ExpressionFrame, name: ArkitName): Deltas {
+/**
+ * The deltas of one ARKit shape on this frame's geometry. `jawLips` false leaves jawOpen the jaw's turn alone: the
+ * expression fit reads the lips' own motion with mouthUpperUp and mouthLowerDown (with jawOpen's lip motion in its
+ * basis, p05-a's and p13-a's neutral mouth gap rose from 0.019 and 0.033 to 0.025 and 0.040).
+ */
+export function arkitShape(frame: ExpressionFrame, name: ArkitName, { jawLips = true } = {}): Deltas {
   const out = zeroDeltas(frame);
   RECIPES[name](frame, out);
+  if (name === 'jawOpen' && jawLips) jawOpenLips(frame, out);
   motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined);
   return out;
 }
