@@ -41,7 +41,7 @@ import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
 import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover, type HairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
-import { mouthInsideFills, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
+import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
 import { applyGains } from '../geometry/texture/white-balance.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
@@ -269,7 +269,7 @@ export class PhotoPipeline implements Pipeline {
       hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairRootColour(hairColours.base) },
       hairOver,
       fixed: [
-        ...mouthInsideFills(headGeometry.positions, tpl.mouthInside),
+        { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
       ],
       photoGain: light.vertexGain,

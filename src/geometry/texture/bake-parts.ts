@@ -160,27 +160,3 @@ function tongueShade(u: number, v: number): number {
   const groove = 1 - 0.22 * Math.max(0, 1 - Math.abs(v - TONGUE_TOP_V) / 0.035) * smoothstep((u - 0.3) / 0.3) * (1 - smoothstep((u - 0.9) / 0.08));
   return root * under * groove;
 }
-
-/** Steps of the mouth's inside darkening (the albedo's fixed colours are per vertex set). */
-const INSIDE_STEPS = 12;
-/** The mouth's inside at the throat, as a share of its colour behind the lips; reached this deep (cm). */
-const THROAT_SHADE = 0.3, THROAT_DEPTH = 5;
-
-/**
- * The mouth's inside (its vertices `vertices` of the head at `positions`, face along +Z) as fixed colours of the
- * albedo, darkening from behind the lips into the throat: in steps, each a set of vertices; the texels between them
- * blend (a renderer with no occlusion map saw a flat, evenly lit bag).
- */
-export function mouthInsideFills(positions: ArrayLike<number>, vertices: readonly number[]): { vertices: number[]; colour: Rgb }[] {
-  let front = -Infinity;
-  for (const v of vertices) front = Math.max(front, positions[3 * v + 2]);
-  const steps: number[][] = Array.from({ length: INSIDE_STEPS }, () => []);
-  for (const v of vertices) {
-    const depth = Math.min(1, (front - positions[3 * v + 2]) / THROAT_DEPTH);
-    steps[Math.round(depth * (INSIDE_STEPS - 1))].push(v);
-  }
-  return steps.flatMap((list, i) => {
-    const shade = 1 - ((1 - THROAT_SHADE) * i) / (INSIDE_STEPS - 1);
-    return list.length === 0 ? [] : [{ vertices: list, colour: MOUTH_INSIDE_COLOUR.map((c) => c * shade) as Rgb }];
-  });
-}

@@ -14,7 +14,7 @@ import {
   bakeEyeTexture,
   sampleIrisColour,
   EYE_SOCKET_COLOUR,
-  mouthInsideFills,
+  MOUTH_INSIDE_COLOUR,
   type Rgb,
 } from '../../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../../geometry/texture/photo-camera.ts';
@@ -52,7 +52,7 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
       uvs: head.uvs,
       indices: head.indices,
       fixed: [
-        ...mouthInsideFills(head.positions, tpl.mouthInside),
+        { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
         { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
       ],
     },

@@ -4,9 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bakeMouthPartTexture, mouthInsideFills, MOUTH_INSIDE_COLOUR } from '../../../src/geometry/texture/bake-parts.ts';
+import { bakeMouthPartTexture } from '../../../src/geometry/texture/bake-parts.ts';
 import { CROWN_U, GUMS_BELOW_V, TOOTH_COLUMNS } from '../../../src/geometry/template/mouth-parts.ts';
-import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 
 const SIZE = 256;
 /** Mean luminance of the texture's texels in the UV rectangle [u0, u1) x [v0, v1) (v up). */
@@ -40,16 +39,4 @@ test("the tongue darkens towards its root and underside, with a groove down its 
   assert.ok(brightness(tongue, 0.02, 0.1, top - 0.1, top + 0.1) < 0.6 * brightness(tongue, 0.7, 0.8, top - 0.1, top + 0.1), 'root darker than the front');
   assert.ok(brightness(tongue, 0.6, 0.8, 0.2, 0.3) < 0.8 * brightness(tongue, 0.6, 0.8, top + 0.05, top + 0.15), 'underside darker than the top');
   assert.ok(brightness(tongue, 0.6, 0.8, top - 0.01, top + 0.01) < 0.9 * brightness(tongue, 0.6, 0.8, top + 0.05, top + 0.1), 'the groove darker beside it');
-});
-
-test("the mouth's inside darkens towards the throat, each of its vertices painted once", () => {
-  const tpl = buildTemplate('2.0');
-  const bag = tpl.regions.mouthBag, p = tpl.head.positions;
-  const fills = mouthInsideFills(p, bag);
-  assert.deepEqual(fills.flatMap((f) => f.vertices).sort((a, b) => a - b), [...bag].sort((a, b) => a - b));
-  const depth = (f: { vertices: number[] }) => f.vertices.reduce((s, v) => s - p[3 * v + 2], 0) / f.vertices.length;
-  const sorted = [...fills].sort((a, b) => depth(a) - depth(b));
-  assert.deepEqual(sorted[0].colour, MOUTH_INSIDE_COLOUR, 'behind the lips its own colour');
-  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i].colour[0] < sorted[i - 1].colour[0], 'deeper is darker');
-  assert.ok(sorted[sorted.length - 1].colour[0] < 0.45 * MOUTH_INSIDE_COLOUR[0], 'the throat dark');
 });
