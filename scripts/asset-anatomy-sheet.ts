@@ -1,7 +1,8 @@
 /**
  * The render sheets of issue 20 (docs/asset-anatomy.png; with --closeups docs/asset-eyes.png): three
  * avatars rendered in Blender from their FBX (front, side, three-quarter, left ear; or the eyes open,
- * closed and the mouth open), made by the code at `--before` (a checkout of an earlier commit, with
+ * closed and the mouth open; with --mouth docs/asset-mouth.png: the mouth in jawOpen, viseme_aa and tongueOut from the front,
+ * jawOpen from three-quarter), made by the code at `--before` (a checkout of an earlier commit, with
  * node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
@@ -18,11 +19,13 @@ const here = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 /** --closeups: the eyes open and closed (front, below) and the mouth open, to docs/asset-eyes.png. */
 const closeups = args.includes('--closeups');
-const VIEWS = closeups ? ['eyes', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
+const mouth = args.includes('--mouth');
+const VIEWS = mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'] : closeups ? ['eyes', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
+const sheetName = mouth ? 'asset-mouth' : closeups ? 'asset-eyes' : 'asset-anatomy';
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const before = option('--before');
-const out = path.resolve(option('--out', path.join(here, 'docs', closeups ? 'asset-eyes.png' : 'asset-anatomy.png'))!);
-const work = path.resolve(option('--work', path.join(os.tmpdir(), closeups ? 'asset-eyes-sheet' : 'asset-anatomy-sheet'))!);
+const out = path.resolve(option('--out', path.join(here, 'docs', `${sheetName}.png`))!);
+const work = path.resolve(option('--work', path.join(os.tmpdir(), `${sheetName}-sheet`))!);
 
 /** Runs the photo pipeline of the checkout `root` on each photo and writes its FBX and textures to work/<label>/<photo>/. */
 function exportAvatars(root: string, label: string): void {
@@ -37,7 +40,7 @@ function exportAvatars(root: string, label: string): void {
     const pipeline = await createPipeline();
     for (const photo of ${JSON.stringify(PHOTOS)}) {
       const file = readFileSync(path.join(${JSON.stringify(path.join(here, 'test/fixtures/faces'))}, photo + '.jpg'));
-      const r = await pipeline.run({ inputType: 'photo', file, template: '2.0', features: ['basic'] }, () => {});
+      const r = await pipeline.run({ inputType: 'photo', file, template: '2.0', features: ${JSON.stringify(mouth ? ['basic', 'expressions', 'visemes'] : ['basic'])} }, () => {});
       const dir = path.join(${JSON.stringify(path.join(work, label))}, photo);
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'avatar_model.fbx'), writeFbx(r.model));
@@ -53,7 +56,7 @@ function exportAvatars(root: string, label: string): void {
 function render(label: string): void {
   for (const photo of PHOTOS) {
     const dir = path.join(work, label, photo);
-    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(closeups ? ['closeups'] : [])], { stdio: 'ignore' });
+    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(mouth ? ['mouth'] : closeups ? ['closeups'] : [])], { stdio: 'ignore' });
   }
 }
 
@@ -75,7 +78,9 @@ const sheet = await contactSheet(cells, {
   cellWidth: 260,
   cellHeight: 260,
   background: [236, 236, 238],
-  title: closeups
+  title: mouth
+    ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: the open mouth: jawOpen, viseme_aa, tongueOut, jawOpen from three-quarter)`
+    : closeups
     ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: cornea, lashes, tear line, caruncle; blink; open mouth)`
     : `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`,
 });

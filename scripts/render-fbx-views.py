@@ -3,7 +3,8 @@
 blender -b --factory-startup -P scripts/render-fbx-views.py -- AVATAR.fbx OUT_PREFIX [SIZE] [closeups]
 Writes OUT_PREFIX-front.png, -side.png, -three-quarter.png and -ear.png (Cycles on the CPU,
 transparent background); with `closeups` instead -eyes.png, -eyes-closed.png (eyeBlink* at 1),
--eyes-closed-below.png and -mouth.png (jawOpen at 1); with `hair` instead -hair-front.png, -hair-side.png,
+-eyes-closed-below.png and -mouth.png (jawOpen at 1); with `mouth` instead -mouth.png, -mouth-aa.png
+(viseme_aa), -mouth-tongue.png (tongueOut) from the front and -mouth-three-quarter.png (jawOpen); with `hair` instead -hair-front.png, -hair-side.png,
 -hair-back.png and -hair-three-quarter.png, close on the head from a little above. The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
@@ -18,6 +19,7 @@ fbx, prefix = argv[0], argv[1]
 size = int(argv[2]) if len(argv) > 2 else 480
 closeups = 'closeups' in argv[3:]
 hair = 'hair' in argv[3:]
+mouth = 'mouth' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -113,6 +115,17 @@ if closeups:
     shoot('eyes-closed-below', (0, -0.8, -0.6), eyes, span * 1.8)
     set_shapes({'jawOpen': 1.0})
     shoot('mouth', (0, -1, 0.05), eyes - Vector((0, 0, 7.2 * unit)), 8 * unit)
+    sys.exit(0)
+
+if mouth:
+    # The mouth open in the shapes that show its inside: wide (jawOpen), speaking (aa) and the tongue out.
+    eyes = (eye_left + eye_right) / 2
+    centre = eyes - Vector((0, 0, 7.2 * unit))
+    for name, weights in (('mouth', {'jawOpen': 1.0}), ('mouth-aa', {'viseme_aa': 1.0}), ('mouth-tongue', {'tongueOut': 1.0})):
+        set_shapes(weights)
+        shoot(name, (0, -1, 0.05), centre, 8 * unit)
+    set_shapes({'jawOpen': 1.0})
+    shoot('mouth-three-quarter', (0.6, -0.8, 0.1), centre, 8 * unit)
     sys.exit(0)
 
 if hair:

@@ -30,6 +30,11 @@ const EYE_YAW = 22 * deg, EYE_UP = 22 * deg, EYE_DOWN = 30 * deg;
 const TONGUE_OUT_JAW = 14 * deg;
 /** Clearance (cm) between the stuck-out tongue's underside and the lower incisors' edges it rests on. */
 const TONGUE_OVER_TEETH = 0.05;
+/**
+ * The lips' own motion in jawOpen (mouth units): the upper lip up, the lower lip up against the jaw's turn (each
+ * half), both a little back (stretched over the teeth), fading out over `reach`.
+ */
+const JAW_OPEN_LIPS = { upperUp: 0.35, lowerUp: 0.3, back: 0.05, reach: 2.4 };
 /** Sideways jaw travel in mouth units: more shears the lip corners into the mouth bag. */
 const JAW_SIDEWAYS = 0.2;
 
@@ -219,22 +224,34 @@ const TEETH_CELL = 0.2;
  */
 function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
   const u = frame.mouthUnit;
-  const { distance } = lipZone(frame);
   const p = frame.fitted.head, d = out.head;
-  let neutral: TeethFronts | undefined, moved: TeethFront | undefined;
-  for (let v = 0; v < p.length / 3; v++) {
-    if (distance[v] >= 2 * u || frame.mouthBag[v] || (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0)) continue;
-    // A lip over no teeth (above them, or across the gap of an open mouth) is free to move there;
-    // where it lands on them, it lands in front of them (each teeth vertex standing for the cells
-    // around it: they are sparse).
-    neutral ??= teethFronts(frame);
-    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth), 1) : neutral.spread;
-    const q = vertex(p, v);
-    if (dot(q, frame.forward) < teethFrontAt(neutral.exact, q)) continue;
-    const m = add(q, vertex(d, v));
-    const behind = teethFrontAt(moved, m) + TEETH_CLEAR * u - dot(m, frame.forward);
+  let moved: TeethFront | undefined;
+  for (const v of lipsOverTeeth(frame)) {
+    if (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0) continue;
+    // Where it lands on the teeth, it lands in front of them (each teeth vertex standing for the cells around it: they are sparse).
+    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth)) : neutralTeethFront(frame);
+    const m = add(vertex(p, v), vertex(d, v));
+    const behind = teethFrontAround(moved, m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
   }
+}
+
+const overTeeth = new WeakMap<ExpressionFrame, Uint32Array>();
+
+/**
+ * The lip vertices (within 2 mouth units of the inner contour, not the mouth bag) that stand in front of the neutral
+ * teeth, in order, once per frame. A lip over no teeth (above them, or across the gap of an open mouth) is free to move there.
+ */
+function lipsOverTeeth(frame: ExpressionFrame): Uint32Array {
+  let lips = overTeeth.get(frame);
+  if (lips) return lips;
+  const neutral = neutralTeethFront(frame), kept: number[] = [];
+  for (const v of lipZone(frame).reach.vertices) {
+    const q = vertex(frame.fitted.head, v);
+    if (!frame.mouthBag[v] && dot(q, frame.forward) >= teethFrontAt(neutral, q)) kept.push(v);
+  }
+  overTeeth.set(frame, (lips = Uint32Array.from(kept)));
+  return lips;
 }
 
 /** Whether any of the numbers is not 0 (a loop: TypedArray#some boxes every element for its callback). */
@@ -243,25 +260,17 @@ function anyNonZero(xs: Float32Array): boolean {
   return false;
 }
 
-/** How far forward the neutral teeth reach at a place of the face plane: in its cell (`exact`), or in it and the cells around it (`spread`). */
-interface TeethFronts {
-  exact: TeethFront;
-  spread: TeethFront;
-}
-const teethFrontCache = new WeakMap<ExpressionFrame, TeethFronts>();
+const teethFrontCache = new WeakMap<ExpressionFrame, TeethFront>();
 
-function teethFronts(frame: ExpressionFrame): TeethFronts {
-  let fronts = teethFrontCache.get(frame);
-  if (!fronts) {
-    const teeth = fittedPositions(frame, 'teeth');
-    fronts = { exact: teethFront(frame, teeth, 0), spread: teethFront(frame, teeth, 1) };
-    teethFrontCache.set(frame, fronts);
-  }
-  return fronts;
+/** The neutral teeth's front, made once per frame. */
+function neutralTeethFront(frame: ExpressionFrame): TeethFront {
+  let front = teethFrontCache.get(frame);
+  if (!front) teethFrontCache.set(frame, (front = teethFront(frame, fittedPositions(frame, 'teeth'))));
+  return front;
 }
 
 /**
- * The teeth's front over the face plane, each vertex standing for the cells up to `reach` around its own.
+ * The teeth's front over the face plane: per cell, the furthest forward of the teeth vertices in it.
  * A literal read by module functions, not a class: V8 drops a class's instance layout when its last instance dies
  * (after every job), and with it the optimized code of everything that read one (as Profile).
  */
@@ -275,24 +284,19 @@ interface TeethFront {
   up: Vec3;
 }
 
-function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>, reach: number): TeethFront {
+function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>): TeethFront {
   const t: TeethFront = {
     slot: new Map<number, number>(),
-    front: new Float64Array((teeth.length / 3) * (2 * reach + 1) ** 2).fill(-Infinity),
+    front: new Float64Array(teeth.length / 3).fill(-Infinity),
     size: TEETH_CELL * frame.mouthUnit,
     left: frame.left,
     up: frame.up,
   };
   for (let v = 0; v < teeth.length / 3; v++) {
-    const q = vertex(teeth, v), k = cellKey(t, q), z = dot(q, frame.forward);
-    for (let di = -reach; di <= reach; di++) {
-      for (let dj = -reach; dj <= reach; dj++) {
-        const c = k + di * 65536 + dj;
-        let i = t.slot.get(c);
-        if (i === undefined) t.slot.set(c, (i = t.slot.size));
-        t.front[i] = Math.max(t.front[i], z);
-      }
-    }
+    const q = vertex(teeth, v), c = cellKey(t, q);
+    let i = t.slot.get(c);
+    if (i === undefined) t.slot.set(c, (i = t.slot.size));
+    t.front[i] = Math.max(t.front[i], dot(q, frame.forward));
   }
   return t;
 }
@@ -301,6 +305,19 @@ function teethFront(frame: ExpressionFrame, teeth: ArrayLike<number>, reach: num
 function teethFrontAt(t: TeethFront, p: Vec3): number {
   const i = t.slot.get(cellKey(t, p));
   return i === undefined ? -Infinity : t.front[i];
+}
+
+/** How far forward the teeth reach in `p`'s cell and the eight around it (the teeth's vertices are sparse). */
+function teethFrontAround(t: TeethFront, p: Vec3): number {
+  const k = cellKey(t, p);
+  let front = -Infinity;
+  for (let di = -1; di <= 1; di++) {
+    for (let dj = -1; dj <= 1; dj++) {
+      const i = t.slot.get(k + di * 65536 + dj);
+      if (i !== undefined) front = Math.max(front, t.front[i]);
+    }
+  }
+  return front;
 }
 
 /** Cells are keyed by one number: the face is far fewer than 2^16 cells across. */
@@ -317,7 +334,7 @@ function movedLips(frame: ExpressionFrame, deltas: Float32Array): Float32Array {
   let scratch = lipScratch.get(frame);
   if (!scratch) lipScratch.set(frame, (scratch = new Float32Array(frame.fitted.head.length)));
   const p = frame.fitted.head;
-  for (const v of [...frame.lipRim, ...lipZone(frame).surface]) {
+  for (const v of lipZone(frame).read) {
     for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
   }
   return scratch;
@@ -422,6 +439,8 @@ interface LipZone {
   surface: number[];
   /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
   lowerness: Float32Array;
+  /** The inner lip rim and the surface: every vertex a lip gap is read from (movedLips). */
+  read: Uint32Array;
   reach: LipReach;
 }
 
@@ -470,7 +489,7 @@ function lipZone(f: ExpressionFrame): LipZone {
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, surface, lowerness, reach: lipReach(f, distance) };
+  zone = { distance, front, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
   lipZones.set(f, zone);
   return zone;
 }
@@ -696,13 +715,30 @@ const RECIPES: Record<ArkitName, Recipe> = {
   },
 };
 
+/**
+ * A jaw opening wide stretches the lips over the teeth: the upper lip retracts, showing most of the upper incisors'
+ * crowns (turned with the jaw alone, they showed a 2-3 mm strip), and the lower lip rides up over the lower ones'.
+ */
+function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
+  const u = f.mouthUnit, back = -JAW_OPEN_LIPS.back * u;
+  brush(f, o, vertex(f.fitted.head, UPPER_LIP.inner), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.upperUp * u, back), weightsOf(f).upperJaw);
+  // The lower lip's two halves, each about its middle: about the lip's centre alone the sides (over the canines and
+  // premolars, seen from the front once the jaw turns) stayed down.
+  for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, back), f.jaw);
+}
+
 /** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
 const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft', 'mouthPressRight']);
 
-/** The deltas of one ARKit shape on this frame's geometry. */
-export function arkitShape(frame: ExpressionFrame, name: ArkitName): Deltas {
+/**
+ * The deltas of one ARKit shape on this frame's geometry. `jawLips` false leaves jawOpen the jaw's turn alone: the
+ * expression fit reads the lips' own motion with mouthUpperUp and mouthLowerDown (with jawOpen's lip motion in its
+ * basis, p05-a's and p13-a's neutral mouth gap rose from 0.019 and 0.033 to 0.025 and 0.040).
+ */
+export function arkitShape(frame: ExpressionFrame, name: ArkitName, { jawLips = true } = {}): Deltas {
   const out = zeroDeltas(frame);
   RECIPES[name](frame, out);
+  if (name === 'jawOpen' && jawLips) jawOpenLips(frame, out);
   motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined);
   return out;
 }

@@ -70,7 +70,7 @@ export function expressionBasis(template: HeadTemplate): ExpressionBasis {
     parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])),
   });
   const names = [...EXPRESSION_SHAPES, ...MAKE_SHAPES];
-  const deltas = names.map((name) => arkitShape(frame, name).head.slice(0, FACE_POINTS * 3));
+  const deltas = names.map((name) => arkitShape(frame, name, { jawLips: false }).head.slice(0, FACE_POINTS * 3));
   const k = deltas.length;
   const gram = new Float64Array(k * k);
   for (let a = 0; a < k; a++) for (let b = a; b < k; b++) gram[a * k + b] = gram[b * k + a] = weightedDot(deltas[a], deltas[b]);

@@ -75,6 +75,13 @@ const GUM_SHARE = 0.38;
 const CLEARANCE = 0.01;
 /** UV: the gums in the bottom band of the teeth texture (below `GUMS_BELOW_V`), each tooth in a cell above. */
 export const GUMS_BELOW_V = 0.2;
+/**
+ * UV: the teeth's cells, `TOOTH_COLUMNS` across: column k holds the k-th tooth from the middle (of either side and
+ * row), its crown from the root (u = k / TOOTH_COLUMNS + CROWN_U[0]) to the edge (+ CROWN_U[1]); the gums' u runs
+ * along the arch from one end to the other.
+ */
+export const TOOTH_COLUMNS = 8;
+export const CROWN_U: readonly [number, number] = [0.01, 0.115];
 
 /** Curvature of the arch's centre line at parameter s (1/cm). */
 function curvature(a: ReturnType<typeof arch>, s: number): number {
@@ -158,9 +165,9 @@ export function buildTeeth(frame: MouthFrame, sectionsPerRow: number, profilePoi
           sections.push({ centre: [c[0], y, c[2]], across: [t[0] * halfWidth * dir, 0, t[2] * halfWidth * dir], up: [outward[0] * halfThick, 0, outward[2] * halfThick] });
         }
         const cell = (side < 0 ? 0 : TEETH.length) + k, row = isLower ? 2 : 0;
-        const u0 = (cell % 8) / 8, v0 = GUMS_BELOW_V + 0.02 + ((row + Math.floor(cell / 8)) * (0.98 - GUMS_BELOW_V)) / 4;
+        const u0 = (cell % TOOTH_COLUMNS) / TOOTH_COLUMNS, v0 = GUMS_BELOW_V + 0.02 + ((row + Math.floor(cell / TOOTH_COLUMNS)) * (0.98 - GUMS_BELOW_V)) / 4;
         const v1 = v0 + (0.98 - GUMS_BELOW_V) / 4 - 0.02;
-        addTube(b, sections, [[c[0], root, c[2]], [c[0], edge, c[2]]], toothProfile, crown.square, [u0 + 0.01, v0, u0 + 0.115, v1]);
+        addTube(b, sections, [[c[0], root, c[2]], [c[0], edge, c[2]]], toothProfile, crown.square, [u0 + CROWN_U[0], v0, u0 + CROWN_U[1], v1]);
       });
     }
     if (isLower) for (let v = first; v < b.vertexCount; v++) lower.push(v);

@@ -4,6 +4,8 @@
  */
 import type { RgbImage } from './rgb-image.ts';
 import { median } from './sample.ts';
+import { CROWN_U, TOOTH_COLUMNS } from '../template/mouth-parts.ts';
+import { smoothstep } from '../expressions/primitives.ts';
 
 import type { Rgb } from './rgb-image.ts';
 
@@ -101,24 +103,60 @@ export function bakeSolidTexture(size: number, colour: Rgb, grain: number): Uint
 
 export const TEETH_COLOUR: Rgb = [232, 226, 208];
 export const GUM_COLOUR: Rgb = [196, 104, 108];
-
-/**
- * The tongue's texture, or the teeth's: the crowns' colour above `gumsBelowV` and the gums' below it
- * (the template lays its teeth mesh out so). Memoised like bakeSolidTexture.
- */
-export function bakeMouthPartTexture(size: number, part: 'teeth' | 'tongue', gumsBelowV: number): Uint8Array {
-  if (part === 'tongue') return bakeSolidTexture(size, TONGUE_COLOUR, 0.06);
-  const teeth = bakeSolidTexture(size, TEETH_COLOUR, 0.06), gums = bakeSolidTexture(size, GUM_COLOUR, 0.06);
-  const key = `teeth:${size}:${gumsBelowV}`;
-  const cached = solids.get(key);
-  if (cached) return cached;
-  const out = Uint8Array.from(teeth);
-  // Rows run down from v = 1: the gums are the bottom rows.
-  const firstGumRow = Math.floor((1 - gumsBelowV) * size);
-  out.set(gums.subarray(firstGumRow * size * 4), firstGumRow * size * 4);
-  solids.set(key, out);
-  return out;
-}
 export const TONGUE_COLOUR: Rgb = [176, 86, 92];
 export const MOUTH_INSIDE_COLOUR: Rgb = [92, 38, 42];
 export const EYE_SOCKET_COLOUR: Rgb = [40, 28, 26];
+
+/**
+ * The tongue's texture, or the teeth's (the template's UV layouts: mouth-parts.ts). Memoised like bakeSolidTexture.
+ * Shaded as the mouth's inside shades them, which neither the sky occlusion (the mouth's inside is closed at rest)
+ * nor a renderer without it shows: the teeth darken from the incisors back to the molars and towards the gums, the
+ * gums towards the back; the tongue towards its root and its underside, with a median groove down its top.
+ */
+export function bakeMouthPartTexture(size: number, part: 'teeth' | 'tongue', gumsBelowV: number): Uint8Array {
+  const key = `${part}:${size}:${gumsBelowV}`;
+  const cached = solids.get(key);
+  if (cached) return cached;
+  const out = new Uint8Array(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const i = y * size + x, u = (x + 0.5) / size, v = 1 - (y + 0.5) / size;
+      const [colour, shade] = part === 'tongue' ? [TONGUE_COLOUR, tongueShade(u, v)] : v < gumsBelowV ? [GUM_COLOUR, gumShade(u)] : [TEETH_COLOUR, toothShade(u)];
+      const g = shade * (1 + (noise(i) - 0.5) * (part === 'tongue' ? 0.12 : 0.06));
+      for (let k = 0; k < 3; k++) out[i * 4 + k] = Math.max(0, Math.min(255, Math.round(colour[k] * g)));
+      out[i * 4 + 3] = 255;
+    }
+  }
+  solids.set(key, out);
+  return out;
+}
+
+/** Back teeth in the mouth's shadow: the molars at this share of the incisors' brightness. */
+const MOLAR_SHADE = 0.5;
+
+/** A crown's shade at u: by its place along the arch (its column) and from its root (0.8) to its edge (1). */
+function toothShade(u: number): number {
+  const column = Math.min(TOOTH_COLUMNS - 1, Math.floor(u * TOOTH_COLUMNS));
+  const along = Math.min(1, Math.max(0, (u * TOOTH_COLUMNS - column - CROWN_U[0] * TOOTH_COLUMNS) / ((CROWN_U[1] - CROWN_U[0]) * TOOTH_COLUMNS)));
+  const back = smoothstep((column - 1) / (TOOTH_COLUMNS - 2));
+  return (1 - (1 - MOLAR_SHADE) * back) * (0.8 + 0.2 * along);
+}
+
+/** The gums' shade at u (along the arch, its middle at 0.5): darker towards both ends, at the back of the mouth. */
+function gumShade(u: number): number {
+  return 1 - (1 - MOLAR_SHADE) * smoothstep((Math.abs(2 * u - 1) - 0.3) / 0.7);
+}
+
+/** The tongue's top, around its tube (mouth-parts.ts: v runs round from its side at the top of the layout). */
+const TONGUE_TOP_V = 0.74;
+/**
+ * The tongue's shade at (u along it, root to tip; v around it): its root dark in the throat, its underside darker
+ * than its top, a shallow groove down the middle of its front two thirds.
+ */
+function tongueShade(u: number, v: number): number {
+  const root = 0.45 + 0.55 * smoothstep((u - 0.05) / 0.5);
+  const top = Math.abs(v - TONGUE_TOP_V) / 0.48;
+  const under = 1 - 0.3 * smoothstep((top - 0.5) / 0.4);
+  const groove = 1 - 0.22 * Math.max(0, 1 - Math.abs(v - TONGUE_TOP_V) / 0.035) * smoothstep((u - 0.3) / 0.3) * (1 - smoothstep((u - 0.9) / 0.08));
+  return root * under * groove;
+}

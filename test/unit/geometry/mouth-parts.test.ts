@@ -75,17 +75,17 @@ const UPPER_TEETH_SHOW = ['jawOpen', 'viseme_aa', 'viseme_oh', 'polly_a'];
 const LIPS_SHUT = ['mouthClose', 'mouthPressLeft', 'mouthPressRight', 'viseme_PP', 'polly_p'];
 
 /**
- * The share of the upper incisors' points (off the centre line, whose rays would run along the head's midline
- * edges) that a ray straight ahead (template +z, 30 cm) leaves without crossing the head.
+ * The share of the upper (or `lowerRow`) incisors' points (off the centre line, whose rays would run along the head's
+ * midline edges) that a ray straight ahead (template +z, 30 cm) leaves without crossing the head.
  */
-function upperIncisorsSeen(tpl: HeadTemplate, head: Pick<MeshData, 'positions' | 'indices'>, teeth: Float32Array): number {
+function upperIncisorsSeen(tpl: HeadTemplate, head: Pick<MeshData, 'positions' | 'indices'>, teeth: Float32Array, lowerRow = false): number {
   const lower = new Set(tpl.lowerTeeth);
   const pos = new Float64Array(head.positions.length + 6);
   pos.set(head.positions);
   const p = head.positions.length;
   let seen = 0, points = 0;
   for (let v = 0; v < teeth.length / 3; v++) {
-    if (lower.has(v) || Math.abs(teeth[3 * v]) > 0.4 || Math.abs(teeth[3 * v]) < 0.03) continue;
+    if (lower.has(v) !== lowerRow || Math.abs(teeth[3 * v]) > 0.4 || Math.abs(teeth[3 * v]) < 0.03) continue;
     points++;
     pos.set([teeth[3 * v], teeth[3 * v + 1], teeth[3 * v + 2] + 0.005, teeth[3 * v], teeth[3 * v + 1], teeth[3 * v + 2] + 30], p);
     let hidden = false;
@@ -123,6 +123,12 @@ for (const version of versions) {
       const seen = upperIncisorsSeen(tpl, head, t);
       assert.ok(seen >= 0.1, `${name}: ${(100 * seen).toFixed(0)} % of the upper incisors' points seen from ahead`);
     }
+    // Wide open, the upper lip retracts from most of the upper incisors' crowns (the jaw alone showed 16 % of their
+    // points, a strip under the lip), and the lower lip rides up over part of the lower ones' (the jaw alone: 40-55 %).
+    const { head, teeth: t } = shaped('jawOpen');
+    const upperSeen = upperIncisorsSeen(tpl, head, t), lowerSeen = upperIncisorsSeen(tpl, head, t, true);
+    assert.ok(upperSeen >= 0.3, `jawOpen: ${(100 * upperSeen).toFixed(0)} % of the upper incisors' points seen from ahead`);
+    assert.ok(lowerSeen > 0.05 && lowerSeen < 0.3, `jawOpen: ${(100 * lowerSeen).toFixed(0)} % of the lower incisors' points seen from ahead`);
   });
 }
 
