@@ -80,7 +80,8 @@ export interface HairRegion {
 // The region is found without closures made per call: a per-call closure that TurboFan inlines into a long-lived
 // function dies with the job and takes that function's optimized code with it ("weak objects"), so findHairRegion,
 // its cell test and its growth were compiled again every job. The tests and loops are module functions reading
-// their state from a literal (`Cells`), whose object shape V8 keeps from one job to the next.
+// their state from a literal (`Cells`), whose object shape V8 keeps from one job to the next; findHairRegion, run
+// once per job, keeps no long loop of its own (it was compiled on stack, OSR, every job).
 export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, frame: FaceFrame): HairRegion {
   let browTop = -Infinity;
   for (const i of BROW_TOP) browTop = Math.max(browTop, faceY(frame, landmarks, i));
@@ -100,13 +101,7 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
 
   const scalp: number[] = [];
   const clothes: number[] = [];
-  for (let c = 0; c < grid.s.length; c++) {
-    if (!grid.person[c]) continue;
-    const s = Math.abs(grid.s[c]);
-    const t = grid.t[c];
-    if (s < SCALP.halfWidth && t > SCALP.bottom && t < SCALP.top) scalp.push(c);
-    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom && !skinLike(grid, skin, c)) clothes.push(c);
-  }
+  scalpAndClothes(grid, skin, scalp, clothes);
   const scalpHair: number[] = [];
   for (const c of scalp) if (!skinLike(grid, skin, c)) scalpHair.push(c);
   const scalpSkinShare = scalp.length ? 1 - scalpHair.length / scalp.length : 1;
@@ -131,13 +126,28 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
     const cells: Cells = { grid, noseTip, browTop, hairline, skinGrain, hairModel, skin, clothes: clothesModels, background, edge, nearEdge };
     hair = grow(cells, scalp);
     if (pass === GROWTH_PASSES - 1) break;
-    const found: number[] = [];
-    for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(c);
-    hairModel = fitColourModel(featuresOf(grid, found)) ?? hairModel;
+    hairModel = fitColourModel(featuresOf(grid, cellsSet(hair))) ?? hairModel;
   }
   // Field by field, not spread from a part built earlier: a spread copy's object shape is not kept from one job to the
   // next, and the code reading the region (tailBesideNeck and the hair measures) was compiled again every job.
   return { skin, background, skinGrain, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline, hair, hairModel };
+}
+
+/** The person's cells on the scalp, and those below the neck not coloured like the skin (clothes). */
+function scalpAndClothes(grid: HairGrid, skin: ColourModel, scalp: number[], clothes: number[]): void {
+  for (let c = 0; c < grid.s.length; c++) {
+    if (!grid.person[c]) continue;
+    const s = Math.abs(grid.s[c]);
+    const t = grid.t[c];
+    if (s < SCALP.halfWidth && t > SCALP.bottom && t < SCALP.top) scalp.push(c);
+    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom && !skinLike(grid, skin, c)) clothes.push(c);
+  }
+}
+
+function cellsSet(mask: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < mask.length; c++) if (mask[c]) out.push(c);
+  return out;
 }
 
 /** Landmark i's height in the face frame. */
@@ -170,7 +180,7 @@ function brightnesses(grid: HairGrid, cells: number[]): number[] {
 
 /** The upper median (0 for none); sorts `v`. */
 function median(v: number[]): number {
-  v.sort((a, b) => a - b);
+  v.sort(ascending);
   return v.length ? v[v.length >> 1] : 0;
 }
 
@@ -241,4 +251,10 @@ function visit(k: Cells, seen: Uint8Array, out: Uint8Array, queue: Int32Array, t
   out[c] = 1;
   queue[tail] = c;
   return tail + 1;
+}
+
+// A module function: a comparator written inline is a new closure every call, and its optimized code died with it
+// (compiled again every job).
+function ascending(a: number, b: number): number {
+  return a - b;
 }
