@@ -105,23 +105,15 @@ export function fitExpression(basis: ExpressionBasis, template: Float32Array, la
   const residual = new Float64Array(FACE_POINTS * 3);
   const rhs = new Float64Array(k);
   let pose = fitSimilarity(posed, landmarks, face);
-  // The landmarks in template space under the current pose, less the template at rest.
-  const toTemplate = () => {
-    const inv = transpose(pose.rotation);
-    for (let i = 0; i < FACE_POINTS; i++) {
-      const q = applyMat3(inv, landmarks[i * 3] - pose.translation[0], landmarks[i * 3 + 1] - pose.translation[1], landmarks[i * 3 + 2] - pose.translation[2]);
-      for (let d = 0; d < 3; d++) residual[i * 3 + d] = q[d] / pose.scale - template[i * 3 + d];
-    }
-  };
   for (let round = 0; round < ROUNDS; round++) {
-    toTemplate();
+    toTemplate(pose, landmarks, template, residual);
     for (let a = 0; a < k; a++) rhs[a] = weightedDot(basis.deltas[a], residual);
     solveBoxRidge(basis, ridge, rhs, weights);
     posed.set(template.subarray(0, FACE_POINTS * 3));
     addWeighted(posed, basis.deltas, weights);
     pose = fitSimilarity(posed, landmarks, face);
   }
-  toTemplate();
+  toTemplate(pose, landmarks, template, residual);
   liftCorners(basis, template, residual, weights);
   // The expression's motion, carried into the head frame by the pose, taken off the landmarks.
   const expressionWeights = weights.map((w, s) => (s < basis.expressions ? w : 0));
@@ -156,9 +148,10 @@ function liftCorners(basis: ExpressionBasis, template: Float32Array, residual: F
   const height = (p: ArrayLike<number>, corner: number) => p[corner * 3 + 1] - (p[LIP_CENTRE[0] * 3 + 1] + p[LIP_CENTRE[1] * 3 + 1]) / 2;
   // The neutral in template space: the landmarks (the template plus the residual) less the expression's motion.
   const neutral = Float64Array.from(template.subarray(0, FACE_POINTS * 3), (t, i) => t + residual[i]);
-  basis.deltas.forEach((d, s) => {
-    if (s < basis.expressions) for (let i = 0; i < neutral.length; i++) neutral[i] -= weights[s] * d[i];
-  });
+  for (let s = 0; s < basis.deltas.length && s < basis.expressions; s++) {
+    const d = basis.deltas[s];
+    for (let i = 0; i < neutral.length; i++) neutral[i] -= weights[s] * d[i];
+  }
   // The smiles' effect on each corner's height (rows: corners; columns: shapes), a 2 x 2 system solved by
   // alternating, each side's weight kept within [its fitted weight, 1].
   const rate = sides.map((c) => sides.map((s) => height(basis.deltas[s.shape], c.corner)));
@@ -195,7 +188,9 @@ export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Floa
   const frame = expressionFrame(template, fitted);
   const close = arkitShape(frame, 'mouthClose');
   motions.sealLips(frame, close, SEAL_CORNERS, true);
-  return fitted.head.map((p, i) => p + close.head[i]);
+  const closed = new Float32Array(fitted.head.length);
+  for (let i = 0; i < closed.length; i++) closed[i] = fitted.head[i] + close.head[i];
+  return closed;
 }
 
 /** min |Bw - r|² + sum ridge_s w_s² over 0 <= w <= 1, by coordinate descent from the given w (normal equations). */
@@ -212,11 +207,24 @@ function solveBoxRidge(basis: ExpressionBasis, ridges: typeof RIDGE, rhs: Float6
   }
 }
 
+// Module functions and plain loops here, not closures made per call (toTemplate, forEach's): TurboFan inlined them
+// by identity and the code died with them, compiled again every job.
+
+/** Into `residual`: the landmarks in template space under the pose, less the template at rest. */
+function toTemplate(pose: Similarity, landmarks: Float32Array, template: Float32Array, residual: Float64Array): void {
+  const inv = transpose(pose.rotation);
+  for (let i = 0; i < FACE_POINTS; i++) {
+    const q = applyMat3(inv, landmarks[i * 3] - pose.translation[0], landmarks[i * 3 + 1] - pose.translation[1], landmarks[i * 3 + 2] - pose.translation[2]);
+    for (let d = 0; d < 3; d++) residual[i * 3 + d] = q[d] / pose.scale - template[i * 3 + d];
+  }
+}
+
 function addWeighted(out: Float32Array, deltas: Float32Array[], weights: Float64Array): void {
-  deltas.forEach((d, s) => {
+  for (let s = 0; s < deltas.length; s++) {
     const w = weights[s];
+    const d = deltas[s];
     if (w !== 0) for (let i = 0; i < out.length; i++) out[i] += w * d[i];
-  });
+  }
 }
 
 function transpose(m: Similarity['rotation']): Similarity['rotation'] {

@@ -174,11 +174,13 @@ function placeEar(head: Float32Array, rest: Float32Array, lm: Float32Array, glob
   const wanted = [0, 1, 2].reduce((s, k) => s + (level[k] - contour[k]) * up[k], 0) - size * (mean(rest, ear.level)[1] - from[1]);
   const rise = Math.max(-MAX_EAR_RISE, Math.min(MAX_EAR_RISE, wanted));
   const to = contour.map((c, k) => c + rise * up[k]);
-  ear.vertices.forEach((v, i) => {
+  // A plain loop: forEach's closure, made per call and inlined, took placeEar's optimized code with it every job.
+  for (let i = 0; i < ear.vertices.length; i++) {
+    const v = ear.vertices[i];
     const r = applyMat3(global.rotation, rest[3 * v] - from[0], rest[3 * v + 1] - from[1], rest[3 * v + 2] - from[2]);
     const w = ear.weights[i];
     for (let k = 0; k < 3; k++) head[3 * v + k] += (to[k] + size * r[k] - head[3 * v + k]) * w;
-  });
+  }
 }
 
 function rangeIndices(n: number): Uint32Array {

@@ -64,9 +64,11 @@ function standoffFactor(volume: number, dx: number, dy: number, dz: number): num
 /** The warp from template space onto the avatar's head (`avatar`: fitted head positions), solved once for many point sets. */
 export function avatarWarp(warp: ScalpWarp, template: ArrayLike<number>, avatar: ArrayLike<number>): (positions: Float32Array) => Float32Array {
   const d = new Float64Array(warp.vertices.length * 3);
-  warp.vertices.forEach((v, i) => {
+  // A plain loop: forEach's closure, made per call, was compiled again every job.
+  for (let i = 0; i < warp.vertices.length; i++) {
+    const v = warp.vertices[i];
     for (let k = 0; k < 3; k++) d[i * 3 + k] = avatar[v * 3 + k] - template[v * 3 + k];
-  });
+  }
   const rbf = solveRbf(warp.factor, d);
   const o = new Float64Array(3);
   return (positions) => warpedPoints(rbf, o, positions);

@@ -64,7 +64,9 @@ export function scalpMap(positions: ArrayLike<number>, vertices: readonly number
   // Fill empty cells (sparse vertices near the poles) from filled neighbours until none is left.
   for (let pass = 0; pass < 64; pass++) {
     let empty = 0;
-    const filled = count.map((n) => (n > 0 ? 1 : 0));
+    // A loop, not map with a closure made per call (compiled again every job).
+    const filled = new Float32Array(count.length);
+    for (let c = 0; c < count.length; c++) filled[c] = count[c] > 0 ? 1 : 0;
     for (let e = 0; e < EL; e++) {
       for (let a = 0; a < AZ; a++) {
         const c = e * AZ + a;

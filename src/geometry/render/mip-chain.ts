@@ -78,7 +78,13 @@ export function minificationLevel(vb: Float32Array, stride: number, uvAt: number
     if (screen > 1e-6 && texels > 1e-6) ratios.push(texels / screen);
   }
   if (ratios.length === 0) return 0;
-  ratios.sort((x, y) => x - y);
+  ratios.sort(ascending);
   // Texels per pixel along a side is the square root of the area ratio; its log2 is the level.
   return Math.max(0, Math.round(0.5 * Math.log2(ratios[ratios.length >> 1])));
+}
+
+// A module function: a comparator written inline is a new closure every call, and its optimized code died with it
+// (compiled again every job).
+function ascending(a: number, b: number): number {
+  return a - b;
 }

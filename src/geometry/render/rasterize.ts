@@ -418,7 +418,14 @@ class Raster {
   /** Camera-space depth per pixel, from the screen-linear depth keys. */
   cameraDepth(): Float32Array {
     const perspective = this.frame.perspective;
-    return this.keys!.map((k) => (k === Infinity ? Infinity : perspective ? -1 / k : k));
+    const keys = this.keys!;
+    // A loop, not map with a closure made per call (its code was compiled again every job).
+    const depth = new Float32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      depth[i] = k === Infinity ? Infinity : perspective ? -1 / k : k;
+    }
+    return depth;
   }
 
   /** Transforms and projects an item whose first triangle has the id `firstId`. */

@@ -81,8 +81,12 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
     camNormals[v * 3 + 1] = r[3] * x + r[4] * y + r[5] * z;
     camNormals[v * 3 + 2] = r[6] * x + r[7] * y + r[8] * z;
   }
-  const oval = input.faceOval.map((v) => [img[v * 2], img[v * 2 + 1]] as [number, number]);
-  const frontMost = Math.min(...input.faceOval.map((v) => input.positions[v * 3 + 2]));
+  const oval: [number, number][] = [];
+  let frontMost = Infinity;
+  for (const v of input.faceOval) {
+    oval.push([img[v * 2], img[v * 2 + 1]]);
+    frontMost = Math.min(frontMost, input.positions[v * 3 + 2]);
+  }
   const ids: number[] = [];
   const values: number[] = [];
   const colours: number[] = [];
@@ -101,7 +105,9 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
     colours.push(red, green, blue);
   }
   const normals = new Float32Array(ids.length * 3);
-  ids.forEach((v, i) => normals.set(camNormals.subarray(v * 3, v * 3 + 3), i * 3));
+  // Plain loops, not forEach with a closure made per call: inlined, the closure died with the job and took this
+  // function's optimized code with it.
+  for (let i = 0; i < ids.length; i++) normals.set(camNormals.subarray(ids[i] * 3, ids[i] * 3 + 3), i * 3);
   const sh = fitShLight(normals, Float32Array.from(values));
   const even = withoutSideLight(sh);
   const rel = new Float32Array(n);
@@ -117,11 +123,12 @@ export function estimatePhotoLight(input: PhotoLightInput): PhotoLight {
   const frame = faceFrame(positions, input.faceOval);
   const points = new Float32Array(ids.length * 2);
   const evened = new Float32Array(ids.length * 3);
-  ids.forEach((v, i) => {
+  for (let i = 0; i < ids.length; i++) {
+    const v = ids[i];
     points[i * 2] = positions[v * 3];
     points[i * 2 + 1] = positions[v * 3 + 1];
     for (let c = 0; c < 3; c++) evened[i * 3 + c] = colours[i * 3 + c] / relativeShading(rel[v]);
-  });
+  }
   const side = fitSideLight(points, evened, frame);
   const share = new Float32Array(3);
   const vertexGain = new Float32Array(n * 3);

@@ -64,9 +64,14 @@ export function fitSideLight(points: Float32Array, colours: Float32Array, frame:
   // Each cell's colour: the mean log colour of its samples near the cell's median luminance.
   const mean = new Float32Array(cells * 3);
   const weight = new Float32Array(cells);
-  members.forEach((ids, cell) => {
-    if (ids.length === 0) return;
-    const mid = ids.map((i) => lum[i]).sort((a, b) => a - b)[ids.length >> 1];
+  // A plain loop, not forEach with a closure made per call: inlined, the closure died with the job and took
+  // fitSideLight's optimized code with it (compiled again every job).
+  for (let cell = 0; cell < cells; cell++) {
+    const ids = members[cell];
+    if (ids.length === 0) continue;
+    const lums: number[] = [];
+    for (const i of ids) lums.push(lum[i]);
+    const mid = lums.sort((a, b) => a - b)[ids.length >> 1];
     let k = 0;
     for (const i of ids) {
       if (Math.abs(lum[i] - mid) > CELL_OUTLIER) continue;
@@ -75,7 +80,7 @@ export function fitSideLight(points: Float32Array, colours: Float32Array, frame:
     }
     for (let c = 0; c < 3; c++) mean[cell * 3 + c] /= k;
     weight[cell] = k;
-  });
+  }
   // Half the difference to the mirror cell, where both sides show skin, weighed by the side with fewer samples.
   const odd = new Float32Array(cells * 3);
   const oddWeight = new Float32Array(cells);

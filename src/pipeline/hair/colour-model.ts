@@ -90,32 +90,88 @@ export function fitColourMixture(samples: ColourFeature[], k: number): ColourMod
     .filter((m): m is ColourModel => m !== undefined);
 }
 
+// Loops and module functions, not callbacks made per call: the callbacks TurboFan compiled died with each call and
+// were compiled again every job (some fifteen of them).
 /**
  * The samples split into `k` colour clusters (k-means on the features, each coordinate scaled by its
  * spread), as lists of sample indices, largest first; fewer than 8 samples a cluster give one cluster of all.
  */
 export function colourClusters(samples: ColourFeature[], k: number): number[][] {
-  if (samples.length < 8 * k) return [samples.map((_, i) => i)];
-  const spread = [0, 1, 2].map((d) => {
-    const mean = samples.reduce((a, f) => a + f[d], 0) / samples.length;
-    return Math.sqrt(samples.reduce((a, f) => a + (f[d] - mean) ** 2, 0) / samples.length) || 1;
-  });
-  const scaled = samples.map((f) => f.map((v, d) => v / spread[d]));
-  // Start from the darkest and the brightest samples, then the farthest from the centres so far.
-  const byBrightness = scaled.map((_, i) => i).sort((a, b) => scaled[a][0] - scaled[b][0]);
-  const centres = [scaled[byBrightness[0]], scaled[byBrightness[byBrightness.length - 1]]].slice(0, k);
-  const d2 = (a: number[], b: number[]) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2;
-  const nearest = (f: number[]) => centres.reduce((best, c, j) => (d2(f, c) < d2(f, centres[best]) ? j : best), 0);
-  while (centres.length < k) centres.push(scaled.reduce((a, f) => (d2(f, centres[nearest(f)]) > d2(a, centres[nearest(a)]) ? f : a)));
-  let label = scaled.map(nearest);
-  for (let iteration = 0; iteration < 8; iteration++) {
-    for (let j = 0; j < k; j++) {
-      const members = scaled.filter((_, i) => label[i] === j);
-      if (members.length) centres[j] = [0, 1, 2].map((d) => members.reduce((a, f) => a + f[d], 0) / members.length);
-    }
-    label = scaled.map(nearest);
+  const n = samples.length;
+  if (n < 8 * k) return [Array.from({ length: n }, indexOf)];
+  const spread = [spreadOf(samples, 0), spreadOf(samples, 1), spreadOf(samples, 2)];
+  const scaled: number[][] = [];
+  for (const f of samples) scaled.push([f[0] / spread[0], f[1] / spread[1], f[2] / spread[2]]);
+  // Start from the darkest and the brightest samples (the first and the last of a stable sort by brightness),
+  // then the farthest from the centres so far.
+  let darkest = 0;
+  let brightest = 0;
+  for (let i = 1; i < n; i++) {
+    if (scaled[i][0] < scaled[darkest][0]) darkest = i;
+    if (scaled[i][0] >= scaled[brightest][0]) brightest = i;
   }
-  const groups = Array.from({ length: k }, () => [] as number[]);
-  label.forEach((j, i) => groups[j].push(i));
-  return groups.filter((g) => g.length > 0).sort((a, b) => b.length - a.length);
+  const centres = [scaled[darkest], scaled[brightest]].slice(0, k);
+  while (centres.length < k) {
+    let a = scaled[0];
+    for (let i = 1; i < n; i++) {
+      const f = scaled[i];
+      if (d2(f, centres[nearest(centres, f)]) > d2(a, centres[nearest(centres, a)])) a = f;
+    }
+    centres.push(a);
+  }
+  const label = new Array<number>(n);
+  for (let iteration = 0; iteration <= 8; iteration++) {
+    if (iteration > 0) for (let j = 0; j < k; j++) recentre(scaled, label, centres, j);
+    for (let i = 0; i < n; i++) label[i] = nearest(centres, scaled[i]);
+  }
+  const groups: number[][] = [];
+  for (let j = 0; j < k; j++) groups.push([]);
+  for (let i = 0; i < n; i++) groups[label[i]].push(i);
+  const found: number[][] = [];
+  for (const g of groups) if (g.length > 0) found.push(g);
+  return found.sort(longerFirst);
+}
+
+function indexOf(_: unknown, i: number): number {
+  return i;
+}
+
+function longerFirst(a: number[], b: number[]): number {
+  return b.length - a.length;
+}
+
+/** The spread of coordinate d over the samples (1 when none). */
+function spreadOf(samples: ColourFeature[], d: number): number {
+  let sum = 0;
+  for (const f of samples) sum += f[d];
+  const mean = sum / samples.length;
+  let square = 0;
+  for (const f of samples) square += (f[d] - mean) ** 2;
+  return Math.sqrt(square / samples.length) || 1;
+}
+
+function d2(a: number[], b: number[]): number {
+  return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2;
+}
+
+/** The centre nearest to f (the first of equals). */
+function nearest(centres: number[][], f: number[]): number {
+  let best = 0;
+  for (let j = 0; j < centres.length; j++) if (d2(f, centres[j]) < d2(f, centres[best])) best = j;
+  return best;
+}
+
+/** Centre j moved to the mean of its members, if it has any. */
+function recentre(scaled: number[][], label: number[], centres: number[][], j: number): void {
+  let count = 0;
+  const sum = [0, 0, 0];
+  for (let d = 0; d < 3; d++) {
+    count = 0;
+    for (let i = 0; i < scaled.length; i++) {
+      if (label[i] !== j) continue;
+      sum[d] += scaled[i][d];
+      count++;
+    }
+  }
+  if (count) centres[j] = [sum[0] / count, sum[1] / count, sum[2] / count];
 }

@@ -97,7 +97,9 @@ function resample(photo: RgbImage, grid: HairGrid, hair: Uint8Array, x0: number,
   const sum = new Float32Array(w * h);
   const count = new Uint16Array(w * h);
   const width = Math.min(photo.width - x0, Math.floor(w * q));
-  const column = Int32Array.from({ length: width }, (_, x) => Math.min(w - 1, Math.floor(x / q)));
+  // A loop, not Int32Array.from with a closure made per call (its code was compiled again every job).
+  const column = new Int32Array(width);
+  for (let x = 0; x < width; x++) column[x] = Math.min(w - 1, Math.floor(x / q));
   // Only the pixels of hair cells are read (long hair's box is most of the photo, the hair a third of it).
   for (let y = 0; y < Math.min(photo.height - y0, Math.floor(h * q)); y++) {
     const row = Math.min(h - 1, Math.floor(y / q)) * w;

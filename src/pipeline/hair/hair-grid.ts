@@ -115,19 +115,16 @@ export function matteEdgeDistance(grid: HairGrid): Float32Array {
   const { columns, rows } = grid;
   const d = new Float32Array(grid.person.length);
   for (let c = 0; c < d.length; c++) if (grid.person[c]) d[c] = Infinity;
-  const relax = (c: number, n: number, w: number) => {
-    if (d[n] + w < d[c]) d[c] = d[n] + w;
-  };
   // A cell outside the matte stays 0 (no neighbour offers less), so only the person's cells are relaxed.
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < columns; x++) {
       const c = y * columns + x;
       if (d[c] === 0) continue;
-      if (x > 0) relax(c, c - 1, 1);
+      if (x > 0) relax(d, c, c - 1, 1);
       if (y > 0) {
-        relax(c, c - columns, 1);
-        if (x > 0) relax(c, c - columns - 1, Math.SQRT2);
-        if (x < columns - 1) relax(c, c - columns + 1, Math.SQRT2);
+        relax(d, c, c - columns, 1);
+        if (x > 0) relax(d, c, c - columns - 1, Math.SQRT2);
+        if (x < columns - 1) relax(d, c, c - columns + 1, Math.SQRT2);
       }
     }
   }
@@ -135,15 +132,21 @@ export function matteEdgeDistance(grid: HairGrid): Float32Array {
     for (let x = columns - 1; x >= 0; x--) {
       const c = y * columns + x;
       if (d[c] === 0) continue;
-      if (x < columns - 1) relax(c, c + 1, 1);
+      if (x < columns - 1) relax(d, c, c + 1, 1);
       if (y < rows - 1) {
-        relax(c, c + columns, 1);
-        if (x < columns - 1) relax(c, c + columns + 1, Math.SQRT2);
-        if (x > 0) relax(c, c + columns - 1, Math.SQRT2);
+        relax(d, c, c + columns, 1);
+        if (x < columns - 1) relax(d, c, c + columns + 1, Math.SQRT2);
+        if (x > 0) relax(d, c, c + columns - 1, Math.SQRT2);
       }
     }
   }
   return d;
+}
+
+// A module function, not a closure over `d`: the closure, inlined by identity, died with each call and took
+// matteEdgeDistance's optimized code with it (compiled again every job).
+function relax(d: Float32Array, c: number, n: number, w: number): void {
+  if (d[n] + w < d[c]) d[c] = d[n] + w;
 }
 
 /** Cells of the grid's outer ring, `depth` cells deep, outside the person matte: the photo's own background. */

@@ -41,26 +41,46 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
   if (cells.length < 8) cells = all;
   if (cells.length === 0) return undefined;
   const features = featuresOf(grid, cells);
-  const main = fitColourModel(colourClusters(features, COLOUR_CLUSTERS)[0].map((i) => features[i]));
+  const main = fitColourModel(picked(features, colourClusters(features, COLOUR_CLUSTERS)[0]));
   if (main) {
-    const explained = cells.filter((c) => distance2(main, grid.feature, c * 3) < GATE);
+    const explained: number[] = [];
+    for (const c of cells) if (distance2(main, grid.feature, c * 3) < GATE) explained.push(c);
     if (explained.length > 0) cells = explained;
   }
   const bright = new Float32Array(hair.length);
   for (const c of cells) bright[c] = luminance(grid.rgb, c);
   cells.sort((a, b) => bright[a] - bright[b]);
-  const mean = (lo: number, hi: number): Rgb => {
-    const from = Math.floor(lo * cells.length);
-    const to = Math.max(from + 1, Math.floor(hi * cells.length));
-    const sum = [0, 0, 0];
-    for (let i = from; i < to; i++) for (let k = 0; k < 3; k++) sum[k] += grid.rgb[cells[i] * 3 + k];
-    return sum.map((v) => Math.round(v / (to - from))) as Rgb;
+  return {
+    base: [channelMedian(grid, cells, 0), channelMedian(grid, cells, 1), channelMedian(grid, cells, 2)],
+    dark: sliceMean(grid, cells, DARK_SLICE[0], DARK_SLICE[1]),
+    light: sliceMean(grid, cells, LIGHT_SLICE[0], LIGHT_SLICE[1]),
   };
-  const channelMedian = (k: number) => {
-    const v = Uint8Array.from(cells, (c) => grid.rgb[c * 3 + k]).sort();
-    return v[v.length >> 1];
-  };
-  return { base: [channelMedian(0), channelMedian(1), channelMedian(2)], dark: mean(DARK_SLICE[0], DARK_SLICE[1]), light: mean(LIGHT_SLICE[0], LIGHT_SLICE[1]) };
+}
+
+// The measures' helpers are module functions, not closures made per call: each measure runs once per job, and a
+// closure it inlined died with the job and took the measure's optimized code with it (compiled again every job).
+
+function picked<T>(items: T[], indices: number[]): T[] {
+  const out: T[] = [];
+  for (const i of indices) out.push(items[i]);
+  return out;
+}
+
+/** The mean colour of the cells (sorted by brightness) from share lo to share hi of them. */
+function sliceMean(grid: HairGrid, cells: number[], lo: number, hi: number): Rgb {
+  const from = Math.floor(lo * cells.length);
+  const to = Math.max(from + 1, Math.floor(hi * cells.length));
+  const sum = [0, 0, 0];
+  for (let i = from; i < to; i++) for (let k = 0; k < 3; k++) sum[k] += grid.rgb[cells[i] * 3 + k];
+  return [Math.round(sum[0] / (to - from)), Math.round(sum[1] / (to - from)), Math.round(sum[2] / (to - from))];
+}
+
+/** The upper median of channel k over the cells. */
+function channelMedian(grid: HairGrid, cells: number[], k: number): number {
+  const v = new Uint8Array(cells.length);
+  for (let i = 0; i < cells.length; i++) v[i] = grid.rgb[cells[i] * 3 + k];
+  v.sort();
+  return v[v.length >> 1];
 }
 
 /** Height bands (face-frame t) for the tip of the longest hair. */
@@ -88,8 +108,9 @@ export function hairTip(grid: HairGrid, hair: Uint8Array, frame: FaceFrame): num
     counts.set(b, (counts.get(b) ?? 0) + 1);
   }
   const cellsPerBand = ((BIN * frame.height) / grid.step) * (frame.width / grid.step);
-  const bands = [...counts].filter(([, n]) => n >= TIP_SHARE * cellsPerBand).map(([b]) => b);
-  return bands.length ? Math.min(...bands) * BIN : undefined;
+  let lowest: number | undefined;
+  for (const [b, n] of counts) if (n >= TIP_SHARE * cellsPerBand) lowest = lowest === undefined ? b : Math.min(lowest, b);
+  return lowest === undefined ? undefined : lowest * BIN;
 }
 
 export function lengthClass(tip: number): HairLength {
@@ -134,8 +155,11 @@ export function foreheadCover(grid: HairGrid, hair: Uint8Array, f: Forehead): { 
     n[side]++;
     h[side] += hair[c];
   }
-  const share = (a: number, b: number) => (b > 0 ? a / b : 0);
   return { all: share(h[0] + h[1], n[0] + n[1]), imageLeft: share(h[0], n[0]), imageRight: share(h[1], n[1]) };
+}
+
+function share(a: number, b: number): number {
+  return b > 0 ? a / b : 0;
 }
 
 /** Column width (face widths) of the hairline profile, and how far from the middle a parting is looked for. */
@@ -183,7 +207,6 @@ export function findParting(grid: HairGrid, hair: Uint8Array, fromHeight: number
       bestDepth = depth;
     }
   }
-  const sideOf = (s: number): HairParting => (Math.abs(s) < CENTRE_PARTING ? 'centre' : s > 0 ? 'left' : 'right');
   if (best >= 0) {
     let from = best;
     let to = best;
@@ -193,6 +216,10 @@ export function findParting(grid: HairGrid, hair: Uint8Array, fromHeight: number
   }
   if (Math.abs(cover.imageLeft - cover.imageRight) >= SWEEP_CONTRAST) return cover.imageLeft < cover.imageRight ? 'right' : 'left';
   return 'none';
+}
+
+function sideOf(s: number): HairParting {
+  return Math.abs(s) < CENTRE_PARTING ? 'centre' : s > 0 ? 'left' : 'right';
 }
 
 /**

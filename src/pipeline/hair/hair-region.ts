@@ -77,11 +77,16 @@ export interface HairRegion {
   hairline: number;
 }
 
+// The region is found without closures made per call: a per-call closure that TurboFan inlines into a long-lived
+// function dies with the job and takes that function's optimized code with it ("weak objects"), so findHairRegion,
+// its cell test and its growth were compiled again every job. The tests and loops are module functions reading
+// their state from a literal (`Cells`), whose object shape V8 keeps from one job to the next; findHairRegion, run
+// once per job, keeps no long loop of its own (it was compiled on stack, OSR, every job).
 export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, frame: FaceFrame): HairRegion {
-  const at = (i: number) => toFace(frame, landmarks[i * 3], landmarks[i * 3 + 1]);
-  const browTop = Math.max(...BROW_TOP.map((i) => at(i)[1]));
+  let browTop = -Infinity;
+  for (const i of BROW_TOP) browTop = Math.max(browTop, faceY(frame, landmarks, i));
   const hairline = browTop * (1 + FOREHEAD_OVER_BROWS);
-  const noseTip = at(NOSE_TIP)[1];
+  const noseTip = faceY(frame, landmarks, NOSE_TIP);
 
   const skinCells = new Set<number>();
   for (const i of SKIN_LANDMARKS) {
@@ -89,109 +94,167 @@ export function findHairRegion(grid: HairGrid, landmarks: ArrayLike<number>, fra
   }
   const skin = fitColourModel(featuresOf(grid, [...skinCells]));
   if (!skin) throw new RangeError('findHairRegion: the face is too small to sample its skin');
-  const skinLike = (c: number) => distance2(skin, grid.feature, c * 3) < GATE;
 
   const background = fitColourMixture(featuresOf(grid, borderCells(grid, BORDER_DEPTH)), BACKGROUND_COLOURS);
   const edge = matteEdgeDistance(grid);
   const nearEdge = (EDGE_REACH * frame.width) / grid.step;
-  /** At the matte's edge and coloured like the backdrop. */
-  const backdrop = (c: number) => edge[c] < nearEdge && background.some((m) => distance2(m, grid.feature, c * 3) < GATE);
 
   const scalp: number[] = [];
   const clothes: number[] = [];
-  for (let c = 0; c < grid.s.length; c++) {
-    if (!grid.person[c]) continue;
-    const s = Math.abs(grid.s[c]);
-    const t = grid.t[c];
-    if (s < SCALP.halfWidth && t > SCALP.bottom && t < SCALP.top) scalp.push(c);
-    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom && !skinLike(c)) clothes.push(c);
-  }
-  const scalpHair = scalp.filter((c) => !skinLike(c));
+  scalpAndClothes(grid, skin, scalp, clothes);
+  const scalpHair: number[] = [];
+  for (const c of scalp) if (!skinLike(grid, skin, c)) scalpHair.push(c);
   const scalpSkinShare = scalp.length ? 1 - scalpHair.length / scalp.length : 1;
-  const median = (cells: Iterable<number>, of: (c: number) => number) => {
-    const v = [...cells].map(of).sort((a, b) => a - b);
-    return v.length ? v[v.length >> 1] : 0;
-  };
   // Texture and brightness are judged where the scalp is not skin-coloured: a bare forehead below the hairline does not count.
-  const grain = (c: number) => cellGrain(grid, c);
-  const skinGrain = Math.max(1e-6, median(skinCells, grain));
-  const scalpGrain = median(scalpHair, grain) / skinGrain;
-  const scalpBrightness = scalpHair.length ? Math.exp(median(scalpHair, (c) => grid.feature[c * 3]) - skin.mean[0]) : 1;
+  const skinGrain = Math.max(1e-6, median(grains(grid, [...skinCells])));
+  const scalpGrain = median(grains(grid, scalpHair)) / skinGrain;
+  const scalpBrightness = scalpHair.length ? Math.exp(median(brightnesses(grid, scalpHair)) - skin.mean[0]) : 1;
   const clothesModels = fitColourMixture(featuresOf(grid, clothes), CLOTHES_COLOURS);
 
   // The scalp's hair seeds the hair model, less backdrop at the matte's edge that the scalp's colours do not
   // explain (a colour both explain, dark hair before a dark backdrop, stays with the matte).
   const seedModel = fitColourModel(featuresOf(grid, scalpHair));
-  const seeds = seedModel ? scalpHair.filter((c) => !(backdrop(c) && distance2(seedModel, grid.feature, c * 3) > GATE)) : [];
+  const seeds: number[] = [];
+  if (seedModel) {
+    for (const c of scalpHair) if (!(isBackdrop(grid, edge, nearEdge, background, c) && distance2(seedModel, grid.feature, c * 3) > GATE)) seeds.push(c);
+  }
   let hairModel = fitColourModel(featuresOf(grid, seeds)) ?? seedModel;
   let hair: Uint8Array = new Uint8Array(grid.s.length);
   // The scalp's hair is lit from above; each pass refits the model on all the hair found so far, so
   // the next one reaches the same hair in the shade beside the face.
   for (let pass = 0; pass < GROWTH_PASSES && hairModel; pass++) {
-    hair = grow(grid, scalp, allowedCell(grid, { noseTip, browTop, hairline, skinGrain }, hairModel, skin, clothesModels, backdrop));
+    const cells: Cells = { grid, noseTip, browTop, hairline, skinGrain, hairModel, skin, clothes: clothesModels, background, edge, nearEdge };
+    hair = grow(cells, scalp);
     if (pass === GROWTH_PASSES - 1) break;
-    const found: number[] = [];
-    for (let c = 0; c < hair.length; c++) if (hair[c]) found.push(c);
-    hairModel = fitColourModel(featuresOf(grid, found)) ?? hairModel;
+    hairModel = fitColourModel(featuresOf(grid, cellsSet(hair))) ?? hairModel;
   }
   // Field by field, not spread from a part built earlier: a spread copy's object shape is not kept from one job to the
   // next, and the code reading the region (tailBesideNeck and the hair measures) was compiled again every job.
   return { skin, background, skinGrain, scalpCells: scalp.length, scalpSkinShare, scalpGrain, scalpBrightness, browTop, hairline, hair, hairModel };
 }
 
-function allowedCell(
-  grid: HairGrid,
-  { noseTip, browTop, hairline, skinGrain }: { noseTip: number; browTop: number; hairline: number; skinGrain: number },
-  hairModel: ColourModel,
-  skin: ColourModel,
-  clothes: ColourModel[],
-  backdrop: (c: number) => boolean,
-): (c: number) => boolean {
-  return (c) => {
-    if (!grid.person[c]) return false;
-    const s = grid.s[c];
+/** The person's cells on the scalp, and those below the neck not coloured like the skin (clothes). */
+function scalpAndClothes(grid: HairGrid, skin: ColourModel, scalp: number[], clothes: number[]): void {
+  for (let c = 0; c < grid.s.length; c++) {
+    if (!grid.person[c]) continue;
+    const s = Math.abs(grid.s[c]);
     const t = grid.t[c];
-    const inside = grid.oval[c];
-    if (inside > 0 && t < browTop + BROW_MARGIN) return false; // eyes, nose, mouth
-    if (t < noseTip && inside > -BEARD_MARGIN) return false; // beard and jaw
-    if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
-    const f = grid.feature;
-    const o = c * 3;
-    const d = distance2(hairModel, f, o);
-    const h = d + hairModel.logDet;
-    // Above the hairline the person is hair unless it is skin (highlights and dyed streaks included) or, at the
-    // matte's edge, a backdrop colour that the hair model does not explain.
-    if (t > hairline && distance2(skin, f, o) > GATE && !(d > GATE && backdrop(c))) return true;
-    if (d > GATE) return false;
-    // Hair as light as the skin is told from it by its strands, above the ears (whose folds make edges too).
-    if (h > cost(skin, f, o) && (t < browTop || cellGrain(grid, c) < HAIR_GRAIN * skinGrain)) return false;
-    return !(t < COLLAR_TOP && clothes.some((m) => cost(m, f, o) < h));
-  };
+    if (s < SCALP.halfWidth && t > SCALP.bottom && t < SCALP.top) scalp.push(c);
+    else if (s < CLOTHES.halfWidth && t < CLOTHES.top && t > CLOTHES.bottom && !skinLike(grid, skin, c)) clothes.push(c);
+  }
+}
+
+function cellsSet(mask: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < mask.length; c++) if (mask[c]) out.push(c);
+  return out;
+}
+
+/** Landmark i's height in the face frame. */
+function faceY(frame: FaceFrame, landmarks: ArrayLike<number>, i: number): number {
+  return toFace(frame, landmarks[i * 3], landmarks[i * 3 + 1])[1];
+}
+
+function skinLike(grid: HairGrid, skin: ColourModel, c: number): boolean {
+  return distance2(skin, grid.feature, c * 3) < GATE;
+}
+
+/** At the matte's edge and coloured like the backdrop. */
+function isBackdrop(grid: HairGrid, edge: Float32Array, nearEdge: number, background: ColourModel[], c: number): boolean {
+  if (!(edge[c] < nearEdge)) return false;
+  for (const m of background) if (distance2(m, grid.feature, c * 3) < GATE) return true;
+  return false;
+}
+
+function grains(grid: HairGrid, cells: number[]): number[] {
+  const out: number[] = [];
+  for (const c of cells) out.push(cellGrain(grid, c));
+  return out;
+}
+
+function brightnesses(grid: HairGrid, cells: number[]): number[] {
+  const out: number[] = [];
+  for (const c of cells) out.push(grid.feature[c * 3]);
+  return out;
+}
+
+/** The upper median (0 for none); sorts `v`. */
+function median(v: number[]): number {
+  v.sort(ascending);
+  return v.length ? v[v.length >> 1] : 0;
+}
+
+/** What decides whether a cell may be hair, for one growth pass. */
+interface Cells {
+  grid: HairGrid;
+  noseTip: number;
+  browTop: number;
+  hairline: number;
+  skinGrain: number;
+  hairModel: ColourModel;
+  skin: ColourModel;
+  clothes: ColourModel[];
+  background: ColourModel[];
+  edge: Float32Array;
+  nearEdge: number;
+}
+
+function allowedCell(k: Cells, c: number): boolean {
+  const { grid, browTop, hairModel, skin } = k;
+  if (!grid.person[c]) return false;
+  const s = grid.s[c];
+  const t = grid.t[c];
+  const inside = grid.oval[c];
+  if (inside > 0 && t < browTop + BROW_MARGIN) return false; // eyes, nose, mouth
+  if (t < k.noseTip && inside > -BEARD_MARGIN) return false; // beard and jaw
+  if (t < 0 && Math.abs(s) < NECK_HALF_WIDTH) return false; // neck
+  const f = grid.feature;
+  const o = c * 3;
+  const d = distance2(hairModel, f, o);
+  const h = d + hairModel.logDet;
+  // Above the hairline the person is hair unless it is skin (highlights and dyed streaks included) or, at the
+  // matte's edge, a backdrop colour that the hair model does not explain.
+  if (t > k.hairline && distance2(skin, f, o) > GATE && !(d > GATE && isBackdrop(grid, k.edge, k.nearEdge, k.background, c))) return true;
+  if (d > GATE) return false;
+  // Hair as light as the skin is told from it by its strands, above the ears (whose folds make edges too).
+  if (h > cost(skin, f, o) && (t < browTop || cellGrain(grid, c) < HAIR_GRAIN * k.skinGrain)) return false;
+  if (t < COLLAR_TOP) for (const m of k.clothes) if (cost(m, f, o) < h) return false;
+  return true;
 }
 
 /** The cells reachable from the seeds through allowed cells (4-neighbours). */
-function grow(grid: HairGrid, seeds: number[], allowed: (c: number) => boolean): Uint8Array {
-  const out = new Uint8Array(grid.s.length);
-  const seen = new Uint8Array(grid.s.length);
-  const queue = new Int32Array(grid.s.length);
+function grow(k: Cells, seeds: number[]): Uint8Array {
+  const n = k.grid.s.length;
+  const out = new Uint8Array(n);
+  const seen = new Uint8Array(n);
+  const queue = new Int32Array(n);
   let head = 0;
   let tail = 0;
-  const visit = (c: number) => {
-    if (seen[c]) return;
-    seen[c] = 1;
-    if (!allowed(c)) return;
-    out[c] = 1;
-    queue[tail++] = c;
-  };
-  for (const c of seeds) visit(c);
-  const { columns } = grid;
+  for (const c of seeds) tail = visit(k, seen, out, queue, tail, c);
+  const { columns } = k.grid;
   while (head < tail) {
     const c = queue[head++];
     const x = c % columns;
-    if (x > 0) visit(c - 1);
-    if (x < columns - 1) visit(c + 1);
-    if (c >= columns) visit(c - columns);
-    if (c + columns < out.length) visit(c + columns);
+    if (x > 0) tail = visit(k, seen, out, queue, tail, c - 1);
+    if (x < columns - 1) tail = visit(k, seen, out, queue, tail, c + 1);
+    if (c >= columns) tail = visit(k, seen, out, queue, tail, c - columns);
+    if (c + columns < n) tail = visit(k, seen, out, queue, tail, c + columns);
   }
   return out;
+}
+
+/** Marks cell c seen and, when allowed, hair, queued at `tail`; returns the queue's new tail. */
+function visit(k: Cells, seen: Uint8Array, out: Uint8Array, queue: Int32Array, tail: number, c: number): number {
+  if (seen[c]) return tail;
+  seen[c] = 1;
+  if (!allowedCell(k, c)) return tail;
+  out[c] = 1;
+  queue[tail] = c;
+  return tail + 1;
+}
+
+// A module function: a comparator written inline is a new closure every call, and its optimized code died with it
+// (compiled again every job).
+function ascending(a: number, b: number): number {
+  return a - b;
 }

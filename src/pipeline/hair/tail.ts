@@ -8,7 +8,7 @@
  * suit is coloured like dark hair); where it lies does: a tail lies against the neck's skin, a lapel beyond a
  * collar (couple.jpg's man: 0.36 of a side's band hair-coloured, none of it near the neck's skin).
  */
-import { GATE, cost, distance2 } from './colour-model.ts';
+import { GATE, cost, distance2, type ColourModel } from './colour-model.ts';
 import { cellGrain, type HairGrid } from './hair-grid.ts';
 import { HAIR_GRAIN, type HairRegion } from './hair-region.ts';
 import type { FaceFrame } from './face-frame.ts';
@@ -33,15 +33,6 @@ export function tailBesideNeck(grid: HairGrid, region: HairRegion, frame: FaceFr
   if (!hairModel) return false;
   const f = grid.feature;
   const reach = Math.max(1, Math.round((NECK_REACH * frame.width) / grid.step));
-  /** Whether the neck's skin lies within reach of a cell along its row, towards the face's middle. */
-  const nearNeck = (c: number, dx: number) => {
-    const x = c % grid.columns;
-    for (let k = 1; k <= reach && x + k * dx >= 0 && x + k * dx < grid.columns; k++) {
-      const n = c + k * dx;
-      if (grid.oval[n] <= -JAW_MARGIN && distance2(skin, f, n * 3) < GATE) return true;
-    }
-    return false;
-  };
   const cells = [0, 0];
   const hair = [0, 0];
   for (let c = 0; c < grid.s.length; c++) {
@@ -53,8 +44,27 @@ export function tailBesideNeck(grid: HairGrid, region: HairRegion, frame: FaceFr
     cells[side]++;
     if (distance2(hairModel, f, c * 3) > GATE) continue;
     const h = cost(hairModel, f, c * 3);
-    if (h > cost(skin, f, c * 3) || background.some((m) => cost(m, f, c * 3) < h)) continue;
-    if (cellGrain(grid, c) > HAIR_GRAIN * skinGrain && nearNeck(c, side === 0 ? 1 : -1)) hair[side]++;
+    if (h > cost(skin, f, c * 3) || cheaperThan(background, f, c * 3, h)) continue;
+    if (cellGrain(grid, c) > HAIR_GRAIN * skinGrain && nearNeck(grid, skin, reach, c, side === 0 ? 1 : -1)) hair[side]++;
   }
   return [0, 1].some((side) => cells[side] > 0 && hair[side] / cells[side] >= TAIL_SHARE);
+}
+
+// Module functions, not closures made per call: tailBesideNeck inlined them by identity, and its optimized code died
+// with them (compiled again every job).
+
+/** Whether the neck's skin lies within `reach` cells of cell c along its row, towards the face's middle (dx). */
+function nearNeck(grid: HairGrid, skin: ColourModel, reach: number, c: number, dx: number): boolean {
+  const x = c % grid.columns;
+  for (let k = 1; k <= reach && x + k * dx >= 0 && x + k * dx < grid.columns; k++) {
+    const n = c + k * dx;
+    if (grid.oval[n] <= -JAW_MARGIN && distance2(skin, grid.feature, n * 3) < GATE) return true;
+  }
+  return false;
+}
+
+/** Whether any of the models explains the colour at f[o] at a cost below h. */
+function cheaperThan(models: ColourModel[], f: ArrayLike<number>, o: number, h: number): boolean {
+  for (const m of models) if (cost(m, f, o) < h) return true;
+  return false;
 }

@@ -81,7 +81,7 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
   for (let round = 0; round < ROUNDS; round++) {
     const positions = placed(factors);
     const hair = hairSilhouette(camera, grid, scene.head, { positions, indices });
-    for (let i = 0; i < hair.length; i++) hair[i] |= head[i];
+    orInto(hair, head);
     const ratio: (number | undefined)[] = angles.map((a, j) => {
       if (!measured[j]) return undefined;
       const standoff = reach(hair, grid, cx, cy, a) - headReach[j];
@@ -91,16 +91,29 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
     const smooth = smoothCircular(fillFromNearest(ratio));
     // Each vertex keeps the direction it was first seen in.
     sectorOf ??= vertexSectors(project(camera, grid, positions), cx, cy);
-    for (let v = 0; v < vertices; v++) {
-      const s = sectorOf[v];
-      const j = Math.floor(s) % SECTORS;
-      const f = s - Math.floor(s);
-      const k = Math.exp((1 - f) * Math.log(smooth[j]) + f * Math.log(smooth[(j + 1) % SECTORS]));
-      factors[v] = Math.min(SCALE_MAX, Math.max(SCALE_MIN, factors[v] * k));
-    }
+    scaleBySector(factors, sectorOf, smooth);
   }
   pullInside(scene, factors, indices, placed);
   return factors;
+}
+
+// The per-vertex and per-cell loops are module functions: fitVolume and pullInside call `placed`, a closure made per
+// job, and an optimized caller that inlined it was thrown away with it every job ("weak objects"); with no loop of
+// their own they are not optimized at all, while these loops keep their code from one job to the next.
+
+function orInto(a: Uint8Array, b: Uint8Array): void {
+  for (let i = 0; i < a.length; i++) a[i] |= b[i];
+}
+
+/** Each vertex's factor times its sector's smoothed scale (interpolated in logs between sectors), within the limits. */
+function scaleBySector(factors: Float32Array, sectorOf: Float32Array, smooth: number[]): void {
+  for (let v = 0; v < factors.length; v++) {
+    const s = sectorOf[v];
+    const j = Math.floor(s) % SECTORS;
+    const f = s - Math.floor(s);
+    const k = Math.exp((1 - f) * Math.log(smooth[j]) + f * Math.log(smooth[(j + 1) % SECTORS]));
+    factors[v] = Math.min(SCALE_MAX, Math.max(SCALE_MIN, factors[v] * k));
+  }
 }
 
 /**
@@ -111,34 +124,49 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
  * grid (shoulders) nothing is judged.
  */
 function pullInside(scene: OutlineScene, factors: Float32Array, indices: ArrayLike<number>, placed: (factors: Float32Array) => Float32Array): void {
-  const { camera, grid, person, frame } = scene;
   const n = factors.length;
-  const degree = new Uint16Array(n);
-  for (let i = 0; i < indices.length; i++) degree[indices[i]] += 2;
+  const degree = degrees(indices, n);
   const outside = new Uint8Array(n);
   const share = new Float32Array(n);
   for (let round = 0; round < PULL_ROUNDS; round++) {
-    const p = project(camera, grid, placed(factors));
-    let any = false;
-    for (let v = 0; v < n; v++) {
-      const x = Math.floor(p[v * 3]), y = Math.floor(p[v * 3 + 1]);
-      // Above the eyes the sectors have set the outline already; pulling its edge vertices there only thins it.
-      const low = faceHeight(frame, grid.x0 + p[v * 3] * grid.step, grid.y0 + p[v * 3 + 1] * grid.step) < LOWEST_T;
-      outside[v] = low && y < grid.rows && (x < 0 || x >= grid.columns || y < 0 || !person[y * grid.columns + x]) ? 1 : 0;
-      any ||= outside[v] === 1;
-    }
-    if (!any) return;
-    share.set(outside);
-    for (let t = 0; t < indices.length; t += 3) {
-      const a = indices[t], b = indices[t + 1], c = indices[t + 2];
-      share[a] += outside[b] + outside[c];
-      share[b] += outside[a] + outside[c];
-      share[c] += outside[a] + outside[b];
-    }
-    for (let v = 0; v < n; v++) {
-      const s = share[v] / (1 + degree[v]);
-      if (s > 0) factors[v] = Math.max(SCALE_MIN, factors[v] * (1 - (1 - PULL) * s));
-    }
+    if (!markOutside(scene, project(scene.camera, scene.grid, placed(factors)), outside)) return;
+    pullOutside(factors, indices, degree, outside, share);
+  }
+}
+
+/** Twice the number of triangles at each vertex: its mesh neighbours, counted once per triangle. */
+function degrees(indices: ArrayLike<number>, n: number): Uint16Array {
+  const degree = new Uint16Array(n);
+  for (let i = 0; i < indices.length; i++) degree[indices[i]] += 2;
+  return degree;
+}
+
+/** Per vertex of the projected positions `p`, 1 when it lies below the eyes and outside the person; whether any does. */
+function markOutside(scene: OutlineScene, p: Float32Array, outside: Uint8Array): boolean {
+  const { grid, person, frame } = scene;
+  let any = false;
+  for (let v = 0; v < outside.length; v++) {
+    const x = Math.floor(p[v * 3]), y = Math.floor(p[v * 3 + 1]);
+    // Above the eyes the sectors have set the outline already; pulling its edge vertices there only thins it.
+    const low = faceHeight(frame, grid.x0 + p[v * 3] * grid.step, grid.y0 + p[v * 3 + 1] * grid.step) < LOWEST_T;
+    outside[v] = low && y < grid.rows && (x < 0 || x >= grid.columns || y < 0 || !person[y * grid.columns + x]) ? 1 : 0;
+    any ||= outside[v] === 1;
+  }
+  return any;
+}
+
+/** One round of drawing in: each vertex by the share of it and its mesh neighbours that is outside. */
+function pullOutside(factors: Float32Array, indices: ArrayLike<number>, degree: Uint16Array, outside: Uint8Array, share: Float32Array): void {
+  share.set(outside);
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    share[a] += outside[b] + outside[c];
+    share[b] += outside[a] + outside[c];
+    share[c] += outside[a] + outside[b];
+  }
+  for (let v = 0; v < factors.length; v++) {
+    const s = share[v] / (1 + degree[v]);
+    if (s > 0) factors[v] = Math.max(SCALE_MIN, factors[v] * (1 - (1 - PULL) * s));
   }
 }
 
