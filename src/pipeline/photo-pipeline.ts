@@ -20,7 +20,7 @@ import {
 } from './helper-thread.ts';
 import type { PhotoTexturePrep } from './photo-prep.ts';
 import { assemble, startPreviews } from './output.ts';
-import { imagesInSharedMemory, ReusedSharedMemory } from './shared-memory.ts';
+import { imagesInSharedMemory, ReusedSharedMemory, type SharedAllocator } from './shared-memory.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
@@ -75,6 +75,8 @@ export interface PhotoPipelineResult extends PipelineResult {
 
 export class PhotoPipeline implements Pipeline {
   private readonly imageMemory = new ReusedSharedMemory();
+  /** The head's albedo is baked into the last avatar's, given back with the other images (ReusedSharedMemory). */
+  private readonly albedoMemory = new ReusedSharedMemory();
 
   /**
    * `helper` does the photo-only work (photo-prep.ts), builds the blendshapes, draws the side views and writes the
@@ -169,7 +171,8 @@ export class PhotoPipeline implements Pipeline {
 
     const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;
     timings['photo-textures'] = photoTexturesMs;
-    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
+    const albedoMemory = this.albedoMemory.lend();
+    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
     prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
@@ -206,6 +209,7 @@ export class PhotoPipeline implements Pipeline {
     const { preview, views } = await previews.front();
     model.textures = [...(await encoding), ...(await maps.textures)];
     imageMemory.giveBack();
+    albedoMemory.giveBack();
     if (model.textures.some((t, k) => t.name !== names[k]?.name)) throw new Error('the textures are not in the order the model files were written with');
     lap('preview', 95);
 
@@ -236,7 +240,7 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, hairOver?: HairCover) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, hairOver?: HairCover) {
     const { photo, features, balance, person } = prep;
     const skin = applyGains(prep.photoSkin, balance.gains);
     // The hair seen in the photo, under the same white light as the skin.
@@ -282,7 +286,7 @@ export class PhotoPipeline implements Pipeline {
       matte: person,
       highlights: { skin, features },
       // Where the textures go next (imagesInSharedMemory keeps it): no copy of the atlas.
-      out: new Uint8Array(new SharedArrayBuffer(tpl.textureSize * tpl.textureSize * 4)),
+      out: new Uint8Array(allocate(tpl.textureSize * tpl.textureSize * 4), 0, tpl.textureSize * tpl.textureSize * 4),
     });
     const images = new Map<string, RgbaImage>();
     images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
