@@ -44,6 +44,7 @@ import { HAIR_TEXTURE } from './output.ts';
 import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
 import { applyGains } from '../geometry/texture/white-balance.ts';
+import type { RgbImage } from '../geometry/texture/rgb-image.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 /**
@@ -241,7 +242,8 @@ export class PhotoPipeline implements Pipeline {
   }
 
   private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, hairOver?: HairCover) {
-    const { photo, features, balance, person } = prep;
+    const { features, balance, person } = prep;
+    const photo = thisThreadsImage(prep.photo);
     const skin = applyGains(prep.photoSkin, balance.gains);
     // The hair seen in the photo, under the same white light as the skin.
     const hairColours = {
@@ -269,7 +271,7 @@ export class PhotoPipeline implements Pipeline {
       normals: headGeometry.normals,
       uvs: headGeometry.uvs,
       indices: headGeometry.indices,
-      photo: prep.lipsPhoto,
+      photo: thisThreadsImage(prep.lipsPhoto),
       camera,
       faceOval: tpl.faceOval,
       neck: tpl.neckFront,
@@ -295,6 +297,14 @@ export class PhotoPipeline implements Pipeline {
     for (const [name, image] of partTextures(tpl, prep.eye)) images.set(name, image);
     return { images, skin, iris: prep.iris, hairColours, glasses: prep.glasses, light: { ...light, colour: balance.light } };
   }
+}
+
+/**
+ * The image as a literal of this thread. Read out of the helper's answer, an image has a hidden class that dies with
+ * the avatar: the light's and the bake's loops, which check it, were compiled again on every avatar.
+ */
+function thisThreadsImage(image: RgbImage): RgbImage {
+  return { width: image.width, height: image.height, data: image.data };
 }
 
 /** Points (in place) under the fit's similarity. */

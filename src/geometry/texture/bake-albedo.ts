@@ -94,23 +94,8 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const frontMost = Math.min(...input.faceOval.map((v) => input.positions[v * 3 + 2]));
 
   const skin = input.skin;
-  // Per vertex: index + 1 of its fixed colour, 0 for skin.
-  const fixedOf = new Uint8Array(n);
-  (input.fixed ?? []).forEach((f, i) => f.vertices.forEach((v) => (fixedOf[v] = i + 1)));
-  const weight = new Float32Array(n);
-  // Per vertex, the share of the photo weight that a hair mesh over the skin takes away.
-  const underHair = new Float32Array(n);
-  for (let v = 0; v < n; v++) {
-    if (fixedOf[v] || (input.visible && !input.visible[v])) continue;
-    // Points behind the face's rim (the back of the head) also project inside the oval.
-    if (input.positions[v * 3 + 2] < frontMost - 1) continue;
-    const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
-    if (d <= 0) continue;
-    const seen = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
-    const hair = input.hairOver?.at(v) ?? 0;
-    weight[v] = seen * (1 - hair);
-    underHair[v] = seen * hair;
-  }
+  const fixedOf = fixedColourOf(n, input.fixed ?? []);
+  const { weight, underHair } = photoWeights(input, img, facing, fixedOf, oval, feather, frontMost);
   const fill = fillColours(input, img, skin, fixedOf);
   const gain = input.photoGain;
 
@@ -120,7 +105,66 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION, input.out);
   const rgba = new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, bytes.length);
   const px = new Float32Array(3);
-  // Per vertex: image x, y, photo weight, gains, share under hair.
+  const attrs = vertexAttributes(img, weight, gain, underHair);
+  const { photo, matte, highlights } = input;
+  const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
+  const { indices, uvs } = input;
+  const faceTriangles = trianglesTouched(indices, weight, underHair);
+  const sampler: PhotoSource = { photo, matte, convert: !!gain || !!skinLum, skinLum: skinLum || 0, features: highlights?.features, px };
+  const under = anyPositive(underHair) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, sampler) : undefined;
+  // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
+  // band along the border) made renders measurably less like the person (identity distance +0.04).
+  const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
+  bakePhoto(rgba, layoutRaster(uvs, indices, size), faceTriangles, attrs, sampler, underImage);
+  return { rgba: bytes, photoWeight: weight };
+}
+
+/*
+ * The loops over the head's vertices and triangles below are module functions taking their state as arguments, not
+ * loops in bakeAlbedo: called once per avatar, it was compiled again on stack (OSR) for each loop on every one.
+ */
+
+/** Per vertex: index + 1 of its fixed colour, 0 for skin. */
+function fixedColourOf(n: number, fixed: NonNullable<AlbedoInput['fixed']>): Uint8Array {
+  const fixedOf = new Uint8Array(n);
+  for (let i = 0; i < fixed.length; i++) for (const v of fixed[i].vertices) fixedOf[v] = i + 1;
+  return fixedOf;
+}
+
+/**
+ * Per vertex, the photo's weight (inside the face's oval, feathered over `feather` pixels; facing the camera; seen)
+ * and the share of it a hair mesh over the skin takes away (`underHair`).
+ */
+function photoWeights(
+  input: AlbedoInput,
+  img: Float32Array,
+  facing: Float32Array,
+  fixedOf: Uint8Array,
+  oval: [number, number][],
+  feather: number,
+  frontMost: number,
+): { weight: Float32Array; underHair: Float32Array } {
+  const { positions, visible, hairOver } = input;
+  const n = positions.length / 3;
+  const weight = new Float32Array(n);
+  const underHair = new Float32Array(n);
+  for (let v = 0; v < n; v++) {
+    if (fixedOf[v] || (visible && !visible[v])) continue;
+    // Points behind the face's rim (the back of the head) also project inside the oval.
+    if (positions[v * 3 + 2] < frontMost - 1) continue;
+    const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
+    if (d <= 0) continue;
+    const seen = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
+    const hair = hairOver?.at(v) ?? 0;
+    weight[v] = seen * (1 - hair);
+    underHair[v] = seen * hair;
+  }
+  return { weight, underHair };
+}
+
+/** Per vertex, the 7 attributes the atlas interpolates: image x, y, photo weight, gains, share under hair. */
+function vertexAttributes(img: Float32Array, weight: Float32Array, gain: Float32Array | undefined, underHair: Float32Array): Float32Array {
+  const n = weight.length;
   const attrs = new Float32Array(n * 7);
   for (let v = 0; v < n; v++) {
     attrs[v * 7] = img[v * 2];
@@ -129,24 +173,23 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
     for (let c = 0; c < 3; c++) attrs[v * 7 + 3 + c] = gain ? gain[v * 3 + c] : 1;
     attrs[v * 7 + 6] = underHair[v];
   }
-  const { photo, matte, highlights } = input;
-  const skinLum = highlights && luminanceLinear(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
-  // The triangles with a corner that takes photo colour or lies under the hair.
-  const { indices, uvs } = input;
-  const faceList = new Uint32Array(indices.length / 3);
-  let faceCount = 0;
-  for (let t = 0; t < faceList.length; t++) {
+  return attrs;
+}
+
+/** The triangles with a corner that takes photo colour or lies under the hair. */
+function trianglesTouched(indices: Uint32Array, weight: Float32Array, underHair: Float32Array): Uint32Array {
+  const list = new Uint32Array(indices.length / 3);
+  let count = 0;
+  for (let t = 0; t < list.length; t++) {
     const a = indices[t * 3], b = indices[t * 3 + 1], c = indices[t * 3 + 2];
-    if (weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0) faceList[faceCount++] = t;
+    if (weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0) list[count++] = t;
   }
-  const faceTriangles = faceList.subarray(0, faceCount);
-  const sampler: PhotoSource = { photo, matte, convert: !!gain || !!skinLum, skinLum: skinLum || 0, features: highlights?.features, px };
-  const under = underHair.some((u) => u > 0) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, sampler) : undefined;
-  // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
-  // band along the border) made renders measurably less like the person (identity distance +0.04).
-  const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
-  bakePhoto(rgba, layoutRaster(uvs, indices, size), faceTriangles, attrs, sampler, underImage);
-  return { rgba: bytes, photoWeight: weight };
+  return list.subarray(0, count);
+}
+
+function anyPositive(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] > 0) return true;
+  return false;
 }
 
 /**
