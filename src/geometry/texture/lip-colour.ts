@@ -38,41 +38,100 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const xs = outer.map((p) => p[0]), ys = outer.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs))), x1 = Math.min(photo.width - 1, Math.ceil(Math.max(...xs)));
   const y0 = Math.max(0, Math.floor(Math.min(...ys))), y1 = Math.min(photo.height - 1, Math.ceil(Math.max(...ys)));
-  const lip: number[] = [], all: number[] = [], opening: number[] = [];
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      if (!insidePolygon(outer, x + 0.5, y + 0.5)) continue;
-      all.push(y * photo.width + x);
-      (insidePolygon(inner, x + 0.5, y + 0.5) ? opening : lip).push(y * photo.width + x);
-    }
-  }
+  const { lip, all, opening } = mouthPixels(photo.width, outer, inner, [x0, y0, x1, y1]);
   const d = photo.data;
-  const luma = (i: number) => 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
-  const saturation = (i: number) => {
-    const hi = Math.max(d[i * 3], d[i * 3 + 1], d[i * 3 + 2]);
-    return (hi - Math.min(d[i * 3], d[i * 3 + 1], d[i * 3 + 2])) / (hi + 1);
-  };
-  const teethOf = (l: number, s: number) => (i: number) => luma(i) > l && saturation(i) < TEETH_SATURATION * s;
   // The lips' own colour: the median of the band between the contours, then again over the pixels that look like lip.
-  const bandLuma = median(lip.map(luma)), bandTeeth = teethOf(bandLuma, median(lip.map(saturation)));
-  const samples = lip.filter((i) => !bandTeeth(i) && luma(i) >= INSIDE_DARKER * bandLuma);
+  const bandLuma = median(valuesOf(d, lip, luma)), bandSaturation = median(valuesOf(d, lip, saturation));
+  const samples = lipLooking(d, lip, bandLuma, bandSaturation);
   if (samples.length === 0) return { photo, colour: [0, 0, 0], replaced: 0 };
-  const colour = [0, 1, 2].map((c) => median(samples.map((i) => d[i * 3 + c]))) as Rgb;
+  const colour = channelMedians(d, samples);
   const hi = Math.max(...colour);
   const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
-  const teeth = teethOf(lipLuma, (hi - Math.min(...colour)) / (hi + 1));
+  const lipSaturation = (hi - Math.min(...colour)) / (hi + 1);
   const out = new Uint8Array(d);
   const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
   const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
   // Through a closed mouth's lips, teeth show only in the slit between them: elsewhere pale pixels are the lips' own
   // highlights.
   const reach = (OPEN_MOUTH / 2) * extent(outer, 0);
-  const nearSlit = (i: number) => signedPolygonDistance(inner, (i % photo.width) + 0.5, Math.floor(i / photo.width) + 0.5) > -reach;
-  const replace = open ? [...all.filter((i) => teeth(i) || luma(i) < INSIDE_DARKER * lipLuma), ...opening] : all.filter((i) => teeth(i) && nearSlit(i));
+  const replace = open
+    ? [...openMouthPixels(d, all, lipLuma, lipSaturation), ...opening]
+    : slitTeeth(d, all, lipLuma, lipSaturation, inner, photo.width, reach);
   const mask = new Set(replace);
   for (const i of mask) out.set(colour, i * 3);
   fillFromAround(out, photo.width, [...mask], new Set(all));
   return { photo: { width: photo.width, height: photo.height, data: out }, colour, replaced: mask.size };
+}
+
+/*
+ * The per-pixel tests below are module functions reading the photo's bytes (`d`: packed RGB) by pixel index, not
+ * closures over them: closures made per photo were compiled again on every avatar.
+ */
+
+/** The pixels (indices) inside the outer contour within `box` (x0, y0, x1, y1): all, the lips' band, the opening. */
+function mouthPixels(width: number, outer: Point[], inner: Point[], box: number[]): { lip: number[]; all: number[]; opening: number[] } {
+  const lip: number[] = [], all: number[] = [], opening: number[] = [];
+  for (let y = box[1]; y <= box[3]; y++) {
+    for (let x = box[0]; x <= box[2]; x++) {
+      if (!insidePolygon(outer, x + 0.5, y + 0.5)) continue;
+      all.push(y * width + x);
+      (insidePolygon(inner, x + 0.5, y + 0.5) ? opening : lip).push(y * width + x);
+    }
+  }
+  return { lip, all, opening };
+}
+
+function valuesOf(d: Uint8Array, pixels: number[], of: (d: Uint8Array, i: number) => number): number[] {
+  const out: number[] = new Array(pixels.length);
+  for (let k = 0; k < pixels.length; k++) out[k] = of(d, pixels[k]);
+  return out;
+}
+
+function luma(d: Uint8Array, i: number): number {
+  return 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
+}
+
+function saturation(d: Uint8Array, i: number): number {
+  const hi = Math.max(d[i * 3], d[i * 3 + 1], d[i * 3 + 2]);
+  return (hi - Math.min(d[i * 3], d[i * 3 + 1], d[i * 3 + 2])) / (hi + 1);
+}
+
+/** Brighter than lips of luma `l` and keeping less than TEETH_SATURATION of their saturation `s`. */
+function looksLikeTeeth(d: Uint8Array, i: number, l: number, s: number): boolean {
+  return luma(d, i) > l && saturation(d, i) < TEETH_SATURATION * s;
+}
+
+/** The band's pixels that look like lip: not teeth, not much darker. */
+function lipLooking(d: Uint8Array, band: number[], bandLuma: number, bandSaturation: number): number[] {
+  const out: number[] = [];
+  for (const i of band) if (!looksLikeTeeth(d, i, bandLuma, bandSaturation) && luma(d, i) >= INSIDE_DARKER * bandLuma) out.push(i);
+  return out;
+}
+
+function channelMedians(d: Uint8Array, pixels: number[]): Rgb {
+  const colour: Rgb = [0, 0, 0];
+  const values: number[] = new Array(pixels.length);
+  for (let c = 0; c < 3; c++) {
+    for (let k = 0; k < pixels.length; k++) values[k] = d[pixels[k] * 3 + c];
+    colour[c] = median(values);
+  }
+  return colour;
+}
+
+/** An open mouth's pixels inside the outer contour that are teeth or the mouth's inside (darker than the lips). */
+function openMouthPixels(d: Uint8Array, all: number[], lipLuma: number, lipSaturation: number): number[] {
+  const out: number[] = [];
+  for (const i of all) if (looksLikeTeeth(d, i, lipLuma, lipSaturation) || luma(d, i) < INSIDE_DARKER * lipLuma) out.push(i);
+  return out;
+}
+
+/** A closed mouth's teeth: pixels that look like teeth within `reach` of the inner contour. */
+function slitTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSaturation: number, inner: Point[], width: number, reach: number): number[] {
+  const out: number[] = [];
+  for (const i of all) {
+    if (looksLikeTeeth(d, i, lipLuma, lipSaturation) && signedPolygonDistance(inner, (i % width) + 0.5, Math.floor(i / width) + 0.5) > -reach) out.push(i);
+  }
+  return out;
 }
 
 /** Passes of the fill: enough to carry colour across an open mouth's opening (some 20-40 pixels at the fit's scale). */
@@ -87,26 +146,32 @@ const FILL_PASSES = 200;
 function fillFromAround(rgb: Uint8Array, width: number, pixels: number[], lips: ReadonlySet<number>): void {
   const values = new Float32Array(pixels.length * 3);
   const slot = new Map<number, number>();
-  pixels.forEach((p, k) => {
-    slot.set(p, k);
-    for (let c = 0; c < 3; c++) values[k * 3 + c] = rgb[p * 3 + c];
-  });
-  // Each pixel's lip neighbours (up to four): the slot of a replaced one, or -1 - (its pixel index) for a kept one.
-  const around: number[][] = pixels.map((p) =>
-    [p - 1, p + 1, p - width, p + width].filter((q) => lips.has(q)).map((q) => slot.get(q) ?? -1 - q),
-  );
+  for (let k = 0; k < pixels.length; k++) {
+    slot.set(pixels[k], k);
+    for (let c = 0; c < 3; c++) values[k * 3 + c] = rgb[pixels[k] * 3 + c];
+  }
+  // Each pixel's lip neighbours (up to four, from start[k] on): the slot of a replaced one, or -1 - (its pixel index)
+  // for a kept one; in flat arrays, as the passes below read them some 200 times each.
+  const start = new Int32Array(pixels.length + 1);
+  const near = new Int32Array(pixels.length * 4);
+  for (let k = 0; k < pixels.length; k++) {
+    let count = start[k];
+    for (const q of [pixels[k] - 1, pixels[k] + 1, pixels[k] - width, pixels[k] + width]) if (lips.has(q)) near[count++] = slot.get(q) ?? -1 - q;
+    start[k + 1] = count;
+  }
   for (let pass = 0; pass < FILL_PASSES; pass++) {
     for (let k = 0; k < pixels.length; k++) {
-      const near = around[k];
-      if (near.length === 0) continue;
+      const from = start[k], to = start[k + 1];
+      if (from === to) continue;
       for (let c = 0; c < 3; c++) {
         let sum = 0;
-        for (const q of near) sum += q >= 0 ? values[q * 3 + c] : rgb[(-1 - q) * 3 + c];
-        values[k * 3 + c] = sum / near.length;
+        for (let e = from; e < to; e++) {
+          const q = near[e];
+          sum += q >= 0 ? values[q * 3 + c] : rgb[(-1 - q) * 3 + c];
+        }
+        values[k * 3 + c] = sum / (to - from);
       }
     }
   }
-  pixels.forEach((p, k) => {
-    for (let c = 0; c < 3; c++) rgb[p * 3 + c] = Math.round(values[k * 3 + c]);
-  });
+  for (let k = 0; k < pixels.length; k++) for (let c = 0; c < 3; c++) rgb[pixels[k] * 3 + c] = Math.round(values[k * 3 + c]);
 }
