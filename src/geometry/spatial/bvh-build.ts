@@ -178,49 +178,70 @@ export function refitHierarchy(tree: Hierarchy, positions: ArrayLike<number>, in
   const bounds = new Float64Array(6 * (tree.depth + 2));
   const range = new Uint32Array(2 * (tree.depth + 2));
 
-  /** Fits child entry `entry` (-1: the root), subtree (ref, count), at recursion level `level`. */
-  const fit = (ref: number, count: number, entry: number, level: number): void => {
-    const b = 6 * level;
-    if (count > 0) {
-      let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-      for (let slot = ref; slot < ref + count; slot++) {
-        for (let k = 0; k < 3; k++) {
-          const v = 3 * indices[3 * order[slot] + k];
-          const x = positions[v], y = positions[v + 1], z = positions[v + 2];
-          if (x < x0) x0 = x;
-          if (y < y0) y0 = y;
-          if (z < z0) z0 = z;
-          if (x > x1) x1 = x;
-          if (y > y1) y1 = y;
-          if (z > z1) z1 = z;
-        }
-      }
-      bounds[b] = x0; bounds[b + 1] = y0; bounds[b + 2] = z0; bounds[b + 3] = x1; bounds[b + 4] = y1; bounds[b + 5] = z1;
-      range[2 * level] = ref;
-      range[2 * level + 1] = ref + count;
-    } else {
-      const o = RECORD * ref;
-      fit(refs[o + 12], refs[o + 14], 2 * ref, level + 1);
-      const c = b + 6;
-      const start = range[2 * level + 2];
-      for (let d = 0; d < 6; d++) bounds[b + d] = bounds[c + d];
-      fit(refs[o + 13], refs[o + 15], 2 * ref + 1, level + 1);
-      for (let d = 0; d < 3; d++) {
-        bounds[b + d] = Math.min(bounds[b + d], bounds[c + d]);
-        bounds[b + 3 + d] = Math.max(bounds[b + 3 + d], bounds[c + 3 + d]);
-      }
-      range[2 * level] = start;
-      range[2 * level + 1] = range[2 * level + 3];
-    }
-    const box = entry < 0 ? rootBox : boxes;
-    const at = entry < 0 ? 0 : RECORD * (entry >> 1) + 6 * (entry & 1);
-    for (let d = 0; d < 3; d++) {
-      box[at + d] = bounds[b + d] - pad;
-      box[at + 3 + d] = bounds[b + 3 + d] + pad;
-    }
-    const ob = entry < 0 ? -1 : childOriented[entry];
-    if (ob >= 0) fitOrientedBox(positions, indices, order, range[2 * level], range[2 * level + 1], pad, oriented, ORIENTED_BOX_STRIDE * ob);
-  };
-  fit(tree.rootRef, tree.rootCount, -1, 0);
+  const state: RefitState = { positions, indices, order, childOriented, pad, boxes, refs, rootBox, oriented, bounds, range };
+  fitEntry(state, tree.rootRef, tree.rootCount, -1, 0);
   return { ...tree, boxes, refs, rootBox, oriented };
+}
+
+/** What `fitEntry` reads and writes: the tree's arrays, the new boxes, and its per-level scratch (see refitHierarchy). */
+interface RefitState {
+  positions: ArrayLike<number>;
+  indices: ArrayLike<number>;
+  order: Uint32Array;
+  childOriented: Int32Array;
+  pad: number;
+  boxes: Float32Array;
+  refs: Uint32Array;
+  rootBox: Float32Array;
+  oriented: Float64Array;
+  bounds: Float64Array;
+  range: Uint32Array;
+}
+
+/**
+ * Fits child entry `entry` (-1: the root), subtree (ref, count), at recursion level `level`. A module function with
+ * its state as an argument, not a closure made per refit: that was compiled again on every avatar.
+ */
+function fitEntry(s: RefitState, ref: number, count: number, entry: number, level: number): void {
+  const { positions, indices, order, childOriented, pad, boxes, refs, rootBox, oriented, bounds, range } = s;
+  const b = 6 * level;
+  if (count > 0) {
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let slot = ref; slot < ref + count; slot++) {
+      for (let k = 0; k < 3; k++) {
+        const v = 3 * indices[3 * order[slot] + k];
+        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+        if (x < x0) x0 = x;
+        if (y < y0) y0 = y;
+        if (z < z0) z0 = z;
+        if (x > x1) x1 = x;
+        if (y > y1) y1 = y;
+        if (z > z1) z1 = z;
+      }
+    }
+    bounds[b] = x0; bounds[b + 1] = y0; bounds[b + 2] = z0; bounds[b + 3] = x1; bounds[b + 4] = y1; bounds[b + 5] = z1;
+    range[2 * level] = ref;
+    range[2 * level + 1] = ref + count;
+  } else {
+    const o = RECORD * ref;
+    fitEntry(s, refs[o + 12], refs[o + 14], 2 * ref, level + 1);
+    const c = b + 6;
+    const start = range[2 * level + 2];
+    for (let d = 0; d < 6; d++) bounds[b + d] = bounds[c + d];
+    fitEntry(s, refs[o + 13], refs[o + 15], 2 * ref + 1, level + 1);
+    for (let d = 0; d < 3; d++) {
+      bounds[b + d] = Math.min(bounds[b + d], bounds[c + d]);
+      bounds[b + 3 + d] = Math.max(bounds[b + 3 + d], bounds[c + 3 + d]);
+    }
+    range[2 * level] = start;
+    range[2 * level + 1] = range[2 * level + 3];
+  }
+  const box = entry < 0 ? rootBox : boxes;
+  const at = entry < 0 ? 0 : RECORD * (entry >> 1) + 6 * (entry & 1);
+  for (let d = 0; d < 3; d++) {
+    box[at + d] = bounds[b + d] - pad;
+    box[at + 3 + d] = bounds[b + 3 + d] + pad;
+  }
+  const ob = entry < 0 ? -1 : childOriented[entry];
+  if (ob >= 0) fitOrientedBox(positions, indices, order, range[2 * level], range[2 * level + 1], pad, oriented, ORIENTED_BOX_STRIDE * ob);
 }
