@@ -179,6 +179,17 @@ function rasterize(items: RenderItem[], camera: Camera, opts: RenderOptions, ids
   return raster;
 }
 
+/**
+ * The centroid depths `fartherFirst` compares, set around backToFront's sort: a comparator closing over them, made per
+ * render, was compiled again on every avatar; one module function stays compiled.
+ */
+const NO_DEPTHS = new Float64Array(0);
+let sortDepths = NO_DEPTHS;
+
+function fartherFirst(a: number, b: number): number {
+  return sortDepths[b] - sortDepths[a] || a - b;
+}
+
 /** Every triangle of the items, farthest centroid first (ties in the items' order), in typed arrays rather than an object per triangle. */
 function backToFront(items: Prepared[]): { items: Prepared[]; item: Uint16Array; tri: Uint32Array } {
   const total = items.reduce((n, p) => n + p.indices.length / 3, 0);
@@ -194,7 +205,9 @@ function backToFront(items: Prepared[]): { items: Prepared[]; item: Uint16Array;
   }
   const order = new Uint32Array(total);
   for (let k = 0; k < total; k++) order[k] = k;
-  order.sort((a, b) => depth[b] - depth[a] || a - b);
+  sortDepths = depth;
+  order.sort(fartherFirst);
+  sortDepths = NO_DEPTHS;
   const sorted = { items, item: new Uint16Array(total), tri: new Uint32Array(total) };
   for (let k = 0; k < total; k++) {
     sorted.item[k] = item[order[k]];
