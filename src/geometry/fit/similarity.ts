@@ -72,12 +72,11 @@ export function fitSimilarity(
   weights?: ArrayLike<number>,
 ): Similarity {
   const n = indices ? indices.length : a.length / 3;
-  const at = (k: number) => (indices ? indices[k] : k);
   const ca = [0, 0, 0];
   const cb = [0, 0, 0];
   let wsum = 0;
   for (let k = 0; k < n; k++) {
-    const i = at(k);
+    const i = indices ? indices[k] : k;
     const w = weights ? weights[k] : 1;
     wsum += w;
     for (let d = 0; d < 3; d++) {
@@ -92,7 +91,7 @@ export function fitSimilarity(
   const S = [0, 0, 0, 0, 0, 0, 0, 0, 0];
   let varA = 0;
   for (let k = 0; k < n; k++) {
-    const i = at(k);
+    const i = indices ? indices[k] : k;
     const w = weights ? weights[k] : 1;
     const pa = [a[i * 3] - ca[0], a[i * 3 + 1] - ca[1], a[i * 3 + 2] - ca[2]];
     const pb = [b[i * 3] - cb[0], b[i * 3 + 1] - cb[1], b[i * 3 + 2] - cb[2]];
@@ -111,7 +110,7 @@ export function fitSimilarity(
   // scale = sum(b' . R a') / sum(|a'|^2)
   let num = 0;
   for (let k = 0; k < n; k++) {
-    const i = at(k);
+    const i = indices ? indices[k] : k;
     const w = weights ? weights[k] : 1;
     const pa = [a[i * 3] - ca[0], a[i * 3 + 1] - ca[1], a[i * 3 + 2] - ca[2]];
     const ra = applyMat3(rotation, pa[0], pa[1], pa[2]);
