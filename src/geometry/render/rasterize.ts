@@ -756,6 +756,15 @@ class Raster {
           const pi = row + x;
           const key = rowKey + kdx * n;
           if (key >= depth[pi]) continue;
+          if (ids !== null) {
+            // A render of triangle ids keeps the nearest triangle and its depth alone: its items are opaque and
+            // untextured (renderTriangleIds), so nothing below turns the pixel away, and its colour is never read.
+            depth[pi] = key;
+            ids[y * width + x] = id;
+            if (x < wroteFrom) wroteFrom = x;
+            wroteTo = x;
+            continue;
+          }
           const s = 1 / (w0 * Q0 + w1 * Q1 + w2 * Q2);
           const u = (w0 * u0 + w1 * u1 + w2 * u2) * s, v = (w0 * v0 + w1 * v1 + w2 * v2) * s;
 
@@ -863,7 +872,6 @@ class Raster {
           } else {
             words[pi] = toSrgb[lr] | (toSrgb[lg] << 8) | (toSrgb[lb] << 16) | 0xff000000;
             depth[pi] = key;
-            if (ids !== null) ids[y * width + x] = id;
             if (x < wroteFrom) wroteFrom = x;
             wroteTo = x;
           }
