@@ -12,9 +12,14 @@ import { faceHeight } from './face-frame.ts';
 import { coveredCells, hairSilhouette, project, type SilhouetteGrid } from './silhouette.ts';
 
 const SECTORS = 36;
-/** Scale limits: hair is not drawn into the scalp nor blown up past what the style's shape can carry. */
-const SCALE_MIN = 0.3;
-const SCALE_MAX = 2.5;
+/**
+ * Scale limits. Where the head alone reaches the photo's outline, the hair lies nearly flat on it (at 0.3 p12-a's
+ * short-crop stood out past the matte all round, its avatar's head already filling it). Outwards, how far a point
+ * moves is bounded in cm (VOLUME_REACH); the factor's own bound lets a short style (lift 0.35-0.6 cm) stand as
+ * far off as a full short cut does (at 2.5 p05-a's and p04-a's tops fell short of the matte).
+ */
+const SCALE_MIN = 0.1;
+const SCALE_MAX = 4;
 /** Outline points below this face height (0 chin, 1 top of the face mesh) are not measured. */
 const LOWEST_T = 0.6;
 /** Hair standing off the head by less than this (cells) cannot be scaled into a measurable change. */
@@ -26,7 +31,7 @@ const GAP = 1.5;
 const RAY_STEP = 0.5;
 /**
  * Rounds of drawing in hair that stands outside the person, and the share of its standoff a vertex wholly
- * outside keeps per round (0.75^4: at most about a third is left, and SCALE_MIN holds).
+ * outside keeps per round (0.75^4: at most about a third is left).
  */
 const PULL_ROUNDS = 4;
 const PULL = 0.75;
