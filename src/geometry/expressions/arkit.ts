@@ -598,8 +598,10 @@ const stretch = sided((s) => (f, o) => {
 /**
  * Pressed lips meet on their side and flatten against each other: the outer part of each lip (its
  * red and the skin next to it) is pushed towards the lip line and a little back, the line itself
- * stays, so a mouth that was closed already still visibly presses.
+ * stays, so a mouth that was closed already still visibly presses. How far (mouth units): at 0.1 p13-a's closed mouth
+ * changed by 0.48-0.51 (subtle bar 0.5).
  */
+const PRESS_FLATTEN = 0.18;
 const press = sided((s) => (f, o) => {
   motions.lipsTogether(f, o, 1, 0.5, { side: s, clear: LIPS_PRESSED, most: Infinity });
   const u = f.mouthUnit, { distance } = lipZone(f);
@@ -610,7 +612,7 @@ const press = sided((s) => (f, o) => {
     const q = vertex(p, v);
     const along = Math.max(0, 1 - (hypot3(q[0] - centre[0], q[1] - centre[1], q[2] - centre[2]) / reach) ** 2) ** 2;
     const band = smoothstep(distance[v] / (0.9 * u)) * (1 - smoothstep((distance[v] - 0.9 * u) / (0.7 * u)));
-    const w = 0.1 * u * along * band * lipFront(f, v);
+    const w = PRESS_FLATTEN * u * along * band * lipFront(f, v);
     if (w === 0) continue;
     const towardsLine = 2 * smoothstep(f.jaw[v]) - 1;
     for (let k = 0; k < 3; k++) o.head[3 * v + k] += w * (towardsLine * f.up[k] - 0.3 * f.forward[k]);
