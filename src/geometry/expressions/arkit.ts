@@ -644,12 +644,13 @@ const sneer = sided((s) => (f, o) => {
 });
 /**
  * The whole mouth sideways: the brush on the lips' middle reaches the corners at about 40 % of its motion,
- * so each corner gets a brush of its own and the mouth moves nearly as one (0.6-0.75 mouth units).
+ * so each corner gets a brush of its own and the mouth moves nearly as one (0.8-0.9 mouth units). Moved 0.6-0.75,
+ * the far corner of p06-a's mouth read 0.017 inwards (bar 0.02) beside the smile creases baked in next to it.
  */
 const mouthSide = (s: Side): Recipe => (f, o) => {
   const shift = (by: number) => along(f, towards(s) * by * f.mouthUnit, 0, 0);
-  brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, shift(0.7));
-  for (const side of ['left', 'right'] as const) brush(f, o, corner(f, side), 2 * f.mouthUnit, shift(0.4));
+  brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, shift(0.9));
+  for (const side of ['left', 'right'] as const) brush(f, o, corner(f, side), 2 * f.mouthUnit, shift(0.5));
 };
 
 /** Everything a shape needs beyond the primitives is its recipe here. */
@@ -671,8 +672,9 @@ const RECIPES: Record<ArkitName, Recipe> = {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
     brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), f.jaw);
-    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows.
-    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.45 * u, 0, 0.1 * u));
+    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows (at 0.45 mouth
+    // units p06-a's mouth read 0.028 narrower, bar 0.02).
+    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.6 * u, 0, 0.1 * u));
   },
   mouthPucker: (f, o) => {
     const u = f.mouthUnit;
