@@ -577,9 +577,10 @@ const look = (dir: 'Down' | 'Up' | 'In' | 'Out') =>
     }
   });
 const corner = (f: ExpressionFrame, s: Side) => vertex(f.fitted.head, MOUTH_CORNER[s]);
+/** The corner up, out and back; raised 0.65 mouth units, p13-a's left corner read 0.030-0.036 up (bar 0.03). */
 const smile = sided((s) => (f, o) => {
   const u = f.mouthUnit;
-  brush(f, o, corner(f, s), 2.8 * u, along(f, towards(s) * 0.45 * u, 0.65 * u, -0.25 * u));
+  brush(f, o, corner(f, s), 2.8 * u, along(f, towards(s) * 0.45 * u, 0.8 * u, -0.25 * u));
   // The cheek bunches up towards the eye.
   brush(f, o, between(f, MOUTH_CORNER[s], LOWER_LID_MIDDLE[s], 0.5), 2.4 * u, along(f, 0, 0.25 * u, 0.12 * u));
 });
