@@ -558,7 +558,7 @@ const blink = sided((s) => (f, o) => eyelid(f, o, s, 'upper', 1));
  * The lids tighten from both sides, as ARKit's squint does: the lower lid up most, the upper one a quarter of the way
  * down. With the upper lid at 0.1 the landmark detector read the right eyes 0.010-0.027 narrower (bar 0.02): their
  * lower lids carry sclera baked in from the photo, which rises with the lid and reads as open eye; raising the lower
- * lid further (0.55-0.6) read no narrower.
+ * lid further (0.55-0.6) read them less narrow.
  */
 const squint = sided((s) => (f, o) => {
   eyelid(f, o, s, 'lower', 0.45);
@@ -673,8 +673,9 @@ const RECIPES: Record<ArkitName, Recipe> = {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
     brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), f.jaw);
-    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows (at 0.45 mouth
-    // units p06-a's mouth read 0.028 narrower, bar 0.02).
+    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows. At 0.6 mouth units
+    // p06-a's mouth reads 0.028 narrower (bar 0.02); at 0.75 0.051, but the expression fit, whose basis this shape is,
+    // then moved p13-a's neutral face: its identity distance 0.394 -> 0.414.
     for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.6 * u, 0, 0.1 * u));
   },
   mouthPucker: (f, o) => {
