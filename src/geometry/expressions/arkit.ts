@@ -47,6 +47,7 @@ const CHEEK = { right: 205, left: 425 };
 const BROW_INNER = { right: 55, left: 285 };
 const BROW_OUTER = { right: 70, left: 300 };
 const LOWER_LID_MIDDLE = { right: 145, left: 374 };
+const EYE_INNER = { right: 133, left: 362 };
 const CHIN = 152;
 
 const towards = (s: Side) => (s === 'left' ? 1 : -1);
@@ -553,9 +554,15 @@ type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
 
 const blink = sided((s) => (f, o) => eyelid(f, o, s, 'upper', 1));
+/**
+ * The lids tighten from both sides, as ARKit's squint does: the lower lid up most, the upper one a quarter of the way
+ * down. With the upper lid at 0.1 the landmark detector read the right eyes 0.010-0.027 narrower (bar 0.02): their
+ * lower lids carry sclera baked in from the photo, which rises with the lid and reads as open eye; raising the lower
+ * lid further (0.55-0.6) read them less narrow.
+ */
 const squint = sided((s) => (f, o) => {
   eyelid(f, o, s, 'lower', 0.45);
-  eyelid(f, o, s, 'upper', 0.1);
+  eyelid(f, o, s, 'upper', 0.25);
 });
 const wide = sided((s) => (f, o) => eyelid(f, o, s, 'upper', -0.35));
 /** Looking down or up the upper lid follows the eye a little (more, and its lashes hide the iris's own motion). */
@@ -570,9 +577,10 @@ const look = (dir: 'Down' | 'Up' | 'In' | 'Out') =>
     }
   });
 const corner = (f: ExpressionFrame, s: Side) => vertex(f.fitted.head, MOUTH_CORNER[s]);
+/** The corner up, out and back; raised 0.65 mouth units, p13-a's left corner read 0.030-0.036 up (bar 0.03). */
 const smile = sided((s) => (f, o) => {
   const u = f.mouthUnit;
-  brush(f, o, corner(f, s), 2.8 * u, along(f, towards(s) * 0.45 * u, 0.65 * u, -0.25 * u));
+  brush(f, o, corner(f, s), 2.8 * u, along(f, towards(s) * 0.45 * u, 0.8 * u, -0.25 * u));
   // The cheek bunches up towards the eye.
   brush(f, o, between(f, MOUTH_CORNER[s], LOWER_LID_MIDDLE[s], 0.5), 2.4 * u, along(f, 0, 0.25 * u, 0.12 * u));
 });
@@ -591,8 +599,10 @@ const stretch = sided((s) => (f, o) => {
 /**
  * Pressed lips meet on their side and flatten against each other: the outer part of each lip (its
  * red and the skin next to it) is pushed towards the lip line and a little back, the line itself
- * stays, so a mouth that was closed already still visibly presses.
+ * stays, so a mouth that was closed already still visibly presses. How far (mouth units): at 0.1 p13-a's closed mouth
+ * changed by 0.48-0.51 (subtle bar 0.5).
  */
+const PRESS_FLATTEN = 0.18;
 const press = sided((s) => (f, o) => {
   motions.lipsTogether(f, o, 1, 0.5, { side: s, clear: LIPS_PRESSED, most: Infinity });
   const u = f.mouthUnit, { distance } = lipZone(f);
@@ -603,7 +613,7 @@ const press = sided((s) => (f, o) => {
     const q = vertex(p, v);
     const along = Math.max(0, 1 - (hypot3(q[0] - centre[0], q[1] - centre[1], q[2] - centre[2]) / reach) ** 2) ** 2;
     const band = smoothstep(distance[v] / (0.9 * u)) * (1 - smoothstep((distance[v] - 0.9 * u) / (0.7 * u)));
-    const w = 0.1 * u * along * band * lipFront(f, v);
+    const w = PRESS_FLATTEN * u * along * band * lipFront(f, v);
     if (w === 0) continue;
     const towardsLine = 2 * smoothstep(f.jaw[v]) - 1;
     for (let k = 0; k < 3; k++) o.head[3 * v + k] += w * (towardsLine * f.up[k] - 0.3 * f.forward[k]);
@@ -622,19 +632,26 @@ const cheekSquint = sided((s) => (f, o) => {
   brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2.2 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
   eyelid(f, o, s, 'lower', 0.15);
 });
+/**
+ * The nostril's wing lifts, the upper lip's side with it, and the skin on the side of the nose bunches up towards the
+ * inner eye corner, as ARKit's sneer does: the wing alone (0.45 mouth units, the lip 0.2) changed p13-a's half face by
+ * 0.49 (bar 0.5), and a larger or wider lift of the wing alone moved smooth skin that changes no more pixels.
+ */
 const sneer = sided((s) => (f, o) => {
   const u = f.mouthUnit;
-  brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.7 * u, along(f, towards(s) * 0.05 * u, 0.45 * u, 0));
-  brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.2 * u, 0), weightsOf(f).upperJaw);
+  brush(f, o, vertex(f.fitted.head, NOSE_WING[s]), 1.7 * u, along(f, towards(s) * 0.05 * u, 0.6 * u, 0));
+  brush(f, o, lipSide(f, s, UPPER_LIP), 1.5 * u, along(f, 0, 0.3 * u, 0), weightsOf(f).upperJaw);
+  brush(f, o, between(f, NOSE_WING[s], EYE_INNER[s], 0.4), 1.5 * u, along(f, 0, 0.35 * u, 0), awayFromEyes(f));
 });
 /**
  * The whole mouth sideways: the brush on the lips' middle reaches the corners at about 40 % of its motion,
- * so each corner gets a brush of its own and the mouth moves nearly as one (0.6-0.75 mouth units).
+ * so each corner gets a brush of its own and the mouth moves nearly as one (0.8-0.9 mouth units). Moved 0.6-0.75,
+ * the far corner of p06-a's mouth read 0.017 inwards (bar 0.02) beside the smile creases baked in next to it.
  */
 const mouthSide = (s: Side): Recipe => (f, o) => {
   const shift = (by: number) => along(f, towards(s) * by * f.mouthUnit, 0, 0);
-  brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, shift(0.7));
-  for (const side of ['left', 'right'] as const) brush(f, o, corner(f, side), 2 * f.mouthUnit, shift(0.4));
+  brush(f, o, between(f, UPPER_LIP.inner, LOWER_LIP.inner, 0.5), 4.5 * f.mouthUnit, shift(0.9));
+  for (const side of ['left', 'right'] as const) brush(f, o, corner(f, side), 2 * f.mouthUnit, shift(0.5));
 };
 
 /** Everything a shape needs beyond the primitives is its recipe here. */
@@ -656,8 +673,10 @@ const RECIPES: Record<ArkitName, Recipe> = {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
     brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), f.jaw);
-    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows.
-    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.45 * u, 0, 0.1 * u));
+    // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows. At 0.6 mouth units
+    // p06-a's mouth reads 0.028 narrower (bar 0.02); at 0.75 0.051, but the expression fit, whose basis this shape is,
+    // then moved p13-a's neutral face: its identity distance 0.394 -> 0.414.
+    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.6 * u, 0, 0.1 * u));
   },
   mouthPucker: (f, o) => {
     const u = f.mouthUnit;
