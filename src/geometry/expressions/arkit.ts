@@ -84,6 +84,14 @@ export const motions = {
     }
     motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), skin);
   },
+  /**
+   * The neutral face's own resting gap closed (how the avatar's rest closes a mouth photographed parted:
+   * fit-expression's closeMouth): the lips meet (LIPS_PRESSED) half way, without crossing and in front of the teeth.
+   */
+  restingLipsTogether(frame: ExpressionFrame, out: Deltas): void {
+    motions.lipsTogether(frame, out, 1, 0.5, { clear: LIPS_PRESSED });
+    motions.keepLipsApart(frame, out, LIPS_PRESSED);
+  },
   /** The jaw moved bodily (forward or sideways). */
   jawShift(frame: ExpressionFrame, out: Deltas, displacement: Vec3): void {
     const weights = weightsOf(frame);
@@ -127,14 +135,11 @@ export const motions = {
     const contour = atRest ? frame.lipRim : frame.template.loops.lipsInner;
     const { upper, lower } = upperAndLower(frame, contour);
     const before = meeting(frame, upper, lower, movedLips(frame, out.head));
-    // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
-    const xs = contour.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
-    const lo = Math.min(...xs), hi = Math.max(...xs);
     const { across } = lipZone(frame).reach;
-    const corners = new Float64Array(across.length), close = new Float64Array(across.length), half = new Float64Array(across.length).fill(0.5);
+    const corners = awayFromCorners(frame, contour, cornerBand);
+    const close = new Float64Array(across.length), half = new Float64Array(across.length).fill(0.5);
     for (let i = 0; i < across.length; i++) {
       const x = across[i];
-      corners[i] = smoothstep(Math.min(x - lo, hi - x) / (cornerBand * frame.mouthUnit));
       close[i] = Math.max(0, profileAt(before.top, x) - profileAt(before.bottom, x) - clear) * corners[i];
     }
     moveLips(frame, out, close, half, byContour);
@@ -162,12 +167,14 @@ export const motions = {
   /**
    * Where a shape (its deltas in `out`) brings the lips closer than `clear` (mouth units), or
    * through each other, the lip that moves pushes the other one ahead of it instead; and where it
-   * slides a lip down (or up) over the teeth, the lip stays in front of them.
+   * slides a lip down (or up) over the teeth, the lip stays in front of them. A shape made for use on
+   * another one (`on`: MADE_ON) is judged added to it and against it, not alone.
    */
-  keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR): void {
-    keepLipsOffTeeth(frame, out);
-    const moved = movedLips(frame, out.head);
-    const before = neutralLipGap(frame), after = lipGap(frame, moved);
+  keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR, on?: Deltas): void {
+    keepLipsOffTeeth(frame, out, on);
+    const before = on ? lipGap(frame, movedLips(frame, on.head)) : neutralLipGap(frame);
+    const moved = movedLips(frame, out.head, on?.head);
+    const after = lipGap(frame, moved);
     const clear = clearance * frame.mouthUnit;
     const contour = frame.template.loops.lipsInner;
     let short = false;
@@ -186,6 +193,19 @@ export const motions = {
     moveLips(frame, out, close, upperShare);
   },
 };
+
+/**
+ * Per vertex of the lips' reach, 1 but over the last `band` mouth units at each end of the (neutral) `contour`, fading to
+ * 0 at the corners: right there the lips' inner edges meet at different depths, and closing them too folds the skin.
+ */
+function awayFromCorners(frame: ExpressionFrame, contour: readonly number[], band: number): Float64Array {
+  const xs = contour.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const { across } = lipZone(frame).reach;
+  const corners = new Float64Array(across.length);
+  for (let i = 0; i < across.length; i++) corners[i] = smoothstep(Math.min(across[i] - lo, hi - across[i]) / (band * frame.mouthUnit));
+  return corners;
+}
 
 /**
  * Where the neutral lips are already closer than `clear` (or, as read over the bulging lip surface, crossed),
@@ -222,14 +242,15 @@ const TEETH_CELL = 0.2;
  * stay in front of them: each is pushed forward to the teeth's front where it lands. Without this
  * the teeth show through a lip that closes a mouth photographed open.
  */
-function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
+function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas, on?: Deltas): void {
   const u = frame.mouthUnit;
-  const p = frame.fitted.head, d = out.head;
+  const p = on ? vertexSum(frame.fitted.head, on.head) : frame.fitted.head, d = out.head;
   let moved: TeethFront | undefined;
   for (const v of lipsOverTeeth(frame)) {
     if (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0) continue;
     // Where it lands on the teeth, it lands in front of them (each teeth vertex standing for the cells around it: they are sparse).
-    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth)) : neutralTeethFront(frame);
+    moved ??= on ? teethFront(frame, vertexSum(vertexSum(fittedPositions(frame, 'teeth'), on.teeth), out.teeth))
+      : anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth)) : neutralTeethFront(frame);
     const m = add(vertex(p, v), vertex(d, v));
     const behind = teethFrontAround(moved, m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
@@ -326,16 +347,17 @@ function cellKey(t: TeethFront, p: Vec3): number {
 }
 
 /**
- * The head moved by `deltas` where the lip gap is read (the inner lip contour and the lip surface
- * near it); every other vertex of the returned array is stale. One buffer per frame: the shapes
+ * The head moved by `deltas` (added to `base`'s, if given) where the lip gap is read (the inner lip contour and the
+ * lip surface near it); every other vertex of the returned array is stale. One buffer per frame: the shapes
  * read it one at a time, and copying the whole head for each cost more than the rest of the check.
  */
-function movedLips(frame: ExpressionFrame, deltas: Float32Array): Float32Array {
+function movedLips(frame: ExpressionFrame, deltas: Float32Array, base?: Float32Array): Float32Array {
   let scratch = lipScratch.get(frame);
   if (!scratch) lipScratch.set(frame, (scratch = new Float32Array(frame.fitted.head.length)));
   const p = frame.fitted.head;
   for (const v of lipZone(frame).read) {
-    for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
+    if (base) for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + base[k] + deltas[k];
+    else for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
   }
   return scratch;
 }
@@ -404,8 +426,8 @@ function neutralLipGap(frame: ExpressionFrame): LipGap {
  * taking `upperShare[i]` of it; the motion fades away from the lip contour, over the skin around it and into the
  * mouth behind it. Arrays rather than a callback, as for the other motions (primitives.ts, Weights).
  */
-function moveLips(frame: ExpressionFrame, out: Deltas, close: Float64Array, upperShare: Float64Array, lowerness = byJaw, direction = frame.up): void {
-  const { reach, front } = lipZone(frame);
+function moveLips(frame: ExpressionFrame, out: Deltas, close: Float64Array, upperShare: Float64Array, lowerness = byJaw, direction = frame.up, front = lipZone(frame).front): void {
+  const { reach } = lipZone(frame);
   const d = out.head;
   for (let i = 0; i < reach.vertices.length; i++) {
     const v = reach.vertices[i];
@@ -435,6 +457,11 @@ const byContour: Lowerness = (f, v) => lipZone(f).lowerness[v];
 interface LipZone {
   distance: Float32Array;
   front: Float32Array;
+  /**
+   * `front` for the lips closed over an open jaw (a centimetre or more): the mouth bag behind them, their lining, follows
+   * them over a mouth unit behind the contour (pulled through a lining that stayed, they cut it at the corners).
+   */
+  lining: Float32Array;
   /** Lip surface vertices (not the bag) near the contour: where the gap between the lips is read. */
   surface: number[];
   /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
@@ -466,7 +493,7 @@ function lipZone(f: ExpressionFrame): LipZone {
   const contourLowerness = loop.map((c) => (upperInside.has(c) ? 0 : lowerInside.has(c) ? 1 : 0.5));
   const p = f.fitted.head;
   const n = p.length / 3;
-  const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n);
+  const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n), lining = new Float32Array(n);
   const surface: number[] = [];
   const [fx, fy, fz] = f.forward;
   for (let v = 0; v < n; v++) {
@@ -487,9 +514,10 @@ function lipZone(f: ExpressionFrame): LipZone {
     lowerness[v] = contourLowerness[which];
     // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
+    lining[v] = f.mouthBag[v] ? 1 - smoothstep(behind / f.mouthUnit) : front[v];
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
+  zone = { distance, front, lining, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
   lipZones.set(f, zone);
   return zone;
 }
@@ -548,7 +576,8 @@ function weightsOf(f: ExpressionFrame): FrameWeights {
   return weights;
 }
 
-type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
+/** `on`: the deltas of the shape this one is made for (MADE_ON), if any. */
+type Recipe = (frame: ExpressionFrame, out: Deltas, on?: Deltas) => void;
 
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
 
@@ -650,8 +679,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
   jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.4 * f.mouthUnit)),
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
-  // The lips meet across this mouth's own gap; they close, they do not cross.
-  mouthClose: (f, o) => motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED }),
+  mouthClose: (f, o, on) => lipsMeetOver(f, o, on),
   mouthFunnel: (f, o) => {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
@@ -727,8 +755,37 @@ function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
   for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, back), f.jaw);
 }
 
+/** Of the lips' closing over an open jaw, the upper lip's share: the lower lip, stretched up against the jaw's turn, does most of it. */
+const UPPER_CLOSING = 0.3;
+/**
+ * Mouth units at each corner over which that closing fades out (as sealLips's): at 0.3 the 2.0 template's corners
+ * folded on jawOpen (6 pairs of triangles), at 0.5 the 1.6's more than under jawOpen alone (6 pairs, not 4).
+ */
+const CORNER_BAND = 0.8;
+
+/**
+ * The lips brought together over the pose `on` (the neutral without it) until they meet (LIPS_PRESSED) all along: the
+ * upper lip down, the lower lip up against the jaw's turn. Its deltas close `on`'s gap: alone, on a mouth that is
+ * closed already, they push the lips into each other, as ARKit's mouthClose does in Apple's own reference.
+ */
+function lipsMeetOver(f: ExpressionFrame, o: Deltas, on?: Deltas): void {
+  const gap = on ? lipGap(f, movedLips(f, on.head)) : neutralLipGap(f);
+  const clear = LIPS_PRESSED * f.mouthUnit;
+  const { across } = lipZone(f).reach;
+  const close = new Float64Array(across.length);
+  const corners = awayFromCorners(f, f.template.loops.lipsInner, CORNER_BAND);
+  for (let i = 0; i < across.length; i++) close[i] = Math.max(0, gapAt(gap, across[i]) - clear) * corners[i];
+  moveLips(f, o, close, new Float64Array(close.length).fill(UPPER_CLOSING), byJaw, f.up, lipZone(f).lining);
+}
+
 /** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
 const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft', 'mouthPressRight']);
+
+/**
+ * Shapes made for use on top of another at weight 1, as ARKit's rigs use them: mouthClose closes jawOpen's lips. Each is
+ * made on that shape's pose, and the rule that no shape lets the lips cross judges it there (alone it may cross them).
+ */
+export const MADE_ON: Readonly<Partial<Record<ArkitName, ArkitName>>> = { mouthClose: 'jawOpen' };
 
 /**
  * The deltas of one ARKit shape on this frame's geometry. `jawLips` false leaves jawOpen the jaw's turn alone: the
@@ -737,9 +794,10 @@ const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft
  */
 export function arkitShape(frame: ExpressionFrame, name: ArkitName, { jawLips = true } = {}): Deltas {
   const out = zeroDeltas(frame);
-  RECIPES[name](frame, out);
+  const base = MADE_ON[name], on = base && arkitShape(frame, base);
+  RECIPES[name](frame, out, on);
   if (name === 'jawOpen' && jawLips) jawOpenLips(frame, out);
-  motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined);
+  motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined, on);
   return out;
 }
 
