@@ -758,10 +758,10 @@ function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
 /** Of the lips' closing over an open jaw, the upper lip's share: the lower lip, stretched up against the jaw's turn, does most of it. */
 const UPPER_CLOSING = 0.3;
 /**
- * Mouth units at each corner over which that closing fades out (as sealLips's): at 0.3 the 2.0 template's corners
- * folded on jawOpen (6 pairs of triangles), at 0.5 the 1.6's more than under jawOpen alone (6 pairs, not 4).
+ * Mouth units at each corner over which that closing fades out: at 0.3 the 2.0 template's corners folded on jawOpen
+ * (6 pairs of triangles; 1.6: 16, where jawOpen alone has 4); at 0.8 they stayed 8 mm open (0.5: 6 mm; 1.6: 6 pairs).
  */
-const CORNER_BAND = 0.8;
+const CORNER_BAND = 0.5;
 
 /**
  * The lips brought together over the pose `on` (the neutral without it) until they meet (LIPS_PRESSED) all along: the
