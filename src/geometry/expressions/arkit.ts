@@ -135,11 +135,14 @@ export const motions = {
     const contour = atRest ? frame.lipRim : frame.template.loops.lipsInner;
     const { upper, lower } = upperAndLower(frame, contour);
     const before = meeting(frame, upper, lower, movedLips(frame, out.head));
+    // Right at the corners the lips' inner edges meet at different depths: closing them there too folds the skin.
+    const xs = contour.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
+    const lo = Math.min(...xs), hi = Math.max(...xs);
     const { across } = lipZone(frame).reach;
-    const corners = awayFromCorners(frame, contour, cornerBand);
-    const close = new Float64Array(across.length), half = new Float64Array(across.length).fill(0.5);
+    const corners = new Float64Array(across.length), close = new Float64Array(across.length), half = new Float64Array(across.length).fill(0.5);
     for (let i = 0; i < across.length; i++) {
       const x = across[i];
+      corners[i] = smoothstep(Math.min(x - lo, hi - x) / (cornerBand * frame.mouthUnit));
       close[i] = Math.max(0, profileAt(before.top, x) - profileAt(before.bottom, x) - clear) * corners[i];
     }
     moveLips(frame, out, close, half, byContour);
@@ -193,19 +196,6 @@ export const motions = {
     moveLips(frame, out, close, upperShare);
   },
 };
-
-/**
- * Per vertex of the lips' reach, 1 but over the last `band` mouth units at each end of the (neutral) `contour`, fading to
- * 0 at the corners: right there the lips' inner edges meet at different depths, and closing them too folds the skin.
- */
-function awayFromCorners(frame: ExpressionFrame, contour: readonly number[], band: number): Float64Array {
-  const xs = contour.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
-  const lo = Math.min(...xs), hi = Math.max(...xs);
-  const { across } = lipZone(frame).reach;
-  const corners = new Float64Array(across.length);
-  for (let i = 0; i < across.length; i++) corners[i] = smoothstep(Math.min(across[i] - lo, hi - across[i]) / (band * frame.mouthUnit));
-  return corners;
-}
 
 /**
  * Where the neutral lips are already closer than `clear` (or, as read over the bulging lip surface, crossed),
@@ -426,8 +416,8 @@ function neutralLipGap(frame: ExpressionFrame): LipGap {
  * taking `upperShare[i]` of it; the motion fades away from the lip contour, over the skin around it and into the
  * mouth behind it. Arrays rather than a callback, as for the other motions (primitives.ts, Weights).
  */
-function moveLips(frame: ExpressionFrame, out: Deltas, close: Float64Array, upperShare: Float64Array, lowerness = byJaw, direction = frame.up, front = lipZone(frame).front): void {
-  const { reach } = lipZone(frame);
+function moveLips(frame: ExpressionFrame, out: Deltas, close: Float64Array, upperShare: Float64Array, lowerness = byJaw, direction = frame.up): void {
+  const { reach, front } = lipZone(frame);
   const d = out.head;
   for (let i = 0; i < reach.vertices.length; i++) {
     const v = reach.vertices[i];
@@ -457,11 +447,6 @@ const byContour: Lowerness = (f, v) => lipZone(f).lowerness[v];
 interface LipZone {
   distance: Float32Array;
   front: Float32Array;
-  /**
-   * `front` for the lips closed over an open jaw (a centimetre or more): the mouth bag behind them, their lining, follows
-   * them over a mouth unit behind the contour (pulled through a lining that stayed, they cut it at the corners).
-   */
-  lining: Float32Array;
   /** Lip surface vertices (not the bag) near the contour: where the gap between the lips is read. */
   surface: number[];
   /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
@@ -493,7 +478,7 @@ function lipZone(f: ExpressionFrame): LipZone {
   const contourLowerness = loop.map((c) => (upperInside.has(c) ? 0 : lowerInside.has(c) ? 1 : 0.5));
   const p = f.fitted.head;
   const n = p.length / 3;
-  const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n), lining = new Float32Array(n);
+  const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n);
   const surface: number[] = [];
   const [fx, fy, fz] = f.forward;
   for (let v = 0; v < n; v++) {
@@ -514,10 +499,9 @@ function lipZone(f: ExpressionFrame): LipZone {
     lowerness[v] = contourLowerness[which];
     // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
-    lining[v] = f.mouthBag[v] ? 1 - smoothstep(behind / f.mouthUnit) : front[v];
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, lining, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
+  zone = { distance, front, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
   lipZones.set(f, zone);
   return zone;
 }
@@ -679,7 +663,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
   jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.4 * f.mouthUnit)),
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
-  mouthClose: (f, o, on) => lipsMeetOver(f, o, on),
+  mouthClose: (f, o, on) => holdLips(f, o, on),
   mouthFunnel: (f, o) => {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
@@ -755,27 +739,26 @@ function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
   for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, back), f.jaw);
 }
 
-/** Of the lips' closing over an open jaw, the upper lip's share: the lower lip, stretched up against the jaw's turn, does most of it. */
-const UPPER_CLOSING = 0.3;
 /**
- * Mouth units at each corner over which that closing fades out: at 0.3 the 2.0 template's corners folded on jawOpen
- * (6 pairs of triangles; 1.6: 16, where jawOpen alone has 4); at 0.8 they stayed 8 mm open (0.5: 6 mm; 1.6: 6 pairs).
+ * ARKit's mouthClose, made for jawOpen (`on`, MADE_ON) at weight 1: the lips stay where the closed jaw holds them while
+ * the jaw opens, the skin between them and the chin stretching (all within 0.6 mouth units of the inner contour, the
+ * mouth bag behind it too, held whole, fading out at 2: LipReach's fade), then the neutral's own rest gap closes, the
+ * lips meeting. Its deltas take jawOpen's back there: alone, on a closed mouth, they push the lips into each other, as
+ * in Apple's own reference. Moved up and down towards each other instead (the upper lip 0.3 of the gap), the lips
+ * folded into the mouth bag behind them (25 triangle pairs on the 2.0 template's closed mouth); with the bag following
+ * them and the closing fading out at the corners, the corners stayed 6 mm open, and on the template's parted lips 17
+ * pairs still folded and the upper lip's lining cut the incisors.
  */
-const CORNER_BAND = 0.5;
-
-/**
- * The lips brought together over the pose `on` (the neutral without it) until they meet (LIPS_PRESSED) all along: the
- * upper lip down, the lower lip up against the jaw's turn. Its deltas close `on`'s gap: alone, on a mouth that is
- * closed already, they push the lips into each other, as ARKit's mouthClose does in Apple's own reference.
- */
-function lipsMeetOver(f: ExpressionFrame, o: Deltas, on?: Deltas): void {
-  const gap = on ? lipGap(f, movedLips(f, on.head)) : neutralLipGap(f);
-  const clear = LIPS_PRESSED * f.mouthUnit;
-  const { across } = lipZone(f).reach;
-  const close = new Float64Array(across.length);
-  const corners = awayFromCorners(f, f.template.loops.lipsInner, CORNER_BAND);
-  for (let i = 0; i < across.length; i++) close[i] = Math.max(0, gapAt(gap, across[i]) - clear) * corners[i];
-  moveLips(f, o, close, new Float64Array(close.length).fill(UPPER_CLOSING), byJaw, f.up, lipZone(f).lining);
+function holdLips(f: ExpressionFrame, o: Deltas, on?: Deltas): void {
+  if (on) {
+    const { reach } = lipZone(f);
+    const d = o.head, opened = on.head;
+    for (let i = 0; i < reach.vertices.length; i++) {
+      const v = reach.vertices[i], held = reach.fade[i];
+      for (let k = 3 * v; k < 3 * v + 3; k++) d[k] -= held * opened[k];
+    }
+  }
+  motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED });
 }
 
 /** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
