@@ -17,6 +17,7 @@ import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../../src/pipeline/output.ts';
 import { buildTemplate } from '../../src/pipeline/head-template.ts';
+import { MADE_ON } from '../../src/geometry/expressions/arkit.ts';
 
 export const OBSERVE_SIZE = 768;
 const FOV = 20;
@@ -47,10 +48,10 @@ const LIP = { upperInner: 13, lowerInner: 14, upperOuter: 0, lowerOuter: 17 };
 const OUTER_LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
 
 /**
- * Shapes observed on top of another at weight 1 rather than on the neutral: ARKit's mouthClose acts with
- * jawOpen (on the neutral, whose lips already meet, it has nothing to close).
+ * Shapes observed on top of another at weight 1 rather than on the neutral, as they are made and used (arkit.ts's
+ * MADE_ON): ARKit's mouthClose acts with jawOpen (alone, it pushes the neutral's closed lips into each other).
  */
-const OBSERVED_ON: Readonly<Record<string, string>> = { mouthClose: 'jawOpen' };
+const OBSERVED_ON: Readonly<Partial<Record<string, string>>> = MADE_ON;
 
 /** Measures of one render, in eye-centre distances of the neutral render; y up; x towards the subject's left (+X). */
 export interface FaceMeasures {

@@ -38,6 +38,23 @@ function wave(duration: number, step: number, f: (t: number) => Angles): [number
   return Array.from({ length: n + 1 }, (_, i) => [(duration * i) / n, f((duration * i) / n)]);
 }
 
+/** The keys' value at `t` (linear between them, held past the ends). */
+function valueAt(keys: Key[], t: number): number {
+  const i = keys.findIndex(([k]) => k >= t);
+  if (i <= 0) return keys[i === 0 ? 0 : keys.length - 1][1];
+  const [[t0, v0], [t1, v1]] = [keys[i - 1], keys[i]];
+  return v0 + ((v1 - v0) * (t - t0)) / (t1 - t0);
+}
+
+/**
+ * mouthClose keys for lips closed from `from` to `to` (seconds) while the jaw opens by the `jaw` keys: mouthClose is made
+ * for jawOpen at the same weight (the lips meet where the two are equal; more pushes them into each other), so over
+ * the closure it follows the jaw's weight, coming and going over `ramp` seconds.
+ */
+function lipsClosed(jaw: Key[], from: number, to: number, ramp = 0.05): Key[] {
+  return [[from - ramp, 0], [from, valueAt(jaw, from)], ...jaw.filter(([t]) => t > from && t < to), [to, valueAt(jaw, to)], [to + ramp, 0]];
+}
+
 /** Clips driving the bones and those shapes of `available` it knows; shapes the avatar lacks are left out. */
 export function buildBasicAnimations(available: readonly string[]): AnimationClip[] {
   const has = new Set(available);
@@ -107,7 +124,7 @@ export function buildBasicAnimations(available: readonly string[]): AnimationCli
       ['mouthFunnel', [[0, 0], [0.55, 0], [0.65, 0.6], [0.85, 0], [1.7, 0], [1.8, 0.5], [2, 0], [TALK, 0]]],
       ['mouthPucker', [[0, 0], [1.05, 0], [1.15, 0.6], [1.35, 0], [TALK, 0]]],
       ...both(['mouthStretchLeft', 'mouthStretchRight'], [[0, 0], [0.3, 0], [0.4, 0.5], [0.55, 0], [1.4, 0], [1.5, 0.4], [1.65, 0], [TALK, 0]]),
-      ['mouthClose', [[0, 0], [0.95, 0], [1.0, 0.8], [1.08, 0], [2.2, 0], [2.25, 0.8], [2.33, 0], [TALK, 0]]],
+      ['mouthClose', [[0, 0], ...lipsClosed(jaw, 0.98, 1.06), ...lipsClosed(jaw, 2.2, 2.3), [TALK, 0]]],
     ]),
   };
   return [idle, smile, surprise, talk];

@@ -85,6 +85,14 @@ export const motions = {
     }
     motions.jaw(frame, out, -Math.asin(Math.min(1, (share * gap) / reach)), skin);
   },
+  /**
+   * The neutral face's own resting gap closed (how the avatar's rest closes a mouth photographed parted:
+   * fit-expression's closeMouth): the lips meet (LIPS_PRESSED) half way, without crossing and in front of the teeth.
+   */
+  restingLipsTogether(frame: ExpressionFrame, out: Deltas): void {
+    motions.lipsTogether(frame, out, 1, 0.5, { clear: LIPS_PRESSED });
+    motions.keepLipsApart(frame, out, LIPS_PRESSED);
+  },
   /** The jaw moved bodily (forward or sideways). */
   jawShift(frame: ExpressionFrame, out: Deltas, displacement: Vec3): void {
     const weights = weightsOf(frame);
@@ -163,12 +171,14 @@ export const motions = {
   /**
    * Where a shape (its deltas in `out`) brings the lips closer than `clear` (mouth units), or
    * through each other, the lip that moves pushes the other one ahead of it instead; and where it
-   * slides a lip down (or up) over the teeth, the lip stays in front of them.
+   * slides a lip down (or up) over the teeth, the lip stays in front of them. A shape made for use on
+   * another one (`on`: MADE_ON) is judged added to it and against it, not alone.
    */
-  keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR): void {
-    keepLipsOffTeeth(frame, out);
-    const moved = movedLips(frame, out.head);
-    const before = neutralLipGap(frame), after = lipGap(frame, moved);
+  keepLipsApart(frame: ExpressionFrame, out: Deltas, clearance = LIPS_CLEAR, on?: Deltas): void {
+    keepLipsOffTeeth(frame, out, on);
+    const before = on ? lipGap(frame, movedLips(frame, on.head)) : neutralLipGap(frame);
+    const moved = movedLips(frame, out.head, on?.head);
+    const after = lipGap(frame, moved);
     const clear = clearance * frame.mouthUnit;
     const contour = frame.template.loops.lipsInner;
     let short = false;
@@ -223,14 +233,15 @@ const TEETH_CELL = 0.2;
  * stay in front of them: each is pushed forward to the teeth's front where it lands. Without this
  * the teeth show through a lip that closes a mouth photographed open.
  */
-function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas): void {
+function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas, on?: Deltas): void {
   const u = frame.mouthUnit;
-  const p = frame.fitted.head, d = out.head;
+  const p = on ? vertexSum(frame.fitted.head, on.head) : frame.fitted.head, d = out.head;
   let moved: TeethFront | undefined;
   for (const v of lipsOverTeeth(frame)) {
     if (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0) continue;
     // Where it lands on the teeth, it lands in front of them (each teeth vertex standing for the cells around it: they are sparse).
-    moved ??= anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth)) : neutralTeethFront(frame);
+    moved ??= on ? teethFront(frame, vertexSum(vertexSum(fittedPositions(frame, 'teeth'), on.teeth), out.teeth))
+      : anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth)) : neutralTeethFront(frame);
     const m = add(vertex(p, v), vertex(d, v));
     const behind = teethFrontAround(moved, m) + TEETH_CLEAR * u - dot(m, frame.forward);
     if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
@@ -327,16 +338,17 @@ function cellKey(t: TeethFront, p: Vec3): number {
 }
 
 /**
- * The head moved by `deltas` where the lip gap is read (the inner lip contour and the lip surface
- * near it); every other vertex of the returned array is stale. One buffer per frame: the shapes
+ * The head moved by `deltas` (added to `base`'s, if given) where the lip gap is read (the inner lip contour and the
+ * lip surface near it); every other vertex of the returned array is stale. One buffer per frame: the shapes
  * read it one at a time, and copying the whole head for each cost more than the rest of the check.
  */
-function movedLips(frame: ExpressionFrame, deltas: Float32Array): Float32Array {
+function movedLips(frame: ExpressionFrame, deltas: Float32Array, base?: Float32Array): Float32Array {
   let scratch = lipScratch.get(frame);
   if (!scratch) lipScratch.set(frame, (scratch = new Float32Array(frame.fitted.head.length)));
   const p = frame.fitted.head;
   for (const v of lipZone(frame).read) {
-    for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
+    if (base) for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + base[k] + deltas[k];
+    else for (let k = 3 * v; k < 3 * v + 3; k++) scratch[k] = p[k] + deltas[k];
   }
   return scratch;
 }
@@ -549,7 +561,8 @@ function weightsOf(f: ExpressionFrame): FrameWeights {
   return weights;
 }
 
-type Recipe = (frame: ExpressionFrame, out: Deltas) => void;
+/** `on`: the deltas of the shape this one is made for (MADE_ON), if any. */
+type Recipe = (frame: ExpressionFrame, out: Deltas, on?: Deltas) => void;
 
 const sided = (make: (side: Side) => Recipe) => ({ Left: make('left'), Right: make('right') });
 
@@ -667,8 +680,7 @@ const RECIPES: Record<ArkitName, Recipe> = {
   jawForward: (f, o) => motions.jawShift(f, o, along(f, 0, 0, 0.4 * f.mouthUnit)),
   jawLeft: (f, o) => motions.jawShift(f, o, along(f, JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
   jawRight: (f, o) => motions.jawShift(f, o, along(f, -JAW_SIDEWAYS * f.mouthUnit, 0, 0)),
-  // The lips meet across this mouth's own gap; they close, they do not cross.
-  mouthClose: (f, o) => motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED }),
+  mouthClose: holdLips,
   mouthFunnel: (f, o) => {
     const u = f.mouthUnit;
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
@@ -746,8 +758,36 @@ function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
   for (const s of ['left', 'right'] as const) brush(f, o, lipSide(f, s, LOWER_LIP), JAW_OPEN_LIPS.reach * u, along(f, 0, JAW_OPEN_LIPS.lowerUp * u, back), f.jaw);
 }
 
+/**
+ * ARKit's mouthClose, made for jawOpen (`on`, MADE_ON) at weight 1: the lips stay where the closed jaw holds them while
+ * the jaw opens, the skin between them and the chin stretching (all within 0.6 mouth units of the inner contour, the
+ * mouth bag behind it too, held whole, fading out at 2: LipReach's fade), then the neutral's own rest gap closes, the
+ * lips meeting. Its deltas take jawOpen's back there: alone, on a closed mouth, they push the lips into each other, as
+ * in Apple's own reference. Moved up and down towards each other instead (the upper lip 0.3 of the gap), the lips
+ * folded into the mouth bag behind them (25 triangle pairs on the 2.0 template's closed mouth); with the bag following
+ * them and the closing fading out at the corners, the corners stayed 6 mm open, and on the template's parted lips 17
+ * pairs still folded and the upper lip's lining cut the incisors.
+ */
+function holdLips(f: ExpressionFrame, o: Deltas, on?: Deltas): void {
+  if (on) {
+    const { reach } = lipZone(f);
+    const d = o.head, opened = on.head;
+    for (let i = 0; i < reach.vertices.length; i++) {
+      const v = reach.vertices[i], held = reach.fade[i];
+      for (let k = 3 * v; k < 3 * v + 3; k++) d[k] -= held * opened[k];
+    }
+  }
+  motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED });
+}
+
 /** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
 const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft', 'mouthPressRight']);
+
+/**
+ * Shapes made for use on top of another at weight 1, as ARKit's rigs use them: mouthClose closes jawOpen's lips. Each is
+ * made on that shape's pose, and the rule that no shape lets the lips cross judges it there (alone it may cross them).
+ */
+export const MADE_ON: Readonly<Partial<Record<ArkitName, ArkitName>>> = { mouthClose: 'jawOpen' };
 
 /**
  * The deltas of one ARKit shape on this frame's geometry. `jawLips` false leaves jawOpen the jaw's turn alone: the
@@ -756,9 +796,10 @@ const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft
  */
 export function arkitShape(frame: ExpressionFrame, name: ArkitName, { jawLips = true } = {}): Deltas {
   const out = zeroDeltas(frame);
-  RECIPES[name](frame, out);
+  const base = MADE_ON[name], on = base && arkitShape(frame, base);
+  RECIPES[name](frame, out, on);
   if (name === 'jawOpen' && jawLips) jawOpenLips(frame, out);
-  motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined);
+  motions.keepLipsApart(frame, out, LIPS_MEET.has(name) ? LIPS_PRESSED : undefined, on);
   return out;
 }
 

@@ -5,7 +5,7 @@
  * identity fit then follows, its lips brought together.
  */
 import { arkitShape, motions, type ArkitName } from '../expressions/arkit.ts';
-import { expressionFrame, type FittedGeometry } from '../expressions/frame.ts';
+import { expressionFrame, zeroDeltas, type FittedGeometry } from '../expressions/frame.ts';
 import { PART_NAMES, type HeadTemplate } from '../template/types.ts';
 import { applyMat3, fitSimilarity, type Similarity } from './similarity.ts';
 
@@ -176,17 +176,18 @@ function liftCorners(basis: ExpressionBasis, template: Float32Array, residual: F
 const SEAL_CORNERS = 0.3;
 
 /**
- * The neutral head with its lips closed: the template's own mouthClose on the fitted geometry, which
- * closes the lips and keeps them in front of the teeth, then sealed along the inner contour as the
+ * The neutral head with its lips closed: its own resting gap closed on the fitted geometry (the lips kept
+ * in front of the teeth; mouthClose closes jawOpen's gap instead), then sealed along the inner contour as the
  * bilabial visemes seal them (down to LIPS_PRESSED, nearly to the corners).
  * The template's lips part by 5 mm at rest, and a photo's parted lips (over the teeth of a smile) leave an
- * opening the expression does not explain. mouthClose alone reads the gap over the bulging lip surface,
+ * opening the expression does not explain. That closing reads the gap over the bulging lip surface,
  * which is narrower than at the contour: its lips stayed 0.9 to 2.8 mm apart along the contour on p07-a and
  * p08-a, and the preview showed the teeth between them (sealed: 0.1 to 0.2 mm).
  */
 export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Float32Array {
   const frame = expressionFrame(template, fitted);
-  const close = arkitShape(frame, 'mouthClose');
+  const close = zeroDeltas(frame);
+  motions.restingLipsTogether(frame, close);
   motions.sealLips(frame, close, SEAL_CORNERS, true);
   const closed = new Float32Array(fitted.head.length);
   for (let i = 0; i < closed.length; i++) closed[i] = fitted.head[i] + close.head[i];

@@ -56,6 +56,15 @@ test('basic clips: idle (blinks, head, eyes, breathing), smile, surprise and a t
   const jaw = talk.morphTracks.find((m) => m.morph === 'jawOpen')!;
   assert.ok(jaw.weights.filter((w) => w > 0.4).length >= 3, 'the talking loop opens the mouth again and again');
   assert.ok(!talk.boneTracks.some((b) => b.bone === BONE.jaw), 'with a jawOpen shape the jaw bone stays');
+  // mouthClose is made for jawOpen at the same weight: the lips meet where the two are equal, and cross where it is more.
+  const close = talk.morphTracks.find((m) => m.morph === 'mouthClose')!;
+  let closed = 0;
+  for (let t = 0; t <= talk.duration; t += 0.005) {
+    const [c] = sample(close.times, close.weights, 1, t), [j] = sample(jaw.times, jaw.weights, 1, t);
+    assert.ok(c <= j + 1e-6, `talk at ${t.toFixed(3)} s: mouthClose ${c.toFixed(3)} over jawOpen ${j.toFixed(3)}`);
+    if (c > 0.05 && Math.abs(c - j) < 1e-6) closed += 0.005;
+  }
+  assert.ok(closed >= 0.1, `the talking loop closes the lips (${closed.toFixed(3)} s)`);
 });
 
 test('with only the basic shapes the clips still play; with none the jaw bone talks', () => {

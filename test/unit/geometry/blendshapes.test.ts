@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { MorphTarget, Vec3 } from '../../../src/model/avatar.ts';
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { buildBlendshapes, blendshapeNames } from '../../../src/geometry/expressions/blendshapes.ts';
-import { ARKIT_NAMES } from '../../../src/geometry/expressions/arkit.ts';
+import { ARKIT_NAMES, MADE_ON, type ArkitName } from '../../../src/geometry/expressions/arkit.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES } from '../../../src/geometry/expressions/visemes.ts';
 import { checkMesh, countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { PART_NAMES, type HeadTemplate, type MeshName } from '../../../src/geometry/template/types.ts';
@@ -18,6 +18,17 @@ function posed(mesh: MeshName, name: string, weight = 1): Float32Array {
   const base = mesh === 'head' ? tpl.head.positions : tpl.parts[mesh].positions;
   const morph = shapes[mesh].find((m) => m.name === name)!;
   return base.map((x, i) => x + weight * morph.deltas[i]);
+}
+/** The shapes a shape is judged with, each at weight 1: itself, on the shape it is made for (mouthClose on jawOpen). */
+const judgedWith = (name: string): string[] => {
+  const on = MADE_ON[name as ArkitName];
+  return on ? [on, name] : [name];
+};
+/** The mesh as shape `name` is judged (judgedWith). */
+function judged(mesh: MeshName, name: string): Float32Array {
+  const base = mesh === 'head' ? tpl.head.positions : tpl.parts[mesh].positions;
+  const used = judgedWith(name).map((n) => shapes[mesh].find((m) => m.name === n)!.deltas);
+  return base.map((x, i) => used.reduce((y, d) => y + d[i], x));
 }
 const at = (p: ArrayLike<number>, v: number): Vec3 => [p[3 * v], p[3 * v + 1], p[3 * v + 2]];
 const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -68,9 +79,9 @@ test('every mesh carries the same shapes in the same order: 52 ARKit, 15 Oculus 
 test('every shape keeps the head valid and the parts out of it; only sil is the neutral face', () => {
   const seen = new Map<string, string>();
   for (const { name } of shapes.head) {
-    const head = { ...tpl.head, positions: posed('head', name) };
+    const head = { ...tpl.head, positions: judged('head', name) };
     assert.equal(checkMesh(head).selfIntersections, 0, `${name}: head folds`);
-    for (const part of PART_NAMES) assert.equal(countIntersectionsBetween(head, { ...tpl.parts[part], positions: posed(part, name) }), 0, `${name}: ${part} cuts the head`);
+    for (const part of PART_NAMES) assert.equal(countIntersectionsBetween(head, { ...tpl.parts[part], positions: judged(part, name) }), 0, `${name}: ${part} cuts the head`);
     const moved = meshes.some((m) => shapes[m].find((s) => s.name === name)!.deltas.some((d) => Math.abs(d) > 1e-3));
     assert.equal(moved, !name.endsWith('_sil'), `${name} moves something`);
     const key = meshes.map((m) => Array.from(shapes[m].find((s) => s.name === name)!.deltas.slice(0, 3000), (d) => d.toFixed(4)).join()).join('|');
@@ -81,7 +92,7 @@ test('every shape keeps the head valid and the parts out of it; only sil is the 
 
 test('no shape pushes the lips or the eyelids through each other', () => {
   for (const { name } of shapes.head) {
-    const p = posed('head', name);
+    const p = judged('head', name);
     assert.ok(minimumGap(p, tpl.loops.lipsInner) > -1e-3, `${name}: lips cross`);
     assert.ok(minimumGap(p, tpl.loops.leftEye, true) > 0, `${name}: left lids cross`);
     assert.ok(minimumGap(p, tpl.loops.rightEye, true) > 0, `${name}: right lids cross`);
@@ -118,9 +129,14 @@ test('jawOpen opens the mouth, lowering the lower teeth and the tongue; the uppe
   assert.ok(lipGap(posed('head', 'polly_a')) > lipGap(n) + 1, 'Polly a opens the jaw');
 });
 
-test('visemes p/PP close the lips; u/ou round them; mouthClose closes without crossing', () => {
+test('visemes p/PP close the lips; u/ou round them; mouthClose closes jawOpen\'s lips without crossing them', () => {
   const n = tpl.head.positions;
-  for (const name of ['viseme_PP', 'polly_p', 'mouthClose']) assert.ok(lipGap(posed('head', name)) < 0.15 * lipGap(n), `${name}: ${lipGap(posed('head', name))}`);
+  for (const name of ['viseme_PP', 'polly_p']) assert.ok(lipGap(posed('head', name)) < 0.15 * lipGap(n), `${name}: ${lipGap(posed('head', name))}`);
+  const open = posed('head', 'jawOpen'), closed = judged('head', 'mouthClose');
+  assert.ok(lipGap(closed) >= 0 && lipGap(closed) < 0.01 * lipGap(open), `mouthClose on jawOpen: ${lipGap(open)} -> ${lipGap(closed)}`);
+  assert.ok(minimumGap(closed, tpl.loops.lipsInner) > -1e-3, 'mouthClose on jawOpen: the lips do not cross');
+  // Made for jawOpen, alone it pushes the lips into each other (as in Apple's own reference).
+  assert.ok(lipGap(posed('head', 'mouthClose')) < 0, 'mouthClose alone');
   const width = (p: ArrayLike<number>) => dist(at(p, 61), at(p, 291));
   for (const name of ['viseme_ou', 'polly_u', 'mouthPucker']) assert.ok(width(posed('head', name)) < 0.85 * width(n), `${name} narrows the mouth`);
   assert.ok(width(posed('head', 'viseme_E')) > width(n), 'E widens it');
@@ -180,8 +196,9 @@ test('2.0: the shapes that move lids, jaw and lips the most keep the detailed he
   const risky = ['eyeBlinkLeft', 'eyeBlinkRight', 'eyeSquintLeft', 'eyeWideRight', 'jawOpen', 'jawForward', 'jawLeft', 'jawRight', 'mouthClose', 'mouthPucker', 'tongueOut', 'browDownLeft', 'viseme_PP', 'viseme_aa'];
   const all = buildBlendshapes(detailed, neutral(detailed), ['expressions', 'visemes']);
   for (const name of risky) {
-    const i = all.head.findIndex((m) => m.name === name);
-    const move = (base: Float32Array, mesh: MeshName) => base.map((x, k) => x + all[mesh][i].deltas[k]);
+    // Each at weight 1, mouthClose on jawOpen: the pose it is made for.
+    const used = judgedWith(name).map((n) => all.head.findIndex((m) => m.name === n));
+    const move = (base: Float32Array, mesh: MeshName) => base.map((x, k) => used.reduce((y, i) => y + all[mesh][i].deltas[k], x));
     const head = { ...detailed.head, positions: move(detailed.head.positions, 'head') };
     assert.equal(checkMesh(head).selfIntersections, 0, `${name}: head folds`);
     for (const part of PART_NAMES) assert.equal(countIntersectionsBetween(head, { ...detailed.parts[part], positions: move(detailed.parts[part].positions, part) }), 0, `${name}: ${part}`);

@@ -12,6 +12,7 @@ import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.
 import { countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { segmentCrossesTriangle } from '../../../src/geometry/mesh/triangle-tests.ts';
 import { closeMouth } from '../../../src/geometry/fit/fit-expression.ts';
+import { MADE_ON, type ArkitName } from '../../../src/geometry/expressions/arkit.ts';
 import { PART_NAMES, type HeadTemplate } from '../../../src/geometry/template/types.ts';
 
 const versions: TemplateVersion[] = ['1.6', '2.0'];
@@ -19,6 +20,15 @@ const at = (p: ArrayLike<number>, v: number): Vec3 => [p[3 * v], p[3 * v + 1], p
 /** Shapes where the tongue leaves the mouth or the lower teeth's shelter by design. */
 const TONGUE_OUT = new Set(['tongueOut']);
 const TONGUE_BETWEEN_TEETH = new Set(['viseme_TH', 'polly_th']);
+
+/** A shape's deltas for `mesh` as it is judged: at weight 1, on the shape it is made for (mouthClose on jawOpen). */
+function judgedDeltas(shapes: Record<string, { name: string; deltas: Float32Array }[]>, mesh: string, k: number): Float32Array {
+  const on = MADE_ON[shapes.head[k].name as ArkitName];
+  const d = shapes[mesh][k].deltas;
+  if (!on) return d;
+  const base = shapes[mesh][shapes.head.findIndex((s) => s.name === on)].deltas;
+  return d.map((x, i) => x + base[i]);
+}
 
 /** The head's triangles within `radius` (cm) of the mouth's middle: nothing farther can meet the teeth or tongue. */
 function headNearMouth(tpl: HeadTemplate, positions: Float32Array, radius: number): Pick<MeshData, 'positions' | 'indices'> {
@@ -42,7 +52,7 @@ for (const version of versions) {
       checked++;
       const shaped = (name: 'head' | 'teeth' | 'tongue') => {
         const mesh = name === 'head' ? tpl.head : tpl.parts[name];
-        const d = shapes[name][k].deltas;
+        const d = judgedDeltas(shapes, name, k);
         return { ...mesh, positions: mesh.positions.map((x, i) => x + d[i]) };
       };
       const head = headNearMouth(tpl, shaped('head').positions, 7), teeth = shaped('teeth'), tongue = shaped('tongue');
@@ -111,7 +121,8 @@ for (const version of versions) {
     const shaped = (name: string) => {
       const k = shapes.head.findIndex((s) => s.name === name);
       assert.ok(k >= 0, name);
-      return { head: headNearMouth(tpl, rest.map((x, i) => x + shapes.head[k].deltas[i]), 7), teeth: teeth.map((x, i) => x + shapes.teeth[k].deltas[i]) };
+      const head = judgedDeltas(shapes, 'head', k), moved = judgedDeltas(shapes, 'teeth', k);
+      return { head: headNearMouth(tpl, rest.map((x, i) => x + head[i]), 7), teeth: teeth.map((x, i) => x + moved[i]) };
     };
     for (const { name } of shapes.head) {
       const { head, teeth: t } = shaped(name);

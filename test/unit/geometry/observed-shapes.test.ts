@@ -24,12 +24,7 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * Known failures since the neutral face (issue 19) closed the avatar's mouth, kept visible as TODOs with
  * their measured cause (docs/EXPRESSIONS.md) rather than hidden behind looser bars.
  */
-const MOUTH_CLOSE =
-  'mouthClose closes only the neutral\'s own resting gap (0.002); on jawOpen it takes back 0.001 of 0.44. A mouthClose that ' +
-  'closes jawOpen\'s gap crosses the lips when used alone, which the lips-cross rule forbids: the shape and the rule need redoing together';
 const KNOWN: Record<string, string> = {
-  'mouthClose/visible': MOUTH_CLOSE,
-  'mouthClose/moves': MOUTH_CLOSE,
   'p06-a/mouthRight/moves':
     'held by the smile crease baked beside the far corner: the mesh moves the mouth 0.8-0.9 mouth units as on the other photos ' +
     '(their far corners read 0.06-0.08 inwards), the detector reads the far corner 0.006 inwards against the 0.02 bar; with the skin ' +
