@@ -127,7 +127,7 @@ const BILABIAL_JAW = 0.5;
 function arkitOf(frame: ExpressionFrame, made: Map<ArkitName, Deltas>, name: ArkitName): Deltas {
   let d = made.get(name);
   if (!d) {
-    d = arkitShape(frame, name);
+    d = arkitShape(frame, name, { made });
     made.set(name, d);
   }
   return d;
