@@ -9,7 +9,7 @@
  * the lip around them. Works on a copy of the photo, which is then sampled as usual.
  */
 import type { Rgb, RgbImage } from './rgb-image.ts';
-import { median } from './sample.ts';
+import { channelMedians, median } from './sample.ts';
 import { insidePolygon } from '../spatial/inside-polygon.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
 
@@ -106,16 +106,6 @@ function lipLooking(d: Uint8Array, band: number[], bandLuma: number, bandSaturat
   const out: number[] = [];
   for (const i of band) if (!looksLikeTeeth(d, i, bandLuma, bandSaturation) && luma(d, i) >= INSIDE_DARKER * bandLuma) out.push(i);
   return out;
-}
-
-function channelMedians(d: Uint8Array, pixels: number[]): Rgb {
-  const colour: Rgb = [0, 0, 0];
-  const values: number[] = new Array(pixels.length);
-  for (let c = 0; c < 3; c++) {
-    for (let k = 0; k < pixels.length; k++) values[k] = d[pixels[k] * 3 + c];
-    colour[c] = median(values);
-  }
-  return colour;
 }
 
 /** An open mouth's pixels inside the outer contour that are teeth or the mouth's inside (darker than the lips). */

@@ -1,5 +1,5 @@
 /** Sampling of packed RGB images (3 bytes per pixel, row 0 at the top). */
-import type { RgbImage } from './rgb-image.ts';
+import type { Rgb, RgbImage } from './rgb-image.ts';
 
 /**
  * Bilinear sample of the first three channels at continuous pixel coordinates (pixel centres at integer + 0.5),
@@ -45,4 +45,15 @@ export function median(values: number[]): number {
   // A typed array sorts numerically without a comparator call per comparison (patches and lips: thousands of values).
   const s = Float64Array.from(values).sort();
   return s[s.length >> 1];
+}
+
+/** Per-channel median (as `median`) of the listed pixels of packed RGB bytes `d`. */
+export function channelMedians(d: Uint8Array, pixels: ArrayLike<number>): Rgb {
+  const colour: Rgb = [0, 0, 0];
+  const values: number[] = new Array(pixels.length);
+  for (let c = 0; c < 3; c++) {
+    for (let k = 0; k < pixels.length; k++) values[k] = d[pixels[k] * 3 + c];
+    colour[c] = median(values);
+  }
+  return colour;
 }

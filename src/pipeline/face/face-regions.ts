@@ -3,6 +3,7 @@
  * as a pixel mask, and the visible white of the eyes. Pure computations on the landmarks and the image.
  */
 import type { RgbImage, Rgb } from '../../geometry/texture/rgb-image.ts';
+import { channelMedians } from '../../geometry/texture/sample.ts';
 
 /** Eye contours (eyelid margins) as closed loops: the subject's right eye (image left), then the left. */
 export const EYE_CONTOURS = [
@@ -91,16 +92,14 @@ export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour:
   if (pixels.length < 30) return undefined;
   const d = image.data;
   const bright = brightestFirst(d, pixels).subarray(0, Math.floor(pixels.length / 3));
-  const colour: Rgb = [channelMedian(d, bright, 0), channelMedian(d, bright, 1), channelMedian(d, bright, 2)];
+  const colour = channelMedians(d, bright);
   return { colour, pixels: bright.length };
 }
 
-/*
- * The two below without comparators: closures made per photo and called per comparison were compiled again on
- * every avatar.
+/**
+ * The pixels by the sum of their channels, brightest first, equal sums in their order (a stable counting sort, without
+ * a comparator: closures made per photo and called per comparison were compiled again on every avatar).
  */
-
-/** The pixels by the sum of their channels, brightest first, equal sums in their order (a stable counting sort). */
 function brightestFirst(d: Uint8Array, pixels: number[]): Int32Array {
   const SUMS = 3 * 255 + 1;
   const start = new Int32Array(SUMS + 1);
@@ -109,11 +108,4 @@ function brightestFirst(d: Uint8Array, pixels: number[]): Int32Array {
   const sorted = new Int32Array(pixels.length);
   for (const p of pixels) sorted[start[3 * 255 - (d[p * 3] + d[p * 3 + 1] + d[p * 3 + 2])]++] = p;
   return sorted;
-}
-
-/** The median (upper, for an even count) of channel `c` over the pixels. */
-function channelMedian(d: Uint8Array, pixels: Int32Array, c: number): number {
-  const values = new Uint8Array(pixels.length);
-  for (let k = 0; k < pixels.length; k++) values[k] = d[pixels[k] * 3 + c];
-  return values.sort()[values.length >> 1];
 }
