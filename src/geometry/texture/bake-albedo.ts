@@ -112,8 +112,10 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const faceTriangles = trianglesTouched(indices, weight, underHair);
   const sampler: PhotoSource = { photo, matte, convert: !!gain || !!skinLum, skinLum: skinLum || 0, features: highlights?.features, px };
   const under = anyPositive(underHair) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, sampler) : undefined;
-  // Hair hanging over the face's border stays in the texture: removing it (tried: a colour test in a
-  // band along the border) made renders measurably less like the person (identity distance +0.04).
+  // Hair hanging over the face's border stays in the texture: removing it made renders less like the person
+  // (tried: a colour test in a band along the border, identity distance +0.04; the observed hair region cut out of
+  // the matte, grown by a matte cell: p04-a's dark temple streak went, but its cells left square seams between
+  // photo and fill at other temples, p07-a's and p01-b's; faded over four cells, identity +0.011 on six photos).
   const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
   bakePhoto(rgba, layoutRaster(uvs, indices, size), faceTriangles, attrs, sampler, underImage);
   return { rgba: bytes, photoWeight: weight };
