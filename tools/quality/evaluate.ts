@@ -117,7 +117,7 @@ export interface QualityReport {
 export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6, mouthGap: 0.03, mouthLift: 0.03 };
 export const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
-async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
+export async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
