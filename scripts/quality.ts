@@ -13,6 +13,7 @@ import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { landmarkModel } from '../src/pipeline/face/landmark-model.ts';
 import { evaluatePhotos, type PhotoCase, type QualityReport } from '../tools/quality/evaluate.ts';
+import type { SkinPair } from '../tools/quality/skin-colour.ts';
 import { contactSheet } from '../tools/contact-sheet.ts';
 import type { Feature } from '../src/model/product.ts';
 import type { TemplateVersion } from '../src/model/avatar.ts';
@@ -84,6 +85,8 @@ function printTable(r: QualityReport): void {
       `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}), of different people ${f(o.skinSpreadDeltaE, 1)} apart, L* SD ${f(o.skinLightnessSd, 1)}; ` +
       `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}`,
   );
+  const pairLine = (p: SkinPair) => `${p.names.join('/')} ΔE ${f(p.deltaE, 1)} (ΔL* ${f(p.difference[0], 1)}, Δa* ${f(p.difference[1], 1)}, Δb* ${f(p.difference[2], 1)})`;
+  if (o.skinByPair.length) console.log(`skin per pair, previews: ${o.skinByPair.map(pairLine).join('; ')}; photos: ${o.photoSkinByPair.map(pairLine).join('; ')}`);
   const done = r.photos.filter((p) => p.status === 'done');
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   console.log(

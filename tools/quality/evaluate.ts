@@ -13,7 +13,7 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/phot
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
-import { renderedSkin, samePersonDeltaE, betweenPersonSpread, type Lab } from './skin-colour.ts';
+import { renderedSkin, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
 import { mouthShape, meshMouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
@@ -98,8 +98,11 @@ export interface QualityReport {
     /** Mean CIE76 ΔE of the preview skin colour between photos of the same person, and how many pairs. */
     skinDeltaE: number;
     skinPairs: number;
+    /** Each pair's ΔL*, Δa*, Δb* and ΔE on the previews: which channel carries the difference. */
+    skinByPair: SkinPair[];
     /** The same over the photos' own skin (photoSkinLab). */
     photoSkinDeltaE: number;
+    photoSkinByPair: SkinPair[];
     /** Different people's skin colours apart (skin-colour.ts betweenPersonSpread): mean ΔE between people, SD of their L*. */
     skinSpreadDeltaE: number;
     skinLightnessSd: number;
@@ -114,7 +117,7 @@ export interface QualityReport {
 export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6, mouthGap: 0.03, mouthLift: 0.03 };
 export const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
-async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
+export async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
@@ -265,7 +268,8 @@ export async function evaluatePhotos(
     p.verified = Number.isFinite(same) ? same < other : null;
   }
   const done = photos.filter((p) => p.status === 'done');
-  const skinPairs = samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.skinLab })));
+  const skinPairs = samePersonDeltaE(done.map((p) => ({ name: p.name, person: p.person, lab: p.skinLab })));
+  const photoSkinPairs = samePersonDeltaE(done.map((p) => ({ name: p.name, person: p.person, lab: p.photoSkinLab })));
   const skinSpread = betweenPersonSpread(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
@@ -289,7 +293,9 @@ export async function evaluatePhotos(
       meshValid: done.filter((p) => p.meshValid).length,
       skinDeltaE: skinPairs.mean,
       skinPairs: skinPairs.pairs,
-      photoSkinDeltaE: samePersonDeltaE(done.map((p) => ({ person: p.person, lab: p.photoSkinLab }))).mean,
+      skinByPair: skinPairs.byPair,
+      photoSkinDeltaE: photoSkinPairs.mean,
+      photoSkinByPair: photoSkinPairs.byPair,
       skinSpreadDeltaE: skinSpread.meanDeltaE,
       skinLightnessSd: skinSpread.lightnessSd,
       meanCheekBalance: mean(done.map((p) => p.cheekBalance!)),

@@ -66,15 +66,30 @@ function linearLuminance(rgb: ArrayLike<number>): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-/** Mean ΔE over every pair of photos of the same person (ids 'multi' and undefined skipped); NaN without pairs. */
-export function samePersonDeltaE(skins: { person?: string; lab?: Lab }[]): { mean: number; pairs: number } {
-  const ds: number[] = [];
+/** One pair of photos of the same person: the second photo's Lab minus the first's, per channel, and their ΔE. */
+export interface SkinPair {
+  person: string;
+  names: [string | undefined, string | undefined];
+  /** ΔL*, Δa*, Δb*: which of lightness (exposure, shading) or the colour's axes carries the difference. */
+  difference: Lab;
+  deltaE: number;
+}
+
+/**
+ * Mean ΔE over every pair of photos of the same person (ids 'multi' and undefined skipped; NaN without pairs),
+ * and each pair's difference per channel.
+ */
+export function samePersonDeltaE(skins: { name?: string; person?: string; lab?: Lab }[]): { mean: number; pairs: number; byPair: SkinPair[] } {
+  const byPair: SkinPair[] = [];
   skins.forEach((a, i) =>
     skins.slice(i + 1).forEach((b) => {
-      if (a.lab && b.lab && a.person && a.person !== 'multi' && a.person === b.person) ds.push(deltaE(a.lab, b.lab));
+      if (!a.lab || !b.lab || !a.person || a.person === 'multi' || a.person !== b.person) return;
+      const difference = [0, 1, 2].map((c) => b.lab![c] - a.lab![c]) as Lab;
+      byPair.push({ person: a.person, names: [a.name, b.name], difference, deltaE: deltaE(a.lab, b.lab) });
     }),
   );
-  return { mean: ds.length ? ds.reduce((s, d) => s + d, 0) / ds.length : NaN, pairs: ds.length };
+  const mean = byPair.length ? byPair.reduce((s, p) => s + p.deltaE, 0) / byPair.length : NaN;
+  return { mean, pairs: byPair.length, byPair };
 }
 
 /**

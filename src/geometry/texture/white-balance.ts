@@ -1,8 +1,9 @@
 /**
  * White balance of a face photo: per-channel gains (linear light) that make the photo look lit by white
  * light. The white of the eyes is the reference where enough of it shows; the skin keeps the result honest:
- * human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its darkness), so
- * a cast the eyes miss or exaggerate is pulled back until the skin's hue is inside it.
+ * human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its darkness), and
+ * it is neither grey nor vivid (chroma 10-40), so a cast the eyes miss or exaggerate is pulled back until the
+ * skin's hue is inside the band, then its chroma inside its range.
  */
 import type { Rgb } from './rgb-image.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
@@ -20,6 +21,14 @@ export const SKIN_HUE = [35, 70] as const;
  * eyes are trusted, at none or less not at all.
  */
 const SCLERA_WHITER_THAN_SKIN = 0.2;
+/**
+ * The chroma (CIE Lab) of skin under white light. Skin is never near grey: the palest balanced skin tones of the 19
+ * test photos have 13 (p09-a, p03-a), and one below 10 has lost its colour to the light (a cool light on warm skin
+ * turns it grey-blue, which the hue band alone brings only to its edge, at the chroma the cast left). Nor is it
+ * vivid: the most saturated, p08-a and p10-a, have 36 and 33; a skin tone above 40 has the light's colour added
+ * (warm stage light on a flushed face).
+ */
+export const SKIN_CHROMA = [10, 40] as const;
 /** Most a single channel is changed, either way: stronger casts are left partly in place rather than guessed. */
 const MAX_GAIN = 1.8;
 
@@ -42,13 +51,27 @@ function keepLuminance(gains: Rgb, c: Rgb): Rgb {
   return gains.map((g) => g * k) as Rgb;
 }
 
-/** CIE Lab hue angle (degrees) of a linear RGB colour; only a* and b* are needed, so the light's level does not matter. */
-export function hueOfLinear(c: Rgb): number {
+/** CIE Lab (D65) of a linear RGB colour. */
+function labOfLinear(c: Rgb): Rgb {
   const x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047;
   const y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   const z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
   const [fx, fy, fz] = [x, y, z].map((t) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116));
-  return (Math.atan2(200 * (fy - fz), 500 * (fx - fy)) * 180) / Math.PI;
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+/** Linear RGB of a CIE Lab (D65) colour: labOfLinear's inverse. */
+function linearOfLab(lab: Rgb): Rgb {
+  const fy = (lab[0] + 16) / 116;
+  const [x, y, z] = [fy + lab[1] / 500, fy, fy - lab[2] / 200].map((f) => (f > 6 / 29 ? f ** 3 : (116 * f - 16) / (24389 / 27)));
+  const [xn, zn] = [x * 0.95047, z * 1.08883];
+  return [3.2406 * xn - 1.5372 * y - 0.4986 * zn, -0.9689 * xn + 1.8758 * y + 0.0415 * zn, 0.0557 * xn - 0.204 * y + 1.057 * zn];
+}
+
+/** CIE Lab hue angle (degrees) of a linear RGB colour; only a* and b* are needed, so the light's level does not matter. */
+export function hueOfLinear(c: Rgb): number {
+  const [, a, b] = labOfLinear(c);
+  return (Math.atan2(b, a) * 180) / Math.PI;
 }
 
 /** Gains from the sclera's and the skin's colours (sRGB, e.g. medians) of one photo. */
@@ -81,10 +104,26 @@ export function whiteBalance(skin: Rgb, sclera?: { colour: Rgb; pixels: number }
     }
     gains = at(hi);
   }
+  gains = withSkinChroma(gains, skinLin);
   const inv = gains.map((g) => 1 / g);
   const top = Math.max(...inv);
   const light = inv.map((v) => linearToSrgb[Math.round((v / top) * (LINEAR_STEPS - 1))]) as Rgb;
   return { gains, light };
+}
+
+/**
+ * Gains that also bring the balanced skin's chroma inside SKIN_CHROMA, at the hue it has (the band's middle if it is
+ * grey) and its lightness: the least change that makes it a skin colour again.
+ */
+function withSkinChroma(gains: Rgb, skinLin: Rgb): Rgb {
+  const balanced = mul(skinLin, gains);
+  const [l, a, b] = labOfLinear(balanced);
+  const chroma = Math.hypot(a, b);
+  const wanted = Math.min(SKIN_CHROMA[1], Math.max(SKIN_CHROMA[0], chroma));
+  if (wanted === chroma) return gains;
+  const hue = chroma > 1e-3 ? Math.atan2(b, a) : (((SKIN_HUE[0] + SKIN_HUE[1]) / 2) * Math.PI) / 180;
+  const target = linearOfLab([l, wanted * Math.cos(hue), wanted * Math.sin(hue)]);
+  return clampGains(keepLuminance(gains.map((g, c) => (g * Math.max(1e-4, target[c])) / Math.max(1e-4, balanced[c])) as Rgb, skinLin));
 }
 
 function mul(c: Rgb, g: Rgb): Rgb {

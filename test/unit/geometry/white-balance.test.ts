@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { whiteBalance, applyGains, hueOfLinear, SKIN_HUE } from '../../../src/geometry/texture/white-balance.ts';
+import { whiteBalance, applyGains, hueOfLinear, SKIN_HUE, SKIN_CHROMA } from '../../../src/geometry/texture/white-balance.ts';
 import { srgbToLinear } from '../../../src/geometry/render/srgb.ts';
 import { srgbToLab, deltaE } from '../../../tools/quality/skin-colour.ts';
 import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
@@ -30,6 +30,30 @@ test('without the eyes, a strong cast is pulled back until the skin hue is a ski
   assert.ok(hue >= SKIN_HUE[0] - 0.5 && hue <= SKIN_HUE[1], `hue ${hue}`);
   // The light reported is the cast: more red and blue than green.
   assert.ok(wb.light[1] < wb.light[0] && wb.light[1] < wb.light[2], `light ${wb.light}`);
+});
+
+test('without the eyes, a cast that leaves the skin grey is brought back to a skin colour, at its lightness', () => {
+  // A cool light on pale skin: the hue lands inside the band's lower edge, but at a chroma no skin has.
+  const pale: Rgb = [243, 209, 188];
+  const grey = cast(pale, [0.8, 1, 1.3]);
+  assert.ok(Math.hypot(srgbToLab(grey)[1], srgbToLab(grey)[2]) < 5, 'the cast takes the colour');
+  const back = srgbToLab(applyGains(grey, whiteBalance(grey).gains));
+  const chroma = Math.hypot(back[1], back[2]);
+  assert.ok(chroma > SKIN_CHROMA[0] - 0.5 && chroma < SKIN_CHROMA[0] + 1, `chroma ${chroma}`);
+  assert.ok(Math.abs(back[0] - srgbToLab(grey)[0]) < 0.5, `lightness ${back[0]}`);
+  // A skin that has its colour keeps it.
+  assert.deepEqual(whiteBalance(pale).gains, [1, 1, 1]);
+});
+
+test('without the eyes, a warm light on a flushed face is taken back to the most saturated skin', () => {
+  const flushed: Rgb = [219, 148, 126];
+  assert.deepEqual(whiteBalance(flushed).gains, [1, 1, 1]);
+  const vivid = cast(flushed, [1.25, 1, 0.7]);
+  const before = srgbToLab(vivid);
+  assert.ok(Math.hypot(before[1], before[2]) > SKIN_CHROMA[1] + 3, `chroma before ${before}`);
+  const back = srgbToLab(applyGains(vivid, whiteBalance(vivid).gains));
+  const chroma = Math.hypot(back[1], back[2]);
+  assert.ok(chroma > SKIN_CHROMA[1] - 0.5 && chroma < SKIN_CHROMA[1] + 1, `chroma ${chroma}`);
 });
 
 test('a neutral photo is left as it is', () => {

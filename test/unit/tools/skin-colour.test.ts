@@ -14,14 +14,16 @@ test('sRGB converts to CIE Lab under D65', () => {
 
 test('ΔE is averaged over pairs of photos of the same person only', () => {
   const r = samePersonDeltaE([
-    { person: 'a', lab: [70, 10, 10] },
-    { person: 'a', lab: [73, 14, 10] },
+    { name: 'a-1', person: 'a', lab: [70, 10, 10] },
+    { name: 'a-2', person: 'a', lab: [73, 14, 10] },
     { person: 'b', lab: [40, 0, 0] },
     { person: 'multi', lab: [40, 0, 0] },
     { person: 'multi', lab: [80, 0, 0] },
   ]);
   assert.equal(r.pairs, 1);
   assert.equal(r.mean, 5);
+  // Which channel carries the difference: the second photo's Lab minus the first's.
+  assert.deepEqual(r.byPair, [{ person: 'a', names: ['a-1', 'a-2'], difference: [3, 4, 0], deltaE: 5 }]);
   assert.equal(deltaE([0, 0, 0], [3, 4, 0]), 5);
 });
 
