@@ -99,7 +99,7 @@ function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32
     }
     hosts ??= { head: moved(frame, deltas, 'head'), eyeLeft: moved(frame, deltas, 'eyeLeft'), eyeRight: moved(frame, deltas, 'eyeRight') };
     const shaped = placeBoundPart(frame.template, name, hosts);
-    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped);
+    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, frame.fitted.head, still);
     for (let i = 0; i < shaped.length; i++) out[i] = shaped[i] - still[i];
   }
 }

@@ -1,4 +1,4 @@
-import { overlappingPairs, triangleBoxes } from '../mesh/box-grid.ts';
+import { triangleBoxes } from '../mesh/box-grid.ts';
 import { trianglesIntersect } from '../mesh/triangle-tests.ts';
 import type { HeadTemplate } from '../template/types.ts';
 
@@ -18,82 +18,179 @@ const STEP = {
   /** The most steps (2.3 rad, 0.2 cm). */
   most: 45,
 };
-/** Head triangles this far (cm) outside the cards' bounds cannot meet them. */
+/** Head triangles this far (cm) outside a lash column's bounds cannot meet it. */
 const MARGIN = 0.1;
-/** The pair grid's cell (cm): about twice a lash card's and a lid triangle's edge. */
-const CELL = 0.2;
 /** Tolerance of the crossing test, as `countIntersectionsBetween`'s (mesh/checks.ts), so both find the same pairs. */
 const TOUCH_EPS = 1e-6;
 
 /**
- * Moves the lash vertices `lashes` (placed on the shaped head `head`, in place) clear of the head: returns how many
- * pairs of a card's and the head's triangles still cross (0 unless the steps ran out).
+ * Moves the lash vertices `lashes` (placed on the shaped head `head`, in place) clear of the head (unless STEP.most
+ * steps do not do it: on the 18 test photos' heads no shape needed more than 23). Only the skin the shape moved
+ * from `restHead`, and the skin round the columns it moved from `restLashes` (the lashes on the neutral head), are
+ * looked at: a still column among still skin stays as it is.
  */
-export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array): number {
-  const roots = template.lashRoots, lashIndices = template.parts.eyelashes.indices;
-  const near = headNearLashes(head, template.head.indices, lashes);
-  const headCount = head.length / 3, firstLash = near.length / 3;
-  const positions = new Float64Array(head.length + lashes.length);
-  positions.set(head);
-  const indices = new Uint32Array(near.length + lashIndices.length);
-  indices.set(near);
-  for (let i = 0; i < lashIndices.length; i++) indices[near.length + i] = lashIndices[i] + headCount;
+export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): void {
+  const roots = template.lashRoots, cards = template.parts.eyelashes.indices;
+  const moved = new Uint8Array(roots.length);
+  for (let v = 0; v < roots.length; v++) {
+    if (lashes[3 * v] !== restLashes[3 * v] || lashes[3 * v + 1] !== restLashes[3 * v + 1] || lashes[3 * v + 2] !== restLashes[3 * v + 2]) moved[roots[v]] = 1;
+  }
+  const near = headNearLashes(head, restHead, candidates(template, restHead, restLashes), lashes, roots, moved);
+  if (near.length === 0) return;
+  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes: triangleBoxes(head, 3, near), cards: new Uint32Array(cards.length) };
+  pairs.positions.set(head);
+  for (let i = 0; i < cards.length; i++) pairs.cards[i] = cards[i] + head.length / 3;
   // Per column (by its root vertex): the summed normals of the skin it cuts, away from which it turns or moves.
   const turn = new Map<number, number[]>(), shift = new Map<number, number[]>();
-  const first = [0, 0, 0], second = [0, 0, 0];
-  let crossings = 0;
-  for (let step = 0; ; step++) {
-    positions.set(lashes, head.length);
+  // The columns moved since the last look (all at first): only their triangles can cross anew, the skin stays.
+  const active = new Uint8Array(roots.length).fill(1);
+  for (let step = 0; step < STEP.most; step++) {
+    pairs.positions.set(lashes, head.length);
     turn.clear();
     shift.clear();
-    crossings = 0;
-    overlappingPairs(triangleBoxes(positions, 3, indices), 3, CELL, (i, j) => {
-      if (i < firstLash === j < firstLash) return;
-      const [skin, card] = i < firstLash ? [i, j] : [j, i];
-      for (let k = 0; k < 3; k++) {
-        first[k] = 3 * indices[3 * skin + k];
-        second[k] = 3 * indices[3 * card + k];
-      }
-      if (!trianglesIntersect(positions, first, second, TOUCH_EPS)) return;
-      crossings++;
-      const n = normalOf(positions, first);
+    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, normal) => {
       let atRoot = false;
-      for (let k = 0; k < 3; k++) if (roots[indices[3 * card + k] - headCount] === indices[3 * card + k] - headCount) atRoot = true;
+      for (let k = 0; k < 3; k++) if (roots[cards[card + k]] === cards[card + k]) atRoot = true;
       // A cut next to the root is not undone by turning about it.
       const into = atRoot ? shift : turn;
       for (let k = 0; k < 3; k++) {
-        const root = roots[indices[3 * card + k] - headCount];
+        const root = roots[cards[card + k]];
         const sum = into.get(root) ?? [0, 0, 0];
-        for (let m = 0; m < 3; m++) sum[m] += n[m];
+        for (let m = 0; m < 3; m++) sum[m] += normal[m];
         into.set(root, sum);
       }
     });
-    if (crossings === 0 || step === STEP.most) return crossings;
+    if (shift.size === 0 && turn.size === 0) return;
+    active.fill(0);
     for (const [root, n] of shift) {
       const length = Math.hypot(n[0], n[1], n[2]) || 1;
       for (let v = 0; v < roots.length; v++) if (roots[v] === root) for (let k = 0; k < 3; k++) lashes[3 * v + k] += (STEP.shift * n[k]) / length;
+      active[root] = 1;
     }
-    for (const [root, n] of turn) turnColumn(lashes, roots, root, n);
+    for (const [root, n] of turn) {
+      turnColumn(lashes, roots, root, n);
+      active[root] = 1;
+    }
   }
 }
 
-/** The head's triangles (indices) that reach within MARGIN of the lash cards' bounds. */
-function headNearLashes(head: ArrayLike<number>, indices: ArrayLike<number>, lashes: Float32Array): number[] {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < lashes.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], lashes[i]);
-    hi[i % 3] = Math.max(hi[i % 3], lashes[i]);
+/** The head's and the cards' triangles, their vertices in one array (the cards' after the head's). */
+interface Pairs {
+  positions: Float64Array;
+  /** The skin's triangles (head vertex indices) and their boxes, which stay while the cards move. */
+  skin: ArrayLike<number>;
+  skinBoxes: Float64Array;
+  /** The cards' triangles, their vertices numbered after the head's. */
+  cards: Uint32Array;
+}
+
+/**
+ * Calls `visit` with the index position of each card triangle (a multiple of 3, as the lash mesh numbers it) that
+ * cuts a skin triangle, and that triangle's normal, per crossing pair; only for the card triangles `look` takes.
+ * A few hundred triangles a side: each card's against each of the skin's by their boxes, no grid.
+ */
+function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, normal: number[]) => void): void {
+  const { positions, skin, skinBoxes, cards } = pairs;
+  const cardBoxes = triangleBoxes(positions, 3, cards);
+  const first = [0, 0, 0], second = [0, 0, 0];
+  for (let card = 0; card < cards.length / 3; card++) {
+    if (!look(3 * card)) continue;
+    for (let t = 0; t < skin.length / 3; t++) {
+      if (!boxesOverlap(skinBoxes, t, cardBoxes, card)) continue;
+      for (let k = 0; k < 3; k++) {
+        first[k] = 3 * skin[3 * t + k];
+        second[k] = 3 * cards[3 * card + k];
+      }
+      if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first));
+    }
+  }
+}
+
+/** How far (cm) any shape moves a lash or the skin round it, at most: a lid's whole travel. */
+const REACH = 1.5;
+
+const candidatesOf = new WeakMap<ArrayLike<number>, Uint32Array>();
+
+/** The head's triangles (indices) that lie within REACH of the lashes on the neutral head: found once per avatar. */
+function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): Uint32Array {
+  let found = candidatesOf.get(restHead);
+  if (!found) {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < restLashes.length; i++) {
+      lo[i % 3] = Math.min(lo[i % 3], restLashes[i] - REACH);
+      hi[i % 3] = Math.max(hi[i % 3], restLashes[i] + REACH);
+    }
+    const { indices } = template.head, kept: number[] = [];
+    for (let t = 0; t < indices.length; t += 3) {
+      let inside = false;
+      for (let c = 0; c < 3 && !inside; c++) {
+        const v = 3 * indices[t + c];
+        inside = restHead[v] >= lo[0] && restHead[v] <= hi[0] && restHead[v + 1] >= lo[1] && restHead[v + 1] <= hi[1] && restHead[v + 2] >= lo[2] && restHead[v + 2] <= hi[2];
+      }
+      if (inside) kept.push(indices[t], indices[t + 1], indices[t + 2]);
+    }
+    candidatesOf.set(restHead, (found = Uint32Array.from(kept)));
+  }
+  return found;
+}
+
+/**
+ * The head's triangles (indices, among `indices`) that reach within MARGIN of a lash column's bounds and moved from
+ * `rest`, or reach a column that moved.
+ */
+function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indices: ArrayLike<number>, lashes: Float32Array, roots: Uint32Array, moved: Uint8Array): number[] {
+  // Per column its bounds (lo x, y, z, hi x, y, z) grown by MARGIN, the moved ones first; and all of theirs, and all
+  // of the moved ones'.
+  const columns = [...new Set(roots)].sort((a, b) => moved[b] - moved[a]);
+  const movedCount = columns.filter((root) => moved[root]).length;
+  const at = new Map(columns.map((root, c) => [root, c]));
+  const boxes = new Float64Array(6 * columns.length);
+  for (let c = 0; c < columns.length; c++) boxes.set(EMPTY, 6 * c);
+  const all = EMPTY.slice(), movedAll = EMPTY.slice();
+  for (let v = 0; v < roots.length; v++) {
+    const c = at.get(roots[v])!;
+    for (let k = 0; k < 3; k++) {
+      boxes[6 * c + k] = Math.min(boxes[6 * c + k], lashes[3 * v + k] - MARGIN);
+      boxes[6 * c + 3 + k] = Math.max(boxes[6 * c + 3 + k], lashes[3 * v + k] + MARGIN);
+    }
+  }
+  for (let c = 0; c < columns.length; c++) {
+    for (const union of c < movedCount ? [all, movedAll] : [all]) {
+      for (let k = 0; k < 3; k++) {
+        union[k] = Math.min(union[k], boxes[6 * c + k]);
+        union[k + 3] = Math.max(union[k + 3], boxes[6 * c + 3 + k]);
+      }
+    }
   }
   const near: number[] = [];
+  const box = new Float64Array(6);
   for (let t = 0; t < indices.length; t += 3) {
-    let inside = true;
-    for (let k = 0; k < 3 && inside; k++) {
-      const a = head[3 * indices[t] + k], b = head[3 * indices[t + 1] + k], c = head[3 * indices[t + 2] + k];
-      inside = Math.max(a, b, c) >= lo[k] - MARGIN && Math.min(a, b, c) <= hi[k] + MARGIN;
+    let still = true;
+    for (let k = 0; k < 3; k++) {
+      const a = 3 * indices[t] + k, b = 3 * indices[t + 1] + k, c = 3 * indices[t + 2] + k;
+      if (head[a] !== rest[a] || head[b] !== rest[b] || head[c] !== rest[c]) still = false;
+      box[k] = Math.min(head[a], head[b], head[c]);
+      box[k + 3] = Math.max(head[a], head[b], head[c]);
     }
-    if (inside) near.push(indices[t], indices[t + 1], indices[t + 2]);
+    // A still triangle can only meet a column that moved.
+    if (!boxesOverlap(box, 0, still ? movedAll : all, 0)) continue;
+    for (let c = 0; c < (still ? movedCount : columns.length); c++) {
+      if (boxesOverlap(box, 0, boxes, c)) {
+        near.push(indices[t], indices[t + 1], indices[t + 2]);
+        break;
+      }
+    }
   }
   return near;
+}
+
+/** An empty box: every bound grows it. */
+const EMPTY = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+
+/** Do box i of `a` and box j of `b` (triangleBoxes': three minima, three maxima) overlap? */
+function boxesOverlap(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): boolean {
+  for (let d = 0; d < 3; d++) if (a[6 * i + d] > b[6 * j + 3 + d] || b[6 * j + d] > a[6 * i + 3 + d]) return false;
+  return true;
 }
 
 /** The unit normal of the triangle at coordinate offsets `t` (its winding's). */
