@@ -18,7 +18,7 @@ const STEP = {
   /** The most steps (2.3 rad, 0.2 cm). */
   most: 45,
 };
-/** Head triangles this far (cm) outside a lash column's bounds cannot meet it. */
+/** Head triangles this far (cm) outside where a lash column can go cannot meet it. */
 const MARGIN = 0.1;
 /** Tolerance of the crossing test, as `countIntersectionsBetween`'s (mesh/checks.ts), so both find the same pairs. */
 const TOUCH_EPS = 1e-6;
@@ -135,57 +135,75 @@ function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLas
 }
 
 /**
- * The head's triangles (indices, among `indices`) that reach within MARGIN of a lash column's bounds and moved from
- * `rest`, or reach a column that moved.
+ * The head's triangles (indices, among `indices`) within reach of a lash column (as far as it can turn and move)
+ * that are in play: the moved skin near any column, and all the skin near a column that moved or has moved skin
+ * near it (moved skin can push it into still skin).
  */
 function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indices: ArrayLike<number>, lashes: Float32Array, roots: Uint32Array, moved: Uint8Array): number[] {
-  // Per column its bounds (lo x, y, z, hi x, y, z) grown by MARGIN, the moved ones first; and all of theirs, and all
-  // of the moved ones'.
-  const columns = [...new Set(roots)].sort((a, b) => moved[b] - moved[a]);
-  const movedCount = columns.filter((root) => moved[root]).length;
+  // Per column its root and how far it reaches: a column turns about its root and moves off the skin, all within
+  // its length of the root and the most it moves (besides MARGIN).
+  const columns = [...new Set(roots)];
   const at = new Map(columns.map((root, c) => [root, c]));
-  const boxes = new Float64Array(6 * columns.length);
-  for (let c = 0; c < columns.length; c++) boxes.set(EMPTY, 6 * c);
-  const all = EMPTY.slice(), movedAll = EMPTY.slice();
+  const reach = new Float64Array(columns.length).fill(MARGIN + STEP.most * STEP.shift);
   for (let v = 0; v < roots.length; v++) {
-    const c = at.get(roots[v])!;
-    for (let k = 0; k < 3; k++) {
-      boxes[6 * c + k] = Math.min(boxes[6 * c + k], lashes[3 * v + k] - MARGIN);
-      boxes[6 * c + 3 + k] = Math.max(boxes[6 * c + 3 + k], lashes[3 * v + k] + MARGIN);
-    }
+    const r = 3 * roots[v], c = at.get(roots[v])!;
+    reach[c] = Math.max(reach[c], MARGIN + STEP.most * STEP.shift + Math.hypot(lashes[3 * v] - lashes[r], lashes[3 * v + 1] - lashes[r + 1], lashes[3 * v + 2] - lashes[r + 2]));
   }
+  const boxes = new Float64Array(6 * columns.length);
   for (let c = 0; c < columns.length; c++) {
-    for (const union of c < movedCount ? [all, movedAll] : [all]) {
-      for (let k = 0; k < 3; k++) {
-        union[k] = Math.min(union[k], boxes[6 * c + k]);
-        union[k + 3] = Math.max(union[k + 3], boxes[6 * c + 3 + k]);
-      }
+    for (let k = 0; k < 3; k++) {
+      boxes[6 * c + k] = lashes[3 * columns[c] + k] - reach[c];
+      boxes[6 * c + 3 + k] = lashes[3 * columns[c] + k] + reach[c];
     }
   }
-  const near: number[] = [];
+  const all = unionOf(boxes, columns.map((_, c) => c));
+  const inPlay = Uint8Array.from(columns, (root) => moved[root]);
+  const near: number[] = [], still: number[] = [];
   const box = new Float64Array(6);
   for (let t = 0; t < indices.length; t += 3) {
-    let still = true;
+    let isStill = true;
     for (let k = 0; k < 3; k++) {
       const a = 3 * indices[t] + k, b = 3 * indices[t + 1] + k, c = 3 * indices[t + 2] + k;
-      if (head[a] !== rest[a] || head[b] !== rest[b] || head[c] !== rest[c]) still = false;
+      if (head[a] !== rest[a] || head[b] !== rest[b] || head[c] !== rest[c]) isStill = false;
       box[k] = Math.min(head[a], head[b], head[c]);
       box[k + 3] = Math.max(head[a], head[b], head[c]);
     }
-    // A still triangle can only meet a column that moved.
-    if (!boxesOverlap(box, 0, still ? movedAll : all, 0)) continue;
-    for (let c = 0; c < (still ? movedCount : columns.length); c++) {
-      if (boxesOverlap(box, 0, boxes, c)) {
-        near.push(indices[t], indices[t + 1], indices[t + 2]);
-        break;
-      }
+    if (!boxesOverlap(box, 0, all, 0)) continue;
+    if (isStill) {
+      still.push(t);
+      continue;
     }
+    let kept = false;
+    for (let c = 0; c < columns.length; c++) {
+      if (!boxesOverlap(box, 0, boxes, c)) continue;
+      inPlay[c] = 1;
+      if (!kept) near.push(indices[t], indices[t + 1], indices[t + 2]);
+      kept = true;
+    }
+  }
+  const playing = columns.flatMap((_, c) => (inPlay[c] ? [c] : []));
+  const reached = unionOf(boxes, playing);
+  for (const t of still) {
+    for (let k = 0; k < 3; k++) {
+      box[k] = Math.min(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
+      box[k + 3] = Math.max(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
+    }
+    if (boxesOverlap(box, 0, reached, 0) && playing.some((c) => boxesOverlap(box, 0, boxes, c))) near.push(indices[t], indices[t + 1], indices[t + 2]);
   }
   return near;
 }
 
-/** An empty box: every bound grows it. */
-const EMPTY = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+/** The box round boxes `which` of `boxes`. */
+function unionOf(boxes: Float64Array, which: number[]): number[] {
+  const union = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (const c of which) {
+    for (let k = 0; k < 3; k++) {
+      union[k] = Math.min(union[k], boxes[6 * c + k]);
+      union[k + 3] = Math.max(union[k + 3], boxes[6 * c + 3 + k]);
+    }
+  }
+  return union;
+}
 
 /** Do box i of `a` and box j of `b` (triangleBoxes': three minima, three maxima) overlap? */
 function boxesOverlap(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): boolean {

@@ -45,8 +45,9 @@ for (const version of ['1.6', '2.0'] as const) {
  * Fitted faces differ from the template (their lower lids slope and recede). Before, eyeBlinkLeft and eyeBlinkRight
  * together made 6 (p03-a), 6 (p07-a) and 0 (p13-a) pairs of head triangles cut through each other, and 2.5-3.6 %
  * of the eyeball stayed seen from the front, 3.6-7.1 % from below; the neutral fitted heads have no crossing. The lash
- * cards, which ride on skin triangles the closing lid shears, cut the closed lids (p03-a 67, p07-a 34, p13-a 48 pairs
- * of lash and head triangles) until they were kept out of the skin; the templates' never did.
+ * cards, which ride on skin triangles the closing lid shears, cut the closed lids until they were kept out of the skin
+ * (p03-a 54, p07-a 11, p13-a 35 new pairs of lash and head triangles; the templates' never did). The neutral fitted
+ * heads' lashes already cut the lower lids at rest (13, 23 and 13 pairs), which the shapes leave as they are.
  */
 const FITTED = ['p03-a', 'p07-a', 'p13-a'];
 const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
@@ -65,11 +66,12 @@ for (const photo of FITTED) {
         return { ...m.geometry, positions: m.geometry.positions.map((x, i) => x + deltas[i]) };
       };
       const closed = closedAt(head);
-      lashCuts += countIntersectionsBetween(closed, closedAt(mesh('eyelashes')));
+      lashCuts += countIntersectionsBetween(closed, closedAt(mesh('eyelashes'))) - countIntersectionsBetween(head.geometry, mesh('eyelashes').geometry);
       stillSeen(head.geometry, closed, mesh(eye).geometry).forEach((share, k) => assert.ok(share < LIMIT[k], `${shape} ${VIEWS[k]}: ${(100 * share).toFixed(2)} % still seen`));
       folds += selfIntersections(closed) - selfIntersections(head.geometry);
     }
     assert.equal(folds, 0, `${folds} new self-intersections at blink`);
-    assert.equal(lashCuts, 0, `${lashCuts} pairs of lash and head triangles cross at blink`);
+    // (Fewer than at rest where a lash the closing lid reaches was already in the skin: it is moved out with the rest.)
+    assert.ok(lashCuts <= 0, `${lashCuts} new pairs of lash and head triangles cross at blink`);
   });
 }
