@@ -37,7 +37,8 @@ export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>,
   }
   const near = headNearLashes(head, restHead, candidates(template, restHead, restLashes), lashes, roots, moved);
   if (near.length === 0) return;
-  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes: triangleBoxes(head, 3, near), cards: new Uint32Array(cards.length) };
+  const skinBoxes = triangleBoxes(head, 3, near);
+  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes, cells: skinCells(skinBoxes), seen: new Int32Array(near.length / 3).fill(-1), cards: new Uint32Array(cards.length) };
   pairs.positions.set(head);
   for (let i = 0; i < cards.length; i++) pairs.cards[i] = cards[i] + head.length / 3;
   // Per column (by its root vertex): the summed normals of the skin it cuts, away from which it turns or moves.
@@ -80,6 +81,9 @@ interface Pairs {
   /** The skin's triangles (head vertex indices) and their boxes, which stay while the cards move. */
   skin: ArrayLike<number>;
   skinBoxes: Float64Array;
+  /** The skin's triangles by the grid cells (CELL) their boxes cover; per skin triangle, the last card tested with it. */
+  cells: Map<number, number[]>;
+  seen: Int32Array;
   /** The cards' triangles, their vertices numbered after the head's. */
   cards: Uint32Array;
 }
@@ -87,23 +91,60 @@ interface Pairs {
 /**
  * Calls `visit` with the index position of each card triangle (a multiple of 3, as the lash mesh numbers it) that
  * cuts a skin triangle, and that triangle's normal, per crossing pair; only for the card triangles `look` takes.
- * A few hundred triangles a side: each card's against each of the skin's by their boxes, no grid.
+ * The skin stays while the cards move: its grid is made once, each card looks only in the cells its box covers.
  */
 function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, normal: number[]) => void): void {
-  const { positions, skin, skinBoxes, cards } = pairs;
+  const { positions, skin, skinBoxes, cells, seen, cards } = pairs;
   const cardBoxes = triangleBoxes(positions, 3, cards);
   const first = [0, 0, 0], second = [0, 0, 0];
+  seen.fill(-1);
   for (let card = 0; card < cards.length / 3; card++) {
     if (!look(3 * card)) continue;
-    for (let t = 0; t < skin.length / 3; t++) {
-      if (!boxesOverlap(skinBoxes, t, cardBoxes, card)) continue;
-      for (let k = 0; k < 3; k++) {
-        first[k] = 3 * skin[3 * t + k];
-        second[k] = 3 * cards[3 * card + k];
-      }
-      if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first));
-    }
+    const [x0, y0, z0, x1, y1, z1] = cellRange(cardBoxes, card);
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++)
+        for (let z = z0; z <= z1; z++) {
+          for (const t of cells.get(cellKey(x, y, z)) ?? []) {
+            if (seen[t] === card || !boxesOverlap(skinBoxes, t, cardBoxes, card)) continue;
+            seen[t] = card;
+            for (let k = 0; k < 3; k++) {
+              first[k] = 3 * skin[3 * t + k];
+              second[k] = 3 * cards[3 * card + k];
+            }
+            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first));
+          }
+        }
   }
+}
+
+/** The grid's cell (cm): about a lash card triangle's width, a few lid triangles. */
+const CELL = 0.2;
+
+/** The lowest and highest cell (x, y, z) box i covers. */
+function cellRange(boxes: Float64Array, i: number): number[] {
+  return [0, 1, 2, 3, 4, 5].map((k) => Math.floor(boxes[6 * i + k] / CELL));
+}
+
+/** A cell's key (cells within a head's size, 2^10 a side either way of the origin). */
+function cellKey(x: number, y: number, z: number): number {
+  return ((x + 512) * 1024 + (y + 512)) * 1024 + (z + 512);
+}
+
+/** The skin's triangles by the cells their boxes cover. */
+function skinCells(boxes: Float64Array): Map<number, number[]> {
+  const cells = new Map<number, number[]>();
+  for (let t = 0; t < boxes.length / 6; t++) {
+    const [x0, y0, z0, x1, y1, z1] = cellRange(boxes, t);
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++)
+        for (let z = z0; z <= z1; z++) {
+          const key = cellKey(x, y, z);
+          const list = cells.get(key);
+          if (list) list.push(t);
+          else cells.set(key, [t]);
+        }
+  }
+  return cells;
 }
 
 /** How far (cm) any shape moves a lash or the skin round it, at most: a lid's whole travel. */
