@@ -1,13 +1,15 @@
 /**
  * The eyeball still seen through closed lids on the avatars of every test photo (issue 20 item 3): per eye, the share
  * of the open eye's eyeball seen at eyeBlink* = 1 from the front and from 20, 37 and 50 degrees below, and the pairs
- * of head triangles that cross at blink and did not open. Usage: node --import tsx scripts/blink-closure.ts [photo ...]
+ * of head triangles that cross at blink and did not open, and the pairs of lash card and head triangles that cross at
+ * blink and not on the neutral head. Usage: node --import tsx scripts/blink-closure.ts [photo ...]
  * (names in test/fixtures/faces without .jpg; all of them by default). Template 2.0, the `expressions` feature.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Vec3 } from '../src/model/avatar.ts';
 import { createPipeline } from '../src/pipeline/index.ts';
+import { countIntersectionsBetween } from '../src/geometry/mesh/checks.ts';
 import { selfIntersections, stillSeen } from '../tools/quality/lid-closure.ts';
 
 const FACES = path.resolve(import.meta.dirname, '../test/fixtures/faces');
@@ -26,16 +28,22 @@ for (const photo of photos) {
   const mesh = (name: string) => run.model.meshes.find((m) => m.name === name)!;
   const head = mesh('head');
   const neutral = selfIntersections(head.geometry);
+  const lashes = mesh('eyelashes');
+  const restLashCrossings = countIntersectionsBetween(head.geometry, lashes.geometry);
   const eyes = (['Left', 'Right'] as const).map((side) => {
-    const deltas = head.morphs.find((m) => m.name === `eyeBlink${side}`)!.deltas;
-    const closed = { ...head.geometry, positions: head.geometry.positions.map((x, i) => x + deltas[i]) };
+    const closedAt = (m: typeof head) => {
+      const deltas = m.morphs.find((t) => t.name === `eyeBlink${side}`)!.deltas;
+      return { ...m.geometry, positions: m.geometry.positions.map((x, i) => x + deltas[i]) };
+    };
+    const closed = closedAt(head);
+    const lashCrossings = countIntersectionsBetween(closed, closedAt(lashes)) - restLashCrossings;
     const shares = stillSeen(head.geometry, closed, mesh(`eye${side}`).geometry, VIEWS.map(([, v]) => v)).map(({ share }, k) => {
       worst[k] = Math.max(worst[k], share);
       return `${VIEWS[k][0]} ${(100 * share).toFixed(2)} %`;
     });
-    return `${side.toLowerCase()}: ${shares.join(', ')}; ${selfIntersections(closed) - neutral} new crossings`;
+    return `${side.toLowerCase()}: ${shares.join(', ')}; ${selfIntersections(closed) - neutral} new crossings, ${lashCrossings} new lash crossings`;
   });
-  console.log(`${photo}: ${eyes.join(' | ')}`);
+  console.log(`${photo}: ${eyes.join(' | ')} (lashes crossing the neutral head: ${restLashCrossings})`);
 }
 console.log(`worst: ${VIEWS.map(([name], k) => `${name} ${(100 * worst[k]).toFixed(2)} %`).join(', ')}`);
 // The pipeline's helper thread keeps the process alive.

@@ -4,6 +4,7 @@ import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName 
 import { BOUND_HOSTS, boundHostVertices, placeBoundPart, placeBoundParts, type BoundHostName } from '../template/bound-parts.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
+import { keepLashesClear } from './lash-clearance.ts';
 import { expressionFrame, fittedPositions, meshNames, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
@@ -84,7 +85,7 @@ function copyDeltas(from: Deltas, to: Deltas): Deltas {
 
 /**
  * The parts bound to the lids and eyeballs (lashes, corneas...) moved with them: their deltas set from their hosts'
- * (in place). A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
+ * (in place), the lashes kept out of the skin. A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
  * shapes move neither lids nor eyes.
  */
 function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32Array>, deltas: Deltas): void {
@@ -98,6 +99,7 @@ function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32
     }
     hosts ??= { head: moved(frame, deltas, 'head'), eyeLeft: moved(frame, deltas, 'eyeLeft'), eyeRight: moved(frame, deltas, 'eyeRight') };
     const shaped = placeBoundPart(frame.template, name, hosts);
+    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, frame.fitted.head, still);
     for (let i = 0; i < shaped.length; i++) out[i] = shaped[i] - still[i];
   }
 }

@@ -55,7 +55,7 @@ export const LASH_CARD_UVS: { lid: LidName; rect: [number, number, number, numbe
  * skin triangles along the lid's margin nearest to where they meet the lid), so every fit, blendshape
  * and bone moves them with their host; their skin weights are the host triangle's.
  */
-export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: EyeInfo }, eyeMeshes: { left: MeshData; right: MeshData }, res: BoundResolution): Record<BoundPartName, BoundPart> {
+export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: EyeInfo }, eyeMeshes: { left: MeshData; right: MeshData }, res: BoundResolution): { parts: Record<BoundPartName, BoundPart>; lashRoots: Uint32Array } {
   const hosts: BindingHost[] = [head, eyeMeshes.left, eyeMeshes.right];
   const eyeRows = { left: singleBoneRow(BONE.eyeLeft), right: singleBoneRow(BONE.eyeRight) };
   const lidTriangles = (loop: readonly number[]) => {
@@ -94,14 +94,17 @@ export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: E
     return { mesh: { positions, normals: vertexNormals(positions, indices), uvs: Float32Array.from(b.uvs), indices }, binding: bindToSurface(positions, hosts, host, corner), rows };
   };
 
-  return {
+  const lashRoots: number[] = [];
+  const parts = {
     cornea: part((b, s) => [{ vertices: addCornea(b, s.eye.centre, s.eye.radius, res.cornea.segments, res.cornea.ringStep, { centre: [(HALF[s.side][0] + HALF[s.side][1]) / 2, 0.5], radius: 0.235 }) }], true),
     eyelashes: part((b, s) => {
       const rect = (lid: LidName) => LASH_CARD_UVS.find((c) => c.lid === lid && c.rect[0] === HALF[s.side][0])!.rect;
-      return [
+      const cards = [
         addLashCard(b, s.rims.upper, s.eye.centre, 'upper', res.lashes.upper, res.lashes.rows, rect('upper')),
         addLashCard(b, s.rims.lower, s.eye.centre, 'lower', res.lashes.lower, res.lashes.rows, rect('lower')),
       ];
+      for (const card of cards) lashRoots.push(...card.rootVertices);
+      return cards;
     }, false),
     tearLine: part((b, s) => [addTearLine(b, s.rims.lower, s.eye.centre, s.eye.radius, res.tearStations, [HALF[s.side][0], 0.01, HALF[s.side][1], 0.99])], false),
     caruncle: part((b, s) => {
@@ -110,6 +113,7 @@ export function buildBoundParts(head: HeadInput, eyes: { left: EyeInfo; right: E
       return [{ vertices, roots: vertices.map(() => seat) }];
     }, false),
   };
+  return { parts, lashRoots: Uint32Array.from(lashRoots) };
 }
 
 /** The head's skin at a triangle: its three vertices' rows averaged. */

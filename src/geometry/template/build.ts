@@ -78,7 +78,7 @@ export function generateTemplate(version: TemplateVersion, face: CanonicalFace):
     tongue: buildTongue(frame, res.teethSections, res.profile),
   };
   const socket = new Set(head.tags.flatMap((t, v) => (t === Tag.SocketLeft || t === Tag.SocketRight ? [v] : [])));
-  const bound = buildBoundParts(
+  const { parts: bound, lashRoots } = buildBoundParts(
     { positions: head.positions, indices: head.indices, rows: head.rows, loops: head.loops, socket: (v) => socket.has(v) },
     eyes,
     { left: parts.eyeLeft, right: parts.eyeRight },
@@ -101,6 +101,7 @@ export function generateTemplate(version: TemplateVersion, face: CanonicalFace):
       ...mapBound(bound, (p) => packSkin(p.rows)),
     },
     bound: mapBound(bound, (p) => p.binding),
+    lashRoots,
     faceVertexCount: 468,
     loops: head.loops,
     bustEdge: head.bustEdge,

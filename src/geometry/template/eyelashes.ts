@@ -25,9 +25,9 @@ export type LidName = 'upper' | 'lower';
  * A card of one lid's lashes along its margin (`rim`, inner corner to outer), `stations` columns
  * from root to tip in `rows` rows, added to `b`. Its UVs fill `rect` ([u0, v0, u1, v1]): u along
  * the lid, v from the root (v0) to the tip, where the lash texture has its strands. The card faces
- * forward. Returns the vertices and, per vertex, its column's root (where the card holds to the lid).
+ * forward. Returns the vertices and, per vertex, its column's root (where the card holds to the lid) and the root's vertex.
  */
-export function addLashCard(b: MeshBuilder, rim: readonly Vec3[], eyeCentre: Vec3, lid: LidName, stations: number, rows: number, rect: [number, number, number, number]): { vertices: number[]; roots: Vec3[] } {
+export function addLashCard(b: MeshBuilder, rim: readonly Vec3[], eyeCentre: Vec3, lid: LidName, stations: number, rows: number, rect: [number, number, number, number]): { vertices: number[]; roots: Vec3[]; rootVertices: number[] } {
   const shape = LASHES[lid];
   const towards: Vec3 = lid === 'upper' ? [0, 1, 0] : [0, -1, 0];
   const columns = Array.from({ length: stations }, (_, i) => {
@@ -61,5 +61,5 @@ export function addLashCard(b: MeshBuilder, rim: readonly Vec3[], eyeCentre: Vec
       b.triangle(ids[i - 1][j - 1], ids[i][j], ids[i - 1][j]);
     }
   }
-  return { vertices: ids.flat(), roots: columns.flatMap((c) => c.points.map(() => c.points[0])) };
+  return { vertices: ids.flat(), roots: columns.flatMap((c) => c.points.map(() => c.points[0])), rootVertices: ids.flatMap((column) => column.map(() => column[0])) };
 }

@@ -71,6 +71,8 @@ export interface HeadTemplate {
    * place them with placeBoundParts after anything moves their hosts.
    */
   bound: Record<BoundPartName, SurfaceBinding>;
+  /** Per eyelash vertex, the vertex at its column's root: a shape that would push a lash into the skin turns it about there. */
+  lashRoots: Uint32Array;
   /** Teeth mesh vertices of the lower row (they follow the jaw); the rest are the upper row. */
   lowerTeeth: number[];
   /** Where the face's canonical UVs sit in the head atlas: atlas = offset + canonical * scale. */

@@ -1,0 +1,284 @@
+import { triangleBoxes } from '../mesh/box-grid.ts';
+import { trianglesIntersect } from '../mesh/triangle-tests.ts';
+import type { HeadTemplate } from '../template/types.ts';
+
+/**
+ * Lash cards ride on one skin triangle each (bound-parts.ts), which a closing lid turns and shears with the skin
+ * round it: on fitted heads the cards then cut the lid they ride on (the upper lid's skin bulges over its roots as it
+ * moves out over the lower lid) and the closed upper lid cuts the lower lashes' roots (at blink 652 upper and 214
+ * lower pairs over the 36 eyes of the test photos; none on the templates). As real lashes pressed against skin, a
+ * column whose card cuts the head turns about its root away from that skin, a step at a time, and one cut at its
+ * root moves off the skin, until no card cuts the head.
+ */
+const STEP = {
+  /** Radians a column turns per step. */
+  turn: 0.05,
+  /** cm a column's root moves off the skin per step. */
+  shift: 0.005,
+  /** The most steps (2.3 rad, 0.2 cm). */
+  most: 45,
+};
+/** Head triangles this far (cm) outside where a lash column can go cannot meet it. */
+const MARGIN = 0.1;
+/** Tolerance of the crossing test, as `countIntersectionsBetween`'s (mesh/checks.ts), so both find the same pairs. */
+const TOUCH_EPS = 1e-6;
+
+/**
+ * Moves the lash vertices `lashes` (placed on the shaped head `head`, in place) clear of the head (unless STEP.most
+ * steps do not do it: on the 18 test photos' heads no shape needed more than 23). Only the skin the shape moved
+ * from `restHead`, and the skin round the columns it moved from `restLashes` (the lashes on the neutral head), are
+ * looked at: a still column among still skin stays as it is.
+ */
+export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): void {
+  const roots = template.lashRoots, cards = template.parts.eyelashes.indices;
+  const moved = new Uint8Array(roots.length);
+  for (let v = 0; v < roots.length; v++) {
+    if (lashes[3 * v] !== restLashes[3 * v] || lashes[3 * v + 1] !== restLashes[3 * v + 1] || lashes[3 * v + 2] !== restLashes[3 * v + 2]) moved[roots[v]] = 1;
+  }
+  const near = headNearLashes(head, restHead, candidates(template, restHead, restLashes), lashes, roots, moved);
+  if (near.length === 0) return;
+  const skinBoxes = triangleBoxes(head, 3, near);
+  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes, cells: skinCells(skinBoxes), seen: new Int32Array(near.length / 3).fill(-1), cards: new Uint32Array(cards.length) };
+  pairs.positions.set(head);
+  for (let i = 0; i < cards.length; i++) pairs.cards[i] = cards[i] + head.length / 3;
+  // Per column (by its root vertex): the summed normals of the skin it cuts, away from which it turns or moves.
+  const turn = new Map<number, number[]>(), shift = new Map<number, number[]>();
+  // The columns moved since the last look (all at first): only their triangles can cross anew, the skin stays.
+  const active = new Uint8Array(roots.length).fill(1);
+  for (let step = 0; step < STEP.most; step++) {
+    pairs.positions.set(lashes, head.length);
+    turn.clear();
+    shift.clear();
+    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, normal) => {
+      let atRoot = false;
+      for (let k = 0; k < 3; k++) if (roots[cards[card + k]] === cards[card + k]) atRoot = true;
+      // A cut next to the root is not undone by turning about it.
+      const into = atRoot ? shift : turn;
+      for (let k = 0; k < 3; k++) {
+        const root = roots[cards[card + k]];
+        const sum = into.get(root) ?? [0, 0, 0];
+        for (let m = 0; m < 3; m++) sum[m] += normal[m];
+        into.set(root, sum);
+      }
+    });
+    if (shift.size === 0 && turn.size === 0) return;
+    active.fill(0);
+    for (const [root, n] of shift) {
+      const length = Math.hypot(n[0], n[1], n[2]) || 1;
+      for (let v = 0; v < roots.length; v++) if (roots[v] === root) for (let k = 0; k < 3; k++) lashes[3 * v + k] += (STEP.shift * n[k]) / length;
+      active[root] = 1;
+    }
+    for (const [root, n] of turn) {
+      turnColumn(lashes, roots, root, n);
+      active[root] = 1;
+    }
+  }
+}
+
+/** The head's and the cards' triangles, their vertices in one array (the cards' after the head's). */
+interface Pairs {
+  positions: Float64Array;
+  /** The skin's triangles (head vertex indices) and their boxes, which stay while the cards move. */
+  skin: ArrayLike<number>;
+  skinBoxes: Float64Array;
+  /** The skin's triangles by the grid cells (CELL) their boxes cover; per skin triangle, the last card tested with it. */
+  cells: Map<number, number[]>;
+  seen: Int32Array;
+  /** The cards' triangles, their vertices numbered after the head's. */
+  cards: Uint32Array;
+}
+
+/**
+ * Calls `visit` with the index position of each card triangle (a multiple of 3, as the lash mesh numbers it) that
+ * cuts a skin triangle, and that triangle's normal, per crossing pair; only for the card triangles `look` takes.
+ * The skin stays while the cards move: its grid is made once, each card looks only in the cells its box covers.
+ */
+function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, normal: number[]) => void): void {
+  const { positions, skin, skinBoxes, cells, seen, cards } = pairs;
+  const cardBoxes = triangleBoxes(positions, 3, cards);
+  const first = [0, 0, 0], second = [0, 0, 0];
+  seen.fill(-1);
+  for (let card = 0; card < cards.length / 3; card++) {
+    if (!look(3 * card)) continue;
+    const [x0, y0, z0, x1, y1, z1] = cellRange(cardBoxes, card);
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++)
+        for (let z = z0; z <= z1; z++) {
+          for (const t of cells.get(cellKey(x, y, z)) ?? []) {
+            if (seen[t] === card || !boxesOverlap(skinBoxes, t, cardBoxes, card)) continue;
+            seen[t] = card;
+            for (let k = 0; k < 3; k++) {
+              first[k] = 3 * skin[3 * t + k];
+              second[k] = 3 * cards[3 * card + k];
+            }
+            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first));
+          }
+        }
+  }
+}
+
+/** The grid's cell (cm): about a lash card triangle's width, a few lid triangles. */
+const CELL = 0.2;
+
+/** The lowest and highest cell (x, y, z) box i covers. */
+function cellRange(boxes: Float64Array, i: number): number[] {
+  return [0, 1, 2, 3, 4, 5].map((k) => Math.floor(boxes[6 * i + k] / CELL));
+}
+
+/** A cell's key (cells within a head's size, 2^10 a side either way of the origin). */
+function cellKey(x: number, y: number, z: number): number {
+  return ((x + 512) * 1024 + (y + 512)) * 1024 + (z + 512);
+}
+
+/** The skin's triangles by the cells their boxes cover. */
+function skinCells(boxes: Float64Array): Map<number, number[]> {
+  const cells = new Map<number, number[]>();
+  for (let t = 0; t < boxes.length / 6; t++) {
+    const [x0, y0, z0, x1, y1, z1] = cellRange(boxes, t);
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++)
+        for (let z = z0; z <= z1; z++) {
+          const key = cellKey(x, y, z);
+          const list = cells.get(key);
+          if (list) list.push(t);
+          else cells.set(key, [t]);
+        }
+  }
+  return cells;
+}
+
+/** How far (cm) any shape moves a lash or the skin round it, at most: a lid's whole travel. */
+const REACH = 1.5;
+
+const candidatesOf = new WeakMap<ArrayLike<number>, Uint32Array>();
+
+/** The head's triangles (indices) that lie within REACH of the lashes on the neutral head: found once per avatar. */
+function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): Uint32Array {
+  let found = candidatesOf.get(restHead);
+  if (!found) {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < restLashes.length; i++) {
+      lo[i % 3] = Math.min(lo[i % 3], restLashes[i] - REACH);
+      hi[i % 3] = Math.max(hi[i % 3], restLashes[i] + REACH);
+    }
+    const { indices } = template.head, kept: number[] = [];
+    for (let t = 0; t < indices.length; t += 3) {
+      let inside = false;
+      for (let c = 0; c < 3 && !inside; c++) {
+        const v = 3 * indices[t + c];
+        inside = restHead[v] >= lo[0] && restHead[v] <= hi[0] && restHead[v + 1] >= lo[1] && restHead[v + 1] <= hi[1] && restHead[v + 2] >= lo[2] && restHead[v + 2] <= hi[2];
+      }
+      if (inside) kept.push(indices[t], indices[t + 1], indices[t + 2]);
+    }
+    candidatesOf.set(restHead, (found = Uint32Array.from(kept)));
+  }
+  return found;
+}
+
+/**
+ * The head's triangles (indices, among `indices`) within reach of a lash column (as far as it can turn and move)
+ * that are in play: the moved skin near any column, and all the skin near a column that moved or has moved skin
+ * near it (moved skin can push it into still skin).
+ */
+function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indices: ArrayLike<number>, lashes: Float32Array, roots: Uint32Array, moved: Uint8Array): number[] {
+  // Per column its root and how far it reaches: a column turns about its root and moves off the skin, all within
+  // its length of the root and the most it moves (besides MARGIN).
+  const columns = [...new Set(roots)];
+  const at = new Map(columns.map((root, c) => [root, c]));
+  const reach = new Float64Array(columns.length).fill(MARGIN + STEP.most * STEP.shift);
+  for (let v = 0; v < roots.length; v++) {
+    const r = 3 * roots[v], c = at.get(roots[v])!;
+    reach[c] = Math.max(reach[c], MARGIN + STEP.most * STEP.shift + Math.hypot(lashes[3 * v] - lashes[r], lashes[3 * v + 1] - lashes[r + 1], lashes[3 * v + 2] - lashes[r + 2]));
+  }
+  const boxes = new Float64Array(6 * columns.length);
+  for (let c = 0; c < columns.length; c++) {
+    for (let k = 0; k < 3; k++) {
+      boxes[6 * c + k] = lashes[3 * columns[c] + k] - reach[c];
+      boxes[6 * c + 3 + k] = lashes[3 * columns[c] + k] + reach[c];
+    }
+  }
+  const all = unionOf(boxes, columns.map((_, c) => c));
+  const inPlay = Uint8Array.from(columns, (root) => moved[root]);
+  const near: number[] = [], still: number[] = [];
+  const box = new Float64Array(6);
+  for (let t = 0; t < indices.length; t += 3) {
+    let isStill = true;
+    for (let k = 0; k < 3; k++) {
+      const a = 3 * indices[t] + k, b = 3 * indices[t + 1] + k, c = 3 * indices[t + 2] + k;
+      if (head[a] !== rest[a] || head[b] !== rest[b] || head[c] !== rest[c]) isStill = false;
+      box[k] = Math.min(head[a], head[b], head[c]);
+      box[k + 3] = Math.max(head[a], head[b], head[c]);
+    }
+    if (!boxesOverlap(box, 0, all, 0)) continue;
+    if (isStill) {
+      still.push(t);
+      continue;
+    }
+    let kept = false;
+    for (let c = 0; c < columns.length; c++) {
+      if (!boxesOverlap(box, 0, boxes, c)) continue;
+      inPlay[c] = 1;
+      if (!kept) near.push(indices[t], indices[t + 1], indices[t + 2]);
+      kept = true;
+    }
+  }
+  const playing = columns.flatMap((_, c) => (inPlay[c] ? [c] : []));
+  const reached = unionOf(boxes, playing);
+  for (const t of still) {
+    for (let k = 0; k < 3; k++) {
+      box[k] = Math.min(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
+      box[k + 3] = Math.max(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
+    }
+    if (boxesOverlap(box, 0, reached, 0) && playing.some((c) => boxesOverlap(box, 0, boxes, c))) near.push(indices[t], indices[t + 1], indices[t + 2]);
+  }
+  return near;
+}
+
+/** The box round boxes `which` of `boxes`. */
+function unionOf(boxes: Float64Array, which: number[]): number[] {
+  const union = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (const c of which) {
+    for (let k = 0; k < 3; k++) {
+      union[k] = Math.min(union[k], boxes[6 * c + k]);
+      union[k + 3] = Math.max(union[k + 3], boxes[6 * c + 3 + k]);
+    }
+  }
+  return union;
+}
+
+/** Do box i of `a` and box j of `b` (triangleBoxes': three minima, three maxima) overlap? */
+function boxesOverlap(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): boolean {
+  for (let d = 0; d < 3; d++) if (a[6 * i + d] > b[6 * j + 3 + d] || b[6 * j + d] > a[6 * i + 3 + d]) return false;
+  return true;
+}
+
+/** The unit normal of the triangle at coordinate offsets `t` (its winding's). */
+function normalOf(p: Float64Array, t: number[]): number[] {
+  const ux = p[t[1]] - p[t[0]], uy = p[t[1] + 1] - p[t[0] + 1], uz = p[t[1] + 2] - p[t[0] + 2];
+  const vx = p[t[2]] - p[t[0]], vy = p[t[2] + 1] - p[t[0] + 1], vz = p[t[2] + 2] - p[t[0] + 2];
+  const n = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx], length = Math.hypot(n[0], n[1], n[2]) || 1;
+  return n.map((x) => x / length);
+}
+
+/** Turns the column at `root` by STEP.turn about its root, its tip towards `n` (Rodrigues, about the axis tip x n). */
+function turnColumn(lashes: Float32Array, roots: Uint32Array, root: number, n: number[]): void {
+  const rx = lashes[3 * root], ry = lashes[3 * root + 1], rz = lashes[3 * root + 2];
+  let tip = root;
+  for (let v = 0; v < roots.length; v++) if (roots[v] === root) tip = v;
+  const tx = lashes[3 * tip] - rx, ty = lashes[3 * tip + 1] - ry, tz = lashes[3 * tip + 2] - rz;
+  let ax = ty * n[2] - tz * n[1], ay = tz * n[0] - tx * n[2], az = tx * n[1] - ty * n[0];
+  const length = Math.hypot(ax, ay, az);
+  if (length < 1e-12) return;
+  ax /= length;
+  ay /= length;
+  az /= length;
+  const c = Math.cos(STEP.turn), s = Math.sin(STEP.turn);
+  for (let v = 0; v < roots.length; v++) {
+    if (roots[v] !== root || v === root) continue;
+    const px = lashes[3 * v] - rx, py = lashes[3 * v + 1] - ry, pz = lashes[3 * v + 2] - rz;
+    const along = (ax * px + ay * py + az * pz) * (1 - c);
+    lashes[3 * v] = rx + px * c + (ay * pz - az * py) * s + ax * along;
+    lashes[3 * v + 1] = ry + py * c + (az * px - ax * pz) * s + ay * along;
+    lashes[3 * v + 2] = rz + pz * c + (ax * py - ay * px) * s + az * along;
+  }
+}
