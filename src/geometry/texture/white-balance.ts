@@ -1,17 +1,39 @@
 /**
  * White balance of a face photo: per-channel gains (linear light) that make the photo look lit by white
- * light. The white of the eyes is the reference where enough of it shows; the skin keeps the result honest:
- * human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its darkness), and
- * it is neither grey nor vivid (chroma 10-40), so a cast the eyes miss or exaggerate is pulled back until the
- * skin's hue is inside the band, then its chroma inside its range.
+ * light. A light's colour is read on two axes. Blue-yellow (warm, cool light) from the white of the eyes where
+ * enough of it shows and it is paler than the skin: skin colours differ between people most along that axis, so
+ * skin cannot tell a warm light from a tan. Green-magenta (pink stage light, a green tube) from the eyes and the
+ * skin together, each weighted by how little it varies under white light: along that axis skin varies no more
+ * between people than the eyes' white does between photos, and it catches a pink, veined white. The skin then keeps
+ * the result honest: human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its
+ * darkness), and it is neither grey nor vivid (chroma 10-40), so a cast the eyes miss or exaggerate is pulled back
+ * until the skin's hue is inside the band, then its chroma inside its range.
  */
 import type { Rgb } from './rgb-image.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
 
 /** The white of the eye under white light (sRGB): slightly warm, as measured on the neutrally lit test photos. */
 const SCLERA_UNDER_WHITE: Rgb = [186, 170, 166];
-/** Sclera pixels (the brighter third, see measureSclera) at which the eyes are fully trusted; fewer fade to no correction. */
-const SCLERA_FULL_TRUST = 1200;
+/**
+ * Sclera pixels (the brighter third, see measureSclera) at which the eyes are fully trusted; fewer fade to no
+ * correction. The median of a few hundred pixels is steady; ordinary photos show 450-850 (1200 left casts mostly in
+ * place). A white mixed with lid skin is caught by SCLERA_WHITER_THAN_SKIN, a pink or veined one by the skin's
+ * green-magenta check, not by the count.
+ */
+const SCLERA_FULL_TRUST = 300;
+/**
+ * Spread of the eyes' white along the green-magenta axis (ln G - mean of ln R, ln B, linear light) under white
+ * light: SD over the test photos whose eyes are trusted (veins and lids make some pinker).
+ */
+const SCLERA_GREEN_MAGENTA_SD = 0.1;
+/**
+ * Skin under white light on the same axis: mean and SD over the 18 test photos. Skin colours differ between people
+ * mostly in lightness and along blue-yellow (pale to olive, tan, dark); along green-magenta they hardly differ,
+ * so here skin is as good a reference as the eyes' white (on blue-yellow it is not, and only the hue band checks it).
+ */
+const SKIN_GREEN_MAGENTA = [-0.124, 0.06] as const;
+/** How far a light ranges on that axis (a stage gel, a fluorescent tube): a wide prior, near-white light likelier. */
+const LIGHT_GREEN_MAGENTA_SD = 0.5;
 /** The skin hue band (degrees in CIE Lab). */
 export const SKIN_HUE = [35, 70] as const;
 /**
@@ -68,6 +90,16 @@ function linearOfLab(lab: Rgb): Rgb {
   return [3.2406 * xn - 1.5372 * y - 0.4986 * zn, -0.9689 * xn + 1.8758 * y + 0.0415 * zn, 0.0557 * xn - 0.204 * y + 1.057 * zn];
 }
 
+/** ln(R/B) of a linear colour: a light's position on the blue-yellow axis. */
+function blueYellow(c: Rgb): number {
+  return Math.log(Math.max(1e-4, c[0]) / Math.max(1e-4, c[2]));
+}
+
+/** ln G minus the mean of ln R and ln B of a linear colour: a light's position on the green-magenta axis. */
+function greenMagenta(c: Rgb): number {
+  return Math.log(Math.max(1e-4, c[1])) - (Math.log(Math.max(1e-4, c[0])) + Math.log(Math.max(1e-4, c[2]))) / 2;
+}
+
 /** CIE Lab hue angle (degrees) of a linear RGB colour; only a* and b* are needed, so the light's level does not matter. */
 export function hueOfLinear(c: Rgb): number {
   const [, a, b] = labOfLinear(c);
@@ -77,14 +109,26 @@ export function hueOfLinear(c: Rgb): number {
 /** Gains from the sclera's and the skin's colours (sRGB, e.g. medians) of one photo. */
 export function whiteBalance(skin: Rgb, sclera?: { colour: Rgb; pixels: number }): WhiteBalance {
   const skinLin = linear(skin);
-  let gains: Rgb = [1, 1, 1];
+  // The light, as log-ratios of linear light along the two axes a light's colour varies along: blue-yellow (R/B) from
+  // the eyes alone; green-magenta from the eyes and the skin together, each weighted by how little it varies under
+  // white light, against a wide prior on the light.
+  let lightBlueYellow = 0;
+  let eyesGreenMagenta = 0;
+  let eyesWeight = 0;
   if (sclera) {
     const measured = linear(sclera.colour);
-    const redder = Math.log(skinLin[0] / Math.max(1e-4, skinLin[2])) - Math.log(measured[0] / Math.max(1e-4, measured[2]));
-    const trust = Math.min(1, sclera.pixels / SCLERA_FULL_TRUST) * Math.min(1, Math.max(0, redder / SCLERA_WHITER_THAN_SKIN));
     const ref = linear(SCLERA_UNDER_WHITE);
-    gains = keepLuminance(measured.map((m, c) => Math.exp(trust * Math.log(ref[c] / Math.max(1e-4, m)))) as Rgb, measured);
+    const redder = blueYellow(skinLin) - blueYellow(measured);
+    const trust = Math.min(1, sclera.pixels / SCLERA_FULL_TRUST) * Math.min(1, Math.max(0, redder / SCLERA_WHITER_THAN_SKIN));
+    lightBlueYellow = trust * (blueYellow(measured) - blueYellow(ref));
+    eyesGreenMagenta = greenMagenta(measured) - greenMagenta(ref);
+    eyesWeight = trust / SCLERA_GREEN_MAGENTA_SD ** 2;
   }
+  const skinWeight = 1 / SKIN_GREEN_MAGENTA[1] ** 2;
+  const lightGreenMagenta =
+    (eyesWeight * eyesGreenMagenta + skinWeight * (greenMagenta(skinLin) - SKIN_GREEN_MAGENTA[0])) /
+    (eyesWeight + skinWeight + 1 / LIGHT_GREEN_MAGENTA_SD ** 2);
+  let gains = keepLuminance([Math.exp(-lightBlueYellow / 2), Math.exp(-lightGreenMagenta), Math.exp(lightBlueYellow / 2)], skinLin);
   gains = keepLuminance(clampGains(gains), skinLin);
   // Skin outside the hue band: move along the cast's blue-yellow and green-magenta axes (the two a daylight or
   // stage light varies along) until it is inside, by bisection on the amount.
