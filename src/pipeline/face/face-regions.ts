@@ -101,9 +101,16 @@ export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour:
  */
 export function measureTeeth(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
   const mouth = new Uint8Array(image.width * image.height);
-  fillPolygon(mouth, image.width, image.height, LIPS_INNER.map((i) => landmarkPoint(lm, i)));
+  const poly = LIPS_INNER.map((i) => landmarkPoint(lm, i));
+  fillPolygon(mouth, image.width, image.height, poly);
+  const xs = poly.map((p) => p[0]);
+  const ys = poly.map((p) => p[1]);
   const pixels: number[] = [];
-  for (let i = 0; i < mouth.length; i++) if (mouth[i]) pixels.push(i);
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(image.height - 1, Math.ceil(Math.max(...ys))); y++) {
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(image.width - 1, Math.ceil(Math.max(...xs))); x++) {
+      if (mouth[y * image.width + x]) pixels.push(y * image.width + x);
+    }
+  }
   return brightThird(image, pixels);
 }
 
