@@ -35,8 +35,8 @@ const SKIN_GREEN_MAGENTA = [-0.124, 0.06] as const;
 /**
  * The teeth under white light, as ln(R/B) of linear light: median over the test photos showing clean teeth (p01-a,
  * p05-a, p07-a, p07-side, p08-a, p12-a: 0.16-0.55). Teeth are yellower than the eyes' white but vary about as much
- * between people as it does between photos (SD 0.13 for both); where the eyes are not trusted (glasses, lids,
- * whites as red as the skin, skin whose red clips under a warm light) the teeth are the only neutral on that axis.
+ * between people as it does between photos (SD 0.13 for both), so where both are seen they weigh alike; where the
+ * eyes are not (glasses, lids, whites as red as the skin) the teeth are the only neutral on that axis.
  */
 const TEETH_BLUE_YELLOW = 0.35;
 /**
@@ -140,20 +140,17 @@ function neutralTrust(n: Neutral, skinLin: Rgb): number {
 export function whiteBalance(skin: Rgb, sclera?: Neutral, teeth?: Neutral): WhiteBalance {
   const skinLin = linear(skin);
   // The light, as log-ratios of linear light along the two axes a light's colour varies along: blue-yellow (R/B) from
-  // the eyes as far as they are trusted, the teeth making up the trust the eyes lack (teeth are the brightest thing
-  // in a face and their red often clips, which reads as a cooler light; the eyes' white seldom does);
+  // the eyes and the teeth, weighted by trust, their summed trust fading the correction out as the evidence thins;
   // green-magenta from the eyes and the skin together, each weighted by how little it varies under white light,
   // against a wide prior on the light.
-  let lightBlueYellow = 0;
-  let eyesTrust = 0;
+  const blueYellowSeen: { light: number; trust: number }[] = [];
   let eyesGreenMagenta = 0;
   let eyesWeight = 0;
   if (sclera) {
     const measured = linear(sclera.colour);
     const ref = linear(SCLERA_UNDER_WHITE);
     const trust = neutralTrust(sclera, skinLin);
-    lightBlueYellow = trust * (blueYellow(measured) - blueYellow(ref));
-    eyesTrust = trust;
+    blueYellowSeen.push({ light: blueYellow(measured) - blueYellow(ref), trust });
     eyesGreenMagenta = greenMagenta(measured) - greenMagenta(ref);
     eyesWeight = trust / SCLERA_GREEN_MAGENTA_SD ** 2;
   }
@@ -161,8 +158,9 @@ export function whiteBalance(skin: Rgb, sclera?: Neutral, teeth?: Neutral): Whit
     const measured = linear(teeth.colour);
     const greener = greenMagenta(measured) - greenMagenta(skinLin);
     const trust = neutralTrust(teeth, skinLin) * Math.min(1, Math.max(0, greener / TEETH_GREENER_THAN_SKIN));
-    lightBlueYellow += Math.min(trust, 1 - eyesTrust) * (blueYellow(measured) - TEETH_BLUE_YELLOW);
+    blueYellowSeen.push({ light: blueYellow(measured) - TEETH_BLUE_YELLOW, trust });
   }
+  const lightBlueYellow = trustedMean(blueYellowSeen);
   const skinWeight = 1 / SKIN_GREEN_MAGENTA[1] ** 2;
   const lightGreenMagenta =
     (eyesWeight * eyesGreenMagenta + skinWeight * (greenMagenta(skinLin) - SKIN_GREEN_MAGENTA[0])) /
@@ -192,6 +190,16 @@ export function whiteBalance(skin: Rgb, sclera?: Neutral, teeth?: Neutral): Whit
   const top = Math.max(...inv);
   const light = inv.map((v) => linearToSrgb[Math.round((v / top) * (LINEAR_STEPS - 1))]) as Rgb;
   return { gains, light };
+}
+
+/**
+ * The estimates' mean weighted by trust, scaled by their summed trust up to 1: one reference trusted in part corrects
+ * in part, as the eyes alone always did.
+ */
+function trustedMean(seen: { light: number; trust: number }[]): number {
+  const total = seen.reduce((a, e) => a + e.trust, 0);
+  if (total === 0) return 0;
+  return (seen.reduce((a, e) => a + e.trust * e.light, 0) / total) * Math.min(1, total);
 }
 
 /**
