@@ -3,9 +3,9 @@
  * light. A light's colour is read on two axes. Blue-yellow (warm, cool light) from the white of the eyes and the
  * teeth, each where enough of it shows and it is paler than the skin: skin colours differ between people most along
  * that axis, so skin cannot tell a warm light from a tan. Green-magenta (pink stage light, a green tube) from the
- * eyes and the skin together, each weighted by how little it varies under white light: along that axis skin varies no more
- * between people than the eyes' white does between photos, and it catches a pink, veined white. The skin then keeps
- * the result honest: human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its
+ * eyes and the skin together, each weighted by how little it varies under white light: along that axis skin varies
+ * no more between people than the eyes' white does between photos, and it catches a pink, veined white. The skin then
+ * keeps the result honest: human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its
  * darkness), and it is neither grey nor vivid (chroma 10-40), so a cast the eyes miss or exaggerate is pulled back
  * until the skin's hue is inside the band, then its chroma inside its range.
  */
