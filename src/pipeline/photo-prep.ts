@@ -10,7 +10,7 @@ import { measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { whiteBalance, applyGains, type WhiteBalance } from '../geometry/texture/white-balance.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import { bakeEyeTexture, sampleIrisColour, type Rgb } from '../geometry/texture/bake-parts.ts';
-import { featureMask, measureSclera } from './face/face-regions.ts';
+import { featureMask, measureSclera, measureTeeth } from './face/face-regions.ts';
 import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import { innerMatte, type PersonMatte } from './face/person-matte.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
@@ -68,8 +68,8 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
     SKIN_SAMPLE_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]),
     Math.max(2, Math.round((1 / input.cmPerPixel) * 0.4)),
   );
-  // Seen through lenses (tinted, coated) the white of the eyes is no reference.
-  const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm));
+  // Seen through lenses (tinted, coated) the white of the eyes is no reference; the teeth are not behind them.
+  const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm), measureTeeth(photo, lm));
   const person = innerMatte(input.matte);
   const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
   const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner));

@@ -1,11 +1,11 @@
 /**
  * White balance of a face photo: per-channel gains (linear light) that make the photo look lit by white
- * light. A light's colour is read on two axes. Blue-yellow (warm, cool light) from the white of the eyes where
- * enough of it shows and it is paler than the skin: skin colours differ between people most along that axis, so
- * skin cannot tell a warm light from a tan. Green-magenta (pink stage light, a green tube) from the eyes and the
- * skin together, each weighted by how little it varies under white light: along that axis skin varies no more
- * between people than the eyes' white does between photos, and it catches a pink, veined white. The skin then keeps
- * the result honest: human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its
+ * light. A light's colour is read on two axes. Blue-yellow (warm, cool light) from the white of the eyes and the
+ * teeth, each where enough of it shows and it is paler than the skin: skin colours differ between people most along
+ * that axis, so skin cannot tell a warm light from a tan. Green-magenta (pink stage light, a green tube) from the
+ * eyes and the skin together, each weighted by how little it varies under white light: along that axis skin varies
+ * no more between people than the eyes' white does between photos, and it catches a pink, veined white. The skin then
+ * keeps the result honest: human skin's hue under white light lies in a narrow band (CIE Lab hue 35-70°, whatever its
  * darkness), and it is neither grey nor vivid (chroma 10-40), so a cast the eyes miss or exaggerate is pulled back
  * until the skin's hue is inside the band, then its chroma inside its range.
  */
@@ -32,6 +32,20 @@ const SCLERA_GREEN_MAGENTA_SD = 0.1;
  * so here skin is as good a reference as the eyes' white (on blue-yellow it is not, and only the hue band checks it).
  */
 const SKIN_GREEN_MAGENTA = [-0.124, 0.06] as const;
+/**
+ * The teeth under white light, as ln(R/B) of linear light: median over the test photos showing clean teeth (p01-a,
+ * p05-a, p07-a, p07-side, p08-a, p12-a: 0.16-0.55). Teeth are yellower than the eyes' white but vary about as much
+ * between people as it does between photos (SD 0.13 for both), so where both are seen they weigh alike; where the
+ * eyes are not (glasses, lids, whites as red as the skin) the teeth are the only neutral on that axis.
+ */
+const TEETH_BLUE_YELLOW = 0.35;
+/**
+ * How much greener than the skin the teeth are, at least, on the green-magenta axis (a cast moves both alike):
+ * teeth are about neutral (0.00) and skin is -0.12, while a mouth whose bright third is lips, gums or tongue reads
+ * pinker than the skin (-0.4 and below on the test photos). At this margin and above the teeth are trusted, at none
+ * or less not at all.
+ */
+const TEETH_GREENER_THAN_SKIN = 0.05;
 /** How far a light ranges on that axis (a stage gel, a fluorescent tube): a wide prior, near-white light likelier. */
 const LIGHT_GREEN_MAGENTA_SD = 0.5;
 /** The skin hue band (degrees in CIE Lab). */
@@ -106,24 +120,47 @@ export function hueOfLinear(c: Rgb): number {
   return (Math.atan2(b, a) * 180) / Math.PI;
 }
 
-/** Gains from the sclera's and the skin's colours (sRGB, e.g. medians) of one photo. */
-export function whiteBalance(skin: Rgb, sclera?: { colour: Rgb; pixels: number }): WhiteBalance {
+/** A pale neutral seen in the photo: its colour (sRGB, e.g. a median) and how many pixels it was read from. */
+export interface Neutral {
+  colour: Rgb;
+  pixels: number;
+}
+
+/**
+ * Trust (0-1) in a neutral as a reference for blue-yellow: full from SCLERA_FULL_TRUST pixels, and only as far as it
+ * is paler than the skin on that axis (SCLERA_WHITER_THAN_SKIN; a cast moves both alike, so the difference is the
+ * person's and tells a white from one mixed with skin).
+ */
+function neutralTrust(n: Neutral, skinLin: Rgb): number {
+  const redder = blueYellow(skinLin) - blueYellow(linear(n.colour));
+  return Math.min(1, n.pixels / SCLERA_FULL_TRUST) * Math.min(1, Math.max(0, redder / SCLERA_WHITER_THAN_SKIN));
+}
+
+/** Gains from the skin's, the sclera's and the teeth's colours (sRGB, e.g. medians) of one photo. */
+export function whiteBalance(skin: Rgb, sclera?: Neutral, teeth?: Neutral): WhiteBalance {
   const skinLin = linear(skin);
   // The light, as log-ratios of linear light along the two axes a light's colour varies along: blue-yellow (R/B) from
-  // the eyes alone; green-magenta from the eyes and the skin together, each weighted by how little it varies under
-  // white light, against a wide prior on the light.
-  let lightBlueYellow = 0;
+  // the eyes and the teeth, weighted by trust, their summed trust fading the correction out as the evidence thins;
+  // green-magenta from the eyes and the skin together, each weighted by how little it varies under white light,
+  // against a wide prior on the light.
+  const blueYellowSeen: { light: number; trust: number }[] = [];
   let eyesGreenMagenta = 0;
   let eyesWeight = 0;
   if (sclera) {
     const measured = linear(sclera.colour);
     const ref = linear(SCLERA_UNDER_WHITE);
-    const redder = blueYellow(skinLin) - blueYellow(measured);
-    const trust = Math.min(1, sclera.pixels / SCLERA_FULL_TRUST) * Math.min(1, Math.max(0, redder / SCLERA_WHITER_THAN_SKIN));
-    lightBlueYellow = trust * (blueYellow(measured) - blueYellow(ref));
+    const trust = neutralTrust(sclera, skinLin);
+    blueYellowSeen.push({ light: blueYellow(measured) - blueYellow(ref), trust });
     eyesGreenMagenta = greenMagenta(measured) - greenMagenta(ref);
     eyesWeight = trust / SCLERA_GREEN_MAGENTA_SD ** 2;
   }
+  if (teeth) {
+    const measured = linear(teeth.colour);
+    const greener = greenMagenta(measured) - greenMagenta(skinLin);
+    const trust = neutralTrust(teeth, skinLin) * Math.min(1, Math.max(0, greener / TEETH_GREENER_THAN_SKIN));
+    blueYellowSeen.push({ light: blueYellow(measured) - TEETH_BLUE_YELLOW, trust });
+  }
+  const lightBlueYellow = trustedMean(blueYellowSeen);
   const skinWeight = 1 / SKIN_GREEN_MAGENTA[1] ** 2;
   const lightGreenMagenta =
     (eyesWeight * eyesGreenMagenta + skinWeight * (greenMagenta(skinLin) - SKIN_GREEN_MAGENTA[0])) /
@@ -153,6 +190,16 @@ export function whiteBalance(skin: Rgb, sclera?: { colour: Rgb; pixels: number }
   const top = Math.max(...inv);
   const light = inv.map((v) => linearToSrgb[Math.round((v / top) * (LINEAR_STEPS - 1))]) as Rgb;
   return { gains, light };
+}
+
+/**
+ * The estimates' mean weighted by trust, scaled by their summed trust up to 1: one reference trusted in part corrects
+ * in part, as the eyes alone always did.
+ */
+function trustedMean(seen: { light: number; trust: number }[]): number {
+  const total = seen.reduce((a, e) => a + e.trust, 0);
+  if (total === 0) return 0;
+  return (seen.reduce((a, e) => a + e.trust * e.light, 0) / total) * Math.min(1, total);
 }
 
 /**

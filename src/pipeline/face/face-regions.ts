@@ -1,6 +1,6 @@
 /**
  * Regions of the photo named by the 478 landmarks: the eyes, brows and lips (features that are not skin)
- * as a pixel mask, and the visible white of the eyes. Pure computations on the landmarks and the image.
+ * as a pixel mask, the visible white of the eyes and the teeth. Pure computations on the landmarks and the image.
  */
 import type { RgbImage, Rgb } from '../../geometry/texture/rgb-image.ts';
 import { channelMedians } from '../../geometry/texture/sample.ts';
@@ -15,6 +15,8 @@ export const BROWS = [
   [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
 ];
 const LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
+/** The inner lip contour (the mouth's opening) as a closed loop. */
+const LIPS_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95];
 /** Iris centres and the two ring points across each iris, in the order of EYE_CONTOURS. */
 const IRISES = [
   { centre: 468, across: [469, 471] },
@@ -89,6 +91,31 @@ export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour:
       }
     }
   });
+  return brightThird(image, pixels);
+}
+
+/**
+ * The teeth where the mouth is open: pixels inside the inner lip contour, of those the brighter third (the mouth's
+ * shadow, tongue and gums are darker), per-channel median. Undefined when too few show; a bright third that is still
+ * lips or tongue is for the caller to judge by its colour.
+ */
+export function measureTeeth(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
+  const mouth = new Uint8Array(image.width * image.height);
+  const poly = LIPS_INNER.map((i) => landmarkPoint(lm, i));
+  fillPolygon(mouth, image.width, image.height, poly);
+  const xs = poly.map((p) => p[0]);
+  const ys = poly.map((p) => p[1]);
+  const pixels: number[] = [];
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(image.height - 1, Math.ceil(Math.max(...ys))); y++) {
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(image.width - 1, Math.ceil(Math.max(...xs))); x++) {
+      if (mouth[y * image.width + x]) pixels.push(y * image.width + x);
+    }
+  }
+  return brightThird(image, pixels);
+}
+
+/** The per-channel median of the brighter third of the pixels, and its count; undefined under 30 pixels. */
+function brightThird(image: RgbImage, pixels: number[]): { colour: Rgb; pixels: number } | undefined {
   if (pixels.length < 30) return undefined;
   const d = image.data;
   const bright = brightestFirst(d, pixels).subarray(0, Math.floor(pixels.length / 3));

@@ -73,10 +73,15 @@ test('eyes whose white reads as red as the skin (lid skin, veins, blur) are not 
   assert.notDeepEqual(part.gains, skinOnly.gains);
 });
 
-/** The balanced skin under a light against the same skin balanced under white light, with eyes of this many pixels. */
-function castLeft(c: Rgb, light: Rgb, pixels?: number): number {
-  const eyes = (l: Rgb) => (pixels ? { colour: cast(sclera, l), pixels } : undefined);
-  const under = (l: Rgb) => srgbToLab(applyGains(cast(c, l), whiteBalance(cast(c, l), eyes(l)).gains));
+const teeth: Rgb = [235, 217, 203];
+
+/**
+ * The balanced skin under a light against the same skin balanced under white light, with eyes and teeth of this
+ * many pixels (none when 0 or left out).
+ */
+function castLeft(c: Rgb, light: Rgb, pixels?: number, teethPixels?: number): number {
+  const seen = (colour: Rgb, n: number | undefined, l: Rgb) => (n ? { colour: cast(colour, l), pixels: n } : undefined);
+  const under = (l: Rgb) => srgbToLab(applyGains(cast(c, l), whiteBalance(cast(c, l), seen(sclera, pixels, l), seen(teeth, teethPixels, l)).gains));
   return deltaE(under(light), under([1, 1, 1]));
 }
 
@@ -110,4 +115,24 @@ test('a pink eye white (veins, lids) in white light moves the skin less than the
   const eyesAlone = srgbToLab(applyGains(skin, lin(sclera).map((w, c) => w / lin(pink)[c]) as Rgb));
   const [moved, alone] = [deltaE(balanced, reference), deltaE(eyesAlone, reference)];
   assert.ok(moved < 0.6 * alone, `ΔE ${moved} against ${alone} by the eyes alone`);
+});
+
+test('teeth take out a warm or cool light where the eyes are not seen (glasses), and agree with the eyes', () => {
+  for (const light of [[1.25, 1, 0.7], [0.8, 1, 1.3]] as Rgb[]) {
+    const left = castLeft(skin, light, 0, 400);
+    assert.ok(left < 2.5, `light ${light}: ΔE ${left}`);
+    assert.ok(castLeft(skin, light) > left + 3, `light ${light}: without teeth ΔE ${castLeft(skin, light)}`);
+    assert.ok(castLeft(skin, light, 400, 400) < 2.5, `light ${light}: eyes and teeth ΔE ${castLeft(skin, light, 400, 400)}`);
+  }
+  const neutral = whiteBalance(skin, { colour: sclera, pixels: 5000 }, { colour: teeth, pixels: 5000 });
+  neutral.gains.forEach((g) => assert.ok(Math.abs(g - 1) < 0.03, `gains ${neutral.gains}`));
+});
+
+test('a mouth whose bright part is lips or tongue (pinker than the skin) is no reference, whatever the light', () => {
+  const lips: Rgb = [200, 120, 125];
+  for (const light of [[1, 1, 1], [1.25, 1, 0.7], [0.8, 1, 1.3]] as Rgb[]) {
+    const withMouth = whiteBalance(cast(skin, light), undefined, { colour: cast(lips, light), pixels: 5000 });
+    const without = whiteBalance(cast(skin, light));
+    withMouth.gains.forEach((g, c) => assert.ok(Math.abs(g - without.gains[c]) < 1e-6, `light ${light}: ${withMouth.gains} vs ${without.gains}`));
+  }
 });
