@@ -110,6 +110,9 @@ export interface QualityReport {
     /** The cheeks' balance on the front previews (1 = even): mean and lowest. */
     meanCheekBalance: number;
     minCheekBalance: number;
+    /** The cheeks' a*b* distance on the front previews (0 = the same colour): mean and highest. */
+    meanCheekChroma: number;
+    maxCheekChroma: number;
   };
   goals: typeof GOALS;
 }
