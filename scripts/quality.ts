@@ -49,7 +49,7 @@ function personOf(file: string): string | undefined {
 function printTable(r: QualityReport): void {
   const f = (x: number | undefined, d = 3) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(`template ${r.template}`);
-  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', 'posed', '  gap', ' lift', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), 'cheeks', '   ms', 'lm-ms', 'seg-ms');
+  console.log('photo'.padEnd(26), 'status'.padEnd(8), 'lm-err', 'posed', '  gap', ' lift', ' ident', ' same', ' other', 'verified', '  sil', 'mesh', 'skin L,a,b'.padStart(13), 'cheeks', ' c-ab', '   ms', 'lm-ms', 'seg-ms');
   for (const p of r.photos) {
     if (p.status === 'refused') {
       console.log(p.name.padEnd(26), 'refused', `${p.code} ${p.message}`);
@@ -70,6 +70,7 @@ function printTable(r: QualityReport): void {
       p.meshValid ? '  ok' : ' BAD',
       (p.skinLab ? p.skinLab.map((x) => x.toFixed(0)).join(',') : '-').padStart(13),
       f(p.cheekBalance, 2).padStart(6),
+      f(p.cheekChroma, 1).padStart(5),
       String(Math.round(p.totalMs ?? 0)).padStart(5),
       String(Math.round(p.landmarkMs ?? 0)).padStart(5),
       String(Math.round(p.segmentationMs ?? 0)).padStart(6),
@@ -83,7 +84,8 @@ function printTable(r: QualityReport): void {
       `mouth gap mean ${f(o.meanMouthGap)} max ${f(o.maxMouthGap)} (goal <= ${r.goals.mouthGap} on every photo); ` +
       `mouth lift mean ${f(o.meanMouthLift)} (goal <= ${r.goals.mouthLift}) max ${f(o.maxMouthLift)}; verified ${o.verified}/${o.verifiable}; valid meshes ${o.meshValid}/${o.done}; ` +
       `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}), of different people ${f(o.skinSpreadDeltaE, 1)} apart, L* SD ${f(o.skinLightnessSd, 1)}; ` +
-      `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}`,
+      `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}; ` +
+      `cheeks' a*b* distance mean ${f(o.meanCheekChroma, 1)}, highest ${f(o.maxCheekChroma, 1)}`,
   );
   const pairLine = (p: SkinPair) => `${p.names.join('/')} ΔE ${f(p.deltaE, 1)} (ΔL* ${f(p.difference[0], 1)}, Δa* ${f(p.difference[1], 1)}, Δb* ${f(p.difference[2], 1)})`;
   if (o.skinByPair.length) console.log(`skin per pair, previews: ${o.skinByPair.map(pairLine).join('; ')}; photos: ${o.photoSkinByPair.map(pairLine).join('; ')}`);

@@ -63,6 +63,7 @@ export interface PhotoQuality {
   skinLab?: Lab;
   /** The darker cheek's luminance over the brighter one's on the front preview (1 = even; skin-colour.ts). */
   cheekBalance?: number;
+  cheekChroma?: number;
   /**
    * The same skin measure on the analysed photo itself: what the pipeline starts from, so that a difference
    * between two photos of a person can be told apart from one the pipeline adds.
@@ -109,6 +110,9 @@ export interface QualityReport {
     /** The cheeks' balance on the front previews (1 = even): mean and lowest. */
     meanCheekBalance: number;
     minCheekBalance: number;
+    /** The cheeks' a*b* distance on the front previews (0 = the same colour): mean and highest. */
+    meanCheekChroma: number;
+    maxCheekChroma: number;
   };
   goals: typeof GOALS;
 }
@@ -244,6 +248,7 @@ export async function evaluatePhotos(
       meshValid: mesh.valid,
       skinLab: skin?.lab,
       cheekBalance: skin?.cheekBalance,
+      cheekChroma: skin?.cheekChroma,
       photoSkinLab: photoSkin?.lab,
       totalMs,
       landmarkMs: result.timings.detection,
@@ -300,6 +305,8 @@ export async function evaluatePhotos(
       skinLightnessSd: skinSpread.lightnessSd,
       meanCheekBalance: mean(done.map((p) => p.cheekBalance!)),
       minCheekBalance: done.length ? Math.min(...done.map((p) => p.cheekBalance!)) : NaN,
+      meanCheekChroma: mean(done.map((p) => p.cheekChroma!)),
+      maxCheekChroma: max(done.map((p) => p.cheekChroma!)),
     },
     goals: GOALS,
   };

@@ -42,6 +42,12 @@ export interface RenderedSkin {
    * 1 when the albedo is even from side to side, lower where the photo's side light stayed in it.
    */
   cheekBalance: number;
+  /**
+   * The cheeks' colour difference without their lightness: the distance between their mean CIE a*, b* (ΔE units).
+   * A side light's warm shadow left on one side and a grey, over-corrected other side read as balanced
+   * luminance; this sees them.
+   */
+  cheekChroma: number;
 }
 
 /** The skin colour and the cheeks' balance of the largest face on an image, or undefined when no face is found. */
@@ -55,9 +61,12 @@ export async function renderedSkin(image: RgbImage): Promise<RenderedSkin | unde
   const labs = CHEEK_FOREHEAD.map((i) => srgbToLab(patch(i)));
   const luminance = (ids: number[]) => ids.reduce((s, i) => s + linearLuminance(patch(i)), 0) / ids.length;
   const [right, left] = [luminance(CHEEKS.right), luminance(CHEEKS.left)];
+  const chroma = (ids: number[]) => [1, 2].map((c) => ids.reduce((s, i) => s + srgbToLab(patch(i))[c], 0) / ids.length);
+  const [rightAb, leftAb] = [chroma(CHEEKS.right), chroma(CHEEKS.left)];
   return {
     lab: [0, 1, 2].map((c) => labs.reduce((s, l) => s + l[c], 0) / labs.length) as Lab,
     cheekBalance: Math.min(right, left) / Math.max(right, left, 1e-6),
+    cheekChroma: Math.hypot(rightAb[0] - leftAb[0], rightAb[1] - leftAb[1]),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Rgb, RgbImage } from './rgb-image.ts';
 import { projectPoints, type PhotoCamera } from './photo-camera.ts';
 import { sampleBilinear } from './sample.ts';
 import { fitShLight, shEvaluate, shDirection } from './sh-light.ts';
-import { faceFrame, fitSideLight, sideLightAt, type SideLight } from './side-light.ts';
+import { boundLogLight, faceFrame, fitSideLight, sideLightAt, type SideLight } from './side-light.ts';
 import { insideDistance } from './bake-albedo.ts';
 import { srgbToLinear } from '../render/srgb.ts';
 
@@ -53,8 +53,11 @@ const MIN_FACING = 0.35;
 /** Shading relative to the evened light's is clamped to this range: deep shadow is not brightened into noise. */
 const RELATIVE_SHADING = [0.6, 1.5] as const;
 const relativeShading = (shade: number) => Math.min(RELATIVE_SHADING[1], Math.max(RELATIVE_SHADING[0], shade));
-/** With the side light left by the harmonics divided out too, the range of the whole: deep shadow is brightened at most 3.3x. */
-const EVENED_SHADING = [0.3, 2] as const;
+/**
+ * With the side light left by the harmonics divided out too, the range of the whole in luminance (log): deep
+ * shadow is brightened at most 3.3x. The bound keeps the shading's colour (see side-light.ts' MAX_LOG_SHARE).
+ */
+const EVENED_SHADING = [Math.log(0.3), Math.log(2)] as const;
 
 /**
  * The light without its side-to-side part: the terms odd in x (x, xy, xz). Dividing the photo's light by it
@@ -187,11 +190,11 @@ function gainsOf(positions: Float32Array, rel: Float32Array, side: SideLight, ga
   const vertexGain = new Float32Array(rel.length * 3);
   for (let v = 0; v < rel.length; v++) {
     sideLightAt(side, positions[v * 3], positions[v * 3 + 1], share);
-    const harmonics = relativeShading(rel[v]);
-    for (let c = 0; c < 3; c++) {
-      const shading = harmonics * Math.exp(evenSides * share[c]);
-      vertexGain[v * 3 + c] = gains[c] / Math.min(EVENED_SHADING[1], Math.max(EVENED_SHADING[0], shading));
-    }
+    // The log shading per channel, into `share`.
+    const harmonics = Math.log(relativeShading(rel[v]));
+    for (let c = 0; c < 3; c++) share[c] = harmonics + evenSides * share[c];
+    boundLogLight(share, 0, EVENED_SHADING[0], EVENED_SHADING[1]);
+    for (let c = 0; c < 3; c++) vertexGain[v * 3 + c] = gains[c] * Math.exp(-share[c]);
   }
   return vertexGain;
 }

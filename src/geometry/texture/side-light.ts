@@ -14,8 +14,25 @@ const CELLS = 12;
 const SMOOTHING = 1;
 /** A sample whose log-luminance is this far from its cell's median is left out of the cell's colour (hair, a brow's edge). */
 const CELL_OUTLIER = 0.35;
-/** The side light's log share per channel is bounded (4x between the sides; 2.5x left p11-a's far cheek darker, its balance 0.78): deeper is a shadow no light estimate brightens reliably. */
+/**
+ * The side light's log share is bounded in luminance (4x between the sides; 2.5x left p11-a's far cheek darker,
+ * its balance 0.78): deeper is a shadow no light estimate brightens reliably. Its colour, each channel's share
+ * over the luminance's, is kept: bounding the channels one by one brightened the shadow's blue and green less
+ * than its red, which left the far cheek orange and the near one grey, split down the nose.
+ */
 const MAX_LOG_SHARE = Math.log(4) / 2;
+/** Rec. 709 luminance weights: their weighted mean of a log colour is (nearly) its log-luminance. */
+const LUMINANCE = [0.2126, 0.7152, 0.0722] as const;
+
+/**
+ * Shifts a light's log colour (three channels from `at`) by the same amount in every channel, so that its
+ * log-luminance is within [low, high]: a bound on how much it brightens or darkens that keeps its colour.
+ */
+export function boundLogLight(logs: Float32Array, at: number, low: number, high: number): void {
+  const lum = LUMINANCE[0] * logs[at] + LUMINANCE[1] * logs[at + 1] + LUMINANCE[2] * logs[at + 2];
+  const shift = Math.min(high, Math.max(low, lum)) - lum;
+  for (let c = 0; c < 3; c++) logs[at + c] += shift;
+}
 /** Beyond the face's box (ears, neck) the side light fades out over this many half-widths. */
 const FADE = 0.3;
 
@@ -118,7 +135,9 @@ function smoothed(values: Float32Array, weights: Float32Array): Float32Array {
         }
       }
       if (ws === 0) continue;
-      for (let k = 0; k < 3; k++) out[(row * CELLS + col) * 3 + k] = Math.min(MAX_LOG_SHARE, Math.max(-MAX_LOG_SHARE, acc[k] / ws));
+      const at = (row * CELLS + col) * 3;
+      for (let k = 0; k < 3; k++) out[at + k] = acc[k] / ws;
+      boundLogLight(out, at, -MAX_LOG_SHARE, MAX_LOG_SHARE);
     }
   }
   return out;

@@ -31,9 +31,9 @@ const ALBEDO = [0.55, 0.36, 0.27];
 
 /**
  * The sphere photographed by a front camera (15 px/cm, centre at 100,100): every pixel the albedo times `light`
- * at its normal (default: the shading alone).
+ * at its normal and for its channel (default: the shading alone).
  */
-function photo(light: (n: number[]) => number = shading) {
+function photo(light: (n: number[], channel: number) => number = shading) {
   const size = 200;
   const data = new Uint8Array(size * size * 3);
   for (let y = 0; y < size; y++) {
@@ -41,8 +41,7 @@ function photo(light: (n: number[]) => number = shading) {
       const nx = (x + 0.5 - 100) / 15 / R;
       const ny = -(y + 0.5 - 100) / 15 / R;
       const nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
-      const s = light([nx, ny, nz]);
-      for (let c = 0; c < 3; c++) data[(y * size + x) * 3 + c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(ALBEDO[c] * s * (LINEAR_STEPS - 1)))];
+      for (let c = 0; c < 3; c++) data[(y * size + x) * 3 + c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, Math.round(ALBEDO[c] * light([nx, ny, nz], c) * (LINEAR_STEPS - 1)))];
     }
   }
   return { width: size, height: size, data };
@@ -126,4 +125,31 @@ test('a shadow the harmonics cannot describe is evened out from side to side, an
   const mark = albedo(k, 0);
   const mirror = albedo(k, SEGMENTS / 2);
   assert.ok(Math.abs(mark.albedo / mirror.albedo - 0.5) < 0.1, `mark ${mark.albedo} vs the other side ${mirror.albedo}`);
+});
+
+test('a deep, reddened shadow is evened out in colour: bounded in lightness only, the same hue on both sides', () => {
+  const sphere = hemisphere();
+  // Deeper than the side light's bound (4x between the sides) in green and blue, not in red: skin lit through.
+  const depth = [0.35, 0.12, 0.1];
+  const shadowed = (x: number, c: number) => depth[c] + (1 - depth[c]) * Math.min(1, Math.max(0, (x + 0.5) / 1));
+  const img = photo(([nx, ny, nz], c) => shading([nx, ny, nz]) * shadowed(nx * R, c));
+  const ring = Math.round((RINGS * 60) / 90);
+  const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
+  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera, faceOval, gains: [1, 1, 1], sideLight: 0.5, evenSides: 1 });
+  const k = Math.round(RINGS / 2);
+  const albedo = (segment: number) => {
+    const v = 1 + (k - 1) * SEGMENTS + segment;
+    const x = 100 + 15 * sphere.positions[v * 3];
+    const y = 100 - 15 * sphere.positions[v * 3 + 1];
+    const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
+    return [0, 1, 2].map((c) => srgbToLinear[img.data[i + c]] * est.vertexGain[v * 3 + c]);
+  };
+  const right = albedo(6);
+  const left = albedo(SEGMENTS / 2 - 6);
+  // The albedo's chromaticity (red and blue over green) is the same on both sides.
+  for (const c of [0, 2]) {
+    const ratio = right[c] / right[1] / (left[c] / left[1]);
+    assert.ok(Math.abs(Math.log(ratio)) < 0.1, `channel ${c} over green, right over left: ${ratio} (${right} vs ${left})`);
+  }
 });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { srgbToLab, deltaE, samePersonDeltaE, betweenPersonSpread } from '../../../tools/quality/skin-colour.ts';
+import { readFileSync } from 'node:fs';
+import { srgbToLab, deltaE, samePersonDeltaE, betweenPersonSpread, renderedSkin } from '../../../tools/quality/skin-colour.ts';
+import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 
 test('sRGB converts to CIE Lab under D65', () => {
   const close = (a: number[], b: number[], tol: number) => a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) < tol, `${a} vs ${b}`));
@@ -45,4 +47,24 @@ test('the spread between people is taken over the mean colour of each person, no
     { person: 'b', lab: [68, 12, 12] },
   ]);
   assert.ok(pulled.meanDeltaE < r.meanDeltaE && pulled.lightnessSd < r.lightnessSd);
+});
+
+test("the cheeks' a*b* distance sees one half of a face tinted warm at the same luminance, which their balance does not", async () => {
+  const { image } = await decodePhoto(new Uint8Array(readFileSync(new URL('../../fixtures/faces/p03-a.jpg', import.meta.url))));
+  const before = (await renderedSkin(image))!;
+  // The image's left half redder and less blue, green set so that the luminance stays (roughly, in sRGB).
+  const tinted = { ...image, data: Uint8Array.from(image.data) };
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width / 2; x++) {
+      const i = (y * image.width + x) * 3;
+      const [r, g, b] = [image.data[i], image.data[i + 1], image.data[i + 2]];
+      const [r2, b2] = [Math.min(255, r * 1.15), b * 0.75];
+      tinted.data[i] = r2;
+      tinted.data[i + 1] = Math.min(255, Math.max(0, g + (0.2126 * (r - r2) + 0.0722 * (b - b2)) / 0.7152));
+      tinted.data[i + 2] = b2;
+    }
+  }
+  const after = (await renderedSkin(tinted))!;
+  assert.ok(after.cheekChroma > before.cheekChroma + 5, `a*b* distance ${before.cheekChroma} -> ${after.cheekChroma}`);
+  assert.ok(Math.abs(after.cheekBalance - before.cheekBalance) < 0.1, `balance ${before.cheekBalance} -> ${after.cheekBalance}`);
 });
