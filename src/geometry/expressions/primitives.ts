@@ -172,6 +172,12 @@ const LIDS_MEET = 0.04;
  * leaves more of the eyeball seen from below (2.5 % on the 2.0 template, against 1.5 %).
  */
 const OVERLAP = { past: 0.01, front: 0.02 };
+/**
+ * A closed upper margin stands in front of the lower rim, so a camera below the face sees the eyeball under it unless
+ * it comes down further past the rim the further in front it stands: until it hides the eye from `angle` (radians)
+ * below, in steps of `step` (cm), at most `steps` of them (1.5 mm).
+ */
+const FROM_BELOW = { angle: (50 * Math.PI) / 180, step: 0.005, steps: 30 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
 /**
@@ -206,8 +212,12 @@ const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 interface MarginPoint {
   q: Vec3;
   x: number;
+  /** The angle about the lid centre it comes down (or up) to. */
+  meet: number;
   turn: number;
   out: number;
+  /** A closing upper margin's turn and outward motion where it first met the lower lid, before it came further down to hide the eye from below. */
+  level?: { turn: number; out: number };
 }
 
 /**
@@ -384,13 +394,46 @@ class Lid {
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
     const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
-    const front = this.overlaps ? Math.max(this.otherSurface(x - this.reachAcross, meet), this.otherSurface(x, meet), this.otherSurface(x + this.reachAcross, meet)) + OVERLAP.front : 0;
-    // In front of the lower lid's skin all along, up to the corners: wherever it comes down past the lower rim.
-    const depth = this.overlaps ? front : this.otherDistance.at(x);
-    const sign = this.which === 'upper' ? 1 : -1;
-    // The refined points between the landmarks may lie past the landmarks' contour: a closing lid turns each as far as it needs.
-    const most = this.overlaps ? Infinity : gap + this.past(x);
-    return { q, x, turn: Math.max(0, Math.min(most, sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+    // The refined points between the landmarks may lie past the landmarks' contour: a closing upper lid turns each as
+    // far as it needs, in front of the lower lid's skin all along, up to the corners (wherever it comes down past the lower rim).
+    if (this.overlaps) return { q, x, meet, turn: Math.max(0, this.elevation(q) - meet), out: this.frontAt(x, meet) - this.distance(q) };
+    return { q, x, meet, turn: Math.max(0, Math.min(gap + this.past(x), meet - this.elevation(q))), out: this.otherDistance.at(x) - this.distance(q) };
+  }
+
+  /**
+   * Brings each point of a closing upper margin further down past the lower rim, in front of the lower lid's skin,
+   * until it hides the eye from below (hiddenFromBelow); holdBack undoes this first. Only for a lid that closes onto
+   * the lower one: squints and glances, which stop above it, keep their motion.
+   */
+  hideFromBelow(): void {
+    for (const m of this.margin) {
+      let low = m.meet, front = this.frontAt(m.x, low);
+      for (let k = 0; k < FROM_BELOW.steps && !this.hiddenFromBelow(m.x, low, front); k++) {
+        low -= FROM_BELOW.step / this.otherDistance.at(m.x);
+        front = this.frontAt(m.x, low);
+      }
+      if (low === m.meet) continue;
+      m.level = { turn: m.turn, out: m.out };
+      m.turn = Math.max(0, this.elevation(m.q) - low);
+      m.out = front - this.distance(m.q);
+    }
+  }
+
+  /** How far from the lid centre a closing upper margin at `angle` stands: in front of the lower lid's skin. */
+  private frontAt(x: number, angle: number): number {
+    return Math.max(this.otherSurface(x - this.reachAcross, angle), this.otherSurface(x, angle), this.otherSurface(x + this.reachAcross, angle)) + OVERLAP.front;
+  }
+
+  /**
+   * Whether a closed upper margin at (`angle`, `distance`) about the lid centre hides the eye from FROM_BELOW.angle
+   * below: a ray passing under it, rising backwards, meets the lower lid before it is over the lower rim. The further
+   * in front of the rim the margin stands, the further below it it must come (fading at the corners, as OVERLAP.past).
+   */
+  private hiddenFromBelow(x: number, angle: number, distance: number): boolean {
+    const rim = this.otherRimElevation.at(x), rimDistance = this.otherDistance.at(x);
+    const ahead = distance * Math.cos(angle) - rimDistance * Math.cos(rim);
+    const under = rimDistance * Math.sin(rim) - distance * Math.sin(angle);
+    return under >= this.overlapFade(x) * Math.max(0, ahead) * Math.tan(FROM_BELOW.angle);
   }
 
   /** Whether the margin, closed this far, comes down to the lower rim anywhere (only then can it cut through the lower lid). */
@@ -408,11 +451,19 @@ class Lid {
     return best;
   }
 
-  /** These margin points turn and move out `keep` times as far as they did. */
+  /** These margin points turn and move out `keep` times as far as they did (or, if hideFromBelow brought them further down, as far as they did before). */
   holdBack(points: Set<number>, keep: number): void {
-    for (const i of points) {
-      this.margin[i].turn *= keep;
-      this.margin[i].out *= keep;
+    for (const m of points) {
+      const point = this.margin[m];
+      // One that came further down to hide the eye from below first goes back to where it met the lower lid.
+      if (point.level) {
+        point.turn = point.level.turn;
+        point.out = point.level.out;
+        point.level = undefined;
+        continue;
+      }
+      point.turn *= keep;
+      point.out *= keep;
     }
   }
 
@@ -444,7 +495,10 @@ class Lid {
  */
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
   const lid = new Lid(frame, side, which);
-  if (lid.overlaps && lid.reachesLower(closing)) closeWithoutFolds(frame, lid, side, closing, out.head);
+  if (lid.overlaps && lid.reachesLower(closing)) {
+    lid.hideFromBelow();
+    closeWithoutFolds(frame, lid, side, closing, out.head);
+  }
   else moveLid(frame, lid, side, closing, out.head);
 }
 
