@@ -402,10 +402,11 @@ class Lid {
 
   /**
    * Brings each point of a closing upper margin further down past the lower rim, in front of the lower lid's skin,
-   * until it hides the eye from below (hiddenFromBelow); holdBack undoes this first. Only for a lid that closes onto
-   * the lower one: squints and glances, which stop above it, keep their motion.
+   * until it hides the eye from below (hiddenFromBelow): whether any did. Only for a lid that closes onto the lower
+   * one (squints and glances, which stop above it, keep their motion), after the fold check held it back.
    */
-  hideFromBelow(): void {
+  hideFromBelow(): boolean {
+    let any = false;
     for (const m of this.margin) {
       let low = m.meet, front = this.frontAt(m.x, low);
       for (let k = 0; k < FROM_BELOW.steps && !this.hiddenFromBelow(m.x, low, front); k++) {
@@ -416,7 +417,9 @@ class Lid {
       m.level = { turn: m.turn, out: m.out };
       m.turn = Math.max(0, this.elevation(m.q) - low);
       m.out = front - this.distance(m.q);
+      any = true;
     }
+    return any;
   }
 
   /** How far from the lid centre a closing upper margin at `angle` stands: in front of the lower lid's skin. */
@@ -451,20 +454,25 @@ class Lid {
     return best;
   }
 
-  /** These margin points turn and move out `keep` times as far as they did (or, if hideFromBelow brought them further down, as far as they did before). */
+  /** These margin points turn and move out `keep` times as far as they did. */
   holdBack(points: Set<number>, keep: number): void {
-    for (const m of points) {
-      const point = this.margin[m];
-      // One that came further down to hide the eye from below first goes back to where it met the lower lid.
-      if (point.level) {
-        point.turn = point.level.turn;
-        point.out = point.level.out;
-        point.level = undefined;
-        continue;
-      }
-      point.turn *= keep;
-      point.out *= keep;
+    for (const i of points) {
+      this.margin[i].turn *= keep;
+      this.margin[i].out *= keep;
     }
+  }
+
+  /** The margin points `points` (all if none are given) that hideFromBelow brought further down go back: whether any did. */
+  undoLowering(points?: Set<number>): boolean {
+    let any = false;
+    this.margin.forEach((m, i) => {
+      if (!m.level || (points && !points.has(i))) return;
+      m.turn = m.level.turn;
+      m.out = m.level.out;
+      m.level = undefined;
+      any = true;
+    });
+    return any;
   }
 
   /**
@@ -495,10 +503,7 @@ class Lid {
  */
 export function eyelid(frame: ExpressionFrame, out: Deltas, side: Side, which: 'upper' | 'lower', closing: number): void {
   const lid = new Lid(frame, side, which);
-  if (lid.overlaps && lid.reachesLower(closing)) {
-    lid.hideFromBelow();
-    closeWithoutFolds(frame, lid, side, closing, out.head);
-  }
+  if (lid.overlaps && lid.reachesLower(closing)) closeWithoutFolds(frame, lid, side, closing, out.head);
   else moveLid(frame, lid, side, closing, out.head);
 }
 
@@ -540,17 +545,19 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
   const before = new Set<number>();
   forEachSelfIntersection(at, region, cell, (i, j) => before.add(i * count + j));
-  const move = new Float32Array(p.length), moved = new Uint8Array(count);
+  const move = new Float32Array(p.length), base = new Float32Array(p.length), moved = new Uint8Array(count);
   const first = [0, 0, 0], second = [0, 0, 0];
-  for (let step = 0; ; step++) {
+  // Places the lid as its margin points are now, into `move` and `at`: the pairs that cross anew, among those with a
+  // triangle that moved from `base` (a pair of triangles both where they were in `base` crosses as it did there).
+  const place = (): number[] => {
     for (const v of nearby) move[3 * v] = move[3 * v + 1] = move[3 * v + 2] = 0;
     moveLid(frame, lid, side, closing, move);
     for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
     for (let t = 0; t < count; t++) {
       moved[t] = 0;
       for (let k = 0; k < 3; k++) {
-        const v = region[3 * t + k];
-        if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) moved[t] = 1;
+        const v = 3 * region[3 * t + k];
+        if (move[v] !== base[v] || move[v + 1] !== base[v + 1] || move[v + 2] !== base[v + 2]) moved[t] = 1;
       }
     }
     const fresh: number[] = [];
@@ -564,17 +571,34 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
       // Neighbours across an edge only touch.
       if (shared < 2 && !before.has(i * count + j) && trianglesIntersect(at, first, second, TOUCH_EPS)) fresh.push(i, j);
     });
-    if (fresh.length === 0 || step === UNFOLD.steps) {
-      for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) d[k] += move[k];
-      return;
-    }
-    const held = new Set<number>();
+    return fresh;
+  };
+  // The margin points nearest the moved vertices of the crossing triangles `fresh`.
+  const nearest = (fresh: number[]): Set<number> => {
+    const points = new Set<number>();
     for (const t of fresh) for (let k = 0; k < 3; k++) {
       const v = region[3 * t + k];
-      if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) held.add(lid.nearestMargin(v));
+      if (move[3 * v] !== base[3 * v] || move[3 * v + 1] !== base[3 * v + 1] || move[3 * v + 2] !== base[3 * v + 2]) points.add(lid.nearestMargin(v));
     }
-    lid.holdBack(held, UNFOLD.keep);
+    return points;
+  };
+  let fresh = place();
+  for (let step = 0; fresh.length > 0 && step < UNFOLD.steps; step++) {
+    lid.holdBack(nearest(fresh), UNFOLD.keep);
+    fresh = place();
   }
+  // Then further down to hide the eye from below, where that makes no new crossing: the points nearest one go back
+  // (all of them if none of those came down), so the lid ends no less closed than held back, and folds no more.
+  if (lid.hideFromBelow()) {
+    for (let f = 0; f < fresh.length; f += 2) before.add(fresh[f] * count + fresh[f + 1]);
+    base.set(move);
+    fresh = place();
+    while (fresh.length > 0) {
+      if (!lid.undoLowering(nearest(fresh))) lid.undoLowering();
+      fresh = place();
+    }
+  }
+  for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) d[k] += move[k];
 }
 
 /** How much of a lid's motion reaches a vertex this far (cm) from its centre: all of it out to the eyeball and half an eye unit, none 0.8 further. */
