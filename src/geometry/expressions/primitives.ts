@@ -462,15 +462,23 @@ class Lid {
     }
   }
 
-  /** The margin points `points` (all if none are given) that hideFromBelow brought further down go back: whether any did. */
+  /**
+   * The margin points `points` (all if none are given) that hideFromBelow brought further down go back half way, all
+   * the way once that is less than one of its steps: whether any did.
+   */
   undoLowering(points?: Set<number>): boolean {
     let any = false;
     this.margin.forEach((m, i) => {
       if (!m.level || (points && !points.has(i))) return;
+      any = true;
+      if (points && m.turn - m.level.turn > (2 * FROM_BELOW.step) / this.otherDistance.at(m.x)) {
+        m.turn = (m.turn + m.level.turn) / 2;
+        m.out = (m.out + m.level.out) / 2;
+        return;
+      }
       m.turn = m.level.turn;
       m.out = m.level.out;
       m.level = undefined;
-      any = true;
     });
     return any;
   }
