@@ -527,7 +527,8 @@ const TOUCH_EPS = 1e-6;
  * each pair of triangles that cross (and did not before) close less, a step at a time, until no new crossing is left.
  * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held. Each step
  * places only the vertices the lid can move and tests only the pairs with a triangle that moved: a pair of still
- * triangles crosses after as it did before.
+ * triangles crosses after as it did before. Then the margin comes further down to hide the eye from below
+ * (Lid.hideFromBelow), and the points nearest a new crossing go back towards where they were held (undoLowering).
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre, { nearby } = lid;
