@@ -38,22 +38,35 @@ export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>,
   const near = headNearLashes(head, restHead, candidates(template, restHead, restLashes), lashes, roots, moved);
   if (near.length === 0) return;
   const skinBoxes = triangleBoxes(head, 3, near);
-  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes, cells: skinCells(skinBoxes), seen: new Int32Array(near.length / 3).fill(-1), cards: new Uint32Array(cards.length) };
+  const still = new Uint8Array(near.length / 3);
+  for (let t = 0; t < still.length; t++) {
+    still[t] = 1;
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * near[3 * t + k];
+      if (head[v] !== restHead[v] || head[v + 1] !== restHead[v + 1] || head[v + 2] !== restHead[v + 2]) still[t] = 0;
+    }
+  }
+  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes, still, cells: skinCells(skinBoxes), seen: new Int32Array(near.length / 3).fill(-1), cards: new Uint32Array(cards.length) };
   pairs.positions.set(head);
   for (let i = 0; i < cards.length; i++) pairs.cards[i] = cards[i] + head.length / 3;
-  // Per column (by its root vertex): the summed normals of the skin it cuts, away from which it turns or moves.
-  const turn = new Map<number, number[]>(), shift = new Map<number, number[]>();
+  // Per column (by its root vertex): the summed normals of the skin it cuts, away from which it turns or moves; for
+  // its root, those of the moved and the still skin apart.
+  const turn = new Map<number, number[]>(), shift = new Map<number, number[]>(), held = new Map<number, number[]>();
+  // The roots once caught between still and moved skin, and the still skin's normals there: moved off the moved skin
+  // alone they would go back into the still skin, so they keep sliding along it.
+  const caught = new Map<number, number[]>();
   // The columns moved since the last look (all at first): only their triangles can cross anew, the skin stays.
   const active = new Uint8Array(roots.length).fill(1);
   for (let step = 0; step < STEP.most; step++) {
     pairs.positions.set(lashes, head.length);
     turn.clear();
     shift.clear();
-    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, normal) => {
+    held.clear();
+    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, normal, isStill) => {
       let atRoot = false;
       for (let k = 0; k < 3; k++) if (roots[cards[card + k]] === cards[card + k]) atRoot = true;
       // A cut next to the root is not undone by turning about it.
-      const into = atRoot ? shift : turn;
+      const into = atRoot ? (isStill ? held : shift) : turn;
       for (let k = 0; k < 3; k++) {
         const root = roots[cards[card + k]];
         const sum = into.get(root) ?? [0, 0, 0];
@@ -61,8 +74,13 @@ export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>,
         into.set(root, sum);
       }
     });
-    if (shift.size === 0 && turn.size === 0) return;
+    if (shift.size === 0 && held.size === 0 && turn.size === 0) return;
     active.fill(0);
+    for (const [root, h] of held) {
+      if (shift.has(root)) caught.set(root, h);
+      else shift.set(root, h);
+    }
+    for (const [root, h] of caught) if (shift.has(root)) shift.set(root, slide(shift.get(root)!, h));
     for (const [root, n] of shift) {
       const length = Math.hypot(n[0], n[1], n[2]) || 1;
       for (let v = 0; v < roots.length; v++) if (roots[v] === root) for (let k = 0; k < 3; k++) lashes[3 * v + k] += (STEP.shift * n[k]) / length;
@@ -81,6 +99,8 @@ interface Pairs {
   /** The skin's triangles (head vertex indices) and their boxes, which stay while the cards move. */
   skin: ArrayLike<number>;
   skinBoxes: Float64Array;
+  /** Per skin triangle, 1 if the shape left it where it is on the neutral head. */
+  still: Uint8Array;
   /** The skin's triangles by the grid cells (CELL) their boxes cover; per skin triangle, the last card tested with it. */
   cells: Map<number, number[]>;
   seen: Int32Array;
@@ -90,11 +110,11 @@ interface Pairs {
 
 /**
  * Calls `visit` with the index position of each card triangle (a multiple of 3, as the lash mesh numbers it) that
- * cuts a skin triangle, and that triangle's normal, per crossing pair; only for the card triangles `look` takes.
+ * cuts a skin triangle, that triangle's normal and whether it is still, per crossing pair; only for the card triangles `look` takes.
  * The skin stays while the cards move: its grid is made once, each card looks only in the cells its box covers.
  */
-function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, normal: number[]) => void): void {
-  const { positions, skin, skinBoxes, cells, seen, cards } = pairs;
+function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, normal: number[], still: boolean) => void): void {
+  const { positions, skin, skinBoxes, still, cells, seen, cards } = pairs;
   const cardBoxes = triangleBoxes(positions, 3, cards);
   const first = [0, 0, 0], second = [0, 0, 0];
   seen.fill(-1);
@@ -111,7 +131,7 @@ function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (
               first[k] = 3 * skin[3 * t + k];
               second[k] = 3 * cards[3 * card + k];
             }
-            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first));
+            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first), still[t] === 1);
           }
         }
   }
@@ -145,6 +165,21 @@ function skinCells(boxes: Float64Array): Map<number, number[]> {
         }
   }
   return cells;
+}
+
+/** How far off the still skin (a share of the push along it) a root caught under moving skin slides. */
+const SLIDE_OFF = 0.25;
+
+/**
+ * Which way a root moves that cuts skin the shape moved over it (the summed normals `moving`) and is caught between
+ * it and still skin it rides on (the summed normals `still`: a lower lash root under the closing upper lid): moving
+ * off both would push it back and forth between them, so it slides along the still skin, out from under the moved
+ * skin, and a little off it.
+ */
+function slide(moving: number[], still: number[]): number[] {
+  const length = Math.hypot(still[0], still[1], still[2]) || 1, h = still.map((x) => x / length);
+  const along = moving[0] * h[0] + moving[1] * h[1] + moving[2] * h[2], off = SLIDE_OFF * Math.hypot(moving[0], moving[1], moving[2]);
+  return moving.map((x, k) => x - (along - off) * h[k]);
 }
 
 /** How far (cm) any shape moves a lash or the skin round it, at most: a lid's whole travel. */

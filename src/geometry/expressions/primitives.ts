@@ -172,6 +172,12 @@ const LIDS_MEET = 0.04;
  * leaves more of the eyeball seen from below (2.5 % on the 2.0 template, against 1.5 %).
  */
 const OVERLAP = { past: 0.01, front: 0.02 };
+/**
+ * A closed upper margin stands in front of the lower rim, so a camera below the face sees the eyeball under it unless
+ * it comes down further past the rim the further in front it stands: until it hides the eye from `angle` (radians)
+ * below, in steps of `step` (cm), at most `steps` of them (1.5 mm).
+ */
+const FROM_BELOW = { angle: (50 * Math.PI) / 180, step: 0.005, steps: 30 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
 /**
@@ -206,8 +212,12 @@ const SKIN_FADE = [0.2, 1], SOCKET_FADE = [0.85, 3.4];
 interface MarginPoint {
   q: Vec3;
   x: number;
+  /** The angle about the lid centre it comes down (or up) to. */
+  meet: number;
   turn: number;
   out: number;
+  /** A closing upper margin's turn and outward motion where it first met the lower lid, before it came further down to hide the eye from below. */
+  level?: { turn: number; out: number };
 }
 
 /**
@@ -384,13 +394,49 @@ class Lid {
     // Against the other lid's edge a little to either side too: its margin slopes.
     const near = [this.otherElevation(x - this.reachAcross), this.otherElevation(x), this.otherElevation(x + this.reachAcross)];
     const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
-    const front = this.overlaps ? Math.max(this.otherSurface(x - this.reachAcross, meet), this.otherSurface(x, meet), this.otherSurface(x + this.reachAcross, meet)) + OVERLAP.front : 0;
-    // In front of the lower lid's skin all along, up to the corners: wherever it comes down past the lower rim.
-    const depth = this.overlaps ? front : this.otherDistance.at(x);
-    const sign = this.which === 'upper' ? 1 : -1;
-    // The refined points between the landmarks may lie past the landmarks' contour: a closing lid turns each as far as it needs.
-    const most = this.overlaps ? Infinity : gap + this.past(x);
-    return { q, x, turn: Math.max(0, Math.min(most, sign * (this.elevation(q) - meet))), out: depth - this.distance(q) };
+    // The refined points between the landmarks may lie past the landmarks' contour: a closing upper lid turns each as
+    // far as it needs, in front of the lower lid's skin all along, up to the corners (wherever it comes down past the lower rim).
+    if (this.overlaps) return { q, x, meet, turn: Math.max(0, this.elevation(q) - meet), out: this.frontAt(x, meet) - this.distance(q) };
+    return { q, x, meet, turn: Math.max(0, Math.min(gap + this.past(x), meet - this.elevation(q))), out: this.otherDistance.at(x) - this.distance(q) };
+  }
+
+  /**
+   * Brings each point of a closing upper margin further down past the lower rim, in front of the lower lid's skin,
+   * until it hides the eye from below (hiddenFromBelow): whether any did. Only for a lid that closes onto the lower
+   * one (squints and glances, which stop above it, keep their motion), after the fold check held it back.
+   */
+  hideFromBelow(): boolean {
+    let any = false;
+    for (const m of this.margin) {
+      let low = m.meet, front = this.frontAt(m.x, low);
+      for (let k = 0; k < FROM_BELOW.steps && !this.hiddenFromBelow(m.x, low, front); k++) {
+        low -= FROM_BELOW.step / this.otherDistance.at(m.x);
+        front = this.frontAt(m.x, low);
+      }
+      if (low === m.meet) continue;
+      m.level = { turn: m.turn, out: m.out };
+      m.turn = Math.max(0, this.elevation(m.q) - low);
+      m.out = front - this.distance(m.q);
+      any = true;
+    }
+    return any;
+  }
+
+  /** How far from the lid centre a closing upper margin at `angle` stands: in front of the lower lid's skin. */
+  private frontAt(x: number, angle: number): number {
+    return Math.max(this.otherSurface(x - this.reachAcross, angle), this.otherSurface(x, angle), this.otherSurface(x + this.reachAcross, angle)) + OVERLAP.front;
+  }
+
+  /**
+   * Whether a closed upper margin at (`angle`, `distance`) about the lid centre hides the eye from FROM_BELOW.angle
+   * below: a ray passing under it, rising backwards, meets the lower lid before it is over the lower rim. The further
+   * in front of the rim the margin stands, the further below it it must come (fading at the corners, as OVERLAP.past).
+   */
+  private hiddenFromBelow(x: number, angle: number, distance: number): boolean {
+    const rim = this.otherRimElevation.at(x), rimDistance = this.otherDistance.at(x);
+    const ahead = distance * Math.cos(angle) - rimDistance * Math.cos(rim);
+    const under = rimDistance * Math.sin(rim) - distance * Math.sin(angle);
+    return under >= this.overlapFade(x) * Math.max(0, ahead) * Math.tan(FROM_BELOW.angle);
   }
 
   /** Whether the margin, closed this far, comes down to the lower rim anywhere (only then can it cut through the lower lid). */
@@ -414,6 +460,27 @@ class Lid {
       this.margin[i].turn *= keep;
       this.margin[i].out *= keep;
     }
+  }
+
+  /**
+   * The margin points `points` (all if none are given) that hideFromBelow brought further down go back half way, all
+   * the way once that is less than one of its steps: whether any did.
+   */
+  undoLowering(points?: Set<number>): boolean {
+    let any = false;
+    this.margin.forEach((m, i) => {
+      if (!m.level || (points && !points.has(i))) return;
+      any = true;
+      if (points && m.turn - m.level.turn > (2 * FROM_BELOW.step) / this.otherDistance.at(m.x)) {
+        m.turn = (m.turn + m.level.turn) / 2;
+        m.out = (m.out + m.level.out) / 2;
+        return;
+      }
+      m.turn = m.level.turn;
+      m.out = m.level.out;
+      m.level = undefined;
+    });
+    return any;
   }
 
   /**
@@ -460,7 +527,8 @@ const TOUCH_EPS = 1e-6;
  * each pair of triangles that cross (and did not before) close less, a step at a time, until no new crossing is left.
  * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held. Each step
  * places only the vertices the lid can move and tests only the pairs with a triangle that moved: a pair of still
- * triangles crosses after as it did before.
+ * triangles crosses after as it did before. Then the margin comes further down to hide the eye from below
+ * (Lid.hideFromBelow), and the points nearest a new crossing go back towards where they were held (undoLowering).
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre, { nearby } = lid;
@@ -486,17 +554,19 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
   const before = new Set<number>();
   forEachSelfIntersection(at, region, cell, (i, j) => before.add(i * count + j));
-  const move = new Float32Array(p.length), moved = new Uint8Array(count);
+  const move = new Float32Array(p.length), base = new Float32Array(p.length), moved = new Uint8Array(count);
   const first = [0, 0, 0], second = [0, 0, 0];
-  for (let step = 0; ; step++) {
+  // Places the lid as its margin points are now, into `move` and `at`: the pairs that cross anew, among those with a
+  // triangle that moved from `base` (a pair of triangles both where they were in `base` crosses as it did there).
+  const place = (): number[] => {
     for (const v of nearby) move[3 * v] = move[3 * v + 1] = move[3 * v + 2] = 0;
     moveLid(frame, lid, side, closing, move);
     for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
     for (let t = 0; t < count; t++) {
       moved[t] = 0;
       for (let k = 0; k < 3; k++) {
-        const v = region[3 * t + k];
-        if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) moved[t] = 1;
+        const v = 3 * region[3 * t + k];
+        if (move[v] !== base[v] || move[v + 1] !== base[v + 1] || move[v + 2] !== base[v + 2]) moved[t] = 1;
       }
     }
     const fresh: number[] = [];
@@ -510,17 +580,34 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
       // Neighbours across an edge only touch.
       if (shared < 2 && !before.has(i * count + j) && trianglesIntersect(at, first, second, TOUCH_EPS)) fresh.push(i, j);
     });
-    if (fresh.length === 0 || step === UNFOLD.steps) {
-      for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) d[k] += move[k];
-      return;
-    }
-    const held = new Set<number>();
+    return fresh;
+  };
+  // The margin points nearest the moved vertices of the crossing triangles `fresh`.
+  const nearest = (fresh: number[]): Set<number> => {
+    const points = new Set<number>();
     for (const t of fresh) for (let k = 0; k < 3; k++) {
       const v = region[3 * t + k];
-      if (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0) held.add(lid.nearestMargin(v));
+      if (move[3 * v] !== base[3 * v] || move[3 * v + 1] !== base[3 * v + 1] || move[3 * v + 2] !== base[3 * v + 2]) points.add(lid.nearestMargin(v));
     }
-    lid.holdBack(held, UNFOLD.keep);
+    return points;
+  };
+  let fresh = place();
+  for (let step = 0; fresh.length > 0 && step < UNFOLD.steps; step++) {
+    lid.holdBack(nearest(fresh), UNFOLD.keep);
+    fresh = place();
   }
+  // Then further down to hide the eye from below, where that makes no new crossing: the points nearest one go back
+  // (all of them if none of those came down), so the lid ends no less closed than held back, and folds no more.
+  if (lid.hideFromBelow()) {
+    for (let f = 0; f < fresh.length; f += 2) before.add(fresh[f] * count + fresh[f + 1]);
+    base.set(move);
+    fresh = place();
+    while (fresh.length > 0) {
+      if (!lid.undoLowering(nearest(fresh))) lid.undoLowering();
+      fresh = place();
+    }
+  }
+  for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) d[k] += move[k];
 }
 
 /** How much of a lid's motion reaches a vertex this far (cm) from its centre: all of it out to the eyeball and half an eye unit, none 0.8 further. */

@@ -12,16 +12,24 @@ import { createPipeline } from '../../../src/pipeline/index.ts';
 import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.ts';
 import { PART_NAMES } from '../../../src/geometry/template/types.ts';
 import { countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
-import { LID_VIEWS as VIEWS, selfIntersections, stillSeen as seen, type Mesh } from '../../../tools/quality/lid-closure.ts';
+import { LID_VIEWS, selfIntersections, stillSeen as seen, type Mesh } from '../../../tools/quality/lid-closure.ts';
+import type { Vec3 } from '../../../src/model/avatar.ts';
 
 const SHAPES = [['eyeLeft', 'eyeBlinkLeft'], ['eyeRight', 'eyeBlinkRight']] as const;
-/** The most of the open eye's eyeball still seen at blink, from each view (pixels of 0.2 mm: 0.5 % is a few dozen). */
-const LIMIT = [0.005, 0.02];
+/** The views: LID_VIEWS (front, 37 degrees below) and 50 degrees below. */
+const VIEWS = [...LID_VIEWS, [0, -Math.sin((50 * Math.PI) / 180), Math.cos((50 * Math.PI) / 180)] as Vec3];
+const VIEW_NAMES = ['front', 'below 37°', 'below 50°'];
+/**
+ * The most of the open eye's eyeball still seen at blink, from each view (pixels of 0.2 mm: 0.5 % is a few dozen), on
+ * the templates and on fitted heads (whose lower lids recede more steeply).
+ */
+const LIMIT = { template: [0.005, 0.0075, 0.02], fitted: [0.005, 0.015, 0.07] };
 
-/** The share of the open eye's eyeball still seen with the lids closed, from each view (front, below). */
+/** The share of the open eye's eyeball still seen with the lids closed, from each of VIEWS. */
 function stillSeen(open: Mesh, closed: Mesh, eye: Mesh): number[] {
-  return seen(open, closed, eye).map(({ open: before, share }) => {
-    assert.ok(before > 2000, `the open eye shows (${before} px)`);
+  return seen(open, closed, eye, VIEWS).map(({ open: before, share }) => {
+    // (From 50 degrees below, the open eye shows 1,400-1,800 pixels.)
+    assert.ok(before > 1000, `the open eye shows (${before} px)`);
     return share;
   });
 }
@@ -33,9 +41,10 @@ for (const version of ['1.6', '2.0'] as const) {
     for (const [eye, shape] of SHAPES) {
       const deltas = shapes.head.find((m) => m.name === shape)!.deltas;
       const closed = { ...tpl.head, positions: tpl.head.positions.map((x, i) => x + deltas[i]) };
-      // Before (9b40ee5) 1.4-2.0 % stayed seen from the front, 2.1-4.1 % from below, through lens-shaped
-      // slits between the upper margin's straight edges; now none from the front, 1.1-1.5 % from below.
-      stillSeen(tpl.head, closed, tpl.parts[eye]).forEach((share, k) => assert.ok(share < LIMIT[k], `${shape} ${VIEWS[k]}: ${(100 * share).toFixed(2)} % still seen`));
+      // Before (9b40ee5) 1.4-2.0 % stayed seen from the front, 2.1-4.1 % from 37 degrees below, through lens-shaped
+      // slits between the upper margin's straight edges; then none from the front, 1.1-1.5 % from 37 degrees and
+      // 2.9-3.3 % from 50; with the margin brought further down to hide the eye from below, 0.1-0.5 % and 0.5-1.2 %.
+      stillSeen(tpl.head, closed, tpl.parts[eye]).forEach((share, k) => assert.ok(share < LIMIT.template[k], `${shape} ${VIEW_NAMES[k]}: ${(100 * share).toFixed(2)} % still seen`));
       assert.equal(selfIntersections(closed), 0, `${shape}: the head folds`);
     }
   });
@@ -44,7 +53,10 @@ for (const version of ['1.6', '2.0'] as const) {
 /**
  * Fitted faces differ from the template (their lower lids slope and recede). Before, eyeBlinkLeft and eyeBlinkRight
  * together made 6 (p03-a), 6 (p07-a) and 0 (p13-a) pairs of head triangles cut through each other, and 2.5-3.6 %
- * of the eyeball stayed seen from the front, 3.6-7.1 % from below; the neutral fitted heads have no crossing. The lash
+ * of the eyeball stayed seen from the front, 3.6-7.1 % from below; the neutral fitted heads have no crossing. With the
+ * upper margin brought further down to hide the eye from below (where that makes no crossing), at most 0.22 % stays
+ * seen from the front, 1.31 % from 37 degrees below and 5.94 % from 50 (p07-a's left eye, where the fold check keeps
+ * it; the other five eyes 0.18-3.42 %, against 2.34-3.42 % before). The lash
  * cards, which ride on skin triangles the closing lid shears, cut the closed lids until they were kept out of the skin
  * (p03-a 54, p07-a 11, p13-a 35 new pairs of lash and head triangles; the templates' never did). The neutral fitted
  * heads' lashes already cut the lower lids at rest (13, 23 and 13 pairs), which the shapes leave as they are.
@@ -67,7 +79,7 @@ for (const photo of FITTED) {
       };
       const closed = closedAt(head);
       lashCuts += countIntersectionsBetween(closed, closedAt(mesh('eyelashes'))) - countIntersectionsBetween(head.geometry, mesh('eyelashes').geometry);
-      stillSeen(head.geometry, closed, mesh(eye).geometry).forEach((share, k) => assert.ok(share < LIMIT[k], `${shape} ${VIEWS[k]}: ${(100 * share).toFixed(2)} % still seen`));
+      stillSeen(head.geometry, closed, mesh(eye).geometry).forEach((share, k) => assert.ok(share < LIMIT.fitted[k], `${shape} ${VIEW_NAMES[k]}: ${(100 * share).toFixed(2)} % still seen`));
       folds += selfIntersections(closed) - selfIntersections(head.geometry);
     }
     assert.equal(folds, 0, `${folds} new self-intersections at blink`);
