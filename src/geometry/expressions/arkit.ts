@@ -686,9 +686,10 @@ const RECIPES: Record<ArkitName, Recipe> = {
     brush(f, o, vertex(f.fitted.head, UPPER_LIP.outer), 2.6 * u, along(f, 0, 0.25 * u, 0.35 * u), weightsOf(f).upperJaw);
     brush(f, o, vertex(f.fitted.head, LOWER_LIP.outer), 2.6 * u, along(f, 0, -0.3 * u, 0.35 * u), f.jaw);
     // The corners and the skin beside them (a smiling face's creases too) come in: the mouth narrows. At 0.6 mouth units
-    // p06-a's mouth reads 0.028 narrower (bar 0.02); at 0.75 0.051, but the expression fit, whose basis this shape is,
-    // then moved p13-a's neutral face: its identity distance 0.394 -> 0.414.
-    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.6 * u, 0, 0.1 * u));
+    // p06-a's mouth read 0.028 narrower (bar 0.02), and 0.019 once its skin's colour came out evener (white balance on two
+    // axes); at 0.65 0.03 (identity over the test photos 0.4385 -> 0.4391); at 0.75 0.051, but the expression fit, whose
+    // basis this shape is, then moved p13-a's neutral face: its identity distance 0.394 -> 0.414.
+    for (const s of ['left', 'right'] as const) brush(f, o, corner(f, s), 2.4 * u, along(f, -towards(s) * 0.65 * u, 0, 0.1 * u));
   },
   mouthPucker: (f, o) => {
     const u = f.mouthUnit;
