@@ -47,6 +47,22 @@ function photo(light: (n: number[], channel: number) => number = shading) {
   return { width: size, height: size, data };
 }
 
+/** The face oval (the ring at 60° from the camera axis) and the front camera the photos are taken with. */
+const FACE_OVAL = Array.from({ length: SEGMENTS }, (_, s) => 1 + (Math.round((RINGS * 60) / 90) - 1) * SEGMENTS + s);
+const CAMERA = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
+/** The ring on the equator's plane at polar angle 45°, where the tests compare mirrored points. */
+const MID_RING = Math.round(RINGS / 2);
+
+/** At a sphere vertex (ring, segment): the photo's linear colour and the albedo its gains make of it, per channel. */
+function sampleAt(sphere: { positions: Float32Array }, img: ReturnType<typeof photo>, gains: Float32Array, ring: number, segment: number) {
+  const v = 1 + (ring - 1) * SEGMENTS + segment;
+  const x = 100 + 15 * sphere.positions[v * 3];
+  const y = 100 - 15 * sphere.positions[v * 3 + 1];
+  const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
+  const seen = [0, 1, 2].map((c) => srgbToLinear[img.data[i + c]]);
+  return { photo: seen, albedo: seen.map((p, c) => p * gains[v * 3 + c]) };
+}
+
 test('second-order spherical harmonics fit Lambertian shading closely', () => {
   const { normals } = hemisphere();
   const values = new Float32Array(normals.length / 3).map((_, i) => shading(normals.subarray(i * 3, i * 3 + 3)));
@@ -61,32 +77,19 @@ test('second-order spherical harmonics fit Lambertian shading closely', () => {
 test('a sphere lit from one side comes out even from side to side, and the light is found on that side', () => {
   const sphere = hemisphere();
   const img = photo();
-  // The face oval: the ring at 60° from the camera axis.
-  const ring = Math.round((RINGS * 60) / 90);
-  const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
-  const est = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 1, evenSides: 0 });
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera: CAMERA, faceOval: FACE_OVAL, gains: [1, 1, 1], sideLight: 1, evenSides: 0 });
   const dot = (est.direction[0] * light[0] + est.direction[1] * light[1] + est.direction[2] * light[2]) / len;
   assert.ok(dot > 0.98, `direction ${est.direction}`);
-  // Albedo luminance at mirrored points left and right of the centre (polar angle 45°, on the equator's plane).
-  const k = Math.round(RINGS / 2);
-  const at = (segment: number) => {
-    const v = 1 + (k - 1) * SEGMENTS + segment;
-    const x = 100 + 15 * sphere.positions[v * 3];
-    const y = 100 - 15 * sphere.positions[v * 3 + 1];
-    const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
-    const photoLum = srgbToLinear[img.data[i + 1]];
-    return { photo: photoLum, albedo: photoLum * est.vertexGain[v * 3 + 1] };
-  };
-  const right = at(0);
-  const left = at(SEGMENTS / 2);
-  assert.ok(right.photo / left.photo > 1.5, `the photo is lit from the right: ${right.photo} vs ${left.photo}`);
-  assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.1, `albedo right ${right.albedo} vs left ${left.albedo}`);
+  // Green at mirrored points left and right of the centre.
+  const right = sampleAt(sphere, img, est.vertexGain, MID_RING, 0);
+  const left = sampleAt(sphere, img, est.vertexGain, MID_RING, SEGMENTS / 2);
+  assert.ok(right.photo[1] / left.photo[1] > 1.5, `the photo is lit from the right: ${right.photo[1]} vs ${left.photo[1]}`);
+  assert.ok(Math.abs(right.albedo[1] / left.albedo[1] - 1) < 0.1, `albedo right ${right.albedo[1]} vs left ${left.albedo[1]}`);
   // Half of it divided out: half the contrast (in the exponent) is left.
-  const half = estimatePhotoLight({ ...sphere, photo: img, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval, gains: [1, 1, 1], sideLight: 0.5, evenSides: 0 });
+  const half = estimatePhotoLight({ ...sphere, photo: img, camera: CAMERA, faceOval: FACE_OVAL, gains: [1, 1, 1], sideLight: 0.5, evenSides: 0 });
   assert.ok(half.vertexGain.every(Number.isFinite), 'every vertex has a finite gain, the back of the sphere included');
-  const v = (segment: number) => 1 + (k - 1) * SEGMENTS + segment;
-  const halfRatio = (right.photo * half.vertexGain[v(0) * 3 + 1]) / (left.photo * half.vertexGain[v(SEGMENTS / 2) * 3 + 1]);
-  const fullRatio = right.photo / left.photo;
+  const halfRatio = sampleAt(sphere, img, half.vertexGain, MID_RING, 0).albedo[1] / sampleAt(sphere, img, half.vertexGain, MID_RING, SEGMENTS / 2).albedo[1];
+  const fullRatio = right.photo[1] / left.photo[1];
   assert.ok(Math.abs(Math.log(halfRatio) - Math.log(fullRatio) / 2) < 0.1, `half ${halfRatio}, photo ${fullRatio}`);
 });
 
@@ -103,27 +106,20 @@ const castShadowPhoto = () => photo(([nx, ny, nz]) => shading([nx, ny, nz]) * ca
 test('a shadow the harmonics cannot describe is evened out from side to side, and a mark on one side stays', () => {
   const sphere = hemisphere();
   const img = castShadowPhoto();
-  const ring = Math.round((RINGS * 60) / 90);
-  const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
-  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
   // The pipeline's share of the harmonics' side light.
-  const est = estimatePhotoLight({ ...sphere, photo: img, camera, faceOval, gains: [1, 1, 1], sideLight: 0.5, evenSides: 1 });
-  const albedo = (ringAt: number, segment: number) => {
-    const v = 1 + (ringAt - 1) * SEGMENTS + segment;
-    const x = 100 + 15 * sphere.positions[v * 3];
-    const y = 100 - 15 * sphere.positions[v * 3 + 1];
-    const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
-    return { photo: srgbToLinear[img.data[i + 1]], albedo: srgbToLinear[img.data[i + 1]] * est.vertexGain[v * 3 + 1] };
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera: CAMERA, faceOval: FACE_OVAL, gains: [1, 1, 1], sideLight: 0.5, evenSides: 1 });
+  const green = (segment: number) => {
+    const at = sampleAt(sphere, img, est.vertexGain, MID_RING, segment);
+    return { photo: at.photo[1], albedo: at.albedo[1] };
   };
-  // Mirrored points on the cheeks, above the mark (polar angle 45°, 34° round from the equator's plane).
-  const k = Math.round(RINGS / 2);
-  const right = albedo(k, 6);
-  const left = albedo(k, SEGMENTS / 2 - 6);
+  // Mirrored points on the cheeks, above the mark (34° round from the equator's plane).
+  const right = green(6);
+  const left = green(SEGMENTS / 2 - 6);
   assert.ok(right.photo / left.photo > 3, `the photo's left is in shadow: ${right.photo} vs ${left.photo}`);
   assert.ok(Math.abs(right.albedo / left.albedo - 1) < 0.15, `albedo right ${right.albedo} vs left ${left.albedo}`);
   // The mark keeps its contrast against the same place on the other side.
-  const mark = albedo(k, 0);
-  const mirror = albedo(k, SEGMENTS / 2);
+  const mark = green(0);
+  const mirror = green(SEGMENTS / 2);
   assert.ok(Math.abs(mark.albedo / mirror.albedo - 0.5) < 0.1, `mark ${mark.albedo} vs the other side ${mirror.albedo}`);
 });
 
@@ -133,20 +129,9 @@ test('a deep, reddened shadow is evened out in colour: bounded in lightness only
   const depth = [0.35, 0.12, 0.1];
   const shadowed = (x: number, c: number) => depth[c] + (1 - depth[c]) * Math.min(1, Math.max(0, (x + 0.5) / 1));
   const img = photo(([nx, ny, nz], c) => shading([nx, ny, nz]) * shadowed(nx * R, c));
-  const ring = Math.round((RINGS * 60) / 90);
-  const faceOval = Array.from({ length: SEGMENTS }, (_, s) => 1 + (ring - 1) * SEGMENTS + s);
-  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
-  const est = estimatePhotoLight({ ...sphere, photo: img, camera, faceOval, gains: [1, 1, 1], sideLight: 0.5, evenSides: 1 });
-  const k = Math.round(RINGS / 2);
-  const albedo = (segment: number) => {
-    const v = 1 + (k - 1) * SEGMENTS + segment;
-    const x = 100 + 15 * sphere.positions[v * 3];
-    const y = 100 - 15 * sphere.positions[v * 3 + 1];
-    const i = (Math.floor(y) * img.width + Math.floor(x)) * 3;
-    return [0, 1, 2].map((c) => srgbToLinear[img.data[i + c]] * est.vertexGain[v * 3 + c]);
-  };
-  const right = albedo(6);
-  const left = albedo(SEGMENTS / 2 - 6);
+  const est = estimatePhotoLight({ ...sphere, photo: img, camera: CAMERA, faceOval: FACE_OVAL, gains: [1, 1, 1], sideLight: 0.5, evenSides: 1 });
+  const right = sampleAt(sphere, img, est.vertexGain, MID_RING, 6).albedo;
+  const left = sampleAt(sphere, img, est.vertexGain, MID_RING, SEGMENTS / 2 - 6).albedo;
   // The albedo's chromaticity (red and blue over green) is the same on both sides.
   for (const c of [0, 2]) {
     const ratio = right[c] / right[1] / (left[c] / left[1]);
