@@ -7,6 +7,14 @@ for (let i = 0; i < 256; i++) {
   srgbToLinear[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
 }
 
+/** Rec. 709 luminance weights of linear RGB (the sRGB primaries). */
+export const LUMINANCE = [0.2126, 0.7152, 0.0722] as const;
+
+/** Luminance of the linear RGB colour starting at `at` in `c` (of sRGB values: their luma). */
+export function luminance(c: ArrayLike<number>, at = 0): number {
+  return LUMINANCE[0] * c[at] + LUMINANCE[1] * c[at + 1] + LUMINANCE[2] * c[at + 2];
+}
+
 /** Resolution of the inverse table; 4096 steps keep dark gradients free of banding. */
 export const LINEAR_STEPS = 4096;
 

@@ -9,7 +9,7 @@ import { sampleBilinear } from './sample.ts';
 import { fitShLight, shEvaluate, shDirection } from './sh-light.ts';
 import { boundLogLight, faceFrame, fitSideLight, sideLightAt, type SideLight } from './side-light.ts';
 import { insideDistance } from './bake-albedo.ts';
-import { srgbToLinear } from '../render/srgb.ts';
+import { srgbToLinear, LUMINANCE } from '../render/srgb.ts';
 
 export interface PhotoLightInput {
   positions: Float32Array;
@@ -135,7 +135,7 @@ function skinSamples(input: PhotoLightInput, img: Float32Array, camNormals: Floa
     const red = srgbToLinear[Math.round(px[0])] * gains[0], green = srgbToLinear[Math.round(px[1])] * gains[1], blue = srgbToLinear[Math.round(px[2])] * gains[2];
     const k = samples.count++;
     samples.ids[k] = v;
-    samples.values[k] = 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+    samples.values[k] = LUMINANCE[0] * red + LUMINANCE[1] * green + LUMINANCE[2] * blue;
     samples.colours[k * 3] = red;
     samples.colours[k * 3 + 1] = green;
     samples.colours[k * 3 + 2] = blue;

@@ -7,6 +7,7 @@
  * out gives both sides the colour of their mean. A feature on one side only (a mole, a strand of hair) is a
  * cell's outlier or a small part of it, and the smoothing spreads what is left over a few cells.
  */
+import { luminance } from '../render/srgb.ts';
 
 /** Grid cells across and up the face's box. */
 const CELLS = 12;
@@ -21,15 +22,14 @@ const CELL_OUTLIER = 0.35;
  * than its red, which left the far cheek orange and the near one grey, split down the nose.
  */
 const MAX_LOG_SHARE = Math.log(4) / 2;
-/** Rec. 709 luminance weights: their weighted mean of a log colour is (nearly) its log-luminance. */
-const LUMINANCE = [0.2126, 0.7152, 0.0722] as const;
 
 /**
  * Shifts a light's log colour (three channels from `at`) by the same amount in every channel, so that its
  * log-luminance is within [low, high]: a bound on how much it brightens or darkens that keeps its colour.
  */
 export function boundLogLight(logs: Float32Array, at: number, low: number, high: number): void {
-  const lum = LUMINANCE[0] * logs[at] + LUMINANCE[1] * logs[at + 1] + LUMINANCE[2] * logs[at + 2];
+  // The luminance weights' mean of a log colour is (nearly) its log-luminance.
+  const lum = luminance(logs, at);
   const shift = Math.min(high, Math.max(low, lum)) - lum;
   for (let c = 0; c < 3; c++) logs[at + c] += shift;
 }
@@ -75,7 +75,7 @@ export function fitSideLight(points: Float32Array, colours: Float32Array, frame:
     const [gx, gy] = gridAt(frame, points[i * 2], points[i * 2 + 1]);
     if (gx < 0 || gy < 0 || gx >= CELLS || gy >= CELLS) continue;
     for (let c = 0; c < 3; c++) logs[i * 3 + c] = Math.log(Math.max(1e-4, colours[i * 3 + c]));
-    lum[i] = Math.log(Math.max(1e-4, 0.2126 * colours[i * 3] + 0.7152 * colours[i * 3 + 1] + 0.0722 * colours[i * 3 + 2]));
+    lum[i] = Math.log(Math.max(1e-4, luminance(colours, i * 3)));
     members[Math.floor(gy) * CELLS + Math.floor(gx)].push(i);
   }
   // Each cell's colour: the mean log colour of its samples near the cell's median luminance.

@@ -10,7 +10,7 @@
  * until the skin's hue is inside the band, then its chroma inside its range.
  */
 import type { Rgb } from './rgb-image.ts';
-import { srgbToLinear, linearToSrgb, LINEAR_STEPS } from '../render/srgb.ts';
+import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance } from '../render/srgb.ts';
 
 /** The white of the eye under white light (sRGB): slightly warm, as measured on the neutrally lit test photos. */
 const SCLERA_UNDER_WHITE: Rgb = [186, 170, 166];
@@ -79,11 +79,9 @@ function linear(c: Rgb): Rgb {
   return c.map((v) => srgbToLinear[Math.min(255, Math.max(0, Math.round(v)))]) as Rgb;
 }
 
-const lum = (c: ArrayLike<number>) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-
 /** Scales gains so that they keep the luminance of colour `c` (linear). */
 function keepLuminance(gains: Rgb, c: Rgb): Rgb {
-  const k = lum(c) / Math.max(1e-6, lum([c[0] * gains[0], c[1] * gains[1], c[2] * gains[2]]));
+  const k = luminance(c) / Math.max(1e-6, luminance([c[0] * gains[0], c[1] * gains[1], c[2] * gains[2]]));
   return gains.map((g) => g * k) as Rgb;
 }
 

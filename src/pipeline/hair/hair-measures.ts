@@ -8,14 +8,12 @@ import type { HairLength, HairParting } from './observation.ts';
 import { featuresOf, type HairGrid } from './hair-grid.ts';
 import { fromFace, toFace, type FaceFrame } from './face-frame.ts';
 import { GATE, colourClusters, distance2, fitColourModel } from './colour-model.ts';
+import { luminance } from '../../geometry/render/srgb.ts';
 
 /** Luminance slices (fractions of the hair cells sorted by brightness) giving the dark and light ends. */
 const DARK_SLICE = [0.05, 0.2];
 const LIGHT_SLICE = [0.8, 0.95];
 
-function luminance(rgb: Uint8Array, c: number): number {
-  return 0.2126 * rgb[c * 3] + 0.7152 * rgb[c * 3 + 1] + 0.0722 * rgb[c * 3 + 2];
-}
 
 /**
  * A hair region's colours come in up to this many clusters: the hair itself, and what the region took in
@@ -48,7 +46,7 @@ export function hairColour(grid: HairGrid, hair: Uint8Array): { base: Rgb; dark:
     if (explained.length > 0) cells = explained;
   }
   const bright = new Float32Array(hair.length);
-  for (const c of cells) bright[c] = luminance(grid.rgb, c);
+  for (const c of cells) bright[c] = luminance(grid.rgb, c * 3);
   cells.sort((a, b) => bright[a] - bright[b]);
   return {
     base: [channelMedian(grid, cells, 0), channelMedian(grid, cells, 1), channelMedian(grid, cells, 2)],
