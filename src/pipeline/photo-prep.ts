@@ -69,10 +69,11 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
     Math.max(2, Math.round((1 / input.cmPerPixel) * 0.4)),
   );
   // Seen through lenses (tinted, coated) the white of the eyes is no reference; the teeth are not behind them.
-  const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm), measureTeeth(photo, lm));
-  const person = innerMatte(input.matte);
   const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
-  const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), contour(tpl.source.loops.lipsInner));
+  const innerLips = contour(tpl.source.loops.lipsInner);
+  const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm), measureTeeth(photo, innerLips));
+  const person = innerMatte(input.matte);
+  const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), innerLips);
   const irisRadius = irisDiameterPx(lm) / 2;
   const iris = applyGains(
     sampleIrisColour(

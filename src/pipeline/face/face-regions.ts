@@ -15,8 +15,6 @@ export const BROWS = [
   [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
 ];
 const LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
-/** The inner lip contour (the mouth's opening) as a closed loop. */
-const LIPS_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95];
 /** Iris centres and the two ring points across each iris, in the order of EYE_CONTOURS. */
 const IRISES = [
   { centre: 468, across: [469, 471] },
@@ -50,8 +48,12 @@ export function scaleAboutCentroid(poly: Point[], k: number): Point[] {
   return poly.map(([x, y]) => [cx + (x - cx) * k, cy + (y - cy) * k]);
 }
 
-/** Sets to 1 the pixels whose centres lie inside the polygon (even-odd rule). */
-export function fillPolygon(mask: Uint8Array, width: number, height: number, poly: Point[]): void {
+/**
+ * The runs of pixels whose centres lie inside the polygon (even-odd rule), clipped to the image: [y, first x, last x]
+ * per run, rows top down and runs left to right within a row.
+ */
+function polygonRuns(width: number, height: number, poly: Point[]): number[] {
+  const runs: number[] = [];
   const ys = poly.map((p) => p[1]);
   const y0 = Math.max(0, Math.floor(Math.min(...ys)));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...ys)));
@@ -65,9 +67,17 @@ export function fillPolygon(mask: Uint8Array, width: number, height: number, pol
     }
     xs.sort((a, b) => a - b);
     for (let k = 0; k + 1 < xs.length; k += 2) {
-      for (let x = Math.max(0, Math.ceil(xs[k] - 0.5)); x <= Math.min(width - 1, Math.floor(xs[k + 1] - 0.5)); x++) mask[y * width + x] = 1;
+      const from = Math.max(0, Math.ceil(xs[k] - 0.5)), to = Math.min(width - 1, Math.floor(xs[k + 1] - 0.5));
+      if (from <= to) runs.push(y, from, to);
     }
   }
+  return runs;
+}
+
+/** Sets to 1 the pixels whose centres lie inside the polygon (even-odd rule). */
+export function fillPolygon(mask: Uint8Array, width: number, height: number, poly: Point[]): void {
+  const runs = polygonRuns(width, height, poly);
+  for (let r = 0; r < runs.length; r += 3) mask.fill(1, runs[r] * width + runs[r + 1], runs[r] * width + runs[r + 2] + 1);
 }
 
 /**
@@ -77,40 +87,27 @@ export function fillPolygon(mask: Uint8Array, width: number, height: number, pol
 export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
   const pixels: number[] = [];
   EYE_CONTOURS.forEach((contour, e) => {
-    const eye = new Uint8Array(image.width * image.height);
-    const poly = contour.map((i) => landmarkPoint(lm, i));
-    fillPolygon(eye, image.width, image.height, poly);
+    const runs = polygonRuns(image.width, image.height, contour.map((i) => landmarkPoint(lm, i)));
     const [cx, cy] = landmarkPoint(lm, IRISES[e].centre);
     const [a, b] = IRISES[e].across.map((i) => landmarkPoint(lm, i));
     const r = (Math.hypot(a[0] - b[0], a[1] - b[1]) / 2) * 1.15;
-    const xs = poly.map((p) => p[0]);
-    const ys = poly.map((p) => p[1]);
-    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(image.height - 1, Math.ceil(Math.max(...ys))); y++) {
-      for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(image.width - 1, Math.ceil(Math.max(...xs))); x++) {
-        if (eye[y * image.width + x] && Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > r) pixels.push(y * image.width + x);
-      }
+    for (let k = 0; k < runs.length; k += 3) {
+      const y = runs[k];
+      for (let x = runs[k + 1]; x <= runs[k + 2]; x++) if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > r) pixels.push(y * image.width + x);
     }
   });
   return brightThird(image, pixels);
 }
 
 /**
- * The teeth where the mouth is open: pixels inside the inner lip contour, of those the brighter third (the mouth's
+ * The teeth where the mouth is open: pixels inside the inner lip contour (photo pixels), of those the brighter third (the mouth's
  * shadow, tongue and gums are darker), per-channel median. Undefined when too few show; a bright third that is still
  * lips or tongue is for the caller to judge by its colour.
  */
-export function measureTeeth(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
-  const mouth = new Uint8Array(image.width * image.height);
-  const poly = LIPS_INNER.map((i) => landmarkPoint(lm, i));
-  fillPolygon(mouth, image.width, image.height, poly);
-  const xs = poly.map((p) => p[0]);
-  const ys = poly.map((p) => p[1]);
+export function measureTeeth(image: RgbImage, innerLips: Point[]): { colour: Rgb; pixels: number } | undefined {
+  const runs = polygonRuns(image.width, image.height, innerLips);
   const pixels: number[] = [];
-  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(image.height - 1, Math.ceil(Math.max(...ys))); y++) {
-    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(image.width - 1, Math.ceil(Math.max(...xs))); x++) {
-      if (mouth[y * image.width + x]) pixels.push(y * image.width + x);
-    }
-  }
+  for (let k = 0; k < runs.length; k += 3) for (let x = runs[k + 1]; x <= runs[k + 2]; x++) pixels.push(runs[k] * image.width + x);
   return brightThird(image, pixels);
 }
 

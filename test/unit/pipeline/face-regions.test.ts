@@ -2,17 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
 
-const INNER_LIPS = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95];
-
-/** 478 landmarks, the inner lip contour on an ellipse of these radii about (50, 50), the others at the centre. */
-function mouthLandmarks(rx: number, ry: number): Float32Array {
-  const lm = new Float32Array(478 * 3).fill(50);
-  INNER_LIPS.forEach((i, k) => {
-    const a = (2 * Math.PI * k) / INNER_LIPS.length;
-    lm[i * 3] = 50 + rx * Math.cos(a);
-    lm[i * 3 + 1] = 50 + ry * Math.sin(a);
+/** The inner lip contour: 20 points on an ellipse of these radii about (50, 50). */
+function innerLips(rx: number, ry: number): [number, number][] {
+  return Array.from({ length: 20 }, (_, k) => {
+    const a = (2 * Math.PI * k) / 20;
+    return [50 + rx * Math.cos(a), 50 + ry * Math.sin(a)];
   });
-  return lm;
 }
 
 /** Skin everywhere, a dark red mouth inside the contour with an upper row of pale teeth. */
@@ -28,12 +23,12 @@ function openMouth(): { width: number; height: number; data: Uint8Array } {
 }
 
 test('the teeth are the bright part of the open mouth, not its dark inside or the skin around it', () => {
-  const teeth = measureTeeth(openMouth(), mouthLandmarks(20, 12));
+  const teeth = measureTeeth(openMouth(), innerLips(20, 12));
   assert.ok(teeth, 'an open mouth is measured');
   assert.deepEqual(teeth.colour, [235, 217, 203]);
   assert.ok(teeth.pixels > 100, `pixels ${teeth.pixels}`);
 });
 
 test('a closed mouth has no teeth to measure', () => {
-  assert.equal(measureTeeth(openMouth(), mouthLandmarks(20, 0.3)), undefined);
+  assert.equal(measureTeeth(openMouth(), innerLips(20, 0.3)), undefined);
 });
