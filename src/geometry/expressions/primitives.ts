@@ -556,6 +556,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   forEachSelfIntersection(at, region, cell, (i, j) => before.add(i * count + j));
   const move = new Float32Array(p.length), base = new Float32Array(p.length), moved = new Uint8Array(count);
   const first = [0, 0, 0], second = [0, 0, 0];
+  const movedFromBase = (v: number) => move[3 * v] !== base[3 * v] || move[3 * v + 1] !== base[3 * v + 1] || move[3 * v + 2] !== base[3 * v + 2];
   // Places the lid as its margin points are now, into `move` and `at`: the pairs that cross anew, among those with a
   // triangle that moved from `base` (a pair of triangles both where they were in `base` crosses as it did there).
   const place = (): number[] => {
@@ -564,10 +565,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
     for (let t = 0; t < count; t++) {
       moved[t] = 0;
-      for (let k = 0; k < 3; k++) {
-        const v = 3 * region[3 * t + k];
-        if (move[v] !== base[v] || move[v + 1] !== base[v + 1] || move[v + 2] !== base[v + 2]) moved[t] = 1;
-      }
+      for (let k = 0; k < 3; k++) if (movedFromBase(region[3 * t + k])) moved[t] = 1;
     }
     const fresh: number[] = [];
     overlappingPairsWith(triangleBoxes(at, 3, region), 3, cell, moved, (i, j) => {
@@ -587,7 +585,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     const points = new Set<number>();
     for (const t of fresh) for (let k = 0; k < 3; k++) {
       const v = region[3 * t + k];
-      if (move[3 * v] !== base[3 * v] || move[3 * v + 1] !== base[3 * v + 1] || move[3 * v + 2] !== base[3 * v + 2]) points.add(lid.nearestMargin(v));
+      if (movedFromBase(v)) points.add(lid.nearestMargin(v));
     }
     return points;
   };
