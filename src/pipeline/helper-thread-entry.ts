@@ -10,11 +10,24 @@ import { loadTemplateView } from './template-source.ts';
 import { withTemplateArrays } from './model-transfer.ts';
 import { sparseShapesInSharedMemory } from './shared-morphs.ts';
 import { observePhotoHair, preparePhotoTextures } from './photo-prep.ts';
-import { KeptShapes } from './kept-shapes.ts';
+import { KeptShapes, type Morphs } from './kept-shapes.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
 
 const port = parentPort!;
 const kept = new KeptShapes();
+
+/**
+ * Shapes replies whose FBX encodings and sparse shapes are not sent yet: sent once this thread is idle, and before
+ * the next files reply at the latest, so that the job's thread always has them when its files come back.
+ */
+const unsent = new Map<number, Morphs>();
+function sendEncodings(): void {
+  for (const [id, morphs] of unsent) {
+    unsent.delete(id);
+    port.postMessage({ encoded: id, shapes: kept.keep(id, morphs), sparse: sparseShapesInSharedMemory(morphs) } satisfies HelperReply);
+  }
+}
+
 port.on('message', (req: HelperRequest) => {
   let reply: HelperReply;
   let buffers: ArrayBufferLike[];
@@ -30,10 +43,8 @@ port.on('message', (req: HelperRequest) => {
       // sent to the job's thread, which writes the FBX when it takes it first (ModelFileClaims); with the sparse
       // shapes the encoding found, which that thread's GLB and Unity JSON then need not find again.
       if (shapes.morphs) {
-        setImmediate(() => {
-          const encoded = kept.keep(req.id, shapes.morphs!);
-          port.postMessage({ encoded: req.id, shapes: encoded, sparse: sparseShapesInSharedMemory(shapes.morphs!) } satisfies HelperReply);
-        });
+        unsent.set(req.id, shapes.morphs);
+        setImmediate(sendEncodings);
       }
     } else if (req.task === 'render') {
       const images = req.views.map((v) => renderMeshes(req.items, v.camera, v.opts));
@@ -47,6 +58,8 @@ port.on('message', (req: HelperRequest) => {
       // Moved, not copied; the photo itself (in shared memory when it comes back unchanged) stays where it is.
       buffers = arrays.filter((a) => !(a.buffer instanceof SharedArrayBuffer)).filter(ownsBuffer).map((a) => a.buffer);
     } else {
+      // A files request can come before this thread was idle after the shapes it needs.
+      sendEncodings();
       const model = kept.take(req.shapes, withTemplateArrays(req.sent, loadTemplateView(req.template)));
       // The FBX only: the job's thread takes the Unity JSON as its packages start (startPackages). Written here beside
       // the job thread's GLB, its temporaries in a second heap put peak RSS over the goal (median 1,018 MiB of 7 runs).

@@ -169,3 +169,25 @@ test('the files of each avatar are written from its own shapes, whichever the he
     await workers.close();
   }
 });
+
+test('a shapes request\'s encodings reach this thread before the reply to a files request sent behind it', { timeout: 180_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  const positions = (m: (typeof tpl.meshes)[number]) => m.geometry.positions;
+  const fitted = { head: positions(tpl.meshes[0]), parts: Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, positions(m)])) };
+  const model: AvatarModel = {
+    name: 'avatar', template: tpl.version, bones: tpl.bones,
+    meshes: tpl.meshes.map((m) => ({ name: m.name, material: m.name, skin: m.skin, morphs: [], geometry: m.geometry })),
+    materials: tpl.meshes.map((m) => ({ name: m.name, baseColorFactor: [1, 1, 1, 1] as [number, number, number, number], roughness: 0.5, metallic: 0, alphaMode: 'OPAQUE' as const })),
+    textures: [], animations: [],
+  };
+  const workers = new HelperThread();
+  try {
+    // Both queued before the helper has built the shapes: it takes the files request before it is ever idle.
+    const [built] = await Promise.all([workers.shapes(tpl, fitted, ['basic']), workers.files(tpl, model, ['maya'], modelFileClaims())]);
+    const head = built.shapes.morphs!.head!;
+    assert.ok(head.length > 0, 'the template has head shapes');
+    assert.ok(head.every((t) => sparseShape(t).deltas.buffer instanceof SharedArrayBuffer), 'sparse shapes found on the helper, taken here');
+  } finally {
+    await workers.close();
+  }
+});
