@@ -1,7 +1,8 @@
 import type { MorphTarget } from '../../model/avatar.ts';
 import type { Feature } from '../../model/product.ts';
 import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName } from '../template/types.ts';
-import { BOUND_HOSTS, boundHostVertices, placeBoundPart, placeBoundParts, type BoundHostName } from '../template/bound-parts.ts';
+import { BOUND_HOSTS, boundHostVertices, placeBoundPart, rebind, type BoundHostName } from '../template/bound-parts.ts';
+import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
 import { keepLashesClear } from './lash-clearance.ts';
@@ -52,8 +53,11 @@ export function buildBlendshapes(
     for (const [name, recipe] of Object.entries(OCULUS_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
     for (const { name, recipe } of Object.values(POLLY_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
   }
-  const rest = placeBoundParts(template, { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight });
-  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, rest, deltas);
+  // The lashes follow their skin from where the neutral has them (kept clear of it there: placeBoundParts).
+  const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
+  const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts) };
+  const rest = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, rest, deltas);
   return Object.fromEntries(meshNames().map((mesh) => [mesh, shapes.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
 }
 
@@ -88,7 +92,7 @@ function copyDeltas(from: Deltas, to: Deltas): Deltas {
  * (in place), the lashes kept out of the skin. A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
  * shapes move neither lids nor eyes.
  */
-function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32Array>, deltas: Deltas): void {
+function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, SurfaceBinding>, rest: Record<BoundPartName, Float32Array>, deltas: Deltas): void {
   let hosts: Record<BoundHostName, Float32Array> | undefined;
   for (const name of BOUND_PART_NAMES) {
     const still = rest[name];
@@ -98,8 +102,8 @@ function followHosts(frame: ExpressionFrame, rest: Record<BoundPartName, Float32
       continue;
     }
     hosts ??= { head: moved(frame, deltas, 'head'), eyeLeft: moved(frame, deltas, 'eyeLeft'), eyeRight: moved(frame, deltas, 'eyeRight') };
-    const shaped = placeBoundPart(frame.template, name, hosts);
-    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, frame.fitted.head, still);
+    const shaped = placeBoundPart(frame.template, name, hosts, bindings[name]);
+    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: frame.fitted.head, lashes: still });
     for (let i = 0; i < shaped.length; i++) out[i] = shaped[i] - still[i];
   }
 }

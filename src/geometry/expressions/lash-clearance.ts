@@ -25,17 +25,21 @@ const TOUCH_EPS = 1e-6;
 
 /**
  * Moves the lash vertices `lashes` (placed on the shaped head `head`, in place) clear of the head (unless STEP.most
- * steps do not do it: on the 18 test photos' heads no shape needed more than 23). Only the skin the shape moved
- * from `restHead`, and the skin round the columns it moved from `restLashes` (the lashes on the neutral head), are
- * looked at: a still column among still skin stays as it is.
+ * steps do not do it: on the 18 test photos' heads no shape needed more than 23). Given `rest` (the neutral head and
+ * the lashes on it, already clear), only the skin the shape moved from it, and the skin round the columns it moved,
+ * are looked at: a still column among still skin stays as it is. Without it the head is the neutral one, whose
+ * fitted lids can lie over where their triangles put the lashes: every column and all the skin round it are.
  */
-export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): void {
+export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, rest?: { head: ArrayLike<number>; lashes: ArrayLike<number> }): void {
   const roots = template.lashRoots, cards = template.parts.eyelashes.indices;
-  const moved = new Uint8Array(roots.length);
-  for (let v = 0; v < roots.length; v++) {
-    if (lashes[3 * v] !== restLashes[3 * v] || lashes[3 * v + 1] !== restLashes[3 * v + 1] || lashes[3 * v + 2] !== restLashes[3 * v + 2]) moved[roots[v]] = 1;
+  const restHead = rest?.head ?? head;
+  const moved = new Uint8Array(roots.length).fill(rest ? 0 : 1);
+  if (rest) {
+    for (let v = 0; v < roots.length; v++) {
+      if (lashes[3 * v] !== rest.lashes[3 * v] || lashes[3 * v + 1] !== rest.lashes[3 * v + 1] || lashes[3 * v + 2] !== rest.lashes[3 * v + 2]) moved[roots[v]] = 1;
+    }
   }
-  const near = headNearLashes(head, restHead, candidates(template, restHead, restLashes), lashes, roots, moved);
+  const near = headNearLashes(head, restHead, candidates(template, restHead, rest?.lashes ?? lashes), lashes, roots, moved);
   if (near.length === 0) return;
   const skinBoxes = triangleBoxes(head, 3, near);
   const still = new Uint8Array(near.length / 3);
