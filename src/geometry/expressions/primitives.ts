@@ -445,12 +445,13 @@ class Lid {
     return closing > 0 && this.margin.some((m) => this.elevation(m.q) - closing * m.turn <= this.otherRimElevation.at(m.x));
   }
 
-  /** The index of the margin point nearest head vertex `v`. */
-  nearestMargin(v: number): number {
+  /** The index of the margin point nearest head vertex `v` (with `lowered`, of those hideFromBelow brought down; -1 if none). */
+  nearestMargin(v: number, lowered = false): number {
     const q = vertex(this.frame.fitted.head, v);
-    let best = 0;
+    let best = -1, near = Infinity;
     this.margin.forEach((m, i) => {
-      if (hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]) < hypot3(q[0] - this.margin[best].q[0], q[1] - this.margin[best].q[1], q[2] - this.margin[best].q[2])) best = i;
+      const d = hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]);
+      if (d < near && (!lowered || m.level)) (best = i), (near = d);
     });
     return best;
   }
@@ -529,7 +530,7 @@ const TOUCH_EPS = 1e-6;
  * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held. Each step
  * places only the vertices the lid can move and tests only the pairs with a triangle that moved: a pair of still
  * triangles crosses after as it did before. Then the margin comes further down to hide the eye from below
- * (Lid.hideFromBelow), and the points nearest a new crossing go back towards where they were held (undoLowering).
+ * (Lid.hideFromBelow), and the lowered points nearest a new crossing go back towards where they were held (undoLowering).
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre, { nearby } = lid;
@@ -583,13 +584,14 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     });
     return fresh;
   };
-  // The margin points nearest the moved vertices of the crossing triangles `fresh`.
-  const nearest = (fresh: number[]): Set<number> => {
+  // The margin points (`lowered`: of those brought down) nearest the moved vertices of the crossing triangles `fresh`.
+  const nearest = (fresh: number[], lowered = false): Set<number> => {
     const points = new Set<number>();
     for (const t of fresh) for (let k = 0; k < 3; k++) {
       const v = region[3 * t + k];
-      if (movedFromBase(v)) points.add(lid.nearestMargin(v));
+      if (movedFromBase(v)) points.add(lid.nearestMargin(v, lowered));
     }
+    points.delete(-1);
     return points;
   };
   let fresh = place();
@@ -597,14 +599,15 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     lid.holdBack(nearest(fresh), UNFOLD.keep);
     fresh = place();
   }
-  // Then further down to hide the eye from below, where that makes no new crossing: the points nearest one go back
-  // (all of them if none of those came down), so the lid ends no less closed than held back, and folds no more.
+  // Then further down to hide the eye from below, where that makes no new crossing: the lowered points nearest one go
+  // back (the nearest of all was often one not lowered, and then every point went back: p10-a's and p07-a's left
+  // eyes kept none of it), so the lid ends no less closed than held back, and folds no more.
   if (lid.hideFromBelow()) {
     for (let f = 0; f < fresh.length; f += 2) before.add(fresh[f] * count + fresh[f + 1]);
     base.set(move);
     fresh = place();
     while (fresh.length > 0) {
-      if (!lid.undoLowering(nearest(fresh))) lid.undoLowering();
+      if (!lid.undoLowering(nearest(fresh, true))) lid.undoLowering();
       fresh = place();
     }
   }
