@@ -2,7 +2,7 @@
  * The eyeball still seen through closed lids on the avatars of every test photo (issue 20 item 3): per eye, the share
  * of the open eye's eyeball seen at eyeBlink* = 1 from the front and from 20, 37 and 50 degrees below, and the pairs
  * of head triangles that cross at blink and did not open, and the pairs of lash card and head triangles that cross at
- * blink and not on the neutral head. Usage: node --import tsx scripts/blink-closure.ts [photo ...]
+ * blink and not on the neutral head; then the worst and the mean over the eyes (the lash pairs summed where positive). Usage: node --import tsx scripts/blink-closure.ts [photo ...]
  * (names in test/fixtures/faces without .jpg; all of them by default). Template 2.0, the `expressions` feature.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +18,8 @@ const VIEWS: [string, Vec3][] = [['front', [0, 0, 1]], ['below 20', below(20)], 
 
 const photos = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(FACES).filter((f) => f.endsWith('.jpg')).map((f) => f.slice(0, -4));
 const pipeline = await createPipeline();
-const worst = VIEWS.map(() => 0);
+const worst = VIEWS.map(() => 0), total = VIEWS.map(() => 0);
+let eyeCount = 0, crossings = 0, lashCrossings = 0;
 for (const photo of photos) {
   const run = await pipeline.run({ inputType: 'photo', file: readFileSync(path.join(FACES, `${photo}.jpg`)), template: '2.0', features: ['expressions'] }, () => {}).catch((e: Error) => e);
   if (run instanceof Error) {
@@ -36,15 +37,21 @@ for (const photo of photos) {
       return { ...m.geometry, positions: m.geometry.positions.map((x, i) => x + deltas[i]) };
     };
     const closed = closedAt(head);
-    const lashCrossings = countIntersectionsBetween(closed, closedAt(lashes)) - restLashCrossings;
+    const lashCuts = countIntersectionsBetween(closed, closedAt(lashes)) - restLashCrossings;
     const shares = stillSeen(head.geometry, closed, mesh(`eye${side}`).geometry, VIEWS.map(([, v]) => v)).map(({ share }, k) => {
       worst[k] = Math.max(worst[k], share);
+      total[k] += share;
       return `${VIEWS[k][0]} ${(100 * share).toFixed(2)} %`;
     });
-    return `${side.toLowerCase()}: ${shares.join(', ')}; ${selfIntersections(closed) - neutral} new crossings, ${lashCrossings} new lash crossings`;
+    const folds = selfIntersections(closed) - neutral;
+    eyeCount++;
+    crossings += folds;
+    lashCrossings += Math.max(0, lashCuts);
+    return `${side.toLowerCase()}: ${shares.join(', ')}; ${folds} new crossings, ${lashCuts} new lash crossings`;
   });
   console.log(`${photo}: ${eyes.join(' | ')} (lashes crossing the neutral head: ${restLashCrossings})`);
 }
 console.log(`worst: ${VIEWS.map(([name], k) => `${name} ${(100 * worst[k]).toFixed(2)} %`).join(', ')}`);
+console.log(`mean over ${eyeCount} eyes: ${VIEWS.map(([name], k) => `${name} ${((100 * total[k]) / eyeCount).toFixed(2)} %`).join(', ')}; ${crossings} new crossings, ${lashCrossings} new lash crossings`);
 // The pipeline's helper thread keeps the process alive.
 process.exit(0);

@@ -182,9 +182,10 @@ const FROM_BELOW = { angle: (50 * Math.PI) / 180, step: 0.005, steps: 30 };
 const REACH_ACROSS = 0.02;
 /**
  * Where the motion fades at the corners, as a multiple of the opening's widest angle. A closing upper margin fades
- * over a shorter stretch: held back, it would stay above the lower one there while its neighbours come down past it.
+ * over a much shorter stretch: held back, it would stay above the lower one there while its neighbours come down past
+ * it (over a quarter, 0.1-0.3 % of the eyeball stayed seen from the front at the corners of 6 of the 36 fitted eyes).
  */
-const CORNER = { margin: 0.25, skin: 0.6, socket: 1 };
+const CORNER = { margin: 0.1, skin: 0.6, socket: 1 };
 /** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
 const PUSH = { reach: 0.3, corner: 0.8 };
 /** What lies behind a closed upper margin passes this far (cm) over the lower margin. */
@@ -444,12 +445,13 @@ class Lid {
     return closing > 0 && this.margin.some((m) => this.elevation(m.q) - closing * m.turn <= this.otherRimElevation.at(m.x));
   }
 
-  /** The index of the margin point nearest head vertex `v`. */
-  nearestMargin(v: number): number {
+  /** The index of the margin point nearest head vertex `v` (with `lowered`, of those hideFromBelow brought down; -1 if none). */
+  nearestMargin(v: number, lowered = false): number {
     const q = vertex(this.frame.fitted.head, v);
-    let best = 0;
+    let best = -1, near = Infinity;
     this.margin.forEach((m, i) => {
-      if (hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]) < hypot3(q[0] - this.margin[best].q[0], q[1] - this.margin[best].q[1], q[2] - this.margin[best].q[2])) best = i;
+      const d = hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]);
+      if (d < near && (!lowered || m.level)) (best = i), (near = d);
     });
     return best;
   }
@@ -528,7 +530,7 @@ const TOUCH_EPS = 1e-6;
  * The lid's skin, back and socket follow their margin points, so the lid stays smooth where it is held. Each step
  * places only the vertices the lid can move and tests only the pairs with a triangle that moved: a pair of still
  * triangles crosses after as it did before. Then the margin comes further down to hide the eye from below
- * (Lid.hideFromBelow), and the points nearest a new crossing go back towards where they were held (undoLowering).
+ * (Lid.hideFromBelow), and the lowered points nearest a new crossing go back towards where they were held (undoLowering).
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre, { nearby } = lid;
@@ -542,6 +544,8 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
     near[v] = hypot3(x - c[0], y - c[1], z - c[2]) < reach && (x - eye[0]) * forward[0] + (y - eye[1]) * forward[1] + (z - eye[2]) * forward[2] > 0 ? 1 : 0;
   }
+  // The lids' rims and their first rings of skin and back, out to the corners (the margin closes there in full).
+  for (const list of [frame.lidRims[side], frame.lidSkin[side], frame.lidBack[side]]) for (const v of list) near[v] = 1;
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t], b = indices[t + 1], e = indices[t + 2];
     if (!near[a] && !near[b] && !near[e]) continue;
@@ -580,13 +584,14 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     });
     return fresh;
   };
-  // The margin points nearest the moved vertices of the crossing triangles `fresh`.
-  const nearest = (fresh: number[]): Set<number> => {
+  // The margin points (`lowered`: of those brought down) nearest the moved vertices of the crossing triangles `fresh`.
+  const nearest = (fresh: number[], lowered = false): Set<number> => {
     const points = new Set<number>();
     for (const t of fresh) for (let k = 0; k < 3; k++) {
       const v = region[3 * t + k];
-      if (movedFromBase(v)) points.add(lid.nearestMargin(v));
+      if (movedFromBase(v)) points.add(lid.nearestMargin(v, lowered));
     }
+    points.delete(-1);
     return points;
   };
   let fresh = place();
@@ -594,14 +599,15 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     lid.holdBack(nearest(fresh), UNFOLD.keep);
     fresh = place();
   }
-  // Then further down to hide the eye from below, where that makes no new crossing: the points nearest one go back
-  // (all of them if none of those came down), so the lid ends no less closed than held back, and folds no more.
+  // Then further down to hide the eye from below, where that makes no new crossing: the lowered points nearest one go
+  // back (the nearest of all was often one not lowered, and then every point went back: p10-a's and p07-a's left
+  // eyes kept none of it), so the lid ends no less closed than held back, and folds no more.
   if (lid.hideFromBelow()) {
     for (let f = 0; f < fresh.length; f += 2) before.add(fresh[f] * count + fresh[f + 1]);
     base.set(move);
     fresh = place();
     while (fresh.length > 0) {
-      if (!lid.undoLowering(nearest(fresh))) lid.undoLowering();
+      if (!lid.undoLowering(nearest(fresh, true))) lid.undoLowering();
       fresh = place();
     }
   }
@@ -645,7 +651,9 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
     const opening = marginCorner ? Math.max(gap, lid.elevationAt(qx, qy, qz) - lower.at(x)) : gap;
     const corner = smoothstep(opening / ((frame.socket[v] ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
     // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
-    const w = near * corner * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span));
+    // A closing margin's own points close in full out to the corners (far from the lid centre, faded by `near`, they
+    // left a wedge of eyeball seen from the front); the fold check holds them back where they would cut the lower lid.
+    const w = corner * (marginCorner ? 1 : near * (back.has(v) || across <= 1 ? smoothstep(Math.min(1, across)) : 1 - smoothstep((((across - 1) * gap) / widest - start) / span)));
     if (w === 0) continue;
     // Never more than the opening at this place allows.
     lid.fromMargin(qx, qy, qz, motion);
