@@ -99,8 +99,8 @@ function traceCrease(img: RgbImage, corner: MouthCorner, side: number, reach: nu
 }
 
 /**
- * The pixels within BAND sides of the line (and beyond its first point, the corner) take the skin mirrored across the
- * band's edges: a pixel `o` across the line, the pixels at o - 2 band and o + 2 band, blended by where it lies across
+ * The pixels within the band around the line (and beyond its first point, the corner) take the skin mirrored across
+ * the band's edges: a pixel `o` across the line, the pixels at o - 2 band and o + 2 band, blended by where it lies across
  * the band; fully within `side` of the line, fading out to the band's edge.
  */
 function fillAlong(src: RgbImage, out: RgbImage, line: Point[], side: number): void {
@@ -112,23 +112,30 @@ function fillAlong(src: RgbImage, out: RgbImage, line: Point[], side: number): v
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const near = nearestOnLine(line, x + 0.5, y + 0.5);
-      if (!near || Math.abs(near.offset) >= band) continue;
+      // At the corner the band is one side wide, widening to BAND sides over one side along the line: the lips' ends
+      // beside the corner stay (the full band from the corner on took p03-a's mouthFunnel from 0.078 narrower to 0.016,
+      // bar 0.02; widening over BAND sides kept p06-a's thin lip past its far corner, mouthRight 0.010 inwards).
+      const half = side + (band - side) * Math.min(1, (near?.from ?? 0) / side);
+      if (!near || Math.abs(near.offset) >= half) continue;
       const { normal, offset } = near;
       sampleBilinear(src, x + 0.5 - normal[0] * 2 * band, y + 0.5 - normal[1] * 2 * band, a);
       sampleBilinear(src, x + 0.5 + normal[0] * 2 * band, y + 0.5 + normal[1] * 2 * band, b);
       const t = (offset + band) / (2 * band);
-      const w = Math.min(1, (band - Math.abs(offset)) / (band - side));
+      const w = Math.min(1, (half - Math.abs(offset)) / Math.max(1, half - side));
       const i = (y * src.width + x) * 3;
       for (let c = 0; c < 3; c++) out.data[i + c] = Math.round(src.data[i + c] + (a[c] + (b[c] - a[c]) * t - src.data[i + c]) * w);
     }
   }
 }
 
-/** The unit normal of the polyline where it is nearest (x, y) and the signed distance across it; undefined behind its start or past its end. */
-function nearestOnLine(line: Point[], x: number, y: number): { normal: Point; offset: number } | undefined {
-  let best: { normal: Point; offset: number } | undefined;
+/**
+ * The unit normal of the polyline where it is nearest (x, y), the signed distance across it and the length along it from
+ * its start; undefined behind its start or past its end.
+ */
+function nearestOnLine(line: Point[], x: number, y: number): { normal: Point; offset: number; from: number } | undefined {
+  let best: { normal: Point; offset: number; from: number } | undefined;
   let bestDistance = Infinity;
-  for (let k = 0; k + 1 < line.length; k++) {
+  for (let k = 0, from = 0; k + 1 < line.length; from += Math.hypot(line[k + 1][0] - line[k][0], line[k + 1][1] - line[k][1]), k++) {
     const [p, q] = [line[k], line[k + 1]];
     const dir = unit([q[0] - p[0], q[1] - p[1]]);
     const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
@@ -141,7 +148,7 @@ function nearestOnLine(line: Point[], x: number, y: number): { normal: Point; of
     if (distance < bestDistance) {
       const normal: Point = [-dir[1], dir[0]];
       bestDistance = distance;
-      best = { normal, offset: (x - at[0]) * normal[0] + (y - at[1]) * normal[1] };
+      best = { normal, offset: (x - at[0]) * normal[0] + (y - at[1]) * normal[1], from: from + s };
     }
   }
   return best;
