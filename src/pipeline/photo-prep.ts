@@ -94,6 +94,6 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   );
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
   const point = (i: number): [number, number] => [lm[i * 3], lm[i * 3 + 1]];
-  const lipsPhoto = fillCornerCreases(lips.photo, MOUTH_CORNERS.map((c) => ({ outer: point(c.outer), inner: point(c.inner) }))).photo;
+  const lipsPhoto = fillCornerCreases(lips.photo, MOUTH_CORNERS.map((c) => ({ outer: point(c.outer), inner: point(c.inner) })), contour(tpl.source.loops.lipsOuter)).photo;
   return { glasses, photo, lipsPhoto, features, photoSkin, balance, person, iris, eye };
 }

@@ -6,10 +6,12 @@
  * seam's direction while it stays darker than the skin on both sides of it. A band around it, wide enough to take the
  * thin lip the seam often still has beside it past the detected corner, takes the skin beyond the band's edges, each
  * pixel mirrored across them (the skin's grain, not a smooth patch, which read as a lip-coloured blotch). The lips
- * themselves, up to the corners, are kept.
+ * themselves, inside their outer contour, are kept (the band over them too opened p01-b's lips on the preview, gap
+ * 0.026 -> 0.041).
  */
 import type { RgbImage } from './rgb-image.ts';
 import { sampleBilinear } from './sample.ts';
+import { insidePolygon } from '../spatial/inside-polygon.ts';
 
 type Point = [number, number];
 
@@ -39,13 +41,16 @@ export interface MouthCorner {
   inner: Point;
 }
 
-/** A copy of `photo` with the crease beyond each corner filled; `traced` gives each corner's crease (empty: none). */
-export function fillCornerCreases(photo: RgbImage, corners: MouthCorner[]): { photo: RgbImage; traced: Point[][] } {
+/**
+ * A copy of `photo` with the crease beyond each corner filled, outside `lips` (the outer lip contour, image points);
+ * `traced` gives each corner's crease line, the corner first (the corner alone: none).
+ */
+export function fillCornerCreases(photo: RgbImage, corners: MouthCorner[], lips: Point[]): { photo: RgbImage; traced: Point[][] } {
   const width = Math.hypot(corners[0].outer[0] - corners[1].outer[0], corners[0].outer[1] - corners[1].outer[1]);
   const side = Math.max(MIN_SIDE, SIDE * width);
   const out: RgbImage = { width: photo.width, height: photo.height, data: new Uint8Array(photo.data) };
   const traced = corners.map((c) => traceCrease(photo, c, side, REACH * width));
-  for (const line of traced) if (line.length > 1) fillAlong(photo, out, line, side);
+  for (const line of traced) if (line.length > 1) fillAlong(photo, out, line, side, lips);
   return { photo: out, traced };
 }
 
@@ -103,7 +108,7 @@ function traceCrease(img: RgbImage, corner: MouthCorner, side: number, reach: nu
  * the band's edges: a pixel `o` across the line, the pixels at o - 2 band and o + 2 band, blended by where it lies across
  * the band; fully within `side` of the line, fading out to the band's edge.
  */
-function fillAlong(src: RgbImage, out: RgbImage, line: Point[], side: number): void {
+function fillAlong(src: RgbImage, out: RgbImage, line: Point[], side: number, lips: Point[]): void {
   const band = BAND * side;
   const xs = line.map((p) => p[0]), ys = line.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs) - band)), x1 = Math.min(src.width - 1, Math.ceil(Math.max(...xs) + band));
@@ -116,7 +121,7 @@ function fillAlong(src: RgbImage, out: RgbImage, line: Point[], side: number): v
       // beside the corner stay (the full band from the corner on took p03-a's mouthFunnel from 0.078 narrower to 0.016,
       // bar 0.02; widening over BAND sides kept p06-a's thin lip past its far corner, mouthRight 0.010 inwards).
       const half = side + (band - side) * Math.min(1, (near?.from ?? 0) / side);
-      if (!near || Math.abs(near.offset) >= half) continue;
+      if (!near || Math.abs(near.offset) >= half || insidePolygon(lips, x + 0.5, y + 0.5)) continue;
       const { normal, offset } = near;
       sampleBilinear(src, x + 0.5 - normal[0] * 2 * band, y + 0.5 - normal[1] * 2 * band, a);
       sampleBilinear(src, x + 0.5 + normal[0] * 2 * band, y + 0.5 + normal[1] * 2 * band, b);

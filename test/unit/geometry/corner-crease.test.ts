@@ -19,13 +19,15 @@ const corners: MouthCorner[] = [
   { outer: [50, 50.5], inner: [56, 50.5] },
   { outer: [150, 50.5], inner: [144, 50.5] },
 ];
+/** The outer lip contour: the mouth's ellipse-like outline (x 50-150, 9 px each side of y 50). */
+const LIPS: [number, number][] = Array.from({ length: 32 }, (_, k) => [100 + 50 * Math.cos((k / 32) * 2 * Math.PI), 50.5 + 9 * Math.sin((k / 32) * 2 * Math.PI)]);
 const at = (img: { data: Uint8Array }, x: number, y: number) => Array.from(img.data.subarray((y * W + x) * 3, (y * W + x) * 3 + 3));
 
 test("a thin dark line continuing the lips' seam beyond a corner, rising as a smile's, takes the skin's colour; the lips stay", () => {
   // Beyond the right corner the seam runs on 12 px, rising 1 px in 3; 2 px wide.
   const onCrease = (x: number, y: number) => x >= 150 && x < 162 && Math.abs(y - (50 - (x - 150) / 3)) < 1;
   const img = face((x, y) => (onCrease(x, y) ? CREASE : Math.abs(y - 50) < 1 && x >= 50 && x < 150 ? CREASE : undefined));
-  const { photo, traced } = fillCornerCreases(img, corners);
+  const { photo, traced } = fillCornerCreases(img, corners, LIPS);
   assert.ok(traced[1].length >= 10, `the crease is followed: ${traced[1].length - 1} px`);
   assert.ok(traced[1].at(-1)![1] < 48, `upwards: ends at ${traced[1].at(-1)}`);
   for (const x of [152, 156, 160]) {
@@ -39,7 +41,7 @@ test("a thin dark line continuing the lips' seam beyond a corner, rising as a sm
 test('an edge (skin to a darker region) beyond a corner is not a crease, and plain skin is left as it is', () => {
   // Below y 52, right of the mouth, the skin is as dark as the crease (a shadow, a beard).
   const img = face((x, y) => (x >= 150 && y >= 52 ? CREASE : undefined));
-  const { photo, traced } = fillCornerCreases(img, corners);
+  const { photo, traced } = fillCornerCreases(img, corners, LIPS);
   assert.ok(traced[1].length <= 2, `edge followed ${traced[1].length - 1} px`);
   assert.deepEqual(traced[0].length, 1, 'plain skin: no crease');
   assert.deepEqual(Array.from(photo.data), Array.from(img.data));
