@@ -9,6 +9,7 @@ import type { RgbImage } from '../geometry/texture/rgb-image.ts';
 import { measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { whiteBalance, applyGains, type WhiteBalance } from '../geometry/texture/white-balance.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
+import { fillCornerCreases } from '../geometry/texture/corner-crease.ts';
 import { bakeEyeTexture, sampleIrisColour, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { featureMask, measureSclera, measureTeeth } from './face/face-regions.ts';
 import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
@@ -21,6 +22,12 @@ import type { TemplateView } from './template-view.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
 const SKIN_SAMPLE_LANDMARKS = [50, 280, 101, 330, 151, 9, 108, 337, 199, 205, 425];
+
+/** Each mouth corner's landmarks: the outer lip contour's corner and the inner contour's beside it. */
+const MOUTH_CORNERS = [
+  { outer: 61, inner: 78 },
+  { outer: 291, inner: 308 },
+];
 
 /** What the photo-only work reads: the analysed photo (FaceAnalysis.image), its landmarks and scale, the person matte. */
 export interface PhotoPrepInput {
@@ -37,7 +44,10 @@ export interface PhotoTexturePrep {
   glasses: boolean;
   /** The photo with the glasses' frame filled (the input image itself without glasses): skin, light and visibility are measured on it. */
   photo: RgbImage;
-  /** `photo` with the teeth-like pixels between the lips replaced: the albedo is sampled from it. */
+  /**
+   * `photo` with the teeth-like pixels between the lips replaced and the smile's crease beyond the mouth's corners
+   * filled: the albedo is sampled from it.
+   */
   lipsPhoto: RgbImage;
   /** featureMask of the landmarks (eyes, brows, lips), one byte per pixel. */
   features: Uint8Array;
@@ -83,5 +93,7 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
     balance.gains,
   );
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
-  return { glasses, photo, lipsPhoto: lips.photo, features, photoSkin, balance, person, iris, eye };
+  const point = (i: number): [number, number] => [lm[i * 3], lm[i * 3 + 1]];
+  const lipsPhoto = fillCornerCreases(lips.photo, MOUTH_CORNERS.map((c) => ({ outer: point(c.outer), inner: point(c.inner) })), contour(tpl.source.loops.lipsOuter)).photo;
+  return { glasses, photo, lipsPhoto, features, photoSkin, balance, person, iris, eye };
 }

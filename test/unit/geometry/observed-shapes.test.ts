@@ -24,12 +24,7 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * Known failures since the neutral face (issue 19) closed the avatar's mouth, kept visible as TODOs with
  * their measured cause (docs/EXPRESSIONS.md) rather than hidden behind looser bars.
  */
-const KNOWN: Record<string, string> = {
-  'p06-a/mouthRight/moves':
-    'held by the smile crease baked beside the far corner: the mesh moves the mouth 0.8-0.9 mouth units as on the other photos ' +
-    '(their far corners read 0.06-0.08 inwards), the detector reads the far corner 0.006 inwards against the 0.02 bar; with the skin ' +
-    'drawn in one flat colour, the same mesh reads 0.083 (issue 20)',
-};
+const KNOWN: Record<string, string> = {};
 const known = (photo: string, name: string, check: 'visible' | 'moves') => {
   const reason = KNOWN[`${photo}/${name}/${check}`] ?? KNOWN[`${name}/${check}`];
   return reason ? { todo: reason } : {};
