@@ -18,6 +18,7 @@ import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/
 import { PHOTO_TEXTURE_LIGHT } from '../../src/pipeline/output.ts';
 import { buildTemplate } from '../../src/pipeline/head-template.ts';
 import { MADE_ON } from '../../src/geometry/expressions/arkit.ts';
+import { rec601Luma } from '../../src/geometry/render/srgb.ts';
 
 export const OBSERVE_SIZE = 768;
 const FOV = 20;
@@ -260,7 +261,7 @@ function irisCentre(img: RgbaImage, contour: Point[]): Point {
     for (let px = x0; px < x1; px++) {
       if (!insidePolygon(contour, px + 0.5, py + 0.5)) continue;
       const o = 4 * (py * img.width + px);
-      inside.push([px + 0.5, py + 0.5, 0.299 * img.rgba[o] + 0.587 * img.rgba[o + 1] + 0.114 * img.rgba[o + 2]]);
+      inside.push([px + 0.5, py + 0.5, rec601Luma(img.rgba, o)]);
     }
   }
   const sclera = Math.max(...inside.map((q) => q[2]));

@@ -15,6 +15,11 @@ export function luminance(c: ArrayLike<number>, at = 0): number {
   return LUMINANCE[0] * c[at] + LUMINANCE[1] * c[at + 1] + LUMINANCE[2] * c[at + 2];
 }
 
+/** Rec. 601 luma of the sRGB colour starting at `at` in `c`: the photo's brightness, as image tools weigh it. */
+export function rec601Luma(c: ArrayLike<number>, at = 0): number {
+  return 0.299 * c[at] + 0.587 * c[at + 1] + 0.114 * c[at + 2];
+}
+
 /** Resolution of the inverse table; 4096 steps keep dark gradients free of banding. */
 export const LINEAR_STEPS = 4096;
 

@@ -10,7 +10,7 @@ import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
 import type { HairCover } from '../hair/hair-cover.ts';
-import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance } from '../render/srgb.ts';
+import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
 
@@ -435,7 +435,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     cy += img[v * 2 + 1] / ovalIds.length;
   }
   const r = Math.max(2, Math.round(input.camera.pixelsPerCm * 0.3));
-  const skinLum = luma(skin);
+  const skinLum = rec601Luma(skin);
   const { photo, matte, photoGain } = input;
   const anchors = ovalIds.flatMap((v) => {
     const x = img[v * 2] + (cx - img[v * 2]) * 0.12;
@@ -444,9 +444,9 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     if ((matte && matte[pixel] < MATTE_RAMP[1]) || (input.hairOver?.at(v) ?? 0) > 0.5) return [];
     let c = medianPatch(photo, x, y, r);
     if (photoGain) c = applyGains(c, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]);
-    const ratio = luma(c) / skinLum;
+    const ratio = rec601Luma(c) / skinLum;
     const kept = Math.min(ANCHOR_LUMINANCE[1], Math.max(ANCHOR_LUMINANCE[0], ratio));
-    const k = kept * (skinLum / Math.max(1, luma(c)));
+    const k = kept * (skinLum / Math.max(1, rec601Luma(c)));
     // Deeper in shadow than the light explains, a sample's hue is the shadow's (saturated, often red), not the skin's.
     const trust = smoothstep(SHADOW_HUE_RATIO, ANCHOR_LUMINANCE[0], ratio);
     const colour = c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept);
@@ -530,7 +530,7 @@ const chromaticity = (c: ArrayLike<number>) => [c[0] / (c[0] + c[1] + c[2] || 1)
 /** Fill anchors at the neck vertices the photo shows as skin, with the photo's colour there. */
 function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: number): { p: number[]; c: number[] }[] {
   const facing = facingCamera(input.camera, input.normals);
-  const lum = luma(skin);
+  const lum = rec601Luma(skin);
   const { width, height } = input.photo;
   return (input.neck ?? []).flatMap((v) => {
     const [x, y] = [img[v * 2], img[v * 2 + 1]];
@@ -540,13 +540,8 @@ function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: n
     const g = input.photoGain;
     // Under the same white balance and light as the face's anchors, which `skin` already is.
     const c = g ? applyGains(medianPatch(input.photo, x, y, radius), [g[v * 3], g[v * 3 + 1], g[v * 3 + 2]]) : medianPatch(input.photo, x, y, radius);
-    const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), ratio = luma(c) / lum;
+    const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), ratio = rec601Luma(c) / lum;
     if (Math.hypot(cr - sr, cg - sg) > NECK_SKIN.chromaticity || ratio < NECK_SKIN.darkest || ratio > NECK_SKIN.brightest) return [];
     return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: [...c] }];
   });
-}
-
-/** Rec. 601 luma of an sRGB colour: the border samples' brightness against the skin tone's. */
-function luma(c: ArrayLike<number>): number {
-  return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 }

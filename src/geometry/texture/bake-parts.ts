@@ -8,6 +8,7 @@ import { CROWN_U, TOOTH_COLUMNS } from '../template/mouth-parts.ts';
 import { smoothstep } from '../expressions/primitives.ts';
 
 import type { Rgb } from './rgb-image.ts';
+import { rec601Luma } from '../render/srgb.ts';
 
 export type { Rgb };
 
@@ -35,7 +36,7 @@ export function sampleIrisColour(photo: RgbImage, irises: { x: number; y: number
         const d = Math.hypot(xx - x, yy - y) / r;
         if (d < PUPIL_RATIO + 0.1 || d > 0.85) continue;
         const i = (yy * photo.width + xx) * 3;
-        const lum = 0.299 * photo.data[i] + 0.587 * photo.data[i + 1] + 0.114 * photo.data[i + 2];
+        const lum = rec601Luma(photo.data, i);
         if (lum > 170) continue;
         for (let c = 0; c < 3; c++) ch[c].push(photo.data[i + c]);
       }

@@ -12,6 +12,7 @@
 import type { RgbImage } from './rgb-image.ts';
 import { sampleBilinear } from './sample.ts';
 import { insidePolygon } from '../spatial/inside-polygon.ts';
+import { rec601Luma } from '../render/srgb.ts';
 
 type Point = [number, number];
 
@@ -57,7 +58,7 @@ export function fillCornerCreases(photo: RgbImage, corners: MouthCorner[], lips:
 const px = new Float32Array(3);
 function lumaAt(img: RgbImage, p: Point): number {
   sampleBilinear(img, p[0], p[1], px);
-  return 0.299 * px[0] + 0.587 * px[1] + 0.114 * px[2];
+  return rec601Luma(px);
 }
 
 const unit = (v: Point): Point => {

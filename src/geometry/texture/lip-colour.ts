@@ -12,6 +12,7 @@ import type { Rgb, RgbImage } from './rgb-image.ts';
 import { channelMedians, median } from './sample.ts';
 import { insidePolygon } from '../spatial/inside-polygon.ts';
 import { signedPolygonDistance } from './polygon-distance.ts';
+import { rec601Luma } from '../render/srgb.ts';
 
 type Point = [number, number];
 
@@ -46,7 +47,7 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   if (samples.length === 0) return { photo, colour: [0, 0, 0], replaced: 0 };
   const colour = channelMedians(d, samples);
   const hi = Math.max(...colour);
-  const lipLuma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2];
+  const lipLuma = rec601Luma(colour);
   const lipSaturation = (hi - Math.min(...colour)) / (hi + 1);
   const out = new Uint8Array(d);
   const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
@@ -88,7 +89,7 @@ function valuesOf(d: Uint8Array, pixels: number[], of: (d: Uint8Array, i: number
 }
 
 function luma(d: Uint8Array, i: number): number {
-  return 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
+  return rec601Luma(d, i * 3);
 }
 
 function saturation(d: Uint8Array, i: number): number {

@@ -8,6 +8,7 @@ import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { pushPullFill, TexelSource } from '../../geometry/texture/transfer-fill.ts';
 import { rankFilter } from './rank-filter.ts';
 import { EYE_CONTOURS, BROWS, landmarkPoint, fillPolygon, scaleAboutCentroid, type Point } from './face-regions.ts';
+import { rec601Luma } from '../../geometry/render/srgb.ts';
 
 export interface GlassesFinding {
   present: boolean;
@@ -31,7 +32,7 @@ function luminanceAt(img: RgbImage, x: number, y: number): number {
   const xi = Math.min(img.width - 1, Math.max(0, Math.round(x)));
   const yi = Math.min(img.height - 1, Math.max(0, Math.round(y)));
   const i = (yi * img.width + xi) * 3;
-  return 0.299 * img.data[i] + 0.587 * img.data[i + 1] + 0.114 * img.data[i + 2];
+  return rec601Luma(img.data, i);
 }
 
 /**
@@ -120,7 +121,7 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   for (const brow of BROWS) fillPolygon(kept, width, height, brow.map((i) => landmarkPoint(lm, i)));
   const unit = Math.hypot(eyes[0][0][0] - eyes[0][8][0], eyes[0][0][1] - eyes[0][8][1]);
   const lum = new Float32Array(width * height);
-  for (let i = 0; i < lum.length; i++) lum[i] = 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
+  for (let i = 0; i < lum.length; i++) lum[i] = rec601Luma(img.data, i * 3);
   const reach = Math.max(1, Math.round(unit * FRAME_HALF_WIDTH));
   const closed = rankFilter(rankFilter(lum, width, height, reach, 'max'), width, height, reach, 'min');
   const frame = new Uint8Array(width * height);
