@@ -93,7 +93,10 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
     balance.gains,
   );
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
-  const point = (i: number): [number, number] => [lm[i * 3], lm[i * 3 + 1]];
-  const lipsPhoto = fillCornerCreases(lips.photo, MOUTH_CORNERS.map((c) => ({ outer: point(c.outer), inner: point(c.inner) })), contour(tpl.source.loops.lipsOuter)).photo;
+  const corners = MOUTH_CORNERS.map((c) => {
+    const [outer, inner] = contour([c.outer, c.inner]);
+    return { outer, inner };
+  });
+  const lipsPhoto = fillCornerCreases(lips.photo, corners, contour(tpl.source.loops.lipsOuter)).photo;
   return { glasses, photo, lipsPhoto, features, photoSkin, balance, person, iris, eye };
 }

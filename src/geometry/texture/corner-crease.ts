@@ -43,15 +43,19 @@ export interface MouthCorner {
 }
 
 /**
- * A copy of `photo` with the crease beyond each corner filled, outside `lips` (the outer lip contour, image points);
- * `traced` gives each corner's crease line, the corner first (the corner alone: none).
+ * A copy of `photo` with the crease beyond each corner filled, outside `lips` (the outer lip contour, image points),
+ * or `photo` itself where no corner has one; `traced` gives each corner's crease line, the corner first (the corner
+ * alone: none).
  */
 export function fillCornerCreases(photo: RgbImage, corners: MouthCorner[], lips: Point[]): { photo: RgbImage; traced: Point[][] } {
   const width = Math.hypot(corners[0].outer[0] - corners[1].outer[0], corners[0].outer[1] - corners[1].outer[1]);
   const side = Math.max(MIN_SIDE, SIDE * width);
-  const out: RgbImage = { width: photo.width, height: photo.height, data: new Uint8Array(photo.data) };
   const traced = corners.map((c) => traceCrease(photo, c, side, REACH * width));
-  for (const line of traced) if (line.length > 1) fillAlong(photo, out, line, side, lips);
+  const lines = traced.filter((line) => line.length > 1);
+  if (lines.length === 0) return { photo, traced };
+  // The band's skin is read from the photo as it was, never from a part already filled.
+  const out: RgbImage = { width: photo.width, height: photo.height, data: new Uint8Array(photo.data) };
+  for (const line of lines) fillAlong(photo, out, line, side, lips);
   return { photo: out, traced };
 }
 
