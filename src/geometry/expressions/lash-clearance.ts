@@ -27,13 +27,14 @@ const TOUCH_EPS = 1e-6;
 
 /**
  * Moves the lash vertices `lashes` (placed on the shaped head `head`, in place) clear of the head (unless STEP.most
- * steps do not do it: on the 18 test photos' heads no shape needed more than 31 on 2.0, 20 on 1.6). Given `rest` (the neutral head and
- * the lashes on it, already clear), only the skin the shape moved from it, and the skin round the columns it moved,
- * are looked at: a still column among still skin stays as it is. Without it the head is the neutral one, whose
- * fitted lids can lie over where their triangles put the lashes: every column and all the skin round it are.
- * Given `rest`, when the shape moved any lash, its frame half way (the deltas taken straight, as an animation blends
- * them) is cleared too: a column turned in the shape can pass through the half-moved lid (on 2.0, 12 pairs half way to
- * eyeBlinkLeft on 3 of the 18 heads). Its move there, doubled, is where the shape is cleared from again.
+ * steps do not do it: on the 18 test photos' heads no shape needed more than 31 on 2.0, 20 on 1.6). Given `rest`
+ * (the neutral head and the lashes on it, already clear), only the skin the shape moved from it, and the skin round
+ * the columns it moved, are looked at: a still column among still skin stays as it is. Without it the head is the
+ * neutral one, whose fitted lids can lie over where their triangles put the lashes: every column and all the skin
+ * round it are. Given `rest`, when the shape moved any lash, its frame half way (the deltas taken straight, as an
+ * animation blends them) is cleared too: a column turned in the shape can pass through the half-moved lid (on 2.0,
+ * 12 pairs half way to eyeBlinkLeft on 3 of the 18 heads). Its move there, doubled, is where the shape is cleared
+ * from again.
  */
 export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, rest?: { head: ArrayLike<number>; lashes: ArrayLike<number> }): void {
   const followed = lashes.slice();
