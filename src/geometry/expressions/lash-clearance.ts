@@ -1,5 +1,7 @@
 import { triangleBoxes } from '../mesh/box-grid.ts';
-import { trianglesIntersect } from '../mesh/triangle-tests.ts';
+import type { Vec3 } from '../../model/avatar.ts';
+import { rayTriangle, trianglesIntersect } from '../mesh/triangle-tests.ts';
+import { sub } from '../mesh/vec.ts';
 import type { HeadTemplate } from '../template/types.ts';
 
 /**
@@ -25,13 +27,41 @@ const TOUCH_EPS = 1e-6;
 
 /**
  * Moves the lash vertices `lashes` (placed on the shaped head `head`, in place) clear of the head (unless STEP.most
- * steps do not do it: on the 18 test photos' heads no shape needed more than 23). Given `rest` (the neutral head and
- * the lashes on it, already clear), only the skin the shape moved from it, and the skin round the columns it moved,
- * are looked at: a still column among still skin stays as it is. Without it the head is the neutral one, whose
- * fitted lids can lie over where their triangles put the lashes: every column and all the skin round it are.
+ * steps do not do it: on the 18 test photos' heads no shape needed more than 31 on 2.0, 20 on 1.6). Given `rest`
+ * (the neutral head and the lashes on it, already clear), only the skin the shape moved from it, and the skin round
+ * the columns it moved, are looked at: a still column among still skin stays as it is. Without it the head is the
+ * neutral one, whose fitted lids can lie over where their triangles put the lashes: every column and all the skin
+ * round it are. Given `rest`, when the shape moved any lash, its frame half way (the deltas taken straight, as an
+ * animation blends them) is cleared too: a column turned in the shape can pass through the half-moved lid (on 2.0,
+ * 12 pairs half way to eyeBlinkLeft on 3 of the 18 heads). Its move there, doubled, is where the shape is cleared
+ * from again.
  */
 export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, rest?: { head: ArrayLike<number>; lashes: ArrayLike<number> }): void {
-  const roots = template.lashRoots, cards = template.parts.eyelashes.indices;
+  const followed = lashes.slice();
+  clear(template, head, lashes, rest);
+  if (!rest || same(lashes, followed)) return;
+  const half = halfWay(rest.lashes, lashes), before = half.slice();
+  clear(template, halfWay(rest.head, head), half, rest);
+  if (same(half, before)) return;
+  for (let i = 0; i < lashes.length; i++) lashes[i] = rest.lashes[i] + 2 * (half[i] - rest.lashes[i]);
+  clear(template, head, lashes, rest);
+}
+
+/** Half way from `from` to `to`. */
+function halfWay(from: ArrayLike<number>, to: ArrayLike<number>): Float32Array {
+  const out = new Float32Array(to.length);
+  for (let i = 0; i < out.length; i++) out[i] = from[i] + (to[i] - from[i]) / 2;
+  return out;
+}
+
+function same(a: Float32Array, b: Float32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** keepLashesClear on one frame. */
+function clear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, rest?: { head: ArrayLike<number>; lashes: ArrayLike<number> }): void {
+  const roots = template.lashRoots, cards = template.parts.eyelashes.indices, along = sharesAlong(template);
   const restHead = rest?.head ?? head;
   const moved = new Uint8Array(roots.length).fill(rest ? 0 : 1);
   if (rest) {
@@ -66,15 +96,16 @@ export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>,
     turn.clear();
     shift.clear();
     held.clear();
-    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, normal, isStill) => {
-      let atRoot = false;
-      for (let k = 0; k < 3; k++) if (roots[cards[card + k]] === cards[card + k]) atRoot = true;
-      // A cut next to the root is not undone by turning about it.
+    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, skin, normal, isStill) => {
+      // A cut in a column's root half is not undone by turning about the root (turned, a point moves by its distance
+      // from it): where on the card it lies, not which vertices its triangle has (a 2-row card's all hold a root).
+      const atRoot = crossingShare(pairs, cards, card, skin, along) < ROOT_HALF;
       const into = atRoot ? (isStill ? held : shift) : turn;
       for (let k = 0; k < 3; k++) {
         const root = roots[cards[card + k]];
+        const away = atRoot && !isStill && sweepsBack(head, restHead, skin, normal, lashes, root) ? -1 : 1;
         const sum = into.get(root) ?? [0, 0, 0];
-        for (let m = 0; m < 3; m++) sum[m] += normal[m];
+        for (let m = 0; m < 3; m++) sum[m] += away * normal[m];
         into.set(root, sum);
       }
     });
@@ -114,10 +145,10 @@ interface Pairs {
 
 /**
  * Calls `visit` with the index position of each card triangle (a multiple of 3, as the lash mesh numbers it) that
- * cuts a skin triangle, that triangle's normal and whether it is still, per crossing pair; only for the card triangles `look` takes.
+ * cuts a skin triangle, that triangle (its vertices' coordinate offsets), its normal and whether it is still, per crossing pair; only for the card triangles `look` takes.
  * The skin stays while the cards move: its grid is made once, each card looks only in the cells its box covers.
  */
-function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, normal: number[], still: boolean) => void): void {
+function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, skin: number[], normal: number[], still: boolean) => void): void {
   const { positions, skin, skinBoxes, still, cells, seen, cards } = pairs;
   const cardBoxes = triangleBoxes(positions, 3, cards);
   const first = [0, 0, 0], second = [0, 0, 0];
@@ -135,10 +166,51 @@ function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (
               first[k] = 3 * skin[3 * t + k];
               second[k] = 3 * cards[3 * card + k];
             }
-            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, normalOf(positions, first), still[t] === 1);
+            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, first, normalOf(positions, first), still[t] === 1);
           }
         }
   }
+}
+
+/** Cuts nearer a column's root than this share of its length are undone by moving the root, the rest by turning. */
+const ROOT_HALF = 0.5;
+
+const sharesOf = new WeakMap<HeadTemplate, Float64Array>();
+
+/** Per lash vertex, how far along its column it lies on the template (0 at the root, 1 at the tip). */
+function sharesAlong(template: HeadTemplate): Float64Array {
+  let shares = sharesOf.get(template);
+  if (!shares) {
+    const roots = template.lashRoots, p = template.parts.eyelashes.positions;
+    const fromRoot = Float64Array.from(roots, (root, v) => Math.hypot(p[3 * v] - p[3 * root], p[3 * v + 1] - p[3 * root + 1], p[3 * v + 2] - p[3 * root + 2]));
+    const longest = new Map<number, number>();
+    roots.forEach((root, v) => longest.set(root, Math.max(longest.get(root) ?? 0, fromRoot[v])));
+    sharesOf.set(template, (shares = fromRoot.map((d, v) => d / (longest.get(roots[v]) || 1))));
+  }
+  return shares;
+}
+
+/**
+ * How far along its columns the card triangle at index position `card` (of the lash mesh's `cards`) meets the skin
+ * triangle `skin` (coordinate offsets into `pairs.positions`): the least share (`along`) over the points where an edge
+ * of either passes through the other.
+ */
+function crossingShare(pairs: Pairs, cards: ArrayLike<number>, card: number, skin: number[], along: Float64Array): number {
+  const p = pairs.positions, at = (offset: number): Vec3 => [p[offset], p[offset + 1], p[offset + 2]];
+  const corners = [0, 1, 2].map((k) => at(3 * pairs.cards[card + k])), shares = [0, 1, 2].map((k) => along[cards[card + k]]);
+  const skinCorners = skin.map(at);
+  let least = 1;
+  for (let k = 0; k < 3; k++) {
+    const a = corners[k], b = corners[(k + 1) % 3];
+    const edge = rayTriangle(a, sub(b, a), skinCorners[0], skinCorners[1], skinCorners[2]);
+    if (edge && edge.t >= 0 && edge.t <= 1 && edge.u >= 0 && edge.v >= 0 && edge.u + edge.v <= 1) least = Math.min(least, shares[k] + (shares[(k + 1) % 3] - shares[k]) * edge.t);
+    const c = skinCorners[k], d = skinCorners[(k + 1) % 3];
+    const through = rayTriangle(c, sub(d, c), corners[0], corners[1], corners[2]);
+    if (through && through.t >= 0 && through.t <= 1 && through.u >= 0 && through.v >= 0 && through.u + through.v <= 1) {
+      least = Math.min(least, (1 - through.u - through.v) * shares[0] + through.u * shares[1] + through.v * shares[2]);
+    }
+  }
+  return least;
 }
 
 /** The grid's cell (cm): about a lash card triangle's width, a few lid triangles. */
@@ -169,6 +241,24 @@ function skinCells(boxes: Float64Array): Map<number, number[]> {
         }
   }
   return cells;
+}
+
+/**
+ * Does the moved skin triangle `skin` (coordinate offsets into `head`) come towards the root at vertex `root` of
+ * `lashes` from behind its own face (its normal `normal`)? A closing lid's margin is skin facing both ways (the front,
+ * and the back that faced the eyeball), whose normals cancel at its edge: the root under it is pushed the way the
+ * lid moves, as it sweeps over it, not back into it. Skin moving away from the root keeps its own normal.
+ */
+function sweepsBack(head: ArrayLike<number>, restHead: ArrayLike<number>, skin: number[], normal: number[], lashes: Float32Array, root: number): boolean {
+  let along = 0, towards = 0;
+  for (const v of skin) {
+    for (let m = 0; m < 3; m++) {
+      const moved = head[v + m] - restHead[v + m];
+      along += moved * normal[m];
+      towards += moved * (lashes[3 * root + m] - head[v + m]);
+    }
+  }
+  return towards > 0 && along < 0;
 }
 
 /** How far off the still skin (a share of the push along it) a root caught under moving skin slides. */
