@@ -200,6 +200,12 @@ const DETAIL_LEVELS = [
 ];
 /** A level's folds are repaired among the triangles this many rings of neighbours around them (the whole head is checked once at the end). */
 const FOLD_RINGS = 8;
+/**
+ * The coarse fit's repair runs again, at most this many times in all, while folds are left anywhere: smoothing one
+ * fold can push a vertex through a triangle outside those it checked (p12-a's avatar as a scan: an ear into the
+ * skull, 35 vertices, after which no level could be kept). Two passes were enough there.
+ */
+const COARSE_REPAIRS = 3;
 
 /**
  * The detailed fit from the coarse one (in `head`, modified in place). The coarse fit's folds (at the lids,
@@ -228,10 +234,10 @@ function fitDetail(
     const folds = intersectingVertices(positions, indices, all);
     return folds.size === 0 ? undefined : trianglesTouching(indices, [...grow(folds, neighbours, FOLD_RINGS)], n);
   };
-  const coarseFolds = aroundFolds(coarse);
-  if (coarseFolds && relaxTangles(coarse, indices, coarseFolds) > 0) {
-    untangle(coarse, start, indices, coarseFolds);
-    relaxTangles(coarse, indices, coarseFolds);
+  for (let pass = 0, near = aroundFolds(coarse); near && pass < COARSE_REPAIRS; pass++, near = aroundFolds(coarse)) {
+    if (relaxTangles(coarse, indices, near) === 0) continue;
+    untangle(coarse, start, indices, near);
+    relaxTangles(coarse, indices, near);
   }
   head.set(coarse);
   const kept = coarse.slice();
