@@ -234,7 +234,9 @@ function fitDetail(
     const folds = intersectingVertices(positions, indices, all);
     return folds.size === 0 ? undefined : trianglesTouching(indices, [...grow(folds, neighbours, FOLD_RINGS)], n);
   };
-  for (let pass = 0, near = aroundFolds(coarse); near && pass < COARSE_REPAIRS; pass++, near = aroundFolds(coarse)) {
+  for (let pass = 0; pass < COARSE_REPAIRS; pass++) {
+    const near = aroundFolds(coarse);
+    if (!near) break;
     if (relaxTangles(coarse, indices, near) === 0) continue;
     untangle(coarse, start, indices, near);
     relaxTangles(coarse, indices, near);
