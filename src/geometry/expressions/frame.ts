@@ -52,8 +52,12 @@ export interface ExpressionFrame {
   lidRims: { left: number[]; right: number[] };
   /** Head vertices of the lids' skin next to each rim: its first ring on the lids' outer face (not the socket, not the lids' back). */
   lidSkin: { left: number[]; right: number[] };
-  /** Head vertices of the lids' back next to each rim (2.0's lids have a thickness: the face towards the eyeball). */
+  /**
+   * Head vertices of the lids' back next to each rim: 2.0's lids have a thickness (the face towards the eyeball); 1.6's
+   * have none (`thinLids`), and the socket's lining right behind the rim is their back.
+   */
   lidBack: { left: number[]; right: number[] };
+  thinLids: boolean;
   /** The inner lip contour at the mesh's resolution, in order: its points and, in 2.0, the points refined between. */
   lipRim: number[];
 }
@@ -88,7 +92,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
   const socket = flags(jaw.length, template.regions.eyeSocketLeft, template.regions.eyeSocketRight);
   const mouthBag = flags(jaw.length, template.regions.mouthBag);
   const forward = turn([0, 0, 1]);
-  const { lidRims, lidSkin, lidBack, lipRim } = rimsOf(template);
+  const { lidRims, lidSkin, lidBack, thinLids, lipRim } = rimsOf(template);
   const eyeRadius = template.eyes.left.radius * toFitted.scale;
   const lidCentre = (loop: readonly number[]): Vec3 => {
     const points = loop.map(at);
@@ -123,6 +127,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     lidRims,
     lidSkin,
     lidBack,
+    thinLids,
     lipRim,
   };
 }
@@ -155,10 +160,10 @@ function boundsMiddle(p: Float32Array): Vec3 {
   return scale(add(lo, hi), 0.5);
 }
 
-const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'lipRim'>>();
+const rims = new WeakMap<HeadTemplate, Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'thinLids' | 'lipRim'>>();
 
 /** The eye openings' and the mouth's rims, found once per template (they depend on its topology alone). */
-function rimsOf(template: HeadTemplate): Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'lipRim'> {
+function rimsOf(template: HeadTemplate): Pick<ExpressionFrame, 'lidRims' | 'lidSkin' | 'lidBack' | 'thinLids' | 'lipRim'> {
   let out = rims.get(template);
   if (!out) {
     const neighbours = vertexNeighbours(template.head.positions.length / 3, template.head.indices);
@@ -168,14 +173,18 @@ function rimsOf(template: HeadTemplate): Pick<ExpressionFrame, 'lidRims' | 'lidS
     // The skin faces away from the eyeball; the 2.0 lids' back (their thickness, facing the eyeball) does not.
     const { positions, normals } = template.head;
     const facesOut = (v: number, eye: Vec3) => dot(sub(vertex(positions, v), eye), vertex(normals, v)) > 0;
-    const ring = (rim: number[], eye: Vec3, out: boolean) => {
+    const nextTo = (rim: number[]) => {
       const onRim = new Set(rim);
-      return [...new Set(rim.flatMap((v) => neighbours[v]))].filter((v) => !onRim.has(v) && !socket.has(v) && facesOut(v, eye) === out).sort((x, y) => x - y);
+      return [...new Set(rim.flatMap((v) => neighbours[v]))].filter((v) => !onRim.has(v)).sort((x, y) => x - y);
     };
+    const ring = (rim: number[], eye: Vec3, out: boolean) => nextTo(rim).filter((v) => !socket.has(v) && facesOut(v, eye) === out);
     const eyes = template.eyes;
     const lidSkin = { left: ring(lidRims.left, eyes.left.centre, true), right: ring(lidRims.right, eyes.right.centre, true) };
-    const lidBack = { left: ring(lidRims.left, eyes.left.centre, false), right: ring(lidRims.right, eyes.right.centre, false) };
-    out = { lidRims, lidSkin, lidBack, lipRim: refinedLoop(neighbours, template.loops.lipsInner) };
+    const thinLids = ring(lidRims.left, eyes.left.centre, false).length === 0;
+    // A lid with no thickness has the socket's lining right behind its rim.
+    const backOf = (rim: number[], eye: Vec3) => (thinLids ? nextTo(rim).filter((v) => socket.has(v)) : ring(rim, eye, false));
+    const lidBack = { left: backOf(lidRims.left, eyes.left.centre), right: backOf(lidRims.right, eyes.right.centre) };
+    out = { lidRims, lidSkin, lidBack, thinLids, lipRim: refinedLoop(neighbours, template.loops.lipsInner) };
     rims.set(template, out);
   }
   return out;

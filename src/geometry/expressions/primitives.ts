@@ -181,6 +181,8 @@ const OVERLAP = { past: 0.01, front: 0.02 };
 const FROM_BELOW = { angle: (50 * Math.PI) / 180, step: 0.005, steps: 30 };
 /** How far to either side (a share of the eye's width) a closing lid's margin keeps clear of the other's. */
 const REACH_ACROSS = 0.02;
+/** A closing upper margin's edges are checked against the lower lid's skin at this many steps between their ends. */
+const EDGE_SAMPLES = 4;
 /**
  * Where the motion fades at the corners, as a multiple of the opening's widest angle. A closing upper margin fades
  * over a much shorter stretch: held back, it would stay above the lower one there while its neighbours come down past
@@ -284,6 +286,7 @@ class Lid {
     }
     const meets = this.overlapMeets(ownRim);
     this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
+    if (this.overlaps && frame.thinLids) this.keepEdgesInFront();
     const nearby: number[] = [], p = frame.fitted.head, c = this.centre;
     for (let v = 0; v < p.length / 3; v++) {
       const rx = p[3 * v] - c[0], ry = p[3 * v + 1] - c[1], rz = p[3 * v + 2] - c[2];
@@ -354,6 +357,30 @@ class Lid {
 
   private overlapFade(x: number): number {
     return this.overlaps ? smoothstep(Math.max(0, this.upper.at(x) - this.lower.at(x)) / (PUSH.corner * this.widest)) : 0;
+  }
+
+  /**
+   * A thin lid's closing margin (it has no back to stand behind it) keeps its straight edges as far in front of the
+   * lower lid's skin between their ends as its points stand (OVERLAP.front): where the skin bulges further out than an
+   * edge, both its ends move out by as much. 1.6's margin has 7 points, and the lower lid's bulge came up to 0.2 mm
+   * through the edges between them.
+   */
+  private keepEdgesInFront(): void {
+    const order = this.margin.map((_, k) => k).sort((a, b) => this.margin[a].x - this.margin[b].x);
+    const outward = this.margin.map(() => 0);
+    for (let k = 1; k < order.length; k++) {
+      const i = this.margin[order[k - 1]], j = this.margin[order[k]];
+      const ri = this.distance(i.q) + i.out, rj = this.distance(j.q) + j.out;
+      const ei = this.elevation(i.q) - i.turn, ej = this.elevation(j.q) - j.turn;
+      let over = 0;
+      for (let s = 1; s < EDGE_SAMPLES; s++) {
+        const t = s / EDGE_SAMPLES;
+        over = Math.max(over, this.frontAt(i.x + t * (j.x - i.x), ei + t * (ej - ei)) - (ri + t * (rj - ri)));
+      }
+      outward[order[k - 1]] = Math.max(outward[order[k - 1]], over);
+      outward[order[k]] = Math.max(outward[order[k]], over);
+    }
+    this.margin.forEach((m, k) => (m.out += outward[k]));
   }
 
   /**
@@ -700,13 +727,14 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
     const across = which === 'upper' ? (lid.elevationAt(qx, qy, qz) - lower.at(x)) / gap : (upper.at(x) - lid.elevationAt(qx, qy, qz)) / gap;
     if (across <= 0) continue;
     // The lining of the socket behind the lid slides along with it, fading far round the back.
-    const fade = frame.socket[v] ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
+    const lining = frame.socket[v] && !back.has(v);
+    const fade = lining ? SOCKET_FADE : SKIN_FADE, start = fade[0], span = fade[1];
     // Near the corners, where the opening tapers away, everything stays put; the socket over a
     // wider stretch, as its small triangles there fold first.
     const marginCorner = closingOver && rim.has(v);
     // A closing margin's point fades by its own opening: the refined points near a corner lie well off the landmarks' contour.
     const opening = marginCorner ? Math.max(gap, lid.elevationAt(qx, qy, qz) - lower.at(x)) : gap;
-    const corner = smoothstep(opening / ((frame.socket[v] ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
+    const corner = smoothstep(opening / ((lining ? CORNER.socket : marginCorner ? CORNER.margin : CORNER.skin) * widest));
     // The lid's back (its thickness behind the margin) moves as the margin does: the lid does not fold over it.
     // A closing margin's own points close in full out to the corners (far from the lid centre, faded by `near`, they
     // left a wedge of eyeball seen from the front); the fold check holds them back where they would cut the lower lid.
@@ -723,7 +751,7 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
     const sideways = radialX * left[0] + radialY * left[1] + radialZ * left[2];
     const alongX = radialX - sideways * left[0], alongY = radialY - sideways * left[1], alongZ = radialZ - sideways * left[2];
     const length = hypot3(alongX, alongY, alongZ) || 1;
-    const push = frame.socket[v] ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(opening / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
+    const push = lining ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(opening / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
     clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
     if (closingOver && (back.has(v) || frame.socket[v])) {
       behind.push(v);

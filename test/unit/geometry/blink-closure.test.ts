@@ -13,7 +13,7 @@ import { buildBlendshapes } from '../../../src/geometry/expressions/blendshapes.
 import { PART_NAMES } from '../../../src/geometry/template/types.ts';
 import { countIntersectionsBetween } from '../../../src/geometry/mesh/checks.ts';
 import { LID_VIEWS, selfIntersections, stillSeen as seen, type Mesh } from '../../../tools/quality/lid-closure.ts';
-import type { Vec3 } from '../../../src/model/avatar.ts';
+import type { TemplateVersion, Vec3 } from '../../../src/model/avatar.ts';
 
 const SHAPES = [['eyeLeft', 'eyeBlinkLeft'], ['eyeRight', 'eyeBlinkRight']] as const;
 const below = (degrees: number): Vec3 => [0, -Math.sin((degrees * Math.PI) / 180), Math.cos((degrees * Math.PI) / 180)];
@@ -22,17 +22,17 @@ const VIEWS = [...LID_VIEWS, below(20), below(50)];
 const VIEW_NAMES = ['front', 'below 37°', 'below 20°', 'below 50°'];
 /**
  * The most of the open eye's eyeball still seen at blink, from each view (pixels of 0.2 mm: 0.5 % is a few dozen, 0.1 %
- * a few), on the templates and on fitted heads (whose lower lids recede more steeply). Seen now at most: templates
+ * a few), on the templates (fitted heads, whose lower lids recede more steeply, have their own: FITTED). Seen now at most: templates
  * 0 % from the front, 0.45 % from 37 degrees (1.6's left eye), 0.07 % from 20, 0.63 % from 50; the three fitted heads
  * 0 %, 0.04 % (p07-a's eyes; 0.16 % on its right eye with the lining lifted a little less), 0 % and 0.88 % (p07-a's left).
  */
-const LIMIT = { template: [0.001, 0.0075, 0.003, 0.01], fitted: [0.001, 0.0025, 0.002, 0.02] };
+const LIMIT = [0.001, 0.0075, 0.003, 0.01];
 
 /** The share of the open eye's eyeball still seen with the lids closed, from each of VIEWS. */
 function stillSeen(open: Mesh, closed: Mesh, eye: Mesh): number[] {
   return seen(open, closed, eye, VIEWS).map(({ open: before, share }) => {
-    // (From 50 degrees below, the open eye shows 1,400-1,800 pixels, more from nearer the front.)
-    assert.ok(before > 1000, `the open eye shows (${before} px)`);
+    // (From 50 degrees below, the open eye shows 1,000-1,800 pixels, more from nearer the front.)
+    assert.ok(before > 800, `the open eye shows (${before} px)`);
     return share;
   });
 }
@@ -47,7 +47,7 @@ for (const version of ['1.6', '2.0'] as const) {
       // Before (9b40ee5) 1.4-2.0 % stayed seen from the front, 2.1-4.1 % from 37 degrees below, through lens-shaped
       // slits between the upper margin's straight edges; then none from the front, 1.1-1.5 % from 37 degrees and
       // 2.9-3.3 % from 50; with the margin brought further down to hide the eye from below, 0.1-0.5 % and 0.5-1.2 %.
-      stillSeen(tpl.head, closed, tpl.parts[eye]).forEach((share, k) => assert.ok(share < LIMIT.template[k], `${shape} ${VIEW_NAMES[k]}: ${(100 * share).toFixed(2)} % still seen`));
+      stillSeen(tpl.head, closed, tpl.parts[eye]).forEach((share, k) => assert.ok(share < LIMIT[k], `${shape} ${VIEW_NAMES[k]}: ${(100 * share).toFixed(2)} % still seen`));
       assert.equal(selfIntersections(closed), 0, `${shape}: the head folds`);
     }
   });
@@ -69,14 +69,23 @@ for (const version of ['1.6', '2.0'] as const) {
  * heads' lashes cut the lower lids at rest (13, 23 and 13 pairs) until the neutral's went through the same clearance
  * (lash-rest.test.ts).
  */
-const FITTED = ['p03-a', 'p07-a', 'p13-a'];
+/**
+ * 1.6's lids have no thickness and its margin 7 points: on p03-a's right eye and p10-b's left 3.36 % and 2.58 % stayed
+ * seen from the front, 11.7 % and 5.8 % from 37 degrees below, until the socket's lining behind the rim moved with the
+ * margin as 2.0's lid back does and the margin's edges stood in front of the lower lid's bulge as its points do: 0.30 %
+ * and 0.25 % from the front, 1.15 % and 1.85 % from 37 degrees.
+ */
+const FITTED: { template: TemplateVersion; photos: string[]; limit: number[] }[] = [
+  { template: '2.0', photos: ['p03-a', 'p07-a', 'p13-a'], limit: [0.001, 0.0025, 0.002, 0.02] },
+  { template: '1.6', photos: ['p03-a', 'p10-b'], limit: [0.005, 0.025, 0.015, 0.08] },
+];
 const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
 
 const pipeline = createPipeline();
 
-for (const photo of FITTED) {
-  test(`${photo}: eyeBlink* at 1 on the fitted head hides the eyeball, without a fold`, async () => {
-    const { model } = await (await pipeline).run({ inputType: 'photo', file: readFileSync(path.join(FACES, `${photo}.jpg`)), template: '2.0', features: ['expressions'] }, () => {});
+for (const { template, photos, limit } of FITTED) for (const photo of photos) {
+  test(`${template}, ${photo}: eyeBlink* at 1 on the fitted head hides the eyeball, without a fold`, async () => {
+    const { model } = await (await pipeline).run({ inputType: 'photo', file: readFileSync(path.join(FACES, `${photo}.jpg`)), template, features: ['expressions'] }, () => {});
     const mesh = (name: string) => model.meshes.find((m) => m.name === name)!;
     const head = mesh('head');
     let folds = 0, lashCuts = 0;
@@ -87,7 +96,7 @@ for (const photo of FITTED) {
       };
       const closed = closedAt(head);
       lashCuts += countIntersectionsBetween(closed, closedAt(mesh('eyelashes'))) - countIntersectionsBetween(head.geometry, mesh('eyelashes').geometry);
-      stillSeen(head.geometry, closed, mesh(eye).geometry).forEach((share, k) => assert.ok(share < LIMIT.fitted[k], `${shape} ${VIEW_NAMES[k]}: ${(100 * share).toFixed(2)} % still seen`));
+      stillSeen(head.geometry, closed, mesh(eye).geometry).forEach((share, k) => assert.ok(share < limit[k], `${shape} ${VIEW_NAMES[k]}: ${(100 * share).toFixed(2)} % still seen`));
       folds += selfIntersections(closed) - selfIntersections(head.geometry);
     }
     assert.equal(folds, 0, `${folds} new self-intersections at blink`);
