@@ -2,7 +2,8 @@
  * Bakes the head's albedo atlas: texels of the visible face come from the photo through the estimated
  * camera; everything else is skin whose colour is interpolated from the face's border (so that the colour
  * continues across the seam) and drifts to the median skin tone far from the face. A feathered weight
- * blends the two, and parts of the face turned away from the camera take the skin fill instead of smeared pixels.
+ * blends the two. Parts of the face the camera did not see (turned away, or hidden behind the nose) and the skin under
+ * a hair mesh take the photo's skin around them instead of smeared pixels or the fill.
  */
 import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
@@ -26,13 +27,13 @@ export interface AlbedoInput {
   faceOval: readonly number[];
   /** The photo's skin tone (see measureSkinTone). */
   skin: Rgb;
-  /** Per vertex, 0 where the photo's camera did not see the surface (occluded): the fill takes over there. */
+  /** Per vertex, 0 where the photo's camera did not see the surface (occluded): the photo's skin around it takes over there. */
   visible?: Uint8Array;
   /** Hair over the fill: per-vertex coverage (0..1) and colour. */
   hair?: { coverage: Float32Array; colour: Rgb };
   /**
    * Per vertex, how much a hair mesh lies over the skin (0..1, see hair-cover.ts): the photo is not baked
-   * there (its hair would show through the mesh's), the fill takes over.
+   * there (its hair would show through the mesh's), the photo's skin around it takes over.
    */
   hairOver?: HairCover;
   /**
@@ -74,10 +75,10 @@ const FACING_FULL = 0.45;
 /** The skin fill is baked at 1/FILL_REDUCTION of the atlas size. */
 const FILL_REDUCTION = 4;
 /**
- * The skin under a hair mesh continues the photo's skin around it, filled on a grid of 1/UNDER_HAIR_REDUCTION of
+ * The skin under a hair mesh or unseen continues the photo's skin around it, filled on a grid of 1/AROUND_REDUCTION of
  * the atlas size (push-pull: smooth, and a few milliseconds).
  */
-const UNDER_HAIR_REDUCTION = 8;
+const AROUND_REDUCTION = 8;
 /** The matte's alpha (0..255) below which a pixel is background, and from which it fully counts. */
 const MATTE_RAMP = [96, 224] as const;
 /** Skin luminance, relative to the skin tone's, above which a texel counts as highlight; the part of the excess kept. */
@@ -95,7 +96,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
 
   const skin = input.skin;
   const fixedOf = fixedColourOf(n, input.fixed ?? []);
-  const { weight, underHair } = photoWeights(input, img, facing, fixedOf, oval, feather, frontMost);
+  const { weight, fromAround } = photoWeights(input, img, facing, fixedOf, oval, feather, frontMost);
   const fill = fillColours(input, img, skin, fixedOf);
   const gain = input.photoGain;
 
@@ -105,18 +106,18 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const bytes = magnify(bakeFill(input, fill, skin, size / FILL_REDUCTION), size / FILL_REDUCTION, FILL_REDUCTION, input.out);
   const rgba = new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, bytes.length);
   const px = new Float32Array(3);
-  const attrs = vertexAttributes(img, weight, gain, underHair);
+  const attrs = vertexAttributes(img, weight, gain, fromAround);
   const { photo, matte, highlights } = input;
   const skinLum = highlights && luminance(highlights.skin.map((c) => srgbToLinear[Math.round(c)]));
   const { indices, uvs } = input;
-  const faceTriangles = trianglesTouched(indices, weight, underHair);
+  const faceTriangles = trianglesTouched(indices, weight, fromAround);
   const sampler: PhotoSource = { photo, matte, convert: !!gain || !!skinLum, skinLum: skinLum || 0, features: highlights?.features, px };
-  const under = anyPositive(underHair) ? underHairSkin(layoutRaster(uvs, indices, size / UNDER_HAIR_REDUCTION), faceTriangles, attrs, sampler) : undefined;
+  const under = anyPositive(fromAround) ? skinAround(layoutRaster(uvs, indices, size / AROUND_REDUCTION), faceTriangles, attrs, sampler) : undefined;
   // Hair hanging over the face's border stays in the texture: removing it made renders less like the person
   // (tried: a colour test in a band along the border, identity distance +0.04; the observed hair region cut out of
   // the matte, grown by a matte cell: p04-a's dark temple streak went, but its cells left square seams between
   // photo and fill at other temples, p07-a's and p01-b's; faded over four cells, identity +0.011 on six photos).
-  const underImage = under && { width: size / UNDER_HAIR_REDUCTION, height: size / UNDER_HAIR_REDUCTION, data: under };
+  const underImage = under && { width: size / AROUND_REDUCTION, height: size / AROUND_REDUCTION, data: under };
   bakePhoto(rgba, layoutRaster(uvs, indices, size), faceTriangles, attrs, sampler, underImage);
   return { rgba: bytes, photoWeight: weight };
 }
@@ -135,7 +136,9 @@ function fixedColourOf(n: number, fixed: NonNullable<AlbedoInput['fixed']>): Uin
 
 /**
  * Per vertex, the photo's weight (inside the face's oval, feathered over `feather` pixels; facing the camera; seen)
- * and the share of it a hair mesh over the skin takes away (`underHair`).
+ * and the share the photo's skin around it takes instead (`fromAround`): where a hair mesh lies over the skin, and inside
+ * the face where the camera did not see it (hidden behind the nose, the nostrils from above: the fill there was the
+ * skin tone's, a pale patch beside and under the nose; turned away).
  */
 function photoWeights(
   input: AlbedoInput,
@@ -145,27 +148,28 @@ function photoWeights(
   oval: [number, number][],
   feather: number,
   frontMost: number,
-): { weight: Float32Array; underHair: Float32Array } {
+): { weight: Float32Array; fromAround: Float32Array } {
   const { positions, visible, hairOver } = input;
   const n = positions.length / 3;
   const weight = new Float32Array(n);
-  const underHair = new Float32Array(n);
+  const fromAround = new Float32Array(n);
   for (let v = 0; v < n; v++) {
-    if (fixedOf[v] || (visible && !visible[v])) continue;
+    if (fixedOf[v]) continue;
     // Points behind the face's rim (the back of the head) also project inside the oval.
     if (positions[v * 3 + 2] < frontMost - 1) continue;
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
     if (d <= 0) continue;
-    const seen = smoothstep(0, feather, d) * smoothstep(FACING_MIN, FACING_FULL, facing[v]);
+    const inside = smoothstep(0, feather, d);
+    const seen = visible && !visible[v] ? 0 : smoothstep(FACING_MIN, FACING_FULL, facing[v]);
     const hair = hairOver?.at(v) ?? 0;
-    weight[v] = seen * (1 - hair);
-    underHair[v] = seen * hair;
+    weight[v] = inside * seen * (1 - hair);
+    fromAround[v] = inside - weight[v];
   }
-  return { weight, underHair };
+  return { weight, fromAround };
 }
 
-/** Per vertex, the 7 attributes the atlas interpolates: image x, y, photo weight, gains, share under hair. */
-function vertexAttributes(img: Float32Array, weight: Float32Array, gain: Float32Array | undefined, underHair: Float32Array): Float32Array {
+/** Per vertex, the 7 attributes the atlas interpolates: image x, y, photo weight, gains, share from the skin around. */
+function vertexAttributes(img: Float32Array, weight: Float32Array, gain: Float32Array | undefined, fromAround: Float32Array): Float32Array {
   const n = weight.length;
   const attrs = new Float32Array(n * 7);
   for (let v = 0; v < n; v++) {
@@ -173,18 +177,18 @@ function vertexAttributes(img: Float32Array, weight: Float32Array, gain: Float32
     attrs[v * 7 + 1] = img[v * 2 + 1];
     attrs[v * 7 + 2] = weight[v];
     for (let c = 0; c < 3; c++) attrs[v * 7 + 3 + c] = gain ? gain[v * 3 + c] : 1;
-    attrs[v * 7 + 6] = underHair[v];
+    attrs[v * 7 + 6] = fromAround[v];
   }
   return attrs;
 }
 
-/** The triangles with a corner that takes photo colour or lies under the hair. */
-function trianglesTouched(indices: Uint32Array, weight: Float32Array, underHair: Float32Array): Uint32Array {
+/** The triangles with a corner that takes photo colour or the photo's skin around it. */
+function trianglesTouched(indices: Uint32Array, weight: Float32Array, fromAround: Float32Array): Uint32Array {
   const list = new Uint32Array(indices.length / 3);
   let count = 0;
   for (let t = 0; t < list.length; t++) {
     const a = indices[t * 3], b = indices[t * 3 + 1], c = indices[t * 3 + 2];
-    if (weight[a] > 0 || underHair[a] > 0 || weight[b] > 0 || underHair[b] > 0 || weight[c] > 0 || underHair[c] > 0) list[count++] = t;
+    if (weight[a] > 0 || fromAround[a] > 0 || weight[b] > 0 || fromAround[b] > 0 || weight[c] > 0 || fromAround[c] > 0) list[count++] = t;
   }
   return list.subarray(0, count);
 }
@@ -195,9 +199,9 @@ function anyPositive(values: Float32Array): boolean {
 }
 
 /**
- * The photo, and the skin under the hair, over the fill at full size on the listed triangles: the atlas's hot loop
+ * The photo, and the photo's skin around where it is not seen or lies under the hair, over the fill at full size on the listed triangles: the atlas's hot loop
  * (a million texels), the raster's rows walked here, and of the interpolated attributes (`attrs`: 7 per vertex,
- * image x, y, photo weight, gains, share under hair) only the weights until a texel turns out to take photo colour.
+ * image x, y, photo weight, gains, share from around) only the weights until a texel turns out to take photo colour.
  */
 function bakePhoto(rgba: Uint8ClampedArray, raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource, under: RgbImage | undefined): void {
   const { indices, size, firstRow, top, spans } = raster;
@@ -228,8 +232,8 @@ function bakePhoto(rgba: Uint8ClampedArray, raster: UvRaster, triangles: Uint32A
         const o = (y * size + x) * 4;
         const u = under ? Math.fround(attrs[cb + 6] + wa * da[6] + wb * db[6]) : 0;
         if (u > 0.002) {
-          // The skin under the hair: the photo's skin around it, where the photo would have been.
-          sampleBilinear(under!, pxc / UNDER_HAIR_REDUCTION, py / UNDER_HAIR_REDUCTION, around, 4);
+          // Under the hair or unseen: the photo's skin around it, where the photo would have been.
+          sampleBilinear(under!, pxc / AROUND_REDUCTION, py / AROUND_REDUCTION, around, 4);
           for (let k = 0; k < 3; k++) rgba[o + k] = u * around[k] + (1 - u) * rgba[o + k];
         }
         if (!(Math.fround(attrs[cb + 2] + wa * da[2] + wb * db[2]) > 0.002)) continue;
@@ -280,10 +284,10 @@ function photoColour(s: PhotoSource, t: Float32Array): number {
 }
 
 /**
- * The skin under a hair mesh on a coarse atlas grid (`size` texels a side): texels the photo gives mostly (weight
- * at least a half) keep its colour, all others take a push-pull continuation of them.
+ * The photo's skin continued on a coarse atlas grid (`size` texels a side), for texels under a hair mesh or unseen:
+ * texels the photo gives mostly (weight at least a half) keep its colour, all others take a push-pull continuation of them.
  */
-function underHairSkin(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource): Uint8Array {
+function skinAround(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource): Uint8Array {
   const { px } = sampler;
   const { size } = raster;
   const rgba = new Uint8Array(size * size * 4);
@@ -293,7 +297,7 @@ function underHairSkin(raster: UvRaster, triangles: Uint32Array, attrs: Float32A
     for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = px[c];
     source[texel] = TexelSource.scan;
   }, triangles);
-  // Every other texel is filled: a fine texel under the hair samples its coarse neighbours bilinearly.
+  // Every other texel is filled: a fine texel from around samples its coarse neighbours bilinearly.
   for (let i = 0; i < source.length; i++) if (source[i] !== TexelSource.scan) source[i] = TexelSource.fill;
   pushPullFill(rgba, source, size);
   return rgba;

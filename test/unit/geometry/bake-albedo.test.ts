@@ -139,10 +139,12 @@ test("the bust takes the photo's neck colour where the photo shows the neck, the
   assert.ok(seen[0] < 190 && seen[0] >= 178, `neck seen: near its colour (180, 140, 120), ${seen}`);
 });
 
-test('skin under a hair mesh continues the photo skin around it, not the photo under it nor the border fill', () => {
-  const p = plane();
-  // Red skin inside, blue at the border (hair framing the face, which the fill's border samples take), and the
-  // photo's own hair (green) in a patch that the hair mesh covers.
+/**
+ * Red skin inside, blue at the border (hair framing the face, which the fill's border samples take), and green in a
+ * patch (the photo's own hair, or what stands in front of the skin there) at image x 55..80, y 85..115: plane x
+ * -3..-1.3 cm, y -1..1 cm.
+ */
+function skinPhoto() {
   const data = new Uint8Array(200 * 200 * 3);
   const inPatch = (x: number, y: number) => x >= 55 && x < 80 && y >= 85 && y < 115;
   for (let y = 0; y < 200; y++) {
@@ -151,19 +153,35 @@ test('skin under a hair mesh continues the photo skin around it, not the photo u
       data.set(inPatch(x, y) ? [40, 200, 40] : border ? [40, 40, 200] : [200, 60, 50], (y * 200 + x) * 3);
     }
   }
-  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
-  // The mesh covers the patch (plane x -3..-1.3 cm, y -1..1 cm) and a little around it.
-  const hairOver = {
-    at: (v: number) => {
-      const [x, y] = [p.positions[v * 3], p.positions[v * 3 + 1]];
-      return x > -3.6 && x < -0.8 && Math.abs(y) < 1.5 ? 1 : 0;
-    },
-  };
-  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera, faceOval: p.oval, skin: [200, 160, 140], hairOver });
-  // The patch's middle: image (67, 100), plane (-2.2, 0), uv (0.28, 0.5).
+  return { width: 200, height: 200, data };
+}
+const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] as [number, number] };
+/** The patch and a little around it, on the plane. */
+const overPatch = (p: ReturnType<typeof plane>, v: number) => {
+  const [x, y] = [p.positions[v * 3], p.positions[v * 3 + 1]];
+  return x > -3.6 && x < -0.8 && Math.abs(y) < 1.5;
+};
+/** The atlas's colour at the patch's middle: image (67, 100), plane (-2.2, 0), uv (0.28, 0.5). */
+function patchMiddle(rgba: Uint8Array): number[] {
   const o = (32 * 64 + Math.floor(0.28 * 64)) * 4;
-  const [r, g, b] = res.rgba.subarray(o, o + 3);
+  return Array.from(rgba.subarray(o, o + 3));
+}
+
+test('skin under a hair mesh continues the photo skin around it, not the photo under it nor the border fill', () => {
+  const p = plane();
+  const hairOver = { at: (v: number) => (overPatch(p, v) ? 1 : 0) };
+  const res = bakeAlbedo({ size: 64, ...p, photo: skinPhoto(), camera, faceOval: p.oval, skin: [200, 160, 140], hairOver });
+  const [r, g, b] = patchMiddle(res.rgba);
   assert.ok(r > 150 && g < 110 && b < 110, `under the hair ${[r, g, b]}: the red skin around it`);
+});
+
+test('skin the camera did not see (behind the nose) continues the photo skin around it, not the fill', () => {
+  const p = plane();
+  const visible = Uint8Array.from({ length: p.n * p.n }, (_, v) => (overPatch(p, v) ? 0 : 1));
+  const res = bakeAlbedo({ size: 64, ...p, photo: skinPhoto(), camera, faceOval: p.oval, skin: [200, 160, 140], visible });
+  const [r, g, b] = patchMiddle(res.rgba);
+  // (Before, the fill: the border's colour drifting to the skin tone, 141, 113, 99 here.)
+  assert.ok(r > 150 && g < 110 && b < 110, `unseen ${[r, g, b]}: the red skin around it`);
 });
 
 test("the border fill keeps the skin's hue where the photo's border lies in deep shadow (no red rim)", () => {
