@@ -40,6 +40,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       t.head.positions.length / 3,
     ),
     faceOval: t.loops.faceOval,
+    lipsOuter: t.loops.lipsOuter,
     neckFront: neckFront(t.head.positions, t.regions.neck),
     mouthInside: t.regions.mouthBag,
     hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions), t.loops.faceOval),

@@ -31,6 +31,8 @@ export interface TemplateView {
   foldProne: Uint32Array;
   /** Ordered vertex ids of the face's outer boundary (head mesh). */
   faceOval: number[];
+  /** Ordered vertex ids of the outer lip contour (head mesh). */
+  lipsOuter: number[];
   /** Head vertices on the front of the neck, where the photo's neck colour is sampled for the neck and the bust. */
   neckFront: number[];
   /** Head vertices inside the mouth (painted dark, never from the photo). */

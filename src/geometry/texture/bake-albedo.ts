@@ -42,6 +42,13 @@ export interface AlbedoInput {
    * so the neck and the bust take the photo's neck colour, and the face's tone further away.
    */
   neck?: readonly number[];
+  /**
+   * Vertex ids of the outer lip contour, in order. Inside it in the photo, what the camera did not see (the lips' inner
+   * rim, which sealed lips roll in) keeps the fill rather than the skin around: the landmark detector reads the lips'
+   * seam there, and with the lips' colour the blendshape observer read five of p06-a's mouth shapes wrong (mouthFunnel
+   * and mouthPucker not narrowing the mouth).
+   */
+  lips?: readonly number[];
   /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
   fixed?: { vertices: readonly number[]; colour: Rgb }[];
   /** Per vertex, linear RGB gains from the photo's colour to albedo (white balance, shading; see estimatePhotoLight). */
@@ -81,6 +88,8 @@ const FILL_REDUCTION = 4;
 const AROUND_REDUCTION = 8;
 /** The matte's alpha (0..255) below which a pixel is background, and from which it fully counts. */
 const MATTE_RAMP = [96, 224] as const;
+/** Unseen texels this far (mouth widths) outside the outer lip contour still count as the lips' (see AlbedoInput.lips). */
+const LIPS_MARGIN = 0.05;
 /** Skin luminance, relative to the skin tone's, above which a texel counts as highlight; the part of the excess kept. */
 const HIGHLIGHT_KNEE = 1.15;
 const HIGHLIGHT_KEEP = 0.35;
@@ -151,6 +160,9 @@ function photoWeights(
 ): { weight: Float32Array; fromAround: Float32Array } {
   const { positions, visible, hairOver } = input;
   const n = positions.length / 3;
+  const lips = input.lips?.map((v) => [img[v * 2], img[v * 2 + 1]] as [number, number]);
+  // The contour through the corners, and a little beyond it (LIPS_MARGIN mouth widths).
+  const lipsMargin = lips ? LIPS_MARGIN * Math.hypot(lips[0][0] - lips[10][0], lips[0][1] - lips[10][1]) : 0;
   const weight = new Float32Array(n);
   const fromAround = new Float32Array(n);
   for (let v = 0; v < n; v++) {
@@ -163,7 +175,8 @@ function photoWeights(
     const seen = visible && !visible[v] ? 0 : smoothstep(FACING_MIN, FACING_FULL, facing[v]);
     const hair = hairOver?.at(v) ?? 0;
     weight[v] = inside * seen * (1 - hair);
-    fromAround[v] = inside - weight[v];
+    const onLips = lips && signedPolygonDistance(lips, img[v * 2], img[v * 2 + 1]) > -lipsMargin;
+    fromAround[v] = onLips ? inside * seen * hair : inside - weight[v];
   }
   return { weight, fromAround };
 }

@@ -22,10 +22,13 @@ const firm = (failure: string) => /pass through each other|changes the render|do
 
 /**
  * Known failures since the neutral face (issue 19) closed the avatar's mouth, kept visible as TODOs with
- * their measured cause (docs/EXPRESSIONS.md) rather than hidden behind looser bars. None at present: the last,
- * p03-a's mouthFrownLeft, passes since the frown moves the lips' side with its corner (issue 20).
+ * their measured cause (docs/EXPRESSIONS.md) rather than hidden behind looser bars. p03-a's mouthFrownLeft passes
+ * since the frown moves the lips' side with its corner (issue 20).
  */
-const KNOWN: Record<string, string> = {};
+const KNOWN: Record<string, string> = {
+  'p13-a/mouthFrownRight/moves':
+    "the detector reads the right corner 0.013 lower than the left (bar 0.015; 0.027 before the skin under the nose, unseen, took the photo's skin around it instead of a pale fill): the corners' heights move with texture away from the mouth",
+};
 const known = (photo: string, name: string, check: 'visible' | 'moves') => {
   const reason = KNOWN[`${photo}/${name}/${check}`] ?? KNOWN[`${name}/${check}`];
   return reason ? { todo: reason } : {};
