@@ -161,7 +161,7 @@ function photoWeights(
   const { positions, visible, hairOver } = input;
   const n = positions.length / 3;
   const lips = input.lips?.map((v) => [img[v * 2], img[v * 2 + 1]] as [number, number]);
-  // The contour through the corners, and a little beyond it (LIPS_MARGIN mouth widths).
+  // The contour through the corners, and a little beyond it (LIPS_MARGIN mouth widths; the corners are its 1st and 11th points).
   const lipsMargin = lips ? LIPS_MARGIN * Math.hypot(lips[0][0] - lips[10][0], lips[0][1] - lips[10][1]) : 0;
   const weight = new Float32Array(n);
   const fromAround = new Float32Array(n);
