@@ -663,8 +663,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     return rest;
   };
   // Hidden vertices whose motion is smoothed with their neighbours', `smoothing` passes (none at first).
-  const smoothed = new Set<number>(), inNearby = new Uint8Array(p.length / 3);
-  for (const v of nearby) inNearby[v] = 1;
+  const smoothed = new Set<number>();
   let smoothing = 0;
   let fresh = place();
   for (let step = 0; fresh.length > 0 && step < UNFOLD.steps + LIFT.most / LIFT.step; step++) {
@@ -675,16 +674,21 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   // What holding the margin back could not undo: the lid's back and the socket's lining behind the closed lid folding
   // on themselves, where the motion they take from the margin points by distance bends too sharply (p12-a's left eye:
   // 26 pairs left after every step). There their motion is smoothed with their neighbours', a pass more each round.
-  const hidden = (v: number) => inNearby[v] === 1 && (back[v] === 1 || frame.socket[v] === 1);
-  for (let round = 0; fresh.length > 0 && round < SMOOTHING_ROUNDS; round++) {
-    for (const t of fresh) for (let k = 0; k < 3; k++) {
-      const v = region[3 * t + k];
-      if (!hidden(v) || !movedFromBase(v)) continue;
-      smoothed.add(v);
-      for (const u of neighbours[v]) if (hidden(u)) smoothed.add(u);
+  if (fresh.length > 0) {
+    // Only vertices `place` resets each time (the lid's nearby ones) are smoothed.
+    const inNearby = new Uint8Array(p.length / 3);
+    for (const v of nearby) inNearby[v] = 1;
+    const hidden = (v: number) => inNearby[v] === 1 && (back[v] === 1 || frame.socket[v] === 1);
+    for (let round = 0; fresh.length > 0 && round < SMOOTHING_ROUNDS; round++) {
+      for (const t of fresh) for (let k = 0; k < 3; k++) {
+        const v = region[3 * t + k];
+        if (!hidden(v) || !movedFromBase(v)) continue;
+        smoothed.add(v);
+        for (const u of neighbours[v]) if (hidden(u)) smoothed.add(u);
+      }
+      smoothing++;
+      fresh = place();
     }
-    smoothing++;
-    fresh = place();
   }
   // Then further down to hide the eye from below, where that makes no new crossing: the lowered points nearest one go
   // back (the nearest of all was often one not lowered, and then every point went back: p10-a's and p07-a's left
