@@ -212,9 +212,10 @@ function anyPositive(values: Float32Array): boolean {
 }
 
 /**
- * The photo, and the photo's skin around where it is not seen or lies under the hair, over the fill at full size on the listed triangles: the atlas's hot loop
- * (a million texels), the raster's rows walked here, and of the interpolated attributes (`attrs`: 7 per vertex,
- * image x, y, photo weight, gains, share from around) only the weights until a texel turns out to take photo colour.
+ * The photo, and the photo's skin around where it is not seen or lies under the hair, over the fill at full size on
+ * the listed triangles: the atlas's hot loop (a million texels), the raster's rows walked here, and of the interpolated
+ * attributes (`attrs`: 7 per vertex, image x, y, photo weight, gains, share from around) only the weights until a
+ * texel turns out to take photo colour.
  */
 function bakePhoto(rgba: Uint8ClampedArray, raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource, under: RgbImage | undefined): void {
   const { indices, size, firstRow, top, spans } = raster;
