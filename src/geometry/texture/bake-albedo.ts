@@ -9,7 +9,7 @@ import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
 import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median } from './sample.ts';
-import { signedPolygonDistance } from './polygon-distance.ts';
+import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import type { HairCover } from '../hair/hair-cover.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';

@@ -11,7 +11,7 @@
 import type { Rgb, RgbImage } from './rgb-image.ts';
 import { channelMedians, median } from './sample.ts';
 import { insidePolygon } from '../spatial/inside-polygon.ts';
-import { signedPolygonDistance } from './polygon-distance.ts';
+import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import { rec601Luma } from '../render/srgb.ts';
 
 type Point = [number, number];

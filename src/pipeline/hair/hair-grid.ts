@@ -5,7 +5,7 @@
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import type { PersonMatte } from '../face/person-matte.ts';
-import { signedPolygonDistance } from '../../geometry/texture/polygon-distance.ts';
+import { signedPolygonDistance } from '../../geometry/spatial/polygon-distance.ts';
 import { colourFeatureInto, type ColourFeature } from './colour-model.ts';
 import type { FaceFrame } from './face-frame.ts';
 
