@@ -1,5 +1,6 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, hypot3, scale, sub, vertex } from '../mesh/vec.ts';
+import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
 import { awayFromEyes, between, brush, eyeball, eyelid, incisorEdges, profileAlong, profileAt, rotate, smoothstep, translate, upperAndLower, type Profile, type Side, type Weights } from './primitives.ts';
 
@@ -782,15 +783,44 @@ function jawOpenLips(f: ExpressionFrame, o: Deltas): void {
  */
 function holdLips(f: ExpressionFrame, o: Deltas, on?: Deltas): void {
   if (on) {
-    const { reach } = lipZone(f);
+    const { vertices } = lipZone(f).reach, held = heldLips(f);
     const d = o.head, opened = on.head;
-    for (let i = 0; i < reach.vertices.length; i++) {
-      const v = reach.vertices[i], held = reach.fade[i];
-      for (let k = 3 * v; k < 3 * v + 3; k++) d[k] -= held * opened[k];
+    for (let i = 0; i < vertices.length; i++) {
+      const v = vertices[i];
+      for (let k = 3 * v; k < 3 * v + 3; k++) d[k] -= held[i] * opened[k];
     }
   }
   motions.lipsTogether(f, o, 1, 0.5, { clear: LIPS_PRESSED });
 }
+
+/** Beyond the outer lip contour, the width (mouth units) over which mouthClose's hold fades from the lips' red. */
+const RED_FEATHER = 0.2;
+
+/**
+ * How much of jawOpen's motion mouthClose takes back from each vertex of the lips' reach (LipReach order): as LipReach
+ * fades it, and whole on the lips' red (their skin inside the outer lip contour seen from the front), fading over RED_FEATHER
+ * beyond it. A full lower lip reaches further from the inner contour than the 0.6 mouth units held whole: p13-a's red
+ * stretched to 1.86 times its height towards the chin.
+ */
+function heldLips(f: ExpressionFrame): Float64Array {
+  let held = heldLipsCache.get(f);
+  if (held) return held;
+  const { vertices, fade } = lipZone(f).reach;
+  const p = f.fitted.head, { left, up } = f;
+  const across = (v: number): [number, number] => [dot(vertex(p, v), left), dot(vertex(p, v), up)];
+  const outer = f.template.loops.lipsOuter.map(across);
+  held = Float64Array.from(fade);
+  for (let i = 0; i < vertices.length; i++) {
+    // The mouth bag behind the lips also lies inside the contour seen from the front: it keeps LipReach's fade.
+    if (f.mouthBag[vertices[i]]) continue;
+    const [x, y] = across(vertices[i]);
+    const red = 1 - smoothstep(-signedPolygonDistance(outer, x, y) / (RED_FEATHER * f.mouthUnit));
+    held[i] = Math.max(held[i], red);
+  }
+  heldLipsCache.set(f, held);
+  return held;
+}
+const heldLipsCache = new WeakMap<ExpressionFrame, Float64Array>();
 
 /** Shapes whose lips meet (down to LIPS_PRESSED): no teeth show between them. */
 const LIPS_MEET: ReadonlySet<ArkitName> = new Set(['mouthClose', 'mouthPressLeft', 'mouthPressRight']);

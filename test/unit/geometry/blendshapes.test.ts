@@ -142,6 +142,17 @@ test('visemes p/PP close the lips; u/ou round them; mouthClose closes jawOpen\'s
   assert.ok(width(posed('head', 'viseme_E')) > width(n), 'E widens it');
 });
 
+test('mouthClose on jawOpen holds the lips whole: their red keeps its height, the skin below stretches', () => {
+  const closed = judged('head', 'mouthClose');
+  // Outer to inner contour at the lips' centre and half way to each corner, upper lip first.
+  for (const [outer, inner] of [[0, 13], [17, 14], [84, 87], [314, 317]]) {
+    const before = dist(at(tpl.head.positions, outer), at(tpl.head.positions, inner)), after = dist(at(closed, outer), at(closed, inner));
+    assert.ok(Math.abs(after / before - 1) < 0.05, `lip height ${outer}-${inner}: ${before.toFixed(3)} -> ${after.toFixed(3)} cm`);
+  }
+  // The jaw opened all the same: the chin is further from the lower lip.
+  assert.ok(dist(at(closed, 17), at(closed, 152)) > 1.3 * dist(at(tpl.head.positions, 17), at(tpl.head.positions, 152)));
+});
+
 test('the sided mouth and brow shapes move their own side', () => {
   const n = tpl.head.positions;
   const rise = (p: ArrayLike<number>, v: number) => p[3 * v + 1] - n[3 * v + 1];
