@@ -1,8 +1,8 @@
 /**
  * The lash cards against the head on the avatars of the test photos (issue 20: lashes that follow the lids without
  * cutting them): per avatar, the pairs of lash and head triangles that cross on the neutral head and at eyeBlinkLeft
- * and eyeBlinkRight = 1 (with --all, the most over every shape, at 1 and half way to it, as an animation blends the
- * deltas), and how far the neutral lashes were moved from
+ * and eyeBlinkRight = 1 (with --all, the most over every shape, at 1 and a quarter, half and three quarters of the way
+ * to it, as an animation blends the deltas), and how far the neutral lashes were moved from
  * where their skin triangles put them (their roots, mm, and the turn of their columns, degrees), and at blink from
  * where the neutral's lashes, following their triangles, would be (mm).
  * Usage: node --import tsx scripts/lash-crossings.ts [--template 1.6|2.0] [--all] [photo ...]
@@ -26,7 +26,7 @@ const photos = named.length > 0 ? named : readdirSync(FACES).filter((f) => f.end
 const template = buildTemplate(version);
 const roots = template.lashRoots;
 const pipeline = await createPipeline();
-const total = { rest: 0, blink: 0, shapes: 0, halfWay: 0, shift: 0, turn: 0, blinkMove: 0 };
+const total = { rest: 0, blink: 0, shapes: 0, halfWay: 0, quarters: 0, shift: 0, turn: 0, blinkMove: 0 };
 for (const photo of photos) {
   const run = await pipeline.run({ inputType: 'photo', file: readFileSync(path.join(FACES, `${photo}.jpg`)), template: version, features: ['expressions'] }, () => {}).catch((e: Error) => e);
   if (run instanceof Error) {
@@ -55,6 +55,12 @@ for (const photo of photos) {
   }
   const shapes = all ? Math.max(...head.morphs.map((m) => crossingsAt(m.name))) : 0;
   const halfWay = all ? Math.max(...head.morphs.map((m) => crossingsAt(m.name, 0.5))) : 0;
+  // The shape and weight with the most pairs at a quarter or three quarters of the way.
+  let quarters = 0, quartersAt = '';
+  if (all) for (const m of head.morphs) for (const w of [0.25, 0.75]) {
+    const n = crossingsAt(m.name, w);
+    if (n > quarters) (quarters = n), (quartersAt = `${m.name} at ${w}`);
+  }
   // Where the skin triangles put the lashes, before anything keeps them out of the skin.
   const placed = placeBoundPart(template, 'eyelashes', hosts());
   const p = lashes.geometry.positions;
@@ -72,11 +78,12 @@ for (const photo of photos) {
   total.blink += blink;
   total.shapes = Math.max(total.shapes, shapes);
   total.halfWay = Math.max(total.halfWay, halfWay);
+  total.quarters = Math.max(total.quarters, quarters);
   total.shift = Math.max(total.shift, shift);
   total.turn = Math.max(total.turn, turn);
   total.blinkMove = Math.max(total.blinkMove, blinkMove);
-  console.log(`${photo}: ${rest} pairs at rest, ${blink} at blink${all ? `, at most ${shapes} in a shape (${halfWay} half way)` : ''}; roots moved up to ${(10 * shift).toFixed(2)} mm, columns turned up to ${turn.toFixed(1)}°; at blink lashes moved up to ${(10 * blinkMove).toFixed(2)} mm`);
+  console.log(`${photo}: ${rest} pairs at rest, ${blink} at blink${all ? `, at most ${shapes} in a shape (${halfWay} half way, ${quarters} at a quarter or three quarters${quarters ? `: ${quartersAt}` : ''})` : ''}; roots moved up to ${(10 * shift).toFixed(2)} mm, columns turned up to ${turn.toFixed(1)}°; at blink lashes moved up to ${(10 * blinkMove).toFixed(2)} mm`);
 }
-console.log(`template ${version}: ${total.rest} pairs at rest, ${total.blink} at blink${all ? `, at most ${total.shapes} in a shape (${total.halfWay} half way)` : ''}; roots moved up to ${(10 * total.shift).toFixed(2)} mm, columns turned up to ${total.turn.toFixed(1)}°; at blink lashes moved up to ${(10 * total.blinkMove).toFixed(2)} mm`);
+console.log(`template ${version}: ${total.rest} pairs at rest, ${total.blink} at blink${all ? `, at most ${total.shapes} in a shape (${total.halfWay} half way, ${total.quarters} at a quarter or three quarters)` : ''}; roots moved up to ${(10 * total.shift).toFixed(2)} mm, columns turned up to ${total.turn.toFixed(1)}°; at blink lashes moved up to ${(10 * total.blinkMove).toFixed(2)} mm`);
 // The pipeline's helper thread keeps the process alive.
 process.exit(0);

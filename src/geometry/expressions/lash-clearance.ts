@@ -31,26 +31,40 @@ const TOUCH_EPS = 1e-6;
  * (the neutral head and the lashes on it, already clear), only the skin the shape moved from it, and the skin round
  * the columns it moved, are looked at: a still column among still skin stays as it is. Without it the head is the
  * neutral one, whose fitted lids can lie over where their triangles put the lashes: every column and all the skin
- * round it are. Given `rest`, when the shape moved any lash, its frame half way (the deltas taken straight, as an
- * animation blends them) is cleared too: a column turned in the shape can pass through the half-moved lid (on 2.0,
- * 12 pairs half way to eyeBlinkLeft on 3 of the 18 heads). Its move there, doubled, is where the shape is cleared
- * from again.
+ * round it are. Given `rest`, when the shape moved any lash, its frames on the way (FRAMES: the deltas taken
+ * straight, as an animation blends them) are cleared too: a column turned in the shape can pass through the part-moved
+ * lid. Its move in a frame, scaled to the whole shape, is where the shape is cleared from again.
  */
 export function keepLashesClear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32Array, rest?: { head: ArrayLike<number>; lashes: ArrayLike<number> }): void {
   const followed = lashes.slice();
   clear(template, head, lashes, rest);
   if (!rest || same(lashes, followed)) return;
-  const half = halfWay(rest.lashes, lashes), before = half.slice();
-  clear(template, halfWay(rest.head, head), half, rest);
-  if (same(half, before)) return;
-  for (let i = 0; i < lashes.length; i++) lashes[i] = rest.lashes[i] + 2 * (half[i] - rest.lashes[i]);
-  clear(template, head, lashes, rest);
+  for (let pass = 0; pass < FRAME_PASSES; pass++) {
+    let changed = false;
+    for (const t of FRAMES) {
+      const frame = partWay(rest.lashes, lashes, t), before = frame.slice();
+      clear(template, partWay(rest.head, head, t), frame, rest);
+      if (same(frame, before)) continue;
+      for (let i = 0; i < lashes.length; i++) lashes[i] = rest.lashes[i] + (frame[i] - rest.lashes[i]) / t;
+      clear(template, head, lashes, rest);
+      changed = true;
+    }
+    if (!changed) return;
+  }
 }
 
-/** Half way from `from` to `to`. */
-function halfWay(from: ArrayLike<number>, to: ArrayLike<number>): Float32Array {
+/**
+ * The frames of a shape on its way (its weight) that are cleared as well: half way (on 2.0, 12 pairs half way to
+ * eyeBlinkLeft on 3 of the 18 heads) and three quarters (3 pairs on p02-a's browDownRight, with half way cleared).
+ * A frame's change moves the shape's lashes, which can make another frame cross: at most FRAME_PASSES rounds.
+ */
+const FRAMES = [0.5, 0.75];
+const FRAME_PASSES = 2;
+
+/** Share `t` of the way from `from` to `to`. */
+function partWay(from: ArrayLike<number>, to: ArrayLike<number>, t: number): Float32Array {
   const out = new Float32Array(to.length);
-  for (let i = 0; i < out.length; i++) out[i] = from[i] + (to[i] - from[i]) / 2;
+  for (let i = 0; i < out.length; i++) out[i] = from[i] + (to[i] - from[i]) * t;
   return out;
 }
 

@@ -23,8 +23,8 @@ const MOST_ROOT_SHIFT = 0.15;
 
 const pipeline = createPipeline();
 
-for (const [version, photo] of [['1.6', 'p03-b'], ['1.6', 'p11-a'], ['2.0', 'p03-a']] as [TemplateVersion, string][]) {
-  test(`${version} ${photo}: no lash card cuts the head in any shape or half way to it, and the roots stay on their lids`, async () => {
+for (const [version, photo] of [['1.6', 'p03-b'], ['1.6', 'p11-a'], ['2.0', 'p03-a'], ['2.0', 'p02-a']] as [TemplateVersion, string][]) {
+  test(`${version} ${photo}: no lash card cuts the head in any shape or half or three quarters of the way to it, and the roots stay on their lids`, async () => {
     const { model } = await (await pipeline).run({ inputType: 'photo', file: readFileSync(path.join(FACES, `${photo}.jpg`)), template: version, features: ['expressions'] }, () => {});
     const mesh = (name: string) => model.meshes.find((m) => m.name === name)!;
     const head = mesh('head'), lashes = mesh('eyelashes'), eyes = [mesh('eyeLeft'), mesh('eyeRight')];
@@ -35,7 +35,7 @@ for (const [version, photo] of [['1.6', 'p03-b'], ['1.6', 'p11-a'], ['2.0', 'p03
       if (!shape.deltas.some((d) => d !== 0)) continue;
       moving++;
       assert.equal(head.morphs[k].name, shape.name, 'head and lash shapes in the same order');
-      for (const weight of [0.5, 1]) {
+      for (const weight of [0.5, 0.75, 1]) {
         const at = (m: typeof head) => m.geometry.positions.map((x, i) => x + weight * m.morphs[k].deltas[i]);
         const shapedHead = at(head), shapedLashes = at(lashes);
         const pairs = countIntersectionsBetween({ ...head.geometry, positions: shapedHead }, { ...lashes.geometry, positions: shapedLashes });
