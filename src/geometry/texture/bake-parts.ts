@@ -24,8 +24,17 @@ const PUPIL_RATIO = 0.38;
 const SCLERA: Rgb = [236, 232, 226];
 
 /**
+ * How much of its texture's colour (sRGB) an iris shows lit as the preview lights the face: recessed in the socket,
+ * under the lids and the cornea. Median over the test photos' previews, each iris's ring against its texture:
+ * 0.86 (0.77-1.03; the cornea's reflection lifts dark irises more).
+ */
+const IRIS_SHADE = 0.86;
+
+/**
  * The iris colour from the photo: median over the iris ring (between pupil and rim) of both eyes,
- * leaving out specular highlights and eyelid skin (too bright).
+ * leaving out specular highlights and eyelid skin (too bright), over IRIS_SHADE: the photo's iris lies in the same
+ * shade of its socket, lids and cornea as the avatar's does, so taken as it is the avatar's came out darker than
+ * the photo's (and its likeness less: brightened 1.3 times, the identity distance fell on 14 of the 18 photos).
  */
 export function sampleIrisColour(photo: RgbImage, irises: { x: number; y: number; r: number }[]): Rgb {
   const ch: number[][] = [[], [], []];
@@ -43,7 +52,7 @@ export function sampleIrisColour(photo: RgbImage, irises: { x: number; y: number
     }
   }
   if (ch[0].length === 0) return [90, 70, 50];
-  return ch.map(median) as Rgb;
+  return ch.map((c) => Math.min(255, median(c) / IRIS_SHADE)) as Rgb;
 }
 
 /** Deterministic hash noise in [0, 1). */
