@@ -26,6 +26,9 @@ import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import type { RgbaImage } from '../../src/geometry/render/image.ts';
 import { avatarLandmarks, headSilhouetteLabels, labelsIoU } from './head-silhouette.ts';
 import type { TemplateVersion } from '../../src/model/avatar.ts';
+import { sampleIrisColour } from '../../src/geometry/texture/bake-parts.ts';
+import { median } from '../../src/geometry/texture/sample.ts';
+import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from '../../src/pipeline/face/pose.ts';
 
 export interface PhotoCase {
   name: string;
@@ -69,6 +72,8 @@ export interface PhotoQuality {
    * between two photos of a person can be told apart from one the pipeline adds.
    */
   photoSkinLab?: Lab;
+  /** The front preview's iris against the photo's: the luma of each one's ring colour (sampleIrisColour, both eyes); 1 as light. */
+  irisLightness?: number;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -113,6 +118,10 @@ export interface QualityReport {
     /** The cheeks' a*b* distance on the front previews (0 = the same colour): mean and highest. */
     meanCheekChroma: number;
     maxCheekChroma: number;
+    /** The irises' lightness on the previews against the photos' (irisLightness): median, lowest and highest. */
+    medianIrisLightness: number;
+    minIrisLightness: number;
+    maxIrisLightness: number;
   };
   goals: typeof GOALS;
 }
@@ -151,6 +160,13 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights
 }
 
 /** The landmarks of the largest face detected on an RGB image, or undefined. */
+/** The luma (Rec. 601) of the iris rings' colour at the landmarks `lm` (sampleIrisColour, both eyes). */
+function irisLuma(img: RgbImage, lm: ArrayLike<number>): number {
+  const r = irisDiameterPx(lm) / 2;
+  const [red, green, blue] = sampleIrisColour(img, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r })));
+  return 0.299 * red + 0.587 * green + 0.114 * blue;
+}
+
 async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
   const faces = await detectFaces(img.data, img.width, img.height);
   if (faces.length === 0) return undefined;
@@ -232,6 +248,7 @@ export async function evaluatePhotos(
     const headSilhouette = await headSilhouetteOf(result);
     const skin = await renderedSkin(preview);
     const photoSkin = await renderedSkin(result.analysis.image);
+    const irisLightness = previewLandmarks ? irisLuma(preview, previewLandmarks) / irisLuma(result.analysis.image, result.analysis.landmarks) : NaN;
     photos.push({
       name: c.name,
       person: c.person,
@@ -250,6 +267,7 @@ export async function evaluatePhotos(
       cheekBalance: skin?.cheekBalance,
       cheekChroma: skin?.cheekChroma,
       photoSkinLab: photoSkin?.lab,
+      irisLightness,
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -278,6 +296,7 @@ export async function evaluatePhotos(
   const skinSpread = betweenPersonSpread(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
+  const irises = done.map((p) => p.irisLightness!).filter((x) => !Number.isNaN(x));
   return {
     template: opts.template,
     photos,
@@ -307,6 +326,9 @@ export async function evaluatePhotos(
       minCheekBalance: done.length ? Math.min(...done.map((p) => p.cheekBalance!)) : NaN,
       meanCheekChroma: mean(done.map((p) => p.cheekChroma!)),
       maxCheekChroma: max(done.map((p) => p.cheekChroma!)),
+      medianIrisLightness: irises.length ? median(irises) : NaN,
+      minIrisLightness: irises.length ? Math.min(...irises) : NaN,
+      maxIrisLightness: max(irises),
     },
     goals: GOALS,
   };
