@@ -86,7 +86,8 @@ function printTable(r: QualityReport): void {
       `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}), of different people ${f(o.skinSpreadDeltaE, 1)} apart, L* SD ${f(o.skinLightnessSd, 1)}; ` +
       `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}; ` +
       `cheeks' a*b* distance mean ${f(o.meanCheekChroma, 1)}, highest ${f(o.maxCheekChroma, 1)}; ` +
-      `the irises on the previews against the photos' (1 as light) median ${f(o.medianIrisLightness, 2)}, ${f(o.minIrisLightness, 2)}-${f(o.maxIrisLightness, 2)}`,
+      `the irises on the previews against the photos' (1 as light) median ${f(o.medianIrisLightness, 2)}, ${f(o.minIrisLightness, 2)}-${f(o.maxIrisLightness, 2)}, ` +
+      `the eyes' white median ${f(o.medianScleraLightness, 2)}, ${f(o.minScleraLightness, 2)}-${f(o.maxScleraLightness, 2)}`,
   );
   const pairLine = (p: SkinPair) => `${p.names.join('/')} ΔE ${f(p.deltaE, 1)} (ΔL* ${f(p.difference[0], 1)}, Δa* ${f(p.difference[1], 1)}, Δb* ${f(p.difference[2], 1)})`;
   if (o.skinByPair.length) console.log(`skin per pair, previews: ${o.skinByPair.map(pairLine).join('; ')}; photos: ${o.photoSkinByPair.map(pairLine).join('; ')}`);

@@ -29,6 +29,7 @@ import type { TemplateVersion } from '../../src/model/avatar.ts';
 import { sampleIrisColour } from '../../src/geometry/texture/bake-parts.ts';
 import { median } from '../../src/geometry/texture/sample.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from '../../src/pipeline/face/pose.ts';
+import { measureSclera } from '../../src/pipeline/face/face-regions.ts';
 
 export interface PhotoCase {
   name: string;
@@ -74,6 +75,8 @@ export interface PhotoQuality {
   photoSkinLab?: Lab;
   /** The front preview's iris against the photo's: the luma of each one's ring colour (sampleIrisColour, both eyes); 1 as light. */
   irisLightness?: number;
+  /** The same for the white of the eyes (measureSclera: the brighter third of each eye's white); none through glasses. */
+  scleraLightness?: number;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -122,6 +125,10 @@ export interface QualityReport {
     medianIrisLightness: number;
     minIrisLightness: number;
     maxIrisLightness: number;
+    /** The same for the eyes' white (scleraLightness). */
+    medianScleraLightness: number;
+    minScleraLightness: number;
+    maxScleraLightness: number;
   };
   goals: typeof GOALS;
 }
@@ -165,6 +172,12 @@ function irisLuma(img: RgbImage, lm: ArrayLike<number>): number {
   const r = irisDiameterPx(lm) / 2;
   const [red, green, blue] = sampleIrisColour(img, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r })));
   return 0.299 * red + 0.587 * green + 0.114 * blue;
+}
+
+/** The luma (Rec. 601) of the eyes' white at the landmarks `lm` (measureSclera), NaN where too little shows. */
+function scleraLuma(img: RgbImage, lm: ArrayLike<number>): number {
+  const white = measureSclera(img, lm);
+  return white ? 0.299 * white.colour[0] + 0.587 * white.colour[1] + 0.114 * white.colour[2] : NaN;
 }
 
 async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
@@ -249,6 +262,7 @@ export async function evaluatePhotos(
     const skin = await renderedSkin(preview);
     const photoSkin = await renderedSkin(result.analysis.image);
     const irisLightness = previewLandmarks ? irisLuma(preview, previewLandmarks) / irisLuma(result.analysis.image, result.analysis.landmarks) : NaN;
+    const scleraLightness = previewLandmarks && result.meta.glasses !== 'true' ? scleraLuma(preview, previewLandmarks) / scleraLuma(result.analysis.image, result.analysis.landmarks) : NaN;
     photos.push({
       name: c.name,
       person: c.person,
@@ -268,6 +282,7 @@ export async function evaluatePhotos(
       cheekChroma: skin?.cheekChroma,
       photoSkinLab: photoSkin?.lab,
       irisLightness,
+      scleraLightness,
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -297,6 +312,7 @@ export async function evaluatePhotos(
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
   const irises = done.map((p) => p.irisLightness!).filter((x) => !Number.isNaN(x));
+  const scleras = done.map((p) => p.scleraLightness!).filter((x) => !Number.isNaN(x));
   return {
     template: opts.template,
     photos,
@@ -329,6 +345,9 @@ export async function evaluatePhotos(
       medianIrisLightness: irises.length ? median(irises) : NaN,
       minIrisLightness: irises.length ? Math.min(...irises) : NaN,
       maxIrisLightness: max(irises),
+      medianScleraLightness: scleras.length ? median(scleras) : NaN,
+      minScleraLightness: scleras.length ? Math.min(...scleras) : NaN,
+      maxScleraLightness: max(scleras),
     },
     goals: GOALS,
   };
