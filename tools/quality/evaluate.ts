@@ -28,6 +28,7 @@ import { avatarLandmarks, headSilhouetteLabels, labelsIoU } from './head-silhoue
 import type { TemplateVersion } from '../../src/model/avatar.ts';
 import { sampleIrisColour } from '../../src/geometry/texture/bake-parts.ts';
 import { median } from '../../src/geometry/texture/sample.ts';
+import { rec601Luma } from '../../src/geometry/render/srgb.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from '../../src/pipeline/face/pose.ts';
 import { measureSclera } from '../../src/pipeline/face/face-regions.ts';
 
@@ -170,14 +171,13 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights
 /** The luma (Rec. 601) of the iris rings' colour at the landmarks `lm` (sampleIrisColour, both eyes). */
 function irisLuma(img: RgbImage, lm: ArrayLike<number>): number {
   const r = irisDiameterPx(lm) / 2;
-  const [red, green, blue] = sampleIrisColour(img, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r })));
-  return 0.299 * red + 0.587 * green + 0.114 * blue;
+  return rec601Luma(sampleIrisColour(img, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r }))));
 }
 
 /** The luma (Rec. 601) of the eyes' white at the landmarks `lm` (measureSclera), NaN where too little shows. */
 function scleraLuma(img: RgbImage, lm: ArrayLike<number>): number {
   const white = measureSclera(img, lm);
-  return white ? 0.299 * white.colour[0] + 0.587 * white.colour[1] + 0.114 * white.colour[2] : NaN;
+  return white ? rec601Luma(white.colour) : NaN;
 }
 
 async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
