@@ -167,7 +167,6 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights
   return { width: img.width, height: img.height, data: rgb };
 }
 
-/** The landmarks of the largest face detected on an RGB image, or undefined. */
 /** The luma (Rec. 601) of the iris rings' colour at the landmarks `lm` (sampleIrisColour, both eyes). */
 function irisLuma(img: RgbImage, lm: ArrayLike<number>): number {
   const r = irisDiameterPx(lm) / 2;
@@ -180,6 +179,7 @@ function scleraLuma(img: RgbImage, lm: ArrayLike<number>): number {
   return white ? rec601Luma(white.colour) : NaN;
 }
 
+/** The landmarks of the largest face detected on an RGB image, or undefined. */
 async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
   const faces = await detectFaces(img.data, img.width, img.height);
   if (faces.length === 0) return undefined;
