@@ -10,11 +10,10 @@ import { measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { whiteBalance, applyGains, type WhiteBalance } from '../geometry/texture/white-balance.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import { fillCornerCreases } from '../geometry/texture/corner-crease.ts';
-import { bakeEyeTexture, sampleIrisColour, type Rgb } from '../geometry/texture/bake-parts.ts';
-import { featureMask, measureSclera, measureTeeth } from './face/face-regions.ts';
+import { bakeEyeTexture, type Rgb } from '../geometry/texture/bake-parts.ts';
+import { featureMask, measureIris, measureSclera, measureTeeth } from './face/face-regions.ts';
 import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import { innerMatte, type PersonMatte } from './face/person-matte.ts';
-import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './face/pose.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { PART_TEXTURE_SIZE } from './part-textures.ts';
@@ -84,14 +83,7 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm), measureTeeth(photo, innerLips));
   const person = innerMatte(input.matte);
   const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), innerLips);
-  const irisRadius = irisDiameterPx(lm) / 2;
-  const iris = applyGains(
-    sampleIrisColour(
-      photo,
-      [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r: irisRadius })),
-    ),
-    balance.gains,
-  );
+  const iris = applyGains(measureIris(photo, lm), balance.gains);
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
   const corners = MOUTH_CORNERS.map((c) => {
     const [outer, inner] = contour([c.outer, c.inner]);

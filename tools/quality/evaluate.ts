@@ -26,11 +26,9 @@ import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import type { RgbaImage } from '../../src/geometry/render/image.ts';
 import { avatarLandmarks, headSilhouetteLabels, labelsIoU } from './head-silhouette.ts';
 import type { TemplateVersion } from '../../src/model/avatar.ts';
-import { sampleIrisColour } from '../../src/geometry/texture/bake-parts.ts';
 import { median } from '../../src/geometry/texture/sample.ts';
 import { rec601Luma } from '../../src/geometry/render/srgb.ts';
-import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from '../../src/pipeline/face/pose.ts';
-import { measureSclera } from '../../src/pipeline/face/face-regions.ts';
+import { measureIris, measureSclera } from '../../src/pipeline/face/face-regions.ts';
 
 export interface PhotoCase {
   name: string;
@@ -167,12 +165,6 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights
   return { width: img.width, height: img.height, data: rgb };
 }
 
-/** The luma (Rec. 601) of the iris rings' colour at the landmarks `lm` (sampleIrisColour, both eyes). */
-function irisLuma(img: RgbImage, lm: ArrayLike<number>): number {
-  const r = irisDiameterPx(lm) / 2;
-  return rec601Luma(sampleIrisColour(img, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r }))));
-}
-
 /** The luma (Rec. 601) of the eyes' white at the landmarks `lm` (measureSclera), NaN where too little shows. */
 function scleraLuma(img: RgbImage, lm: ArrayLike<number>): number {
   const white = measureSclera(img, lm);
@@ -261,7 +253,7 @@ export async function evaluatePhotos(
     const headSilhouette = await headSilhouetteOf(result);
     const skin = await renderedSkin(preview);
     const photoSkin = await renderedSkin(result.analysis.image);
-    const irisLightness = previewLandmarks ? irisLuma(preview, previewLandmarks) / irisLuma(result.analysis.image, result.analysis.landmarks) : NaN;
+    const irisLightness = previewLandmarks ? rec601Luma(measureIris(preview, previewLandmarks)) / rec601Luma(measureIris(result.analysis.image, result.analysis.landmarks)) : NaN;
     const scleraLightness = previewLandmarks && result.meta.glasses !== 'true' ? scleraLuma(preview, previewLandmarks) / scleraLuma(result.analysis.image, result.analysis.landmarks) : NaN;
     photos.push({
       name: c.name,
@@ -311,6 +303,7 @@ export async function evaluatePhotos(
   const skinSpread = betweenPersonSpread(done.map((p) => ({ person: p.person, lab: p.skinLab })));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   const max = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
+  const min = (xs: number[]) => (xs.length ? Math.min(...xs) : NaN);
   const irises = done.map((p) => p.irisLightness!).filter((x) => !Number.isNaN(x));
   const scleras = done.map((p) => p.scleraLightness!).filter((x) => !Number.isNaN(x));
   return {
@@ -343,10 +336,10 @@ export async function evaluatePhotos(
       meanCheekChroma: mean(done.map((p) => p.cheekChroma!)),
       maxCheekChroma: max(done.map((p) => p.cheekChroma!)),
       medianIrisLightness: irises.length ? median(irises) : NaN,
-      minIrisLightness: irises.length ? Math.min(...irises) : NaN,
+      minIrisLightness: min(irises),
       maxIrisLightness: max(irises),
       medianScleraLightness: scleras.length ? median(scleras) : NaN,
-      minScleraLightness: scleras.length ? Math.min(...scleras) : NaN,
+      minScleraLightness: min(scleras),
       maxScleraLightness: max(scleras),
     },
     goals: GOALS,

@@ -1,9 +1,12 @@
 /**
  * Regions of the photo named by the 478 landmarks: the eyes, brows and lips (features that are not skin)
- * as a pixel mask, the visible white of the eyes and the teeth. Pure computations on the landmarks and the image.
+ * as a pixel mask, the visible white of the eyes, the irises and the teeth. Pure computations on the landmarks and
+ * the image.
  */
 import type { RgbImage, Rgb } from '../../geometry/texture/rgb-image.ts';
 import { channelMedians } from '../../geometry/texture/sample.ts';
+import { sampleIrisColour } from '../../geometry/texture/bake-parts.ts';
+import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './pose.ts';
 
 /** Eye contours (eyelid margins) as closed loops: the subject's right eye (image left), then the left. */
 export const EYE_CONTOURS = [
@@ -97,6 +100,12 @@ export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour:
     }
   });
   return brightThird(image, pixels);
+}
+
+/** The irises' colour (sampleIrisColour over both eyes' rings, centred and sized by the iris landmarks). */
+export function measureIris(image: RgbImage, lm: ArrayLike<number>): Rgb {
+  const r = irisDiameterPx(lm) / 2;
+  return sampleIrisColour(image, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r })));
 }
 
 /**

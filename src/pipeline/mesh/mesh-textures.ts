@@ -12,7 +12,6 @@ import { blendPhotoRegion } from '../../geometry/texture/transfer-photo.ts';
 import { bakeAlbedo, measureSkinTone } from '../../geometry/texture/bake-albedo.ts';
 import {
   bakeEyeTexture,
-  sampleIrisColour,
   EYE_SOCKET_COLOUR,
   MOUTH_INSIDE_COLOUR,
   type Rgb,
@@ -21,7 +20,8 @@ import { visibleFromPhoto, type PhotoCamera } from '../../geometry/texture/photo
 import { applySimilarity } from '../../geometry/fit/fit-head.ts';
 import { applyMat3, fitSimilarity } from '../../geometry/fit/similarity.ts';
 import type { FaceAnalysis } from '../face/analyse.ts';
-import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from '../face/pose.ts';
+import { FACE_POINTS } from '../face/pose.ts';
+import { measureIris } from '../face/face-regions.ts';
 import type { TemplateView } from '../template-view.ts';
 import { PART_TEXTURE_SIZE, partTextures } from '../part-textures.ts';
 
@@ -62,7 +62,7 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
   const lm = render.landmarks;
   const skin = measureSkinTone(render.image, SKIN_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]), 3);
   const irisSource = eyes.kind === 'photo' ? { image: eyes.analysis.image, landmarks: eyes.analysis.landmarks } : eyes;
-  const iris = irisColour(irisSource.image, irisSource.landmarks);
+  const iris = measureIris(irisSource.image, irisSource.landmarks);
   if (eyes.kind === 'photo') {
     const photo = photoAlbedo(tpl, head, eyes.analysis, skin);
     blendPhotoRegion(rgba, photo, size, { uvs: head.uvs, indices: head.indices, weights: eyeRegion(tpl, head.positions) });
@@ -72,11 +72,6 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
   for (const [name, image] of partTextures(tpl, eye)) images.set(name, image);
   return { images, skin, iris };
-}
-
-function irisColour(image: RgbImage, lm: Float32Array): Rgb {
-  const r = irisDiameterPx(lm) / 2;
-  return sampleIrisColour(image, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r })));
 }
 
 /**
