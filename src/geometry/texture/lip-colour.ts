@@ -2,9 +2,10 @@
  * Lips without teeth: a neutral avatar's mouth is closed, so the teeth a photo shows between its lips
  * must not reach the lips' texture. Inside the outer lip contour, pixels that look like teeth are replaced
  * by the lip colour measured on the visible lips; in an open mouth, so are dark pixels (the mouth's
- * inside, the shadow under the upper lip) and the whole opening, as the neutral's closed lips must not show
- * them (the detector read them as parted lips). In a closed mouth only the slit between the lips can show teeth.
- * Dark pixels of a closed mouth stay: they are the seam closed
+ * inside, the shadow under the upper lip), whatever is not lip red (yellow or shaded teeth, the gaps between them)
+ * with a rim around the teeth (their blurred edge), the whole opening, as the neutral's closed lips must not show
+ * them (the detector read them as parted lips), and the specks all of it encloses. In a closed mouth only the slit
+ * between the lips can show teeth. Dark pixels of a closed mouth stay: they are the seam closed
  * lips show (replacing them too made the renders less like the person). The replaced pixels then take the colour of
  * the lip around them. Works on a copy of the photo, which is then sampled as usual.
  */
@@ -21,6 +22,20 @@ type Point = [number, number];
  * is teeth. (Skin, which the detected outer contour often takes in, is about as saturated as lips.)
  */
 const TEETH_SATURATION = 0.5;
+/**
+ * In an open mouth, a pixel keeping less than this share of the lips' redness, (R - G) / (R + G + B), and of the
+ * skin's around them is no lip either, however bright: yellow teeth, which are as saturated as pale lips, teeth in the
+ * corners' shade, the gaps between them. (On the test photos the teeth's redness is 0.01-0.06, the lips' 0.13-0.4,
+ * the skin's 0.05-0.2.)
+ */
+const TEETH_REDNESS = 0.35;
+/** The skin's redness is measured within this many mouth widths around the lips. */
+const SKIN_RING = 0.1;
+/**
+ * How far, in mouth widths, an open mouth's teeth grow into the lips around them: their blurred edge is as red as
+ * neither.
+ */
+const GROW = 0.012;
 /** A pixel darker than the lips by this factor is the mouth's inside, a shadow or the seam: not lip colour. */
 const INSIDE_DARKER = 0.55;
 /** A mouth whose inner contour is taller than this share of its width is open. */
@@ -55,13 +70,33 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   // Through a closed mouth's lips, teeth show only in the slit between them: elsewhere pale pixels are the lips' own
   // highlights.
   const reach = (OPEN_MOUTH / 2) * extent(outer, 0);
-  const replace = open
-    ? [...openMouthPixels(d, all, lipLuma, lipSaturation), ...opening]
-    : slitTeeth(d, all, lipLuma, lipSaturation, inner, photo.width, reach);
-  const mask = new Set(replace);
+  const inLips = new Set(all);
+  const mask = open
+    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], extent(outer, 0))
+    : new Set(slitTeeth(d, all, lipLuma, lipSaturation, inner, photo.width, reach));
   for (const i of mask) out.set(colour, i * 3);
-  fillFromAround(out, photo.width, [...mask], new Set(all));
+  fillFromAround(out, photo.width, [...mask], inLips);
   return { photo: { width: photo.width, height: photo.height, data: out }, colour, replaced: mask.size };
+}
+
+/**
+ * An open mouth's pixels to replace: the opening, the dark pixels, and the teeth (as the lips' and the skin's colours
+ * tell them) grown by GROW mouth widths, with what they enclose. `box` holds the lips, `width` is the mouth's.
+ */
+function openMouthMask(
+  photo: RgbImage,
+  px: { all: number[]; opening: number[]; inLips: ReadonlySet<number> },
+  lip: { luma: number; saturation: number; colour: Rgb },
+  box: number[],
+  width: number,
+): Set<number> {
+  const d = photo.data;
+  // Teeth are less red than the lips and than the skin, which the detected outer contour often takes in (against
+  // red lipstick alone, that skin reads as teeth).
+  const [r, g, b] = lip.colour;
+  const red = Math.min((r - g) / (r + g + b + 1), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
+  const teeth = grown(new Set(openMouthTeeth(d, px.all, lip.luma, lip.saturation, red)), px.inLips, photo.width, Math.round(GROW * width));
+  return withEnclosed(new Set([...px.opening, ...darkPixels(d, px.all, lip.luma), ...teeth]), px.inLips, photo.width);
 }
 
 /*
@@ -92,6 +127,10 @@ function luma(d: Uint8Array, i: number): number {
   return rec601Luma(d, i * 3);
 }
 
+function redness(d: Uint8Array, i: number): number {
+  return (d[i * 3] - d[i * 3 + 1]) / (d[i * 3] + d[i * 3 + 1] + d[i * 3 + 2] + 1);
+}
+
 function saturation(d: Uint8Array, i: number): number {
   const hi = Math.max(d[i * 3], d[i * 3 + 1], d[i * 3 + 2]);
   return (hi - Math.min(d[i * 3], d[i * 3 + 1], d[i * 3 + 2])) / (hi + 1);
@@ -109,10 +148,20 @@ function lipLooking(d: Uint8Array, band: number[], bandLuma: number, bandSaturat
   return out;
 }
 
-/** An open mouth's pixels inside the outer contour that are teeth or the mouth's inside (darker than the lips). */
-function openMouthPixels(d: Uint8Array, all: number[], lipLuma: number, lipSaturation: number): number[] {
+/**
+ * An open mouth's teeth: pixels inside the outer contour that look like teeth or keep less than TEETH_REDNESS of
+ * `red`, the lips' or the skin's redness, whichever is less.
+ */
+function openMouthTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSaturation: number, red: number): number[] {
   const out: number[] = [];
-  for (const i of all) if (looksLikeTeeth(d, i, lipLuma, lipSaturation) || luma(d, i) < INSIDE_DARKER * lipLuma) out.push(i);
+  for (const i of all) if (looksLikeTeeth(d, i, lipLuma, lipSaturation) || redness(d, i) < TEETH_REDNESS * red) out.push(i);
+  return out;
+}
+
+/** An open mouth's inside: pixels inside the outer contour darker than the lips. */
+function darkPixels(d: Uint8Array, all: number[], lipLuma: number): number[] {
+  const out: number[] = [];
+  for (const i of all) if (luma(d, i) < INSIDE_DARKER * lipLuma) out.push(i);
   return out;
 }
 
@@ -123,6 +172,60 @@ function slitTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSaturation:
     if (looksLikeTeeth(d, i, lipLuma, lipSaturation) && signedPolygonDistance(inner, (i % width) + 0.5, Math.floor(i / width) + 0.5) > -reach) out.push(i);
   }
   return out;
+}
+
+/** `mask` grown by `steps` pixels (4-neighbours) within `inside`. */
+function grown(mask: Set<number>, inside: ReadonlySet<number>, width: number, steps: number): Set<number> {
+  let front = [...mask];
+  for (let s = 0; s < steps; s++) {
+    const next: number[] = [];
+    for (const i of front) {
+      for (const q of [i - 1, i + 1, i - width, i + width]) {
+        if (inside.has(q) && !mask.has(q)) {
+          mask.add(q);
+          next.push(q);
+        }
+      }
+    }
+    front = next;
+  }
+  return mask;
+}
+
+/**
+ * `mask` with the kept pixels of `inside` that no path of kept pixels joins to its edge: in an open mouth, lip-coloured
+ * specks between the teeth (the dark gaps between them as the blur shows them) or gums, not lip.
+ */
+function withEnclosed(mask: Set<number>, inside: ReadonlySet<number>, width: number): Set<number> {
+  const reached = new Set<number>();
+  const kept = (q: number) => inside.has(q) && !mask.has(q);
+  const front: number[] = [];
+  for (const i of inside) {
+    if (kept(i) && [i - 1, i + 1, i - width, i + width].some((q) => !inside.has(q))) {
+      reached.add(i);
+      front.push(i);
+    }
+  }
+  while (front.length > 0) {
+    const i = front.pop()!;
+    for (const q of [i - 1, i + 1, i - width, i + width]) {
+      if (kept(q) && !reached.has(q)) {
+        reached.add(q);
+        front.push(q);
+      }
+    }
+  }
+  for (const i of inside) if (!mask.has(i) && !reached.has(i)) mask.add(i);
+  return mask;
+}
+
+/** The median redness of the pixels outside the lips (`inLips`) within `margin` pixels of their box: the skin's. */
+function skinRedness(photo: RgbImage, inLips: ReadonlySet<number>, box: number[], margin: number): number {
+  const pixels: number[] = [];
+  const [x0, y0] = [Math.max(0, box[0] - margin), Math.max(0, box[1] - margin)];
+  const [x1, y1] = [Math.min(photo.width - 1, box[2] + margin), Math.min(photo.height - 1, box[3] + margin)];
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (!inLips.has(y * photo.width + x)) pixels.push(y * photo.width + x);
+  return median(valuesOf(photo.data, pixels, redness));
 }
 
 /** Passes of the fill: enough to carry colour across an open mouth's opening (some 20-40 pixels at the fit's scale). */

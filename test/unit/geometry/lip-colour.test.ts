@@ -41,3 +41,25 @@ test('replaced pixels take the colour of the lip around them: the upper lip dark
   for (const c of [top, bottom]) assert.ok(c[1] < 130 && c[0] > c[1] + 40, `lip-coloured, not teeth: ${c}`);
   assert.ok(top[0] < bottom[0] - 8, `the fill follows the lips' shading: top ${top}, bottom ${bottom}`);
 });
+
+test('specks of lip colour between the teeth of an open mouth become lip, as the teeth around them', () => {
+  const inner = ellipse(60, 40, 28, 6);
+  // Teeth in the opening and 2 px beyond it, with a dark-red gap between two of them.
+  const img = photo((x, y) => (((x - 60) / 28) ** 2 + ((y - 40) / 8) ** 2 < 1 ? (x === 60 && y === 33 ? [120, 60, 62] : [240, 240, 235]) : undefined));
+  const out = synthesiseLips(img, outer, inner).photo;
+  const speck = at(out, 60, 33), beside = at(out, 64, 33);
+  assert.ok(Math.abs(speck[0] - beside[0]) <= 12, `the speck takes the colour around it: ${speck} beside ${beside}`);
+});
+
+test('yellow teeth reaching past the inner contour become lip', () => {
+  // The detector's inner contour stops 6 px below the teeth's tops (as over p12-a's wide smile). Yellow: as saturated
+  // as the lips, but not red: the colour of p12-a's teeth.
+  const inner = ellipse(60, 42, 28, 5);
+  const teeth = (x: number, y: number) => Math.abs(x - 60) < 20 && y >= 31 && y <= 46;
+  const img = photo((x, y) => (teeth(x, y) ? [236, 222, 184] : undefined));
+  const out = synthesiseLips(img, outer, inner).photo;
+  for (const [x, y] of [[60, 34], [50, 32], [70, 31]]) {
+    const c = at(out, x, y);
+    assert.ok(c[0] - c[1] > 30, `(${x}, ${y}) is no longer teeth: ${c}`);
+  }
+});
