@@ -43,11 +43,13 @@ test('replaced pixels take the colour of the lip around them: the upper lip dark
 });
 
 test('specks of lip colour between the teeth of an open mouth become lip, as the teeth around them', () => {
-  const inner = ellipse(60, 40, 28, 6);
-  // Teeth in the opening and 2 px beyond it, with a dark-red gap between two of them.
-  const img = photo((x, y) => (((x - 60) / 28) ** 2 + ((y - 40) / 8) ** 2 < 1 ? (x === 60 && y === 33 ? [120, 60, 62] : [240, 240, 235]) : undefined));
+  const inner = ellipse(60, 40, 28, 4);
+  // Teeth in the opening and 6 px beyond it, with a dark-red gap between two of them above the opening, wider than
+  // the teeth's grown rim.
+  const gap = (x: number, y: number) => Math.abs(x - 60) <= 3 && Math.abs(y - 33) <= 1;
+  const img = photo((x, y) => (((x - 60) / 28) ** 2 + ((y - 40) / 10) ** 2 < 1 ? (gap(x, y) ? [120, 60, 62] : [240, 240, 235]) : undefined));
   const out = synthesiseLips(img, outer, inner).photo;
-  const speck = at(out, 60, 33), beside = at(out, 64, 33);
+  const speck = at(out, 60, 33), beside = at(out, 66, 33);
   assert.ok(Math.abs(speck[0] - beside[0]) <= 12, `the speck takes the colour around it: ${speck} beside ${beside}`);
 });
 
