@@ -93,8 +93,7 @@ function openMouthMask(
   const d = photo.data;
   // Teeth are less red than the lips and than the skin, which the detected outer contour often takes in (against
   // red lipstick alone, that skin reads as teeth).
-  const [r, g, b] = lip.colour;
-  const red = Math.min((r - g) / (r + g + b + 1), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
+  const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
   const teeth = grown(new Set(openMouthTeeth(d, px.all, lip.luma, lip.saturation, red)), px.inLips, photo.width, Math.round(GROW * width));
   return withEnclosed(new Set([...px.opening, ...darkPixels(d, px.all, lip.luma), ...teeth]), px.inLips, photo.width);
 }
@@ -128,7 +127,12 @@ function luma(d: Uint8Array, i: number): number {
 }
 
 function redness(d: Uint8Array, i: number): number {
-  return (d[i * 3] - d[i * 3 + 1]) / (d[i * 3] + d[i * 3 + 1] + d[i * 3 + 2] + 1);
+  return rednessOf(d[i * 3], d[i * 3 + 1], d[i * 3 + 2]);
+}
+
+/** (R - G) / (R + G + B): how much redder than yellow or grey a colour is (its brightness aside). */
+function rednessOf(r: number, g: number, b: number): number {
+  return (r - g) / (r + g + b + 1);
 }
 
 function saturation(d: Uint8Array, i: number): number {
