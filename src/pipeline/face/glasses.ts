@@ -98,6 +98,8 @@ const EYE_KEPT = 1.3;
 const FRAME_DEPTH = 0.3;
 /** Half the closing's window, in eye widths: wider than half a thick frame, narrower than the eye. */
 const FRAME_HALF_WIDTH = 0.15;
+/** The shortest line of frame (eye widths) a dark run under a brow's hair must lie on to count as the frame's bar. */
+const BAR_LENGTH = 0.5;
 
 /**
  * Per pixel, 1 on the glasses' frame: thin dark lines (a black top-hat: the closing minus the image) around
@@ -118,21 +120,67 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   const [r, l] = lenses;
   const q = LENS_OUTLINE_POINTS / 4;
   fillPolygon(zone, width, height, [r[q], l[q], l[3 * q], r[3 * q]]);
-  for (const brow of BROWS) fillPolygon(kept, width, height, brow.map((i) => landmarkPoint(lm, i)));
+  const brows = new Uint8Array(width * height);
+  for (const brow of BROWS) fillPolygon(brows, width, height, brow.map((i) => landmarkPoint(lm, i)));
   const unit = Math.hypot(eyes[0][0][0] - eyes[0][8][0], eyes[0][0][1] - eyes[0][8][1]);
   const lum = new Float32Array(width * height);
   for (let i = 0; i < lum.length; i++) lum[i] = rec601Luma(img.data, i * 3);
   const reach = Math.max(1, Math.round(unit * FRAME_HALF_WIDTH));
   const closed = rankFilter(rankFilter(lum, width, height, reach, 'max'), width, height, reach, 'min');
   const frame = new Uint8Array(width * height);
-  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && closed[i] - lum[i] > FRAME_DEPTH * closed[i]) frame[i] = 1;
+  for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && closed[i] - lum[i] > FRAME_DEPTH * closed[i]) frame[i] = brows[i] ? 2 : 1;
+  barsUnderBrows(frame, brows, width, height, 2 * reach, Math.round(unit * BAR_LENGTH));
+  // The brows' hair (what is left of the outlines but their bars) stays as it is.
+  for (let i = 0; i < brows.length; i++) if (brows[i] && !frame[i]) kept[i] = 1;
   const grown = rankFilter(frame, width, height, Math.max(1, Math.round(unit * 0.06)), 'max');
   return Uint8Array.from(grown, (g, i) => (g > 0 && zone[i] && !kept[i] ? 1 : 0));
 }
 
-const LENS_OUTLINE_POINTS = 32;
+/**
+ * The frame's top bar where it runs through a brow: the detector often takes the bar for the brow's lower edge, so its
+ * landmark outline holds both. In each column of the outline, a dark run (`frame` 2) below another one, with skin
+ * between them and at most `thickest` pixels tall, may be the bar; it is (set to 1) where it lies on a row's line of
+ * frame at least `longest` pixels long, as a bar is and sparse brow hair is not. The rest is the brow's hair (0).
+ */
+function barsUnderBrows(frame: Uint8Array, brows: Uint8Array, width: number, height: number, thickest: number, longest: number): void {
+  const CANDIDATE = 3;
+  for (let x = 0; x < width; x++) {
+    let runs = 0;
+    for (let y = 0; y < height; ) {
+      if (!brows[y * width + x] || frame[y * width + x] !== 2) {
+        y++;
+        continue;
+      }
+      let end = y;
+      while (end < height && brows[end * width + x] && frame[end * width + x] === 2) end++;
+      const bar = runs > 0 && end - y <= thickest;
+      for (let r = y; r < end; r++) frame[r * width + x] = bar ? CANDIDATE : 0;
+      runs++;
+      y = end;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; ) {
+      if (!frame[y * width + x]) {
+        x++;
+        continue;
+      }
+      let end = x;
+      while (end < width && frame[y * width + end]) end++;
+      for (let c = x; c < end; c++) if (frame[y * width + c] === CANDIDATE) frame[y * width + c] = end - x >= longest ? 1 : 0;
+      x = end;
+    }
+  }
+}
 
-/** An ellipse around the eye's centre, LENS_REACH eye widths along and across the eye (starting along it). */
+const LENS_OUTLINE_POINTS = 32;
+/**
+ * Frames are rounded rectangles more than ellipses: the outline is a superellipse, its cosine and sine taken to this
+ * power (1 an ellipse). As an ellipse it left the corners of p08-a's frame, by the hinges, in the photo.
+ */
+const LENS_ROUNDNESS = 0.5;
+
+/** A rounded rectangle (LENS_ROUNDNESS) around the eye's centre, LENS_REACH eye widths along and across the eye (starting along it). */
 function lensOutline(eye: Point[]): Point[] {
   const [outer, inner] = [eye[0], eye[8]];
   const w = Math.hypot(inner[0] - outer[0], inner[1] - outer[1]);
@@ -140,7 +188,8 @@ function lensOutline(eye: Point[]): Point[] {
   const [cx, cy] = [(outer[0] + inner[0]) / 2, (outer[1] + inner[1]) / 2];
   return Array.from({ length: LENS_OUTLINE_POINTS }, (_, k): Point => {
     const t = (2 * Math.PI * k) / LENS_OUTLINE_POINTS;
-    const [a, b] = [Math.cos(t) * LENS_REACH[0] * w, Math.sin(t) * LENS_REACH[1] * w];
+    const [c, s] = [Math.cos(t), Math.sin(t)];
+    const [a, b] = [Math.sign(c) * Math.abs(c) ** LENS_ROUNDNESS * LENS_REACH[0] * w, Math.sign(s) * Math.abs(s) ** LENS_ROUNDNESS * LENS_REACH[1] * w];
     return [cx + a * u[0] - b * u[1], cy + a * u[1] + b * u[0]];
   });
 }

@@ -67,3 +67,55 @@ test('the fill over a frame keeps the texture of the skin around it, not a blur'
   assert.ok(Math.abs(band.mean - skin.mean) < 4, `filled ${band.mean.toFixed(1)} vs skin ${skin.mean.toFixed(1)}`);
   assert.ok(band.sd > 0.6 * skin.sd, `texture: filled sd ${band.sd.toFixed(1)} vs skin ${skin.sd.toFixed(1)}`);
 });
+
+/**
+ * A face drawn with glasses whose top bar runs through the landmark outline of a brow (the detector takes the bar for
+ * the brow's lower edge, as on p08-a), and a frame's corner out by the hinge.
+ */
+function drawnFace() {
+  const [width, height] = [320, 200];
+  const data = new Uint8Array(width * height * 3);
+  const dark = new Set<number>();
+  const paint = (x0: number, x1: number, y0: number, y1: number) => {
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) dark.add(y * width + x);
+  };
+  // The right eye (image left) about (100, 110), the left about (220, 110), each 60 px wide.
+  const lm = new Float32Array(478 * 3);
+  const eyes = [{ outer: 70, inner: 130, contour: [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7] }, { outer: 250, inner: 190, contour: [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249] }];
+  const brows = [[70, 63, 105, 66, 107, 55, 65, 52, 53, 46], [300, 293, 334, 296, 336, 285, 295, 282, 283, 276]];
+  eyes.forEach(({ outer, inner, contour }, e) => {
+    // The lid margins: an ellipse from the outer corner round to it again.
+    contour.forEach((i, k) => {
+      const t = (2 * Math.PI * k) / contour.length;
+      lm.set([(outer + inner) / 2 + ((outer - inner) / 2) * Math.cos(t), 110 - 10 * Math.sin(t), 0], i * 3);
+    });
+    // The brow's outline from y 60 to 83, its upper edge outer to inner, then its lower edge back.
+    const [a, b] = [outer + (outer < inner ? 0 : 5), inner + (outer < inner ? 5 : 0)];
+    const xs = [0, 0.25, 0.5, 0.75, 1].map((f) => a + (b - a) * f);
+    brows[e].forEach((i, k) => lm.set(k < 5 ? [xs[k], 60, 0] : [xs[9 - k], 83, 0], i * 3));
+    // The brow's hair, 8 px, and under it the frame's top bar, 5 px, which runs on beyond the brow to the lens's corners.
+    paint(Math.min(a, b) + 2, Math.max(a, b) - 2, 62, 69);
+    paint(Math.min(outer, inner) - 30, Math.max(outer, inner) + 30, 76, 80);
+  });
+  // The right lens's outer top corner, by the hinge, at (12..20, 60..70).
+  paint(12, 20, 60, 70);
+  for (let p = 0; p < width * height; p++) data.set(dark.has(p) ? [35, 28, 25] : [200, 160, 140], p * 3);
+  return { image: { width, height, data }, lm, at: (x: number, y: number) => y * width + x };
+}
+
+test('the frame\'s top bar is taken out where it runs through a brow\'s outline, and the brow\'s hair is kept', () => {
+  const { image, lm, at } = drawnFace();
+  const mask = glassesFrameMask(image, lm);
+  for (const x of [90, 100, 110, 210, 220, 230]) {
+    assert.equal(mask[at(x, 78)], 1, `the bar at (${x}, 78), inside the brow's outline, is frame`);
+    assert.equal(mask[at(x, 65)], 0, `the brow's hair at (${x}, 65) is kept`);
+  }
+  const clean = fillMasked(image, mask);
+  assert.ok(clean.data[at(100, 78) * 3] > 150, `the bar filled from the skin (red ${clean.data[at(100, 78) * 3]})`);
+  assert.equal(clean.data[at(100, 65) * 3], 35, 'the brow\'s hair unchanged');
+});
+
+test('a frame\'s corner out by the hinge is in the lenses\' reach', () => {
+  const { image, lm, at } = drawnFace();
+  assert.equal(glassesFrameMask(image, lm)[at(16, 65)], 1);
+});
