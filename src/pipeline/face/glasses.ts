@@ -103,8 +103,8 @@ const BAR_LENGTH = 0.5;
 
 /**
  * Per pixel, 1 on the glasses' frame: thin dark lines (a black top-hat: the closing minus the image) around
- * the eyes (within the lenses' reach, the eyes, lids and brows excluded) and across the bridge between them,
- * grown by a few pixels to take the frame's soft edge.
+ * the eyes (within the lenses' reach, the eyes, lids and brows' hair excluded; the frame's bar where it runs through
+ * a brow's outline included) and across the bridge between them, grown by a few pixels to take the frame's soft edge.
  */
 export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
   const { width, height } = img;
