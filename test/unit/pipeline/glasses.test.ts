@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 import { detectGlasses, glassesFrameMask, fillMasked } from '../../../src/pipeline/face/glasses.ts';
+import { BROWS, EYE_CONTOURS } from '../../../src/pipeline/face/face-regions.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', faces), 'utf8')) as { photos: { file: string; person: string }[] };
@@ -81,9 +82,10 @@ function drawnFace() {
   };
   // The right eye (image left) about (100, 110), the left about (220, 110), each 60 px wide.
   const lm = new Float32Array(478 * 3);
-  const eyes = [{ outer: 70, inner: 130, contour: [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7] }, { outer: 250, inner: 190, contour: [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249] }];
-  const brows = [[70, 63, 105, 66, 107, 55, 65, 52, 53, 46], [300, 293, 334, 296, 336, 285, 295, 282, 283, 276]];
-  eyes.forEach(({ outer, inner, contour }, e) => {
+  // Each eye's contour and brow outline start at its outer corner.
+  const eyes = [{ outer: 70, inner: 130 }, { outer: 250, inner: 190 }];
+  eyes.forEach(({ outer, inner }, e) => {
+    const contour = EYE_CONTOURS[e];
     // The lid margins: an ellipse from the outer corner round to it again.
     contour.forEach((i, k) => {
       const t = (2 * Math.PI * k) / contour.length;
@@ -92,7 +94,7 @@ function drawnFace() {
     // The brow's outline from y 60 to 83, its upper edge outer to inner, then its lower edge back.
     const [a, b] = [outer + (outer < inner ? 0 : 5), inner + (outer < inner ? 5 : 0)];
     const xs = [0, 0.25, 0.5, 0.75, 1].map((f) => a + (b - a) * f);
-    brows[e].forEach((i, k) => lm.set(k < 5 ? [xs[k], 60, 0] : [xs[9 - k], 83, 0], i * 3));
+    BROWS[e].forEach((i, k) => lm.set(k < 5 ? [xs[k], 60, 0] : [xs[9 - k], 83, 0], i * 3));
     // The brow's hair, 8 px, and under it the frame's top bar, 5 px, which runs on beyond the brow to the lens's corners.
     paint(Math.min(a, b) + 2, Math.max(a, b) - 2, 62, 69);
     paint(Math.min(outer, inner) - 30, Math.max(outer, inner) + 30, 76, 80);
