@@ -140,7 +140,8 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
  * The frame's top bar where it runs through a brow: the detector often takes the bar for the brow's lower edge, so its
  * landmark outline holds both. In each column of the outline, a dark run (`frame` 2) below another one, with skin
  * between them and at most `thickest` pixels tall, may be the bar; it is (set to 1) where it lies on a row's line of
- * frame at least `longest` pixels long, as a bar is and sparse brow hair is not. The rest is the brow's hair (0).
+ * frame at least `longest` pixels long that runs on beyond the outline, as a bar does towards the lens's corners and
+ * the bridge and a brow's sparse hair or its lower band does not. The rest is the brow's hair (0).
  */
 function barsUnderBrows(frame: Uint8Array, brows: Uint8Array, width: number, height: number, thickest: number, longest: number): void {
   const CANDIDATE = 3;
@@ -167,7 +168,12 @@ function barsUnderBrows(frame: Uint8Array, brows: Uint8Array, width: number, hei
       }
       let end = x;
       while (end < width && frame[y * width + end]) end++;
-      for (let c = x; c < end; c++) if (frame[y * width + c] === CANDIDATE) frame[y * width + c] = end - x >= longest ? 1 : 0;
+      // Frame outside the outline on the line or up to `thickest` pixels off its ends: the outline's edge columns hold
+      // the bar as their only, topmost, run and break the line there.
+      let beyond = false;
+      for (let c = Math.max(0, x - 1 - thickest); c <= Math.min(width - 1, end + thickest) && !beyond; c++) beyond = frame[y * width + c] === 1 && !brows[y * width + c];
+      const bar = beyond && end - x >= longest;
+      for (let c = x; c < end; c++) if (frame[y * width + c] === CANDIDATE) frame[y * width + c] = bar ? 1 : 0;
       x = end;
     }
   }

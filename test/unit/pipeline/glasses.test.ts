@@ -71,9 +71,10 @@ test('the fill over a frame keeps the texture of the skin around it, not a blur'
 
 /**
  * A face drawn with glasses whose top bar runs through the landmark outline of a brow (the detector takes the bar for
- * the brow's lower edge, as on p08-a), and a frame's corner out by the hinge.
+ * the brow's lower edge, as on p08-a), and a frame's corner out by the hinge. With `bandedBrows` the brows have a
+ * lower band of hair that ends with them, and the bar runs lower, under the outlines.
  */
-function drawnFace() {
+function drawnFace({ bandedBrows = false } = {}) {
   const [width, height] = [320, 200];
   const data = new Uint8Array(width * height * 3);
   const dark = new Set<number>();
@@ -97,7 +98,9 @@ function drawnFace() {
     BROWS[e].forEach((i, k) => lm.set(k < 5 ? [xs[k], 60, 0] : [xs[9 - k], 83, 0], i * 3));
     // The brow's hair, 8 px, and under it the frame's top bar, 5 px, which runs on beyond the brow to the lens's corners.
     paint(Math.min(a, b) + 2, Math.max(a, b) - 2, 62, 69);
-    paint(Math.min(outer, inner) - 30, Math.max(outer, inner) + 30, 76, 80);
+    if (bandedBrows) paint(Math.min(a, b) + 2, Math.max(a, b) - 2, 74, 78);
+    const bar = bandedBrows ? 86 : 76;
+    paint(Math.min(outer, inner) - 30, Math.max(outer, inner) + 30, bar, bar + 4);
   });
   // The right lens's outer top corner, by the hinge, at (12..20, 60..70).
   paint(12, 20, 60, 70);
@@ -120,4 +123,13 @@ test('the frame\'s top bar is taken out where it runs through a brow\'s outline,
 test('a frame\'s corner out by the hinge is in the lenses\' reach', () => {
   const { image, lm, at } = drawnFace();
   assert.equal(glassesFrameMask(image, lm)[at(16, 65)], 1);
+});
+
+test('a brow\'s lower band of hair, which ends with the brow, is kept', () => {
+  const { image, lm, at } = drawnFace({ bandedBrows: true });
+  const mask = glassesFrameMask(image, lm);
+  for (const x of [90, 100, 110, 210, 220, 230]) {
+    assert.equal(mask[at(x, 76)], 0, `the brow's lower band at (${x}, 76) is kept`);
+    assert.equal(mask[at(x, 88)], 1, `the bar at (${x}, 88), under the outline, is frame`);
+  }
 });
