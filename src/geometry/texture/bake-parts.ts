@@ -9,6 +9,7 @@ import { smoothstep } from '../expressions/primitives.ts';
 
 import type { Rgb } from './rgb-image.ts';
 import { rec601Luma } from '../render/srgb.ts';
+import { insidePolygon } from '../spatial/inside-polygon.ts';
 
 export type { Rgb };
 
@@ -36,20 +37,42 @@ const SCLERA: Rgb = [212, 209, 203];
  */
 const IRIS_SHADE = 0.86;
 
+/** An iris in the photo: centre and radius (px), and the eye's opening (the lid margins, a closed polygon) when known. */
+export interface PhotoIris {
+  x: number;
+  y: number;
+  r: number;
+  opening?: readonly (readonly [number, number])[];
+}
+
 /**
- * The iris colour from the photo: median over the iris ring (between pupil and rim) of both eyes,
- * leaving out specular highlights and eyelid skin (too bright), over IRIS_SHADE: the photo's iris lies in the same
+ * The iris colour from the photo: median over the iris ring (between pupil and rim) of both eyes, inside each eye's
+ * opening (the lids cover the ring's top and often its bottom: their skin and lashes made blue irises read brown),
+ * leaving out specular highlights (too bright), over IRIS_SHADE: the photo's iris lies in the same
  * shade of its socket, lids and cornea as the avatar's does, so taken as it is the avatar's came out darker than
  * the photo's (and its likeness less: brightened 1.3 times, the identity distance fell on 14 of the 18 photos).
+ * The whole ring where the openings leave too little of it.
  */
-export function sampleIrisColour(photo: RgbImage, irises: { x: number; y: number; r: number }[]): Rgb {
+export function sampleIrisColour(photo: RgbImage, irises: PhotoIris[]): Rgb {
+  const inOpenings = ringChannels(photo, irises, true);
+  const ch = inOpenings[0].length >= MIN_IRIS_PIXELS ? inOpenings : ringChannels(photo, irises, false);
+  if (ch[0].length === 0) return [90, 70, 50];
+  return ch.map((c) => Math.min(255, median(c) / IRIS_SHADE)) as Rgb;
+}
+
+/** Fewer ring pixels than this inside the openings (a squint, a tiny face) and the whole ring is sampled. */
+const MIN_IRIS_PIXELS = 24;
+
+/** The ring pixels' channels, without highlights; with `inOpening`, only those inside their eye's opening. */
+function ringChannels(photo: RgbImage, irises: PhotoIris[], inOpening: boolean): number[][] {
   const ch: number[][] = [[], [], []];
-  for (const { x, y, r } of irises) {
+  for (const { x, y, r, opening } of irises) {
     for (let yy = Math.floor(y - r); yy <= Math.ceil(y + r); yy++) {
       for (let xx = Math.floor(x - r); xx <= Math.ceil(x + r); xx++) {
         if (xx < 0 || yy < 0 || xx >= photo.width || yy >= photo.height) continue;
         const d = Math.hypot(xx - x, yy - y) / r;
         if (d < PUPIL_RATIO + 0.1 || d > 0.85) continue;
+        if (inOpening && opening && !insidePolygon(opening, xx + 0.5, yy + 0.5)) continue;
         const i = (yy * photo.width + xx) * 3;
         const lum = rec601Luma(photo.data, i);
         if (lum > 170) continue;
@@ -57,8 +80,7 @@ export function sampleIrisColour(photo: RgbImage, irises: { x: number; y: number
       }
     }
   }
-  if (ch[0].length === 0) return [90, 70, 50];
-  return ch.map((c) => Math.min(255, median(c) / IRIS_SHADE)) as Rgb;
+  return ch;
 }
 
 /** Deterministic hash noise in [0, 1). */

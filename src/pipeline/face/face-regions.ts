@@ -18,11 +18,8 @@ export const BROWS = [
   [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
 ];
 const LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
-/** Iris centres and the two ring points across each iris, in the order of EYE_CONTOURS. */
-const IRISES = [
-  { centre: 468, across: [469, 471] },
-  { centre: 473, across: [474, 476] },
-];
+/** Iris centres in the order of EYE_CONTOURS (the subject's right eye is on the head's -x side). */
+const IRIS_CENTRES = [IRIS_MINUS_X, IRIS_PLUS_X];
 
 /** Each region's polygon is scaled about its centroid by this much: lashes, lid creases and lip borders go with it. */
 const GROW = { eye: 1.6, brow: 1.35, lips: 1.15 };
@@ -84,28 +81,25 @@ export function fillPolygon(mask: Uint8Array, width: number, height: number, pol
 }
 
 /**
- * The white of the eyes: pixels inside the eyelid margins and outside the irises; of those the brighter
- * third (lashes, lid shadow and the caruncle are darker), per-channel median. Undefined when too few show.
+ * The white of the eyes: the brighter third of the pixels inside the eyelid margins (lashes, lid shadow, the caruncle
+ * and a dark iris are darker), per-channel median. Undefined when too few show. A light iris's paler part is in that
+ * third: the white balance was calibrated on this measure, and against the white alone (the irises left out) the
+ * pink of veins and lid rims read as a warm light on the light-eyed photos and put the pair p10's skin 6.6 -> 13.0
+ * ΔE apart (PIPELINE.md, "Clean albedo").
  */
 export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
   const pixels: number[] = [];
-  EYE_CONTOURS.forEach((contour, e) => {
+  for (const contour of EYE_CONTOURS) {
     const runs = polygonRuns(image.width, image.height, contour.map((i) => landmarkPoint(lm, i)));
-    const [cx, cy] = landmarkPoint(lm, IRISES[e].centre);
-    const [a, b] = IRISES[e].across.map((i) => landmarkPoint(lm, i));
-    const r = (Math.hypot(a[0] - b[0], a[1] - b[1]) / 2) * 1.15;
-    for (let k = 0; k < runs.length; k += 3) {
-      const y = runs[k];
-      for (let x = runs[k + 1]; x <= runs[k + 2]; x++) if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > r) pixels.push(y * image.width + x);
-    }
-  });
+    for (let k = 0; k < runs.length; k += 3) for (let x = runs[k + 1]; x <= runs[k + 2]; x++) pixels.push(runs[k] * image.width + x);
+  }
   return brightThird(image, pixels);
 }
 
-/** The irises' colour (sampleIrisColour over both eyes' rings, centred and sized by the iris landmarks). */
+/** The irises' colour (sampleIrisColour over both eyes' rings, centred and sized by the iris landmarks, inside the eyelid contours). */
 export function measureIris(image: RgbImage, lm: ArrayLike<number>): Rgb {
   const r = irisDiameterPx(lm) / 2;
-  return sampleIrisColour(image, [IRIS_PLUS_X, IRIS_MINUS_X].map((c) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r })));
+  return sampleIrisColour(image, IRIS_CENTRES.map((c, e) => ({ x: lm[c * 3], y: lm[c * 3 + 1], r, opening: EYE_CONTOURS[e].map((i) => landmarkPoint(lm, i)) })));
 }
 
 /**

@@ -23,3 +23,10 @@ test("the iris's colour is its ring's, lit as the avatar's socket, lids and corn
   // The photo's iris lies in the same shade as the avatar's (0.86 of its colour on the preview), so it is taken over that.
   colour.forEach((c, i) => assert.ok(Math.abs(c - ring[i] / 0.86) <= 1, `channel ${i}: ${c}, the ring ${ring[i]}`));
 });
+
+test('an eye whose opening shows too little of the ring (shut, or its contour misplaced) is sampled over the whole ring', () => {
+  const ring: [number, number, number] = [86, 60, 43];
+  const shut: [number, number][] = [[20, 31.8], [44, 31.8], [44, 32.2], [20, 32.2]];
+  const colour = sampleIrisColour(eyePhoto(ring), [{ x: 32, y: 32, r: 10, opening: shut }]);
+  colour.forEach((c, i) => assert.ok(Math.abs(c - ring[i] / 0.86) <= 1, `channel ${i}: ${c}, the ring ${ring[i]}`));
+});

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EYE_CONTOURS, measureIris } from '../../../src/pipeline/face/face-regions.ts';
 import { measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
+import { IRIS_MINUS_X, IRIS_PLUS_X } from '../../../src/pipeline/face/pose.ts';
 
 /** The inner lip contour: 20 points on an ellipse of these radii about (50, 50). */
 function innerLips(rx: number, ry: number): [number, number][] {
@@ -31,4 +33,45 @@ test('the teeth are the bright part of the open mouth, not its dark inside or th
 
 test('a closed mouth has no teeth to measure', () => {
   assert.equal(measureTeeth(openMouth(), innerLips(20, 0.3)), undefined);
+});
+
+/**
+ * Two eyes 60 px apart on skin, each a blue-grey iris (radius 10) whose top and bottom the lids cover: the eye's
+ * opening (its contour landmarks, an almond 36 x 7 px, a narrowed eye) shows only the ring's middle band, a third of
+ * it; above and below it, inside the iris's circle, lid skin. The subject's right eye (EYE_CONTOURS[0], the iris on the head's -x side) is the
+ * image's left one.
+ */
+function lidCoveredEyes(): { image: { width: number; height: number; data: Uint8Array }; lm: Float32Array } {
+  const width = 120, height = 60, data = new Uint8Array(width * height * 3);
+  const centres: [number, number][] = [[30, 30], [90, 30]];
+  const opening = (cx: number, cy: number, x: number, y: number) => Math.abs(y - cy) < 3.5 * (1 - ((x - cx) / 18) ** 2);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const [cx, cy] = x < 60 ? centres[0] : centres[1];
+      const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+      const c = !opening(cx, cy, x + 0.5, y + 0.5) ? [190, 120, 100] : d < 3.5 ? [10, 10, 12] : d < 10 ? [90, 110, 130] : [215, 210, 205];
+      data.set(c, (y * width + x) * 3);
+    }
+  }
+  const lm = new Float32Array(478 * 3);
+  EYE_CONTOURS.forEach((contour, e) => {
+    const [cx, cy] = centres[e];
+    // The contour's points round the almond, in order.
+    contour.forEach((i, k) => {
+      const a = (2 * Math.PI * k) / contour.length;
+      lm.set([cx + 18 * Math.cos(a), cy + 3.5 * Math.sin(a)], i * 3);
+    });
+    const iris = e === 0 ? IRIS_MINUS_X : IRIS_PLUS_X;
+    lm.set([cx, cy], iris * 3);
+    [[10, 0], [0, 10], [-10, 0], [0, -10]].forEach(([dx, dy], k) => lm.set([cx + dx, cy + dy], (iris + 1 + k) * 3));
+  });
+  return { image: { width, height, data }, lm };
+}
+
+test("the iris's colour is taken inside each eye's own opening: the lids covering the ring's top and bottom are left out", () => {
+  const { image, lm } = lidCoveredEyes();
+  const colour = measureIris(image, lm);
+  // The ring [90, 110, 130] over the socket's shade (0.86); the lids' skin (or the rings read against the other eye's
+  // opening, which leaves none of them) would pull it red.
+  [90, 110, 130].forEach((c, i) => assert.ok(Math.abs(colour[i] - c / 0.86) <= 2, `channel ${i}: ${colour[i]}, the ring's ${c}`));
 });
