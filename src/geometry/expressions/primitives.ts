@@ -191,6 +191,15 @@ const EDGE_SAMPLES = 4;
 const CORNER = { margin: 0.1, skin: 0.6, socket: 1 };
 /** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
 const PUSH = { reach: 0.3, corner: 0.8 };
+/**
+ * A thin closing upper lid (1.6's: no back) presses the lower lid's rim and first ring of skin down where its margin
+ * would cut them (radians per step of the fold check, and at most), keeping them `clearance` (cm) above the closed
+ * margin, before the margin is held back: held back, it left a slit open at the inner corner (0.9 % of p03-b's right
+ * eyeball seen from the front). 2.0's lids, whose back stands behind the margin, close without a slit from the front
+ * but one (p12-a's right eye, 0.30 % -> 0.14 %); pressed there, the lower rim opened a line seen from below (p07-a's
+ * left eye from 37 degrees: 0.05 % -> 0.81 %).
+ */
+const GIVE = { step: 0.005, most: 0.07, clearance: 0.01 };
 /** What lies behind a closed upper margin passes this far (cm) over the lower margin. */
 const BEHIND_CLEARANCE = 0.01;
 /** Lids pulled in to meet stay this far (cm) off the eyeball. */
@@ -244,6 +253,8 @@ class Lid {
   private readonly margin: MarginPoint[];
   /** This lid's rim vertices. */
   readonly rim: number[];
+  /** An upper lid's: the lower lid's rim and first ring of skin (1), which it may press down as it closes (GIVE). */
+  readonly otherLid: Uint8Array;
   /** The head vertices its motion can reach (near the lid centre), ascending: the rest of the head never moves with it. */
   readonly nearby: Uint32Array;
 
@@ -273,7 +284,10 @@ class Lid {
     this.otherDistance = new ContourProfile(frame, otherRim, distance);
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
+    this.otherLid = new Uint8Array(frame.fitted.head.length / 3);
     if (this.overlaps) {
+      for (const v of otherRim) this.otherLid[v] = 1;
+      for (const v of frame.lidSkin[side]) if (!this.isUpper(v)) this.otherLid[v] = 1;
       // 1 on the other lid's rim, 2 on its first ring of skin.
       const ring = new Uint8Array(frame.fitted.head.length / 3);
       for (const v of otherRim) ring[v] = 1;
@@ -606,7 +620,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   // triangle that moved from `base` (a pair of triangles both where they were in `base` crosses as it did there).
   const place = (): number[] => {
     for (const v of nearby) move[3 * v] = move[3 * v + 1] = move[3 * v + 2] = 0;
-    moveLid(frame, lid, side, closing, move, lift);
+    moveLid(frame, lid, side, closing, move, lift, give);
     smoothMotion(move, smoothed, smoothing, neighbours);
     for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
     for (let t = 0; t < count; t++) {
@@ -662,12 +676,28 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     for (const v of down) (lift[v] = floor ? floor[v] : 0), (locked[v] = 1);
     return rest;
   };
+  // The lower lid's rim and skin in a crossing pair are pressed down a step further (GIVE), up to GIVE.most; returns
+  // the pairs with none left to press (thin lids only, see GIVE).
+  const give = new Float64Array(p.length / 3);
+  const pressDown = (pairs: number[]): number[] => {
+    const rest: number[] = [], pressed = new Set<number>();
+    for (let f = 0; f < pairs.length; f += 2) {
+      let any = false;
+      for (const t of [pairs[f], pairs[f + 1]]) for (let k = 0; k < 3; k++) {
+        const v = region[3 * t + k];
+        if (lid.otherLid[v] && give[v] < GIVE.most) (any = true), pressed.add(v);
+      }
+      if (!any) rest.push(pairs[f], pairs[f + 1]);
+    }
+    for (const v of pressed) give[v] = Math.min(GIVE.most, give[v] + GIVE.step);
+    return rest;
+  };
   // Hidden vertices whose motion is smoothed with their neighbours', `smoothing` passes (none at first).
   const smoothed = new Set<number>();
   let smoothing = 0;
   let fresh = place();
-  for (let step = 0; fresh.length > 0 && step < UNFOLD.steps + LIFT.most / LIFT.step; step++) {
-    const rest = liftBehind(fresh);
+  for (let step = 0; fresh.length > 0 && step < UNFOLD.steps + LIFT.most / LIFT.step + (frame.thinLids ? GIVE.most / GIVE.step : 0); step++) {
+    const rest = frame.thinLids ? pressDown(liftBehind(fresh)) : liftBehind(fresh);
     if (rest.length > 0) lid.holdBack(nearest(rest), UNFOLD.keep);
     fresh = place();
   }
@@ -741,7 +771,7 @@ function lidNear(frame: ExpressionFrame, distance: number): number {
 }
 
 /** Turns the lid (and moves it in or out) by `closing` into `d`; what lies behind a closing upper margin goes `lift` (cm, per head vertex) further up. */
-function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array, lift?: Float64Array): void {
+function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array, lift?: Float64Array, give?: Float64Array): void {
   const { centre, upper, lower, widest, which } = lid;
   const { left } = frame;
   const sign = which === 'upper' ? 1 : -1;
@@ -818,6 +848,27 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
     d[3 * v] += mx - qx;
     d[3 * v + 1] += my - qy;
     d[3 * v + 2] += mz - qz;
+  }
+  if (give) pressLower(frame, lid, give, marginElevation, closing, d);
+}
+
+/**
+ * The lower lid's vertices the closing upper lid presses (`give`, radians per head vertex) turned down about the lid
+ * centre, into `d`: by `closing` times their give, and never below GIVE.clearance over the closed margin `margin`.
+ */
+function pressLower(frame: ExpressionFrame, lid: Lid, give: Float64Array, margin: Profile, closing: number, d: Float32Array): void {
+  const p = frame.fitted.head, { left } = frame, turned = new Float64Array(3);
+  for (const v of lid.nearby) {
+    if (give[v] === 0) continue;
+    const qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
+    const x = qx * left[0] + qy * left[1] + qz * left[2];
+    const room = lid.elevationAt(qx, qy, qz) - profileAt(margin, x) - GIVE.clearance / lid.distanceAt(qx, qy, qz);
+    const turn = Math.min(closing * give[v], room);
+    if (turn <= 0) continue;
+    rotateAbout(qx, qy, qz, lid.centre, left, turn, turned);
+    d[3 * v] += turned[0] - qx;
+    d[3 * v + 1] += turned[1] - qy;
+    d[3 * v + 2] += turned[2] - qz;
   }
 }
 
