@@ -195,9 +195,9 @@ const PUSH = { reach: 0.3, corner: 0.8 };
  * A thin closing upper lid (1.6's: no back) presses the lower lid's rim and first ring of skin down where its margin
  * would cut them (radians per step of the fold check, and at most), keeping them `clearance` (cm) above the closed
  * margin, before the margin is held back: held back, it left a slit open at the inner corner (0.9 % of p03-b's right
- * eyeball seen from the front). 2.0's lids, whose back stands behind the margin, close without a slit from the front
- * but one (p12-a's right eye, 0.30 % -> 0.14 %); pressed there, the lower rim opened a line seen from below (p07-a's
- * left eye from 37 degrees: 0.05 % -> 0.81 %).
+ * eyeball seen from the front). 2.0's lids, whose back stands behind the margin, leave such a slit on one test eye
+ * (p12-a's right, 0.30 %; 0.14 % pressed), and pressed, the lower rim opened a line seen from below on others (p07-a's
+ * left eye from 37 degrees: 0.05 % -> 0.81 %): they are not pressed.
  */
 const GIVE = { step: 0.005, most: 0.07, clearance: 0.01 };
 /** What lies behind a closed upper margin passes this far (cm) over the lower margin. */

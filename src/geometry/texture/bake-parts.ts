@@ -47,7 +47,8 @@ export interface PhotoIris {
 
 /**
  * The iris colour from the photo: median over the iris ring (between pupil and rim) of both eyes, inside each eye's
- * opening (the lids cover the ring's top and often its bottom: their skin and lashes made blue irises read brown),
+ * opening (the lids cover the ring's top and often its bottom, and on a narrowed or turned eye their skin and lashes
+ * are most of it: p11-a's far eye read #5c3a3a),
  * leaving out specular highlights (too bright), over IRIS_SHADE: the photo's iris lies in the same
  * shade of its socket, lids and cornea as the avatar's does, so taken as it is the avatar's came out darker than
  * the photo's (and its likeness less: brightened 1.3 times, the identity distance fell on 14 of the 18 photos).

@@ -85,7 +85,7 @@ export function fillPolygon(mask: Uint8Array, width: number, height: number, pol
  * and a dark iris are darker), per-channel median. Undefined when too few show. A light iris's paler part is in that
  * third: the white balance was calibrated on this measure, and against the white alone (the irises left out) the
  * pink of veins and lid rims read as a warm light on the light-eyed photos and put the pair p10's skin 6.6 -> 13.0
- * ΔE apart (PIPELINE.md, "Clean albedo").
+ * ΔE apart (PIPELINE.md, "The eighteenth session").
  */
 export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
   const pixels: number[] = [];
