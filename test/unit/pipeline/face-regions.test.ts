@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EYE_CONTOURS, measureIris } from '../../../src/pipeline/face/face-regions.ts';
-import { measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
+import { EYE_CONTOURS, measureIris, measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X } from '../../../src/pipeline/face/pose.ts';
 
 /** The inner lip contour: 20 points on an ellipse of these radii about (50, 50). */
@@ -38,8 +37,8 @@ test('a closed mouth has no teeth to measure', () => {
 /**
  * Two eyes 60 px apart on skin, each a blue-grey iris (radius 10) whose top and bottom the lids cover: the eye's
  * opening (its contour landmarks, an almond 36 x 7 px, a narrowed eye) shows only the ring's middle band, a third of
- * it; above and below it, inside the iris's circle, lid skin. The subject's right eye (EYE_CONTOURS[0], the iris on the head's -x side) is the
- * image's left one.
+ * it; above and below it, inside the iris's circle, lid skin. The subject's right eye (EYE_CONTOURS[0], the iris on
+ * the head's -x side) is the image's left one.
  */
 function lidCoveredEyes(): { image: { width: number; height: number; data: Uint8Array }; lm: Float32Array } {
   const width = 120, height = 60, data = new Uint8Array(width * height * 3);
