@@ -253,7 +253,7 @@ class Lid {
   private readonly margin: MarginPoint[];
   /** This lid's rim vertices. */
   readonly rim: number[];
-  /** An upper lid's: the lower lid's rim and first ring of skin (1), which it may press down as it closes (GIVE). */
+  /** An upper lid's: the lower lid's rim (1) and first ring of skin (2), which it may press down as it closes (GIVE). */
   readonly otherLid: Uint8Array;
   /** The head vertices its motion can reach (near the lid centre), ascending: the rest of the head never moves with it. */
   readonly nearby: Uint32Array;
@@ -284,12 +284,10 @@ class Lid {
     this.otherDistance = new ContourProfile(frame, otherRim, distance);
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
-    this.otherLid = new Uint8Array(frame.fitted.head.length / 3);
+    // 1 on the other lid's rim, 2 on its first ring of skin (an upper lid's only).
+    const ring = new Uint8Array(frame.fitted.head.length / 3);
+    this.otherLid = ring;
     if (this.overlaps) {
-      for (const v of otherRim) this.otherLid[v] = 1;
-      for (const v of frame.lidSkin[side]) if (!this.isUpper(v)) this.otherLid[v] = 1;
-      // 1 on the other lid's rim, 2 on its first ring of skin.
-      const ring = new Uint8Array(frame.fitted.head.length / 3);
       for (const v of otherRim) ring[v] = 1;
       for (const v of frame.lidSkin[side]) if (!this.isUpper(v)) ring[v] = 2;
       const { indices } = frame.template.head;

@@ -88,12 +88,7 @@ export function fillPolygon(mask: Uint8Array, width: number, height: number, pol
  * ΔE apart (PIPELINE.md, "The eighteenth session").
  */
 export function measureSclera(image: RgbImage, lm: ArrayLike<number>): { colour: Rgb; pixels: number } | undefined {
-  const pixels: number[] = [];
-  for (const contour of EYE_CONTOURS) {
-    const runs = polygonRuns(image.width, image.height, contour.map((i) => landmarkPoint(lm, i)));
-    for (let k = 0; k < runs.length; k += 3) for (let x = runs[k + 1]; x <= runs[k + 2]; x++) pixels.push(runs[k] * image.width + x);
-  }
-  return brightThird(image, pixels);
+  return brightThird(image, EYE_CONTOURS.flatMap((contour) => pixelsInside(image.width, image.height, contour.map((i) => landmarkPoint(lm, i)))));
 }
 
 /** The irises' colour (sampleIrisColour over both eyes' rings, centred and sized by the iris landmarks, inside the eyelid contours). */
@@ -108,10 +103,15 @@ export function measureIris(image: RgbImage, lm: ArrayLike<number>): Rgb {
  * lips or tongue is for the caller to judge by its colour.
  */
 export function measureTeeth(image: RgbImage, innerLips: Point[]): { colour: Rgb; pixels: number } | undefined {
-  const runs = polygonRuns(image.width, image.height, innerLips);
+  return brightThird(image, pixelsInside(image.width, image.height, innerLips));
+}
+
+/** The indices (y * width + x) of the pixels whose centres lie inside the polygon. */
+function pixelsInside(width: number, height: number, poly: Point[]): number[] {
+  const runs = polygonRuns(width, height, poly);
   const pixels: number[] = [];
-  for (let k = 0; k < runs.length; k += 3) for (let x = runs[k + 1]; x <= runs[k + 2]; x++) pixels.push(runs[k] * image.width + x);
-  return brightThird(image, pixels);
+  for (let k = 0; k < runs.length; k += 3) for (let x = runs[k + 1]; x <= runs[k + 2]; x++) pixels.push(runs[k] * width + x);
+  return pixels;
 }
 
 /** The per-channel median of the brighter third of the pixels, and its count; undefined under 30 pixels. */
