@@ -62,6 +62,14 @@ export interface ExpressionFrame {
   lipRim: number[];
 }
 
+/** The template's own frame: its shapes computed on itself at rest. */
+export function templateFrame(template: HeadTemplate): ExpressionFrame {
+  return expressionFrame(template, {
+    head: template.head.positions,
+    parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])),
+  });
+}
+
 export function meshNames(): MeshName[] {
   return ['head', ...PART_NAMES];
 }

@@ -5,8 +5,8 @@
  * identity fit then follows, its lips brought together.
  */
 import { arkitShape, motions, type ArkitName } from '../expressions/arkit.ts';
-import { expressionFrame, zeroDeltas, type FittedGeometry } from '../expressions/frame.ts';
-import { PART_NAMES, type HeadTemplate } from '../template/types.ts';
+import { expressionFrame, templateFrame, zeroDeltas, type FittedGeometry } from '../expressions/frame.ts';
+import type { HeadTemplate } from '../template/types.ts';
 import { applyMat3, fitSimilarity, type Similarity } from './similarity.ts';
 
 const FACE_POINTS = 468;
@@ -65,10 +65,7 @@ const bases = new WeakMap<HeadTemplate, ExpressionBasis>();
 export function expressionBasis(template: HeadTemplate): ExpressionBasis {
   let basis = bases.get(template);
   if (basis) return basis;
-  const frame = expressionFrame(template, {
-    head: template.head.positions,
-    parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])),
-  });
+  const frame = templateFrame(template);
   const names = [...EXPRESSION_SHAPES, ...MAKE_SHAPES];
   const deltas = names.map((name) => arkitShape(frame, name, { jawLips: false }).head.slice(0, FACE_POINTS * 3));
   const k = deltas.length;
