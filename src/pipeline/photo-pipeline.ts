@@ -33,6 +33,8 @@ import { closeMouth, describeExpression, expressionBasis, fitExpression } from '
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
+import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
+import { blinkReach } from '../geometry/expressions/blink-reach.ts';
 import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
@@ -291,6 +293,8 @@ export class PhotoPipeline implements Pipeline {
       // Where the textures go next (imagesInSharedMemory keeps it): no copy of the atlas.
       out: new Uint8Array(allocate(tpl.textureSize * tpl.textureSize * 4), 0, tpl.textureSize * tpl.textureSize * 4),
     });
+    // The photo's lashes painted on the upper lids would streak a closed eye (lid-streaks.ts).
+    removeLidStreaks({ rgba: albedo.rgba, size: tpl.textureSize, uvs: headGeometry.uvs, indices: headGeometry.indices, reach: blinkReach(tpl.source) });
     const images = new Map<string, RgbaImage>();
     images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
     // Here, not with the eye texture on the helper: the other parts' images are this thread's template's own, which

@@ -30,8 +30,8 @@ const KNOWN: Record<string, string> = {
     "the detector reads the right corner 0.013 lower than the left (bar 0.015; 0.027 before the skin under the nose, unseen, took the photo's skin around it instead of a pale fill): the corners' heights move with texture away from the mouth",
   'p06-a/mouthFunnel/moves':
     "the mesh brings each corner in 0.086; the detector read the mouth 0.0135 narrower once the lips' repair grew the teeth it finds by their blurred edge (bar 0.02; 0.0226 before), 0.0225 again since the iris is sampled inside the eye's opening (a pixel's change): its left corner reads outwards, on the photo's smile crease beside it",
-  'p06-a/mouthLeft/moves':
-    "the mesh brings the right corner in 0.17, the detector reads it in by 0.019 (bar 0.02; 0.02 before the iris was sampled inside the eye's opening, a pixel's change in the reading): on the photo's smile crease beside it, as mouthFunnel's",
+  'p06-a/mouthRight/moves':
+    "the detector reads the left corner in by 0.016 (bar 0.02; 0.042 before the photo's lashes were taken off the upper lids, 2 cm from the mouth, which took mouthLeft's right corner 0.019 -> 0.037, its mirror, now passing): the corners' readings move with texture away from the mouth",
 };
 const known = (photo: string, name: string, check: 'visible' | 'moves') => {
   const reason = KNOWN[`${photo}/${name}/${check}`] ?? KNOWN[`${name}/${check}`];
