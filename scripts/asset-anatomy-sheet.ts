@@ -6,6 +6,7 @@
  * node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
+ * --title TEXT says on the sheet what changed between before and after.
  * Needs Blender 3.4 on the PATH.
  */
 import { execFileSync } from 'node:child_process';
@@ -78,11 +79,11 @@ const sheet = await contactSheet(cells, {
   cellWidth: 260,
   cellHeight: 260,
   background: [236, 236, 238],
-  title: mouth
+  title: option('--title') ?? (mouth
     ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: the open mouth: jawOpen, viseme_aa, tongueOut, jawOpen from three-quarter)`
     : closeups
     ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: cornea, lashes, tear line, caruncle; blink; open mouth)`
-    : `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`,
+    : `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`),
 });
 writeFileSync(out, sheet);
 console.log(`wrote ${out}`);
