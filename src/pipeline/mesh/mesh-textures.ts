@@ -2,13 +2,16 @@
  * Textures of a mesh avatar: the head atlas transferred from the scan's texture (the mouth's inside and
  * the eye sockets painted like the photo path's, gaps filled smoothly), the iris colour measured on the
  * render the landmarks were found on, or for hifimesh on the eyes-open photo, whose eye region also
- * replaces the scan's closed eyes in the atlas. Eyes, teeth and tongue as in the photo path.
+ * replaces the scan's closed eyes in the atlas (its lashes taken off the upper lids, as in the photo path). Eyes,
+ * teeth and tongue as in the photo path.
  */
 import type { MeshData } from '../../model/avatar.ts';
 import type { RgbaImage } from '../../geometry/render/image.ts';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { transferTexture, type TransferScan } from '../../geometry/texture/transfer.ts';
 import { blendPhotoRegion } from '../../geometry/texture/transfer-photo.ts';
+import { removeLidStreaks } from '../../geometry/texture/lid-streaks.ts';
+import { blinkReach } from '../../geometry/expressions/blink-reach.ts';
 import { bakeAlbedo, measureSkinTone } from '../../geometry/texture/bake-albedo.ts';
 import {
   bakeEyeTexture,
@@ -66,6 +69,9 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
   if (eyes.kind === 'photo') {
     const photo = photoAlbedo(tpl, head, eyes.analysis, skin);
     blendPhotoRegion(rgba, photo, size, { uvs: head.uvs, indices: head.indices, weights: eyeRegion(tpl, head.positions) });
+    // The photo's open eye shows the upper lid as a thin band under its lashes, which a blink spreads, as in the photo
+    // path. A scan's own texture is the studio's and stays as it came.
+    removeLidStreaks({ rgba, size, uvs: head.uvs, indices: head.indices, reach: blinkReach(tpl.source) });
   }
   const images = new Map<string, RgbaImage>();
   images.set('head_baseColor.png', { width: size, height: size, rgba });
