@@ -36,7 +36,7 @@ port.on('message', (req: HelperRequest) => {
       const start = performance.now();
       // Made in shared memory, neither copied there nor moved: the model that comes back for the files then carries
       // the deltas without a copy.
-      const shapes = featureShapes(loadTemplateView(req.template), req.fitted, req.features, (bytes) => new SharedArrayBuffer(bytes));
+      const shapes = featureShapes(loadTemplateView(req.template), req.fitted, req.features, (bytes) => new SharedArrayBuffer(bytes), req.lidRest);
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       buffers = [];
       // Once the reply is out: the FBX's shapes encoded while this thread waits for the views (KeptShapes), and

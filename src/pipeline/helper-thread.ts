@@ -28,8 +28,8 @@ import { ReusedSharedMemory, sharedCopies } from './shared-memory.ts';
 
 export type FeatureShapes = ReturnType<typeof featureShapes>;
 
-/** Builds the blendshapes and clips the features ask for; `ms` is the time the building took where it ran. */
-export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: PipelineInput['features']) => Promise<{ shapes: FeatureShapes; ms: number }>;
+/** Builds the blendshapes and clips the features ask for (and the lids' rest, featureShapes); `ms` is the time the building took where it ran. */
+export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: PipelineInput['features'], lidRest?: number) => Promise<{ shapes: FeatureShapes; ms: number }>;
 
 /** Renders the same items from several cameras (one request: the textures cross to a thread once). */
 export type RenderSource = (items: RenderItem[], views: { camera: Camera; opts: RenderOptions }[]) => Promise<RgbaImage[]>;
@@ -54,7 +54,7 @@ export type PhotoPrepSource = (
 ) => { hair: Promise<Timed<HairObservation>>; textures: Promise<Timed<PhotoTexturePrep>>; done(): void };
 
 export type HelperRequest =
-  | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features'] }
+  | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features']; lidRest: number }
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
   | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims; shapes?: number }
   | { id: number; task: 'photo'; part: 'hair' | 'textures'; template: TemplateVersion; input: PhotoPrepInput };
@@ -69,10 +69,10 @@ export type HelperReply =
  * On the caller's thread, for tools and tests that make one avatar at a time: run when the caller
  * first waits (at its assembly), so that its other stages' times stay their own.
  */
-export const shapesHere: ShapeSource = async (tpl, fitted, features) => {
+export const shapesHere: ShapeSource = async (tpl, fitted, features, lidRest = 0) => {
   await null;
   const start = performance.now();
-  const shapes = featureShapes(tpl, fitted, features);
+  const shapes = featureShapes(tpl, fitted, features, undefined, lidRest);
   return { shapes, ms: performance.now() - start };
 };
 
@@ -118,9 +118,9 @@ export class HelperThread {
   /** The targets of shapes requests whose encodings the helper has not sent yet. */
   private readonly awaitingEncoding = new Map<number, Morphs>();
 
-  readonly shapes: ShapeSource = async (tpl, fitted, features) => {
+  readonly shapes: ShapeSource = async (tpl, fitted, features, lidRest = 0) => {
     const id = this.next++;
-    const built = await this.ask<Awaited<ReturnType<ShapeSource>>>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features });
+    const built = await this.ask<Awaited<ReturnType<ShapeSource>>>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features, lidRest });
     const morphs = built.shapes.morphs;
     if (morphs) {
       for (const targets of Object.values(morphs)) for (const t of targets!) this.shapesRequest.set(t, id);

@@ -31,11 +31,13 @@ export function buildBlendshapes(
   fitted: FittedGeometry,
   features: readonly Feature[],
   allocate: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes),
+  /** ARKit shapes made besides the features' (in ARKit order among them). */
+  extra: readonly ArkitName[] = [],
 ): Record<MeshName, MorphTarget[]> {
   const frame = expressionFrame(template, fitted);
   const arkit = new Map<ArkitName, Deltas>();
   const shapes: { name: string; deltas: Deltas }[] = [];
-  const names = blendshapeNames(features);
+  const names = [...blendshapeNames(features), ...extra];
   const arkitNames = ARKIT_NAMES.filter((name) => names.includes(name));
   const recipes = features.includes('visemes') ? [...Object.values(OCULUS_VISEMES), ...Object.values(POLLY_VISEMES).map((p) => p.recipe)] : [];
   const slots = deltaSlots(frame, arkitNames.length + new Set(recipes).size, allocate);
@@ -153,4 +155,28 @@ function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkit: Map<ArkitName,
   motions.keepLipsApart(frame, out, recipe.lipsMeet ? LIPS_PRESSED : undefined);
   if (recipe.lipsMeet) motions.sealLips(frame, out);
   return out;
+}
+
+export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
+
+/**
+ * The upper lids set `share` of the way to closed along the avatar's own blinks: per mesh, the offset of the rest
+ * position, and each blink's deltas become what is left of its way (in place), so that a blink at 1 closes the lids
+ * where it closed them before. Every other shape keeps its motion from the new rest.
+ */
+export function lidsAtRest(morphs: Record<MeshName, MorphTarget[]>, share: number): Record<MeshName, Float32Array> {
+  const rest = {} as Record<MeshName, Float32Array>;
+  for (const mesh of Object.keys(morphs) as MeshName[]) {
+    const blinks = morphs[mesh].filter((t) => BLINKS.includes(t.name as ArkitName));
+    if (blinks.length !== BLINKS.length) throw new RangeError(`lidsAtRest: the ${mesh} mesh has no blinks`);
+    const offset = new Float32Array(blinks[0].deltas.length);
+    for (const { deltas } of blinks) {
+      for (let i = 0; i < deltas.length; i++) {
+        offset[i] += share * deltas[i];
+        deltas[i] *= 1 - share;
+      }
+    }
+    rest[mesh] = offset;
+  }
+  return rest;
 }
