@@ -1,6 +1,5 @@
 import { buildBasicAnimations } from '../geometry/expressions/animations.ts';
-import { BLINKS, blendshapeNames, buildBlendshapes, lidsAtRest } from '../geometry/expressions/blendshapes.ts';
-import type { ArkitName } from '../geometry/expressions/arkit.ts';
+import { blendshapeNames, buildShapesAtRest } from '../geometry/expressions/blendshapes.ts';
 import type { AvatarModel } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
 import type { PipelineInput, ProgressFn } from './types.ts';
@@ -30,26 +29,20 @@ export function stageClock(progress: ProgressFn) {
 /**
  * The blendshapes and clips the features ask for, on the fitted geometry. `basic` needs the few
  * shapes its clips drive, so every feature asks for blendshapes. Their deltas are made in one buffer from `allocate`.
- * With `lidRest`, the neutral's upper lids rest that share of the way to closed (lidsAtRest): `rest` holds each
- * mesh's offset, the blinks are made for it whatever the features, and kept only where the features ask for them.
+ * With `lidRest`, the neutral's upper lids rest that share of the way to closed (buildShapesAtRest): `rest` holds each
+ * mesh's offset to that rest, whatever the features.
  */
 export function featureShapes(
   tpl: TemplateView,
   fitted: { head: Float32Array; parts: Record<string, Float32Array> },
   features: PipelineInput['features'],
-  allocate?: (bytes: number) => ArrayBufferLike,
+  allocate: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes),
   lidRest = 0,
 ) {
   const names = blendshapeNames(features);
-  const extra = lidRest > 0 ? BLINKS.filter((n) => !names.includes(n)) : [];
-  let morphs = names.length + extra.length > 0 ? buildBlendshapes(tpl.source, fitted, features, allocate, extra) : undefined;
-  const rest = morphs && lidRest > 0 ? lidsAtRest(morphs, lidRest) : undefined;
-  if (morphs && extra.length > 0) {
-    const kept = Object.entries(morphs).map(([mesh, targets]) => [mesh, targets.filter((t) => !extra.includes(t.name as ArkitName))] as const);
-    morphs = names.length > 0 ? (Object.fromEntries(kept) as typeof morphs) : undefined;
-  }
+  const built = names.length > 0 || lidRest > 0 ? buildShapesAtRest(tpl.source, fitted, features, allocate, lidRest) : undefined;
   const animations = features.includes('basic') ? buildBasicAnimations(names) : [];
-  return { morphs, animations, rest };
+  return { morphs: names.length > 0 ? built?.morphs : undefined, animations, rest: built?.rest };
 }
 
 /** The pipeline meta entries that say what a finished avatar supports (docs/PIPELINE.md). */

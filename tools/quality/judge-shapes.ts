@@ -61,7 +61,7 @@ function sided(make: (s: SideName, o: SideName) => Expectation): Record<SideName
 
 /**
  * The detector reads an avatar's eye opening with a prior of its own: the neutral's lids resting a fifth of the way
- * closed, 21 % closer on the mesh, read 7-13 % narrower (p03-a). The mesh says whether the lids moved; the
+ * closed, 21 % closer on the mesh, read 10-13 % narrower (p03-a). The mesh says whether the lids moved; the
  * detector, whether the render shows it.
  */
 const lids = (s: SideName) => (s === 'left' ? 'lidsLeft' : 'lidsRight');

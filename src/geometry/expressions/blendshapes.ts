@@ -6,7 +6,7 @@ import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
 import { keepLashesClear } from './lash-clearance.ts';
-import { expressionFrame, fittedPositions, meshNames, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
+import { expressionFrame, fittedPositions, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
 /** Names of the blendshapes `buildBlendshapes` makes for these features, in their order. */
@@ -31,14 +31,30 @@ export function buildBlendshapes(
   fitted: FittedGeometry,
   features: readonly Feature[],
   allocate: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes),
-  /** ARKit shapes made besides the features' (in ARKit order among them). */
-  extra: readonly ArkitName[] = [],
 ): Record<MeshName, MorphTarget[]> {
+  return buildShapesAtRest(template, fitted, features, allocate, 0).morphs;
+}
+
+/**
+ * As buildBlendshapes, with the upper lids resting `lidRest` of the way to closed along the avatar's own blinks:
+ * `rest` holds each mesh's offset from the fitted geometry to that rest, each blink keeps what is left of its way (a
+ * blink at 1 closes the lids where it did), and every other shape keeps its motion, from the new rest, with the
+ * lashes placed and kept clear of the skin there. The blinks are made whatever the features; `morphs` holds the
+ * features' shapes alone.
+ */
+export function buildShapesAtRest(
+  template: HeadTemplate,
+  fitted: FittedGeometry,
+  features: readonly Feature[],
+  allocate: (bytes: number) => ArrayBufferLike,
+  lidRest: number,
+): { morphs: Record<MeshName, MorphTarget[]>; rest?: Deltas } {
   const frame = expressionFrame(template, fitted);
   const arkit = new Map<ArkitName, Deltas>();
   const shapes: { name: string; deltas: Deltas }[] = [];
-  const names = [...blendshapeNames(features), ...extra];
-  const arkitNames = ARKIT_NAMES.filter((name) => names.includes(name));
+  const names = blendshapeNames(features);
+  const extra = lidRest > 0 ? BLINKS.filter((n) => !names.includes(n)) : [];
+  const arkitNames = ARKIT_NAMES.filter((name) => names.includes(name) || extra.includes(name));
   const recipes = features.includes('visemes') ? [...Object.values(OCULUS_VISEMES), ...Object.values(POLLY_VISEMES).map((p) => p.recipe)] : [];
   const slots = deltaSlots(frame, arkitNames.length + new Set(recipes).size, allocate);
   for (const name of arkitNames) shapes.push({ name, deltas: copyDeltas(arkitOf(frame, arkit, name), slots()) });
@@ -58,9 +74,41 @@ export function buildBlendshapes(
   // The lashes follow their skin from where the neutral has them (kept clear of it there: placeBoundParts).
   const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
   const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts) };
-  const rest = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
-  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, rest, deltas);
-  return Object.fromEntries(meshNames().map((mesh) => [mesh, shapes.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
+  const placed = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
+  const rest = lidRest > 0 ? restLids(frame, shapes, lidRest, bindings, placed) : undefined;
+  const restHosts = rest && { head: moved(frame, rest, 'head'), eyeLeft: moved(frame, rest, 'eyeLeft'), eyeRight: moved(frame, rest, 'eyeRight') };
+  const still = rest ? (Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placed[name].map((x, i) => x + rest[name][i])])) as Record<BoundPartName, Float32Array>) : placed;
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, { hosts: restHosts ?? hosts, parts: still }, deltas);
+  const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
+  const morphs = Object.fromEntries(meshNames().map((mesh) => [mesh, kept.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
+  return { morphs, rest };
+}
+
+export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
+
+/**
+ * The offset of every mesh to the lids' rest: `share` of both blinks on the hosts (their deltas keep the rest of their
+ * way, in place), the bound parts placed on the rested hosts and the lashes kept clear of the skin there.
+ */
+function restLids(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, placed: Record<BoundPartName, Float32Array>): Deltas {
+  const rest = zeroDeltas(frame);
+  for (const { name, deltas } of shapes) {
+    if (!BLINKS.includes(name as ArkitName)) continue;
+    for (const host of BOUND_HOSTS) {
+      const d = deltas[host], out = rest[host];
+      for (let i = 0; i < d.length; i++) {
+        out[i] += share * d[i];
+        d[i] *= 1 - share;
+      }
+    }
+  }
+  const hosts = { head: moved(frame, rest, 'head'), eyeLeft: moved(frame, rest, 'eyeLeft'), eyeRight: moved(frame, rest, 'eyeRight') };
+  for (const name of BOUND_PART_NAMES) {
+    const at = placeBoundPart(frame.template, name, hosts, bindings[name]);
+    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, at);
+    for (let i = 0; i < at.length; i++) rest[name][i] = at[i] - placed[name][i];
+  }
+  return rest;
 }
 
 /**
@@ -94,18 +142,18 @@ function copyDeltas(from: Deltas, to: Deltas): Deltas {
  * (in place), the lashes kept out of the skin. A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
  * shapes move neither lids nor eyes.
  */
-function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, SurfaceBinding>, rest: Record<BoundPartName, Float32Array>, deltas: Deltas): void {
+function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, SurfaceBinding>, rest: { hosts: Record<BoundHostName, Float32Array>; parts: Record<BoundPartName, Float32Array> }, deltas: Deltas): void {
   let hosts: Record<BoundHostName, Float32Array> | undefined;
   for (const name of BOUND_PART_NAMES) {
-    const still = rest[name];
+    const still = rest.parts[name];
     const out = deltas[name];
     if (!movesAny(deltas, boundHostVertices(frame.template, name))) {
       out.fill(0);
       continue;
     }
-    hosts ??= { head: moved(frame, deltas, 'head'), eyeLeft: moved(frame, deltas, 'eyeLeft'), eyeRight: moved(frame, deltas, 'eyeRight') };
+    hosts ??= { head: shifted(rest.hosts.head, deltas.head), eyeLeft: shifted(rest.hosts.eyeLeft, deltas.eyeLeft), eyeRight: shifted(rest.hosts.eyeRight, deltas.eyeRight) };
     const shaped = placeBoundPart(frame.template, name, hosts, bindings[name]);
-    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: frame.fitted.head, lashes: still });
+    if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
     for (let i = 0; i < shaped.length; i++) out[i] = shaped[i] - still[i];
   }
 }
@@ -119,8 +167,11 @@ function movesAny(deltas: Deltas, vertices: Record<BoundHostName, Uint32Array>):
 }
 
 function moved(frame: ExpressionFrame, deltas: Deltas, host: BoundHostName): Float32Array {
-  const out = fittedPositions(frame, host).slice();
-  const d = deltas[host];
+  return shifted(fittedPositions(frame, host), deltas[host]);
+}
+
+function shifted(positions: Float32Array, d: Float32Array): Float32Array {
+  const out = positions.slice();
   for (let i = 0; i < out.length; i++) out[i] += d[i];
   return out;
 }
@@ -157,26 +208,3 @@ function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkit: Map<ArkitName,
   return out;
 }
 
-export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
-
-/**
- * The upper lids set `share` of the way to closed along the avatar's own blinks: per mesh, the offset of the rest
- * position, and each blink's deltas become what is left of its way (in place), so that a blink at 1 closes the lids
- * where it closed them before. Every other shape keeps its motion from the new rest.
- */
-export function lidsAtRest(morphs: Record<MeshName, MorphTarget[]>, share: number): Record<MeshName, Float32Array> {
-  const rest = {} as Record<MeshName, Float32Array>;
-  for (const mesh of Object.keys(morphs) as MeshName[]) {
-    const blinks = morphs[mesh].filter((t) => BLINKS.includes(t.name as ArkitName));
-    if (blinks.length !== BLINKS.length) throw new RangeError(`lidsAtRest: the ${mesh} mesh has no blinks`);
-    const offset = new Float32Array(blinks[0].deltas.length);
-    for (const { deltas } of blinks) {
-      for (let i = 0; i < deltas.length; i++) {
-        offset[i] += share * deltas[i];
-        deltas[i] *= 1 - share;
-      }
-    }
-    rest[mesh] = offset;
-  }
-  return rest;
-}

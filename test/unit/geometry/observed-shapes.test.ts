@@ -31,9 +31,9 @@ const KNOWN: Record<string, string> = {
   'p03-a/eyeSquintRight/moves':
     'the mesh narrows the eye to a sixth (lids 0.138 -> 0.022 eye distances; 0.174 -> 0.059 before); the detector reads it 0.015 narrower (bar 0.02; 0.031 before)',
   'p06-a/viseme_ou/moves':
-    "the mouth's mesh moves as before; the detector reads it 0.009 narrower (bar 0.02; 0.032 before): its mouth reading moves with the eyes' look 3 cm away",
+    "the mouth's mesh moves as before; the detector reads it 0.005 narrower (bar 0.02; 0.032 before): its mouth reading moves with the eyes' look 3 cm away",
   'p06-a/polly_u/moves':
-    "the mouth's mesh moves as before; the detector reads it 0.009 narrower (bar 0.02; 0.032 before): its mouth reading moves with the eyes' look 3 cm away",
+    "the mouth's mesh moves as before; the detector reads it 0.005 narrower (bar 0.02; 0.032 before): its mouth reading moves with the eyes' look 3 cm away",
   'p13-a/eyeLookDownLeft/moves':
     'the eyeball turns as before; the detector reads the iris 0.008 lower (bar 0.01; 0.016 before): the resting lid covers more of its top, and the detector centres the iris on what shows',
   'p13-a/eyeLookDownRight/moves':
