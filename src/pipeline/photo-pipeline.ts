@@ -5,10 +5,9 @@
  * Implements the Pipeline contract the service's worker calls.
  */
 import type { AvatarModel, MeshData, TemplateVersion, Texture } from '../model/avatar.ts';
-import type { MeshName } from '../geometry/template/types.ts';
 import type { Pipeline, PipelineInput, PipelineResult, ProgressFn } from './types.ts';
 import { PipelineCodes, PipelineError } from './errors.ts';
-import { stageClock, supportsMeta } from './stages.ts';
+import { LID_REST, restLids, stageClock, supportsMeta } from './stages.ts';
 import {
   filesHere,
   photoPrepHere,
@@ -60,13 +59,6 @@ const SIDE_LIGHT_REMOVED = 0.5;
  * cheek kept the photo's side light (the cheeks' balance on its preview 0.50).
  */
 const SIDES_EVENED = 1;
-/**
- * The neutral's upper lids rest this share of the way to closed, along the avatar's own blink (featureShapes): the
- * detector's upper eye contour runs along the lash line, about 2 mm above the margin of an opening about 10 mm tall,
- * and the lids fitted to it showed white above the iris that the photo's lashes and their shadow hide. A blink at 1
- * closes the lids where it did. Identity distance on the test photos 0.4320 -> 0.4199 (0.4227 at 0.3).
- */
-const LID_REST = 0.2;
 
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
@@ -200,7 +192,7 @@ export class PhotoPipeline implements Pipeline {
       ms: shapesMs,
     } = await shaping;
     // The neutral's upper lids where the photo's are: below its lash line (LID_REST).
-    tpl.meshes.forEach((m, i) => restLids(geometries[i], m.geometry.indices, rest?.[m.name as MeshName]));
+    restLids(tpl, geometries, rest);
     // The lap is the wait for them; their own time beside it (on the other thread when they ran there).
     timings['expressions-build'] = shapesMs;
     lap('expressions', 60);
@@ -318,13 +310,6 @@ export class PhotoPipeline implements Pipeline {
  * The image as a literal of this thread. Read out of the helper's answer, an image has a hidden class that dies with
  * the avatar: the light's and the bake's loops, which check it, were compiled again on every avatar.
  */
-/** Moves a mesh by its lids' rest offset (none: as it is), its normals with it. */
-function restLids(geometry: MeshData, indices: Uint32Array, offset: Float32Array | undefined): void {
-  if (!offset?.some((d) => d !== 0)) return;
-  for (let i = 0; i < offset.length; i++) geometry.positions[i] += offset[i];
-  geometry.normals = vertexNormals(geometry.positions, indices);
-}
-
 function thisThreadsImage(image: RgbImage): RgbImage {
   return { width: image.width, height: image.height, data: image.data };
 }

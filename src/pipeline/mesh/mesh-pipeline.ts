@@ -9,7 +9,7 @@ import type { Rgb } from '../../geometry/texture/rgb-image.ts';
 import type { MeshInputType } from '../../model/product.ts';
 import type { PipelineInput, PipelineResult, ProgressFn } from '../types.ts';
 import { PipelineCodes, PipelineError } from '../errors.ts';
-import { featureShapes, stageClock, supportsMeta } from '../stages.ts';
+import { LID_REST, featureShapes, restLids, stageClock, supportsMeta } from '../stages.ts';
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
@@ -56,7 +56,8 @@ export async function runMeshPipeline(
   });
   lap('fitting', 35);
 
-  const { morphs, animations } = featureShapes(tpl, { head, parts: fitted.parts }, input.features);
+  // The photo's lids rest as in the photo path (after the bake below, which samples the photo with the fitted lids).
+  const { morphs, animations, rest } = featureShapes(tpl, { head, parts: fitted.parts }, input.features, undefined, photo ? LID_REST : 0);
   lap('expressions', 45);
 
   const eyes: EyeSource = photo ? { kind: 'photo', analysis: photo } : { kind: 'render', image: found.render, landmarks: found.image };
@@ -69,6 +70,7 @@ export async function runMeshPipeline(
   );
   lap('textures', 55);
 
+  restLids(tpl, geometries, rest);
   const model = assemble(tpl, geometries, fitted, textures.images, morphs);
   model.animations = animations;
   lap('assembly', 65);
