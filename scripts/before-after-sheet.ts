@@ -2,7 +2,7 @@
  * A sheet of photo | avatar before | avatar after, one row per photo, from two folders of previews written by
  * `npm run quality -- --previews DIR` (e.g. on main and on a branch). A folder may carry its column's label as
  * `LABEL=DIR` (default "before", "after"); with six or more photos two rows share a line. `--crop X,Y,W,H` shows that
- * part of each preview (pixels of the 1024 px preview: 280,330,464,150 holds the eyes), larger.
+ * part of each preview (pixels of the 1024 px preview: 280,320,464,220 holds the eyes of most test photos), larger.
  *   node --import tsx scripts/before-after-sheet.ts [--crop X,Y,W,H] OUT.png [LABEL=]BEFORE_DIR [LABEL=]AFTER_DIR "TITLE" PHOTO...
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -75,22 +75,28 @@ export function buildShapesAtRest(
   const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
   const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts) };
   const placed = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
-  const rest = lidRest > 0 ? restLids(frame, shapes, lidRest, bindings, placed) : undefined;
-  const restHosts = rest && { head: moved(frame, rest, 'head'), eyeLeft: moved(frame, rest, 'eyeLeft'), eyeRight: moved(frame, rest, 'eyeRight') };
-  const still = rest ? (Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placed[name].map((x, i) => x + rest[name][i])])) as Record<BoundPartName, Float32Array>) : placed;
-  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, { hosts: restHosts ?? hosts, parts: still }, deltas);
+  const rested = lidRest > 0 ? restLids(frame, shapes, lidRest, bindings, placed) : undefined;
+  const from = rested ?? { hosts, parts: placed };
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
   const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
   const morphs = Object.fromEntries(meshNames().map((mesh) => [mesh, kept.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
-  return { morphs, rest };
+  return { morphs, rest: rested?.offset };
+}
+
+/** Where the shapes start from: the lids' hosts and the parts bound to them. */
+interface ShapeRest {
+  hosts: Record<BoundHostName, Float32Array>;
+  parts: Record<BoundPartName, Float32Array>;
 }
 
 export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
 
 /**
- * The offset of every mesh to the lids' rest: `share` of both blinks on the hosts (their deltas keep the rest of their
- * way, in place), the bound parts placed on the rested hosts and the lashes kept clear of the skin there.
+ * The lids' rest: `share` of both blinks on the hosts (their deltas keep the rest of their way, in place), the bound
+ * parts placed on the rested hosts and the lashes kept clear of the skin there; `offset` is every mesh's from the
+ * fitted geometry (`placed`: the bound parts there).
  */
-function restLids(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, placed: Record<BoundPartName, Float32Array>): Deltas {
+function restLids(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, placed: Record<BoundPartName, Float32Array>): ShapeRest & { offset: Deltas } {
   const rest = zeroDeltas(frame);
   for (const { name, deltas } of shapes) {
     if (!BLINKS.includes(name as ArkitName)) continue;
@@ -103,12 +109,14 @@ function restLids(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas
     }
   }
   const hosts = { head: moved(frame, rest, 'head'), eyeLeft: moved(frame, rest, 'eyeLeft'), eyeRight: moved(frame, rest, 'eyeRight') };
+  const parts = {} as Record<BoundPartName, Float32Array>;
   for (const name of BOUND_PART_NAMES) {
     const at = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, at);
     for (let i = 0; i < at.length; i++) rest[name][i] = at[i] - placed[name][i];
+    parts[name] = at;
   }
-  return rest;
+  return { hosts, parts, offset: rest };
 }
 
 /**
@@ -142,7 +150,7 @@ function copyDeltas(from: Deltas, to: Deltas): Deltas {
  * (in place), the lashes kept out of the skin. A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
  * shapes move neither lids nor eyes.
  */
-function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, SurfaceBinding>, rest: { hosts: Record<BoundHostName, Float32Array>; parts: Record<BoundPartName, Float32Array> }, deltas: Deltas): void {
+function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, SurfaceBinding>, rest: ShapeRest, deltas: Deltas): void {
   let hosts: Record<BoundHostName, Float32Array> | undefined;
   for (const name of BOUND_PART_NAMES) {
     const still = rest.parts[name];
@@ -207,4 +215,3 @@ function mix(frame: ExpressionFrame, recipe: VisemeRecipe, arkit: Map<ArkitName,
   if (recipe.lipsMeet) motions.sealLips(frame, out);
   return out;
 }
-
