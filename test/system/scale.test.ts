@@ -183,7 +183,9 @@ describe('scale-out: API and worker processes over PostgreSQL and S3 (Swift s3ap
       assert.equal((await apis[1]!.get(`/v2/avatar/${last}/status`)).body.status, 'done');
 
       // With no grace left, a stopping worker hands its job back to the queue and another worker makes the avatar.
-      const hasty = await startProcess({ ...env, ROLE: 'worker', WORKERS: '1', SHUTDOWN_GRACE: '0', LOG_LEVEL: 'info' });
+      // Its pipeline takes long enough that the stop lands inside it on a slow machine too: a stop that came after
+      // the pipeline had returned would let the job finish, and nothing would be handed back.
+      const hasty = await startProcess({ ...env, ROLE: 'worker', WORKERS: '1', SHUTDOWN_GRACE: '0', LOG_LEVEL: 'info', SCRIPTED_PIPELINE_MS: '6000' });
       procs.push(hasty);
       const handed: string[] = [];
       await until('the hasty worker to hold a job', async () => {
