@@ -13,7 +13,7 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/phot
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
-import { renderedSkin, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
+import { renderedSkin, srgbToLab, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
 import { mouthShape, meshMouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
@@ -76,6 +76,11 @@ export interface PhotoQuality {
   irisLightness?: number;
   /** The same for the white of the eyes (measureSclera: the brighter third of each eye's white); none through glasses. */
   scleraLightness?: number;
+  /**
+   * How far the front preview's iris hue, read against its eye's white, is from the photo's: the CIE a*b* distance
+   * between the two (iris minus white) differences. A viewer reads a pale iris's colour against the white beside it.
+   */
+  irisTint?: number;
   mesh?: MeshCheckReport;
   meshValid?: boolean;
   totalMs?: number;
@@ -128,6 +133,9 @@ export interface QualityReport {
     medianScleraLightness: number;
     minScleraLightness: number;
     maxScleraLightness: number;
+    /** The irises' hue against their white on the previews against the photos' (irisTint): mean and largest. */
+    meanIrisTint: number;
+    maxIrisTint: number;
   };
   goals: typeof GOALS;
 }
@@ -163,6 +171,15 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights
   const rgb = new Uint8Array(img.width * img.height * 3);
   for (let i = 0; i < img.width * img.height; i++) rgb.set(img.rgba.subarray(i * 4, i * 4 + 3), i * 3);
   return { width: img.width, height: img.height, data: rgb };
+}
+
+/** The iris's CIE a*, b* less its eye's white's (measureIris, measureSclera) at the landmarks `lm`; undefined where no white shows. */
+function irisAgainstWhite(img: RgbImage, lm: ArrayLike<number>): [number, number] | undefined {
+  const white = measureSclera(img, lm);
+  if (!white) return undefined;
+  const [, ia, ib] = srgbToLab(measureIris(img, lm));
+  const [, wa, wb] = srgbToLab(white.colour);
+  return [ia - wa, ib - wb];
 }
 
 /** The luma (Rec. 601) of the eyes' white at the landmarks `lm` (measureSclera), NaN where too little shows. */
@@ -255,6 +272,8 @@ export async function evaluatePhotos(
     const photoSkin = await renderedSkin(result.analysis.image);
     const irisLightness = previewLandmarks ? rec601Luma(measureIris(preview, previewLandmarks)) / rec601Luma(measureIris(result.analysis.image, result.analysis.landmarks)) : NaN;
     const scleraLightness = previewLandmarks && result.meta.glasses !== 'true' ? scleraLuma(preview, previewLandmarks) / scleraLuma(result.analysis.image, result.analysis.landmarks) : NaN;
+    const tints = previewLandmarks && result.meta.glasses !== 'true' ? [irisAgainstWhite(preview, previewLandmarks), irisAgainstWhite(result.analysis.image, result.analysis.landmarks)] : [];
+    const irisTint = tints[0] && tints[1] ? Math.hypot(tints[0][0] - tints[1][0], tints[0][1] - tints[1][1]) : NaN;
     photos.push({
       name: c.name,
       person: c.person,
@@ -275,6 +294,7 @@ export async function evaluatePhotos(
       photoSkinLab: photoSkin?.lab,
       irisLightness,
       scleraLightness,
+      irisTint,
       totalMs,
       landmarkMs: result.timings.detection,
       segmentationMs: result.timings.segmentation,
@@ -339,6 +359,8 @@ export async function evaluatePhotos(
       minIrisLightness: min(irises),
       maxIrisLightness: max(irises),
       medianScleraLightness: scleras.length ? median(scleras) : NaN,
+      meanIrisTint: mean(done.map((p) => p.irisTint!).filter((x) => !Number.isNaN(x))),
+      maxIrisTint: max(done.map((p) => p.irisTint!).filter((x) => !Number.isNaN(x))),
       minScleraLightness: min(scleras),
       maxScleraLightness: max(scleras),
     },
