@@ -7,10 +7,10 @@
  */
 import type { RgbImage } from '../geometry/texture/rgb-image.ts';
 import { measureSkinTone } from '../geometry/texture/bake-albedo.ts';
-import { whiteBalance, applyGains, type WhiteBalance } from '../geometry/texture/white-balance.ts';
+import { whiteBalance, balanceIris, type WhiteBalance } from '../geometry/texture/white-balance.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import { fillCornerCreases } from '../geometry/texture/corner-crease.ts';
-import { bakeEyeTexture, type Rgb } from '../geometry/texture/bake-parts.ts';
+import { bakeEyeTexture, SCLERA, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { featureMask, measureIris, measureSclera, measureTeeth } from './face/face-regions.ts';
 import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import { innerMatte, type PersonMatte } from './face/person-matte.ts';
@@ -80,10 +80,11 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   // Seen through lenses (tinted, coated) the white of the eyes is no reference; the teeth are not behind them.
   const contour = (loop: readonly number[]) => loop.map((i): [number, number] => [lm[i * 3], lm[i * 3 + 1]]);
   const innerLips = contour(tpl.source.loops.lipsInner);
-  const balance = whiteBalance(photoSkin, glasses ? undefined : measureSclera(photo, lm), measureTeeth(photo, innerLips));
+  const sclera = glasses ? undefined : measureSclera(photo, lm);
+  const balance = whiteBalance(photoSkin, sclera, measureTeeth(photo, innerLips));
   const person = innerMatte(input.matte);
   const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), innerLips);
-  const iris = applyGains(measureIris(photo, lm), balance.gains);
+  const iris = balanceIris(measureIris(photo, lm), balance.gains, photoSkin, sclera, SCLERA);
   const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
   const corners = MOUTH_CORNERS.map((c) => {
     const [outer, inner] = contour([c.outer, c.inner]);

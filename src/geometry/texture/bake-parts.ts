@@ -28,7 +28,7 @@ const PUPIL_RATIO = 0.38;
  * likeness was less. At 0.9 it reads 1.06 (identity distance over 19 photos 0.4322 -> 0.4256); at 0.81, 1.01 (0.4232),
  * but against the lids the landmark detector then read p06-a's eyeSquintRight and mouthLeft under their bars.
  */
-const SCLERA: Rgb = [212, 209, 203];
+export const SCLERA: Rgb = [212, 209, 203];
 
 /**
  * How much of its texture's colour (sRGB) an iris shows lit as the preview lights the face: recessed in the socket,

@@ -17,6 +17,7 @@ import {
   bakeEyeTexture,
   EYE_SOCKET_COLOUR,
   MOUTH_INSIDE_COLOUR,
+  SCLERA,
   type Rgb,
 } from '../../geometry/texture/bake-parts.ts';
 import { visibleFromPhoto, type PhotoCamera } from '../../geometry/texture/photo-camera.ts';
@@ -24,14 +25,21 @@ import { applySimilarity } from '../../geometry/fit/fit-head.ts';
 import { applyMat3, fitSimilarity } from '../../geometry/fit/similarity.ts';
 import type { FaceAnalysis } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
-import { measureIris } from '../face/face-regions.ts';
+import { measureIris, measureSclera } from '../face/face-regions.ts';
+import { balanceIris } from '../../geometry/texture/white-balance.ts';
 import type { TemplateView } from '../template-view.ts';
 import { PART_TEXTURE_SIZE, partTextures } from '../part-textures.ts';
 
 /** Scan surface farther than this (cm) from the fitted head gives no colour (the fill takes over). */
 const TRANSFER_REACH = 1;
-/** Cheek and forehead landmarks where the skin tone is measured on the render. */
+/** Cheek and forehead landmarks where the skin tone is measured (on the render, or the photo the eyes come from). */
 const SKIN_LANDMARKS = [50, 280, 101, 330, 151];
+
+/** The skin tone at SKIN_LANDMARKS on an image with those landmarks. */
+function skinTone(image: RgbImage, lm: ArrayLike<number>): Rgb {
+  return measureSkinTone(image, SKIN_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]), 3);
+}
+
 /** The eye region taken from the photo (hifimesh): full within `inner` cm of the eyelid contour, none beyond `outer`. */
 const EYE_REGION = { inner: 0.5, outer: 1.1 };
 
@@ -63,9 +71,11 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
     TRANSFER_REACH,
   );
   const lm = render.landmarks;
-  const skin = measureSkinTone(render.image, SKIN_LANDMARKS.map((i) => [lm[i * 3], lm[i * 3 + 1]]), 3);
+  const skin = skinTone(render.image, lm);
   const irisSource = eyes.kind === 'photo' ? { image: eyes.analysis.image, landmarks: eyes.analysis.landmarks } : eyes;
-  const iris = measureIris(irisSource.image, irisSource.landmarks);
+  // Its colour as it stands against its own white, as the photo path reads it; the scan's texture is not balanced.
+  const irisSkin = eyes.kind === 'photo' ? skinTone(irisSource.image, irisSource.landmarks) : skin;
+  const iris = balanceIris(measureIris(irisSource.image, irisSource.landmarks), [1, 1, 1], irisSkin, measureSclera(irisSource.image, irisSource.landmarks), SCLERA);
   if (eyes.kind === 'photo') {
     const photo = photoAlbedo(tpl, head, eyes.analysis, skin);
     blendPhotoRegion(rgba, photo, size, { uvs: head.uvs, indices: head.indices, weights: eyeRegion(tpl, head.positions) });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { whiteBalance, applyGains, hueOfLinear, SKIN_HUE, SKIN_CHROMA } from '../../../src/geometry/texture/white-balance.ts';
+import { whiteBalance, applyGains, balanceIris, hueOfLinear, SKIN_HUE, SKIN_CHROMA } from '../../../src/geometry/texture/white-balance.ts';
 import { srgbToLinear } from '../../../src/geometry/render/srgb.ts';
 import { srgbToLab, deltaE } from '../../../tools/quality/skin-colour.ts';
 import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
@@ -135,4 +135,46 @@ test('a mouth whose bright part is lips or tongue (pinker than the skin) is no r
     const without = whiteBalance(cast(skin, light));
     withMouth.gains.forEach((g, c) => assert.ok(Math.abs(g - without.gains[c]) < 1e-6, `light ${light}: ${withMouth.gains} vs ${without.gains}`));
   }
+});
+
+/** An iris's CIE a*, b* less a white's. */
+const against = (iris: Rgb, white: Rgb): [number, number] => {
+  const [i, w] = [srgbToLab(iris), srgbToLab(white)];
+  return [i[1] - w[1], i[2] - w[2]];
+};
+const avatarWhite: Rgb = [212, 209, 203];
+const greyGreenIris: Rgb = [78, 80, 70];
+const pinkWhite: Rgb = [190, 168, 170];
+
+test("a pale iris takes its colour against its own white: a grey-green iris by a pink white is greener on the avatar's white", () => {
+  const photo = against(greyGreenIris, pinkWhite);
+  const iris = balanceIris(greyGreenIris, [1, 1, 1], skin, { colour: pinkWhite, pixels: 800 }, avatarWhite);
+  const avatar = against(iris, avatarWhite);
+  const plain = against(greyGreenIris, avatarWhite);
+  // Green against the white, as in the photo, where the colour as it was would read warm grey; more strongly than the
+  // photo's (the preview's cornea and shade leave about 0.6 of it), and of the same hue.
+  assert.ok(photo[0] < -8 && plain[0] > -3, `photo ${photo}, as it was ${plain}`);
+  assert.ok(Math.hypot(...avatar) > Math.hypot(...photo), `avatar ${avatar}, photo ${photo}`);
+  const hue = (ab: [number, number]) => (Math.atan2(ab[1], ab[0]) * 180) / Math.PI;
+  assert.ok(Math.abs(hue(avatar) - hue(photo)) < 20, `hue ${hue(avatar)} against ${hue(photo)}`);
+  // Its lightness is the balanced colour's.
+  assert.ok(Math.abs(srgbToLab(iris)[0] - srgbToLab(greyGreenIris)[0]) < 0.5, `${iris}`);
+});
+
+test('a colour cast on the iris and its white cancels out: the same iris under any light', () => {
+  const plain = balanceIris(greyGreenIris, [1, 1, 1], skin, { colour: pinkWhite, pixels: 800 }, avatarWhite);
+  for (const light of [[1.2, 1.0, 0.75], [0.85, 1.1, 1.1]] as Rgb[]) {
+    const photoSkin = cast(skin, light);
+    const wb = whiteBalance(photoSkin, { colour: cast(pinkWhite, light), pixels: 800 });
+    const iris = balanceIris(cast(greyGreenIris, light), wb.gains, photoSkin, { colour: cast(pinkWhite, light), pixels: 800 }, avatarWhite);
+    const [a, b] = [srgbToLab(iris), srgbToLab(plain)];
+    assert.ok(deltaE([0, a[1], a[2]], [0, b[1], b[2]]) < 2, `light ${light}: ${iris} against ${plain}`);
+  }
+});
+
+test('without a white to trust (none seen, or as red as the skin) the iris is the globally balanced colour', () => {
+  const gains: Rgb = [0.9, 1.05, 1.1];
+  const balanced = applyGains(greyGreenIris, gains);
+  assert.deepEqual(balanceIris(greyGreenIris, gains, skin, undefined, avatarWhite), balanced);
+  assert.deepEqual(balanceIris(greyGreenIris, gains, skin, { colour: [200, 150, 130], pixels: 800 }, avatarWhite), balanced);
 });
