@@ -104,7 +104,8 @@ const BAR_LENGTH = 0.5;
 /**
  * Per pixel, 1 on the glasses' frame: thin dark lines (a black top-hat: the closing minus the image) around
  * the eyes (within the lenses' reach, the eyes, lids and brows' hair excluded; the frame's bar where it runs through
- * a brow's outline included) and across the bridge between them, grown by a few pixels to take the frame's soft edge.
+ * a brow's outline included) and across the bridge between them, with the pale metal by them (hinges, trim), grown by
+ * a few pixels to take the frame's soft edge; small islands the frame rings are taken too.
  */
 export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
   const { width, height } = img;
@@ -130,10 +131,67 @@ export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Arr
   const frame = new Uint8Array(width * height);
   for (let i = 0; i < zone.length; i++) if (zone[i] && !kept[i] && closed[i] - lum[i] > FRAME_DEPTH * closed[i]) frame[i] = brows[i] ? 2 : 1;
   barsUnderBrows(frame, brows, width, height, 2 * reach, Math.round(unit * BAR_LENGTH));
+  // The hinges and metal trim: thin bright parts (a white top-hat), pale, where they touch the frame; a brow's hair is
+  // dark, so a pale part inside a brow's outline is metal too.
+  const opened = rankFilter(rankFilter(lum, width, height, reach, 'min'), width, height, reach, 'max');
+  const nearFrame = rankFilter(frame, width, height, reach, 'max');
+  for (let i = 0; i < zone.length; i++) {
+    if (zone[i] && !kept[i] && nearFrame[i] && lum[i] - opened[i] > FRAME_DEPTH * Math.max(opened[i], 1) && paleAt(img, i)) frame[i] = 1;
+  }
   // The brows' hair (what is left of the outlines but their bars) stays as it is.
   for (let i = 0; i < brows.length; i++) if (brows[i] && !frame[i]) kept[i] = 1;
   const grown = rankFilter(frame, width, height, Math.max(1, Math.round(unit * 0.06)), 'max');
-  return Uint8Array.from(grown, (g, i) => (g > 0 && zone[i] && !kept[i] ? 1 : 0));
+  const mask = Uint8Array.from(grown, (g, i) => (g > 0 && zone[i] && !kept[i] ? 1 : 0));
+  fillSmallIslands(mask, width, boxOf(zone, width), (unit * ISLAND) ** 2);
+  return mask;
+}
+
+/** Unmasked islands the frame's mask encloses, smaller than this many eye widths squared, are the frame's too. */
+const ISLAND = 0.25;
+
+/** The box (x0, y0, x1, y1, inclusive) of a mask's set pixels. */
+function boxOf(mask: Uint8Array, width: number): [number, number, number, number] {
+  let [x0, y0, x1, y1] = [width, mask.length, -1, -1];
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const [x, y] = [i % width, Math.floor(i / width)];
+    [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  }
+  return [x0, y0, x1, y1];
+}
+
+/**
+ * Masks the islands of unmasked pixels within `box` that the mask encloses (not reaching the box's edge) and that
+ * hold fewer than `most` pixels: a hinge, a screw or a reflection the frame's tests left, ringed by frame. An eye
+ * inside its lens ring is far larger.
+ */
+function fillSmallIslands(mask: Uint8Array, width: number, box: [number, number, number, number], most: number): void {
+  const [x0, y0, x1, y1] = box;
+  const seen = new Uint8Array(mask.length);
+  const island: number[] = [];
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const start = y * width + x;
+      if (mask[start] || seen[start]) continue;
+      island.length = 0;
+      let open = false;
+      seen[start] = 1;
+      island.push(start);
+      for (let k = 0; k < island.length; k++) {
+        const i = island[k];
+        const [px, py] = [i % width, Math.floor(i / width)];
+        if (px === x0 || py === y0 || px === x1 || py === y1) open = true;
+        for (const [qx, qy] of [[px - 1, py], [px + 1, py], [px, py - 1], [px, py + 1]]) {
+          const q = qy * width + qx;
+          if (qx >= x0 && qx <= x1 && qy >= y0 && qy <= y1 && !mask[q] && !seen[q]) {
+            seen[q] = 1;
+            island.push(q);
+          }
+        }
+      }
+      if (!open && island.length < most) for (const i of island) mask[i] = 1;
+    }
+  }
 }
 
 /**
@@ -177,6 +235,15 @@ function barsUnderBrows(frame: Uint8Array, brows: Uint8Array, width: number, hei
       x = end;
     }
   }
+}
+
+/** Saturation, (max - min) / max, below which a bright pixel by the frame is metal or a reflection, not skin. */
+const METAL_SATURATION = 0.2;
+
+function paleAt(img: RgbImage, i: number): boolean {
+  const [r, g, b] = [img.data[i * 3], img.data[i * 3 + 1], img.data[i * 3 + 2]];
+  const hi = Math.max(r, g, b);
+  return hi > 0 && (hi - Math.min(r, g, b)) / hi < METAL_SATURATION;
 }
 
 const LENS_OUTLINE_POINTS = 32;

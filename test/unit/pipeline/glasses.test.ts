@@ -133,3 +133,19 @@ test('a brow\'s lower band of hair, which ends with the brow, is kept', () => {
     assert.equal(mask[at(x, 88)], 1, `the bar at (${x}, 88), under the outline, is frame`);
   }
 });
+
+test("a hinge's pale metal by the frame, and a patch of skin the frame rings, are the frame's; the eye is kept", () => {
+  const { image, lm, at } = drawnFace();
+  const set = (x0: number, x1: number, y0: number, y1: number, rgb: number[]) => {
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) image.data.set(rgb, at(x, y) * 3);
+  };
+  // The hinge: a pale grey block where the right lens's bar ends (the bar runs x 40..160 at y 76..80).
+  set(35, 39, 75, 81, [235, 235, 235]);
+  // A small ring of frame under the right eye with skin inside (a screw's collar, a nose pad's arm).
+  set(88, 112, 134, 158, [35, 28, 25]);
+  set(91, 109, 137, 155, [200, 160, 140]);
+  const mask = glassesFrameMask(image, lm);
+  assert.equal(mask[at(37, 78)], 1, 'the hinge is frame');
+  assert.equal(mask[at(100, 146)], 1, 'the skin the frame rings is frame');
+  assert.equal(mask[at(100, 110)], 0, 'the eye the lens rings is kept');
+});
