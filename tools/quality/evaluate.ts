@@ -326,6 +326,7 @@ export async function evaluatePhotos(
   const min = (xs: number[]) => (xs.length ? Math.min(...xs) : NaN);
   const irises = done.map((p) => p.irisLightness!).filter((x) => !Number.isNaN(x));
   const scleras = done.map((p) => p.scleraLightness!).filter((x) => !Number.isNaN(x));
+  const irisTints = done.map((p) => p.irisTint!).filter((x) => !Number.isNaN(x));
   return {
     template: opts.template,
     photos,
@@ -359,10 +360,10 @@ export async function evaluatePhotos(
       minIrisLightness: min(irises),
       maxIrisLightness: max(irises),
       medianScleraLightness: scleras.length ? median(scleras) : NaN,
-      meanIrisTint: mean(done.map((p) => p.irisTint!).filter((x) => !Number.isNaN(x))),
-      maxIrisTint: max(done.map((p) => p.irisTint!).filter((x) => !Number.isNaN(x))),
       minScleraLightness: min(scleras),
       maxScleraLightness: max(scleras),
+      meanIrisTint: mean(irisTints),
+      maxIrisTint: max(irisTints),
     },
     goals: GOALS,
   };

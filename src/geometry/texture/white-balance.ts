@@ -246,10 +246,10 @@ const IRIS_TINT_GAIN = 1.5;
  * (its pixels, and paler than the skin); its lightness is the balanced colour's.
  */
 export function balanceIris(iris: Rgb, gains: Rgb, skin: Rgb, sclera: Neutral | undefined, white: Rgb): Rgb {
-  const balanced = linear(applyGains(iris, gains));
+  const balanced = applyGains(iris, gains);
   const trust = sclera ? neutralTrust(sclera, linear(skin)) : 0;
-  if (!sclera || trust === 0) return applyGains(iris, gains);
-  const [l, a, b] = labOfLinear(balanced);
+  if (!sclera || trust === 0) return balanced;
+  const [l, a, b] = labOfLinear(linear(balanced));
   const [, sa, sb] = labOfLinear(linear(applyGains(sclera.colour, gains)));
   const [, wa, wb] = labOfLinear(linear(white));
   const [ta, tb] = [wa + IRIS_TINT_GAIN * (a - sa), wb + IRIS_TINT_GAIN * (b - sb)];
