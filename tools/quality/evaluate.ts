@@ -22,7 +22,7 @@ import { decodeMaterialTextures } from '../decode-image.ts';
 import { photoRenderCamera } from '../../src/geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
-import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
+import type { Rgb, RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import type { RgbaImage } from '../../src/geometry/render/image.ts';
 import { avatarLandmarks, headSilhouetteLabels, labelsIoU } from './head-silhouette.ts';
 import type { TemplateVersion } from '../../src/model/avatar.ts';
@@ -173,19 +173,34 @@ export async function renderWithPhotoCamera(result: PhotoPipelineResult, weights
   return { width: img.width, height: img.height, data: rgb };
 }
 
-/** The iris's CIE a*, b* less its eye's white's (measureIris, measureSclera) at the landmarks `lm`; undefined where no white shows. */
-function irisAgainstWhite(img: RgbImage, lm: ArrayLike<number>): [number, number] | undefined {
-  const white = measureSclera(img, lm);
-  if (!white) return undefined;
-  const [, ia, ib] = srgbToLab(measureIris(img, lm));
-  const [, wa, wb] = srgbToLab(white.colour);
+/** The irises' colour and the eyes' white (measureIris, measureSclera; no white where too little shows) at the landmarks `lm`. */
+interface EyeColours {
+  iris: Rgb;
+  white?: Rgb;
+}
+
+function eyeColours(img: RgbImage, lm: ArrayLike<number>): EyeColours {
+  return { iris: measureIris(img, lm), white: measureSclera(img, lm)?.colour };
+}
+
+/** The iris's CIE a*, b* less its eye's white's. */
+function againstWhite(iris: Rgb, white: Rgb): [number, number] {
+  const [, ia, ib] = srgbToLab(iris);
+  const [, wa, wb] = srgbToLab(white);
   return [ia - wa, ib - wb];
 }
 
-/** The luma (Rec. 601) of the eyes' white at the landmarks `lm` (measureSclera), NaN where too little shows. */
-function scleraLuma(img: RgbImage, lm: ArrayLike<number>): number {
-  const white = measureSclera(img, lm);
-  return white ? rec601Luma(white.colour) : NaN;
+/**
+ * The preview's eyes against the photo's (PhotoQuality's irisLightness, scleraLightness and irisTint), each measured
+ * once; NaN where the preview's face was not found, and the white's figures where a white does not show or through
+ * glasses.
+ */
+function eyeFigures(preview: EyeColours | undefined, photo: EyeColours, glasses: boolean): { irisLightness: number; scleraLightness: number; irisTint: number } {
+  if (!preview) return { irisLightness: NaN, scleraLightness: NaN, irisTint: NaN };
+  const irisLightness = rec601Luma(preview.iris) / rec601Luma(photo.iris);
+  if (glasses || !preview.white || !photo.white) return { irisLightness, scleraLightness: NaN, irisTint: NaN };
+  const [p, q] = [againstWhite(preview.iris, preview.white), againstWhite(photo.iris, photo.white)];
+  return { irisLightness, scleraLightness: rec601Luma(preview.white) / rec601Luma(photo.white), irisTint: Math.hypot(p[0] - q[0], p[1] - q[1]) };
 }
 
 /** The landmarks of the largest face detected on an RGB image, or undefined. */
@@ -270,10 +285,11 @@ export async function evaluatePhotos(
     const headSilhouette = await headSilhouetteOf(result);
     const skin = await renderedSkin(preview);
     const photoSkin = await renderedSkin(result.analysis.image);
-    const irisLightness = previewLandmarks ? rec601Luma(measureIris(preview, previewLandmarks)) / rec601Luma(measureIris(result.analysis.image, result.analysis.landmarks)) : NaN;
-    const scleraLightness = previewLandmarks && result.meta.glasses !== 'true' ? scleraLuma(preview, previewLandmarks) / scleraLuma(result.analysis.image, result.analysis.landmarks) : NaN;
-    const tints = previewLandmarks && result.meta.glasses !== 'true' ? [irisAgainstWhite(preview, previewLandmarks), irisAgainstWhite(result.analysis.image, result.analysis.landmarks)] : [];
-    const irisTint = tints[0] && tints[1] ? Math.hypot(tints[0][0] - tints[1][0], tints[0][1] - tints[1][1]) : NaN;
+    const { irisLightness, scleraLightness, irisTint } = eyeFigures(
+      previewLandmarks && eyeColours(preview, previewLandmarks),
+      eyeColours(result.analysis.image, result.analysis.landmarks),
+      result.meta.glasses === 'true',
+    );
     photos.push({
       name: c.name,
       person: c.person,
