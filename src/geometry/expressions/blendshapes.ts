@@ -75,7 +75,7 @@ export function buildShapesAtRest(
   const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
   const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts) };
   const placed = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
-  const rested = lidRest > 0 ? restLids(frame, shapes, lidRest, bindings, placed) : undefined;
+  const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, placed) : undefined;
   const from = rested ?? { hosts, parts: placed };
   for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
   const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
@@ -96,7 +96,7 @@ export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
  * parts placed on the rested hosts and the lashes kept clear of the skin there; `offset` is every mesh's from the
  * fitted geometry (`placed`: the bound parts there).
  */
-function restLids(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, placed: Record<BoundPartName, Float32Array>): ShapeRest & { offset: Deltas } {
+function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, placed: Record<BoundPartName, Float32Array>): ShapeRest & { offset: Deltas } {
   const rest = zeroDeltas(frame);
   for (const { name, deltas } of shapes) {
     if (!BLINKS.includes(name as ArkitName)) continue;
