@@ -281,7 +281,7 @@ export class PhotoPipeline implements Pipeline {
       neck: tpl.neckFront,
       skin,
       visible,
-      lips: tpl.lipsOuter,
+      lips: { contour: tpl.lipsOuter, colour: prep.lipColour },
       // The scalp takes the roots' colour: between the cards and at the parting, the skin reads as roots.
       hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairRootColour(hairColours.base) },
       hairOver,

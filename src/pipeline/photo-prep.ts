@@ -48,6 +48,8 @@ export interface PhotoTexturePrep {
    * filled: the albedo is sampled from it.
    */
   lipsPhoto: RgbImage;
+  /** The lips' colour as the photo shows them (sRGB; black when no pixel looked like lip). */
+  lipColour: Rgb;
   /** featureMask of the landmarks (eyes, brows, lips), one byte per pixel. */
   features: Uint8Array;
   /** The skin's colour as the photo shows it (sRGB). */
@@ -91,5 +93,5 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
     return { outer, inner };
   });
   const lipsPhoto = fillCornerCreases(lips.photo, corners, contour(tpl.source.loops.lipsOuter)).photo;
-  return { glasses, photo, lipsPhoto, features, photoSkin, balance, person, iris, eye };
+  return { glasses, photo, lipsPhoto, lipColour: lips.colour, features, photoSkin, balance, person, iris, eye };
 }

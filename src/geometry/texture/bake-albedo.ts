@@ -43,12 +43,13 @@ export interface AlbedoInput {
    */
   neck?: readonly number[];
   /**
-   * Vertex ids of the outer lip contour, in order. Inside it in the photo, what the camera did not see (the lips' inner
-   * rim, which sealed lips roll in) keeps the fill rather than the skin around: the landmark detector reads the lips'
-   * seam there, and with the lips' colour the blendshape observer read five of p06-a's mouth shapes wrong (mouthFunnel
-   * and mouthPucker not narrowing the mouth).
+   * The lips: the vertex ids of their outer contour, in order, and their colour in the photo (see synthesiseLips).
+   * Inside the contour in the photo, what the camera did not see (the lips' inner rim, which sealed lips roll in) takes
+   * that colour in the lips' shade as its fill, not the skin around (with the photo's lips continued there the blendshape
+   * observer read five of p06-a's mouth shapes wrong, mouthFunnel and mouthPucker not narrowing the mouth) nor the
+   * skin tone (a pale strip between the lips, which the landmark detector read as parted lips).
    */
-  lips?: readonly number[];
+  lips?: { contour: readonly number[]; colour: Rgb };
   /** Vertex sets painted with a fixed colour instead of the photo (e.g. the mouth's inside). */
   fixed?: { vertices: readonly number[]; colour: Rgb }[];
   /** Per vertex, linear RGB gains from the photo's colour to albedo (white balance, shading; see estimatePhotoLight). */
@@ -90,6 +91,12 @@ const AROUND_REDUCTION = 8;
 const MATTE_RAMP = [96, 224] as const;
 /** Unseen texels this far (mouth widths) outside the outer lip contour still count as the lips' (see AlbedoInput.lips). */
 const LIPS_MARGIN = 0.05;
+/**
+ * The lips' unseen inner rim: their colour at this share, the wet lip in the seam's shade. From the front and from below
+ * it reads as closed lips' dark seam (at 0.7 the blendshape observer read p06-a's mouthRight wrong; at 0.55 every shape
+ * passes).
+ */
+const LIP_RIM_SHADE = 0.55;
 /** Skin luminance, relative to the skin tone's, above which a texel counts as highlight; the part of the excess kept. */
 const HIGHLIGHT_KNEE = 1.15;
 const HIGHLIGHT_KEEP = 0.35;
@@ -105,8 +112,9 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
 
   const skin = input.skin;
   const fixedOf = fixedColourOf(n, input.fixed ?? []);
-  const { weight, fromAround } = photoWeights(input, img, facing, fixedOf, oval, feather, frontMost);
-  const fill = fillColours(input, img, skin, fixedOf);
+  const onLips = lipVertices(input, img, frontMost);
+  const { weight, fromAround } = photoWeights(input, img, facing, fixedOf, onLips, oval, feather, frontMost);
+  const fill = fillColours(input, img, skin, fixedOf, onLips);
   const gain = input.photoGain;
 
   const size = input.size;
@@ -154,15 +162,13 @@ function photoWeights(
   img: Float32Array,
   facing: Float32Array,
   fixedOf: Uint8Array,
+  onLips: Uint8Array,
   oval: [number, number][],
   feather: number,
   frontMost: number,
 ): { weight: Float32Array; fromAround: Float32Array } {
   const { positions, visible, hairOver } = input;
   const n = positions.length / 3;
-  const lips = input.lips?.map((v) => [img[v * 2], img[v * 2 + 1]] as [number, number]);
-  // The contour through the corners, and a little beyond it (LIPS_MARGIN mouth widths; the corners are its 1st and 11th points).
-  const lipsMargin = lips ? LIPS_MARGIN * Math.hypot(lips[0][0] - lips[10][0], lips[0][1] - lips[10][1]) : 0;
   const weight = new Float32Array(n);
   const fromAround = new Float32Array(n);
   for (let v = 0; v < n; v++) {
@@ -175,10 +181,25 @@ function photoWeights(
     const seen = visible && !visible[v] ? 0 : smoothstep(FACING_MIN, FACING_FULL, facing[v]);
     const hair = hairOver?.at(v) ?? 0;
     weight[v] = inside * seen * (1 - hair);
-    const onLips = lips && signedPolygonDistance(lips, img[v * 2], img[v * 2 + 1]) > -lipsMargin;
-    fromAround[v] = onLips ? inside * seen * hair : inside - weight[v];
+    fromAround[v] = onLips[v] ? inside * seen * hair : inside - weight[v];
   }
   return { weight, fromAround };
+}
+
+/**
+ * Per vertex, 1 where it lies on the lips in the photo: inside their outer contour or a little beyond it (LIPS_MARGIN
+ * mouth widths), and in front (the back of the head projects there too; `frontMost` as in photoWeights).
+ */
+function lipVertices(input: AlbedoInput, img: Float32Array, frontMost: number): Uint8Array {
+  const onLips = new Uint8Array(input.positions.length / 3);
+  if (!input.lips) return onLips;
+  const lips = input.lips.contour.map((v) => [img[v * 2], img[v * 2 + 1]] as [number, number]);
+  // The corners are the contour's 1st and 11th points.
+  const margin = LIPS_MARGIN * Math.hypot(lips[0][0] - lips[10][0], lips[0][1] - lips[10][1]);
+  for (let v = 0; v < onLips.length; v++) {
+    onLips[v] = input.positions[v * 3 + 2] >= frontMost - 1 && signedPolygonDistance(lips, img[v * 2], img[v * 2 + 1]) > -margin ? 1 : 0;
+  }
+  return onLips;
 }
 
 /** Per vertex, the 7 attributes the atlas interpolates: image x, y, photo weight, gains, share from the skin around. */
@@ -444,7 +465,11 @@ const SHADOW_HUE_RATIO = 0.35;
  * Skin colour for every vertex: inverse-distance interpolation of colours sampled just inside the face's
  * border, each kept near the median tone (hair or shadow at the border must not spread), fading to the median.
  */
-function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: Uint8Array): Float32Array {
+/**
+ * Per vertex, the fill under the photo: the skin interpolated from the face's border (see interpolateAnchors), but on
+ * the lips (`onLips`) their colour in shade, under the vertex's gains as the photo there.
+ */
+function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: Uint8Array, onLips: Uint8Array): Float32Array {
   const ovalIds = input.faceOval;
   let cx = 0;
   let cy = 0;
@@ -487,7 +512,16 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   });
   const fixedColours = new Float64Array(3 * ((input.fixed?.length ?? 0) + 1));
   input.fixed?.forEach((f, i) => fixedColours.set(f.colour, 3 * (i + 1)));
-  return interpolateAnchors(input.positions, fixedOf, fixedColours, { at, colour, tone }, input.hair);
+  const fill = interpolateAnchors(input.positions, fixedOf, fixedColours, { at, colour, tone }, input.hair);
+  const lipColour = input.lips?.colour;
+  if (lipColour && Math.max(...lipColour) > 0) {
+    for (let v = 0; v < fixedOf.length; v++) {
+      if (!onLips[v] || fixedOf[v]) continue;
+      const c = photoGain ? applyGains(lipColour, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]) : lipColour;
+      for (let k = 0; k < 3; k++) fill[v * 3 + k] = c[k] * LIP_RIM_SHADE;
+    }
+  }
+  return fill;
 }
 
 /**

@@ -184,6 +184,29 @@ test('skin the camera did not see (behind the nose) continues the photo skin aro
   assert.ok(r > 150 && g < 110 && b < 110, `unseen ${[r, g, b]}: the red skin around it`);
 });
 
+test("the lips' unseen inner rim takes the lips' colour in shade, not the skin around nor the skin fill", () => {
+  const p = plane();
+  // Skin everywhere; the lips' outer contour a rectangle of grid vertices around the patch (columns 3-8, rows 7-13).
+  const data = new Uint8Array(200 * 200 * 3);
+  for (let i = 0; i < 200 * 200; i++) data.set([200, 160, 140], i * 3);
+  const v = (i: number, j: number) => j * p.n + i;
+  const contour = [
+    ...[3, 4, 5, 6, 7].map((i) => v(i, 7)),
+    ...[7, 8, 9, 10, 11, 12].map((j) => v(8, j)),
+    ...[8, 7, 6, 5, 4].map((i) => v(i, 13)),
+    ...[13, 12, 11, 10, 9, 8].map((j) => v(3, j)),
+  ];
+  const visible = Uint8Array.from({ length: p.n * p.n }, (_, k) => (overPatch(p, k) ? 0 : 1));
+  const lips = { contour, colour: [180, 60, 80] as [number, number, number] };
+  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera, faceOval: p.oval, skin: [200, 160, 140], visible, lips });
+  const [r, g, b] = patchMiddle(res.rgba);
+  // 0.55 of the lips' colour: 99, 33, 44.
+  assert.ok(Math.abs(r - 99) < 15 && Math.abs(g - 33) < 15 && Math.abs(b - 44) < 15, `unseen lips ${[r, g, b]}`);
+  // Without the lips the same texel continues the skin around it.
+  const [r2, g2, b2] = patchMiddle(bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera, faceOval: p.oval, skin: [200, 160, 140], visible }).rgba);
+  assert.ok(Math.abs(r2 - 200) < 10 && Math.abs(g2 - 160) < 10 && Math.abs(b2 - 140) < 10, `unseen skin ${[r2, g2, b2]}`);
+});
+
 test("the border fill keeps the skin's hue where the photo's border lies in deep shadow (no red rim)", () => {
   const p = plane();
   // Skin everywhere but a band along the face's left border, in a shadow far deeper than the skin and saturated red,

@@ -1,0 +1,51 @@
+/**
+ * Close renders of each photo's neutral avatar (template 2.0) around the mouth, lit like the preview: from the front and
+ * from 20 degrees below, side by side in `DIR/NAME.jpg` (1024 x 512), so that `scripts/before-after-sheet.ts --crop
+ * 0,0,1024,512` can set two checkouts' side by side (the seam between the lips is thinner than a preview's pixel).
+ *   node --import tsx scripts/mouth-closeups.ts DIR PHOTO...
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { createPipeline } from '../src/pipeline/index.ts';
+import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
+import { renderMeshes } from '../src/geometry/render/rasterize.ts';
+import { modelItems, softItems } from '../src/geometry/render/preview.ts';
+import type { Vec3 } from '../src/model/avatar.ts';
+import { decodeMaterialTextures } from '../tools/decode-image.ts';
+
+/** The views: camera elevation in degrees (negative: below the mouth). */
+const VIEWS = [0, -20];
+/** Camera distance (cm) and field of view (degrees): about 10 cm across at the mouth. */
+const DISTANCE = 60;
+const FOV = 10;
+const SIZE = 512;
+/** Head landmarks (the template's first 468 head vertices): the mouth's corners and the inner lips' middle. */
+const MOUTH = [61, 291, 13, 14];
+
+const [dir, ...photos] = process.argv.slice(2);
+if (!dir || photos.length === 0) {
+  console.error('usage: node --import tsx scripts/mouth-closeups.ts DIR PHOTO...');
+  process.exit(2);
+}
+mkdirSync(dir, { recursive: true });
+const pipeline = await createPipeline();
+for (const photo of photos) {
+  const result = await pipeline.run({ inputType: 'photo', file: new Uint8Array(readFileSync(photo)), template: '2.0', features: ['expressions', 'visemes'] }, () => {});
+  const head = result.model.meshes.find((m) => m.name === 'head')!.geometry.positions;
+  const mean = (k: number) => MOUTH.reduce((s, v) => s + head[v * 3 + k], 0) / MOUTH.length;
+  const target: Vec3 = [mean(0), mean(1), mean(2)];
+  const items = softItems(modelItems(result.model, await decodeMaterialTextures(result.model)));
+  const views = await Promise.all(
+    VIEWS.map((deg) => {
+      const el = (deg * Math.PI) / 180;
+      const eye: Vec3 = [target[0], target[1] + DISTANCE * Math.sin(el), target[2] + DISTANCE * Math.cos(el)];
+      const img = renderMeshes(items, { type: 'perspective', fovY: FOV, eye, target, up: [0, 1, 0] }, { width: SIZE, height: SIZE, supersample: 2, light: PHOTO_TEXTURE_LIGHT });
+      return sharp(Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength), { raw: { width: SIZE, height: SIZE, channels: 4 } }).png().toBuffer();
+    }),
+  );
+  const sheet = sharp({ create: { width: SIZE * VIEWS.length, height: SIZE, channels: 3, background: '#808080' } }).composite(views.map((input, i) => ({ input, left: i * SIZE, top: 0 })));
+  writeFileSync(path.join(dir, path.basename(photo).replace(/\.\w+$/, '.jpg')), await sheet.jpeg({ quality: 92 }).toBuffer());
+  console.log(path.basename(photo));
+}
+process.exit(0);
