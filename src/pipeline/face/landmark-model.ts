@@ -21,7 +21,7 @@ interface Tensor {
   dispose(): void;
 }
 interface TfLike {
-  tensor(values: Uint8Array, shape: number[], dtype: 'int32'): Tensor;
+  tensor(values: Int32Array, shape: number[], dtype: 'int32'): Tensor;
   io: {
     registerLoadRouter(router: (url: string | string[]) => unknown): void;
     fromMemory(artifacts: unknown): unknown;
@@ -96,10 +96,25 @@ export function landmarkModel(): Promise<HumanLike> {
   return loading;
 }
 
+/** The last image's pixels as int32, kept for the next: see int32Pixels. */
+let pixels = new Int32Array(0);
+
+/**
+ * An RGB image's bytes as the int32 values a tensor of it holds, in an array kept between calls: made new for every
+ * photo (tfjs converts a Uint8Array so), its 15 MB of fresh memory cost 75-110 ms of page faults on each call. The
+ * values are only valid until the next call; a tensor made from them copies them into the backend's memory at once.
+ */
+export function int32Pixels(rgb: Uint8Array): Int32Array {
+  if (pixels.length < rgb.length) pixels = new Int32Array(rgb.length);
+  const out = pixels.subarray(0, rgb.length);
+  out.set(rgb);
+  return out;
+}
+
 /** Runs detection on an RGB image; returns every face found. */
 export async function detectFaces(rgb: Uint8Array, width: number, height: number): Promise<DetectedFace[]> {
   const human = await landmarkModel();
-  const input = human.tf.tensor(rgb, [1, height, width, 3], 'int32');
+  const input = human.tf.tensor(int32Pixels(rgb), [1, height, width, 3], 'int32');
   try {
     const result = await human.detect(input);
     if (result.error) throw new Error(`landmark model: ${result.error}`);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type * as tfc from '@tensorflow/tfjs-core';
 import type { GraphModel, loadGraphModel } from '@tensorflow/tfjs-converter';
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
-import { landmarkModel } from './landmark-model.ts';
+import { int32Pixels, landmarkModel } from './landmark-model.ts';
 import { readGraphModel } from './graph-model-files.ts';
 import { rankFilter } from './rank-filter.ts';
 
@@ -40,7 +40,7 @@ export async function estimatePersonMatte(photo: RgbImage): Promise<PersonMatte>
   const { tf, model } = await segmentationModel();
   const { width, height } = photo;
   const alpha = tf.tidy(() => {
-    const input = tf.tensor4d(photo.data, [1, height, width, 3], 'int32');
+    const input = tf.tensor4d(int32Pixels(photo.data), [1, height, width, 3], 'int32');
     const small = tf.div(tf.image.resizeBilinear(input, [INPUT_SIZE, INPUT_SIZE]), 255);
     const person = model.execute(small) as tfc.Tensor4D;
     return tf.cast(tf.round(tf.mul(tf.image.resizeBilinear(person, [height, width]), 255)), 'int32');
