@@ -131,7 +131,12 @@ async function avatarJob(job: Job, c: JobContext) {
   // the turn that starts them, which then waits on other threads (the Unity JSON's deflate on the pool, the helper's
   // FBX); the document (60 ms) is encoded in that wait instead of before the packages, which no longer wait for it.
   files.put(modelPath(key), new Promise((resolve) => setImmediate(resolve)).then(() => encodeDocument({ model: result.model, deformation: result.deformation } satisfies Stored)));
-  await files.settled();
+  try {
+    await files.settled();
+  } finally {
+    // Every file is made or has failed: nothing reads the model any more.
+    result.release?.();
+  }
   if (!(await c.avatars.getAvatar(key))) {
     await c.files.deletePrefix(avatarDir(key)); // deleted while it was being made
     return;

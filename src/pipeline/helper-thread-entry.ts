@@ -11,10 +11,14 @@ import { withTemplateArrays } from './model-transfer.ts';
 import { sparseShapesInSharedMemory } from './shared-morphs.ts';
 import { observePhotoHair, preparePhotoTextures } from './photo-prep.ts';
 import { KeptShapes, type Morphs } from './kept-shapes.ts';
+import { ReusedSharedMemory } from './shared-memory.ts';
 import type { HelperReply, HelperRequest } from './helper-thread.ts';
 
 const port = parentPort!;
 const kept = new KeptShapes();
+/** The blendshapes' memory, the last avatar's once its job has released it (ReusedSharedMemory), by shapes request. */
+const shapesMemory = new ReusedSharedMemory();
+const lentForShapes = new Map<number, () => void>();
 
 /**
  * Shapes replies whose FBX encodings and sparse shapes are not sent yet: sent once this thread is idle, and before
@@ -29,6 +33,13 @@ function sendEncodings(): void {
 }
 
 port.on('message', (req: HelperRequest) => {
+  if (req.task === 'release') {
+    // Their FBX encodings are read from the deltas: made before the memory goes.
+    sendEncodings();
+    lentForShapes.get(req.id)?.();
+    lentForShapes.delete(req.id);
+    return;
+  }
   let reply: HelperReply;
   let buffers: ArrayBufferLike[];
   try {
@@ -36,7 +47,9 @@ port.on('message', (req: HelperRequest) => {
       const start = performance.now();
       // Made in shared memory, neither copied there nor moved: the model that comes back for the files then carries
       // the deltas without a copy.
-      const shapes = featureShapes(loadTemplateView(req.template), req.fitted, req.features, (bytes) => new SharedArrayBuffer(bytes), req.lidRest);
+      const memory = shapesMemory.lend();
+      lentForShapes.set(req.id, memory.giveBack);
+      const shapes = featureShapes(loadTemplateView(req.template), req.fitted, req.features, memory.allocate, req.lidRest);
       reply = { id: req.id, result: { shapes, ms: performance.now() - start } };
       buffers = [];
       // Once the reply is out: the FBX's shapes encoded while this thread waits for the views (KeptShapes), and

@@ -29,7 +29,11 @@ import { ReusedSharedMemory, sharedCopies } from './shared-memory.ts';
 export type FeatureShapes = ReturnType<typeof featureShapes>;
 
 /** Builds the blendshapes and clips the features ask for (and the lids' rest, featureShapes); `ms` is the time the building took where it ran. */
-export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: PipelineInput['features'], lidRest?: number) => Promise<{ shapes: FeatureShapes; ms: number }>;
+/**
+ * Builds an avatar's blendshapes. `release`, once nothing reads them any more (the avatar's files are written), lets
+ * the memory of their deltas be the next avatar's: new memory for each cost 100-140 ms of page faults.
+ */
+export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: PipelineInput['features'], lidRest?: number) => Promise<{ shapes: FeatureShapes; ms: number; release(): void }>;
 
 /** Renders the same items from several cameras (one request: the textures cross to a thread once). */
 export type RenderSource = (items: RenderItem[], views: { camera: Camera; opts: RenderOptions }[]) => Promise<RgbaImage[]>;
@@ -57,7 +61,9 @@ export type HelperRequest =
   | { id: number; task: 'shapes'; template: TemplateVersion; fitted: FittedGeometry; features: PipelineInput['features']; lidRest: number }
   | { id: number; task: 'render'; items: RenderItem[]; views: { camera: Camera; opts: RenderOptions }[] }
   | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims; shapes?: number }
-  | { id: number; task: 'photo'; part: 'hair' | 'textures'; template: TemplateVersion; input: PhotoPrepInput };
+  | { id: number; task: 'photo'; part: 'hair' | 'textures'; template: TemplateVersion; input: PhotoPrepInput }
+  // Unanswered: shapes request `id`'s deltas are read no more (ShapeSource's `release`).
+  | { id: number; task: 'release' };
 
 export type HelperReply =
   | { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles | Timed<HairObservation | PhotoTexturePrep> }
@@ -73,7 +79,7 @@ export const shapesHere: ShapeSource = async (tpl, fitted, features, lidRest = 0
   await null;
   const start = performance.now();
   const shapes = featureShapes(tpl, fitted, features, undefined, lidRest);
-  return { shapes, ms: performance.now() - start };
+  return { shapes, ms: performance.now() - start, release: () => undefined };
 };
 
 /** On the caller's thread, at once. */
@@ -120,13 +126,15 @@ export class HelperThread {
 
   readonly shapes: ShapeSource = async (tpl, fitted, features, lidRest = 0) => {
     const id = this.next++;
-    const built = await this.ask<Awaited<ReturnType<ShapeSource>>>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features, lidRest });
+    const built = await this.ask<{ shapes: FeatureShapes; ms: number }>({ id, task: 'shapes', template: tpl.version, fitted: { head: fitted.head, parts: fitted.parts }, features, lidRest });
     const morphs = built.shapes.morphs;
     if (morphs) {
       for (const targets of Object.values(morphs)) for (const t of targets!) this.shapesRequest.set(t, id);
       this.awaitingEncoding.set(id, morphs);
     }
-    return built;
+    // To the thread that built them; a thread started since (after a failure) lends nothing under this id.
+    const worker = this.worker;
+    return { ...built, release: () => worker?.postMessage({ id, task: 'release' } satisfies HelperRequest) };
   };
 
   readonly render: RenderSource = (items, views) => this.ask({ id: this.next++, task: 'render', items, views });

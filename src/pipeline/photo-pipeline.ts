@@ -190,6 +190,7 @@ export class PhotoPipeline implements Pipeline {
     const {
       shapes: { morphs, animations, rest },
       ms: shapesMs,
+      release,
     } = await shaping;
     // The neutral's upper lids where the photo's are: below its lash line (LID_REST).
     restLids(tpl, geometries, rest);
@@ -229,6 +230,7 @@ export class PhotoPipeline implements Pipeline {
       },
       modelFiles,
       modelFileClaims: claims,
+      release,
       deformation: {
         template: head.geometry.positions,
         avatar: fitted.head,

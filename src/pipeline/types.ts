@@ -33,6 +33,11 @@ export interface PipelineResult {
   modelFiles?: Promise<ModelFiles>;
   /** Which of them the pipeline's writer has taken: the caller writes the others itself (see ModelFileClaims). */
   modelFileClaims?: ModelFileClaims;
+  /**
+   * Called once nothing reads this result any more (its files written): the memory of its model's morph deltas may
+   * then be the next avatar's, and they change under it. Not called, they stay as they are.
+   */
+  release?(): void;
 }
 
 export interface Pipeline {

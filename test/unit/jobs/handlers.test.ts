@@ -65,6 +65,24 @@ test('a failed write is reported only once every other write has settled, and th
   assert.ok(!statuses.includes('done'));
 });
 
+test("the pipeline's result is released once every file is written, or has failed, and not before", async () => {
+  for (const failing of [undefined, packagePath(avatar.key, 'unity')]) {
+    const written: string[] = [];
+    let releasedAfter: number | undefined;
+    const { ctx } = context(async (path) => {
+      await new Promise((r) => setTimeout(r, path === packagePath(avatar.key, 'maya') ? 30 : 1));
+      if (path === failing) throw new Error('disk gone');
+      written.push(path);
+    });
+    ctx.pipeline = { run: async () => ({ ...result, release: () => void (releasedAfter ??= written.length) }) };
+    const run = handleJob(job, ctx);
+    if (failing) await assert.rejects(run, /disk gone/);
+    else await run;
+    // Two previews, three packages and the model document, less the failed one.
+    assert.equal(releasedAfter, failing ? 5 : 6, `released after ${releasedAfter} files (${failing ?? 'none failing'})`);
+  }
+});
+
 /** A context whose file store has `free` bytes and keeps what is put and removed. */
 function store(free: number) {
   const files = new Map<string, number>();

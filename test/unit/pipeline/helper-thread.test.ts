@@ -39,6 +39,31 @@ test('the helper thread builds the same shapes and clips as the calling thread',
   }
 });
 
+test("a shapes result's memory is the next avatar's once it is released, and not before", { timeout: 180_000 }, async () => {
+  const tpl = loadTemplateView('1.6');
+  const parts = Object.fromEntries(tpl.meshes.slice(1).map((m) => [m.name, m.geometry.positions.slice()]));
+  const wider = (k: number) => tpl.meshes[0].geometry.positions.map((v, i) => (i % 3 === 0 ? v * k : v));
+  const deltasOf = (built: Awaited<ReturnType<HelperThread['shapes']>>) => built.shapes.morphs!.head!.map((t) => t.deltas);
+  const workers = new HelperThread();
+  try {
+    const a = await workers.shapes(tpl, { head: wider(1.1), parts }, ['basic', 'visemes']);
+    const before = deltasOf(a).map((d) => d.slice());
+    // Not released: another avatar's shapes are made elsewhere.
+    const b = await workers.shapes(tpl, { head: wider(0.9), parts }, ['basic', 'visemes']);
+    assert.deepEqual(deltasOf(a), before);
+    assert.notDeepEqual(deltasOf(b), before);
+    // Released: the next avatar's are made in its memory.
+    a.release();
+    const c = await workers.shapes(tpl, { head: wider(0.9), parts }, ['basic', 'visemes']);
+    assert.deepEqual(deltasOf(a), deltasOf(c));
+    assert.notDeepEqual(deltasOf(a), before);
+    b.release();
+    c.release();
+  } finally {
+    await workers.close();
+  }
+});
+
 test('a failure on the helper thread fails that request only', { timeout: 180_000 }, async () => {
   const tpl = loadTemplateView('1.6');
   const workers = new HelperThread();
