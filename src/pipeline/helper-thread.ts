@@ -28,10 +28,10 @@ import { ReusedSharedMemory, sharedCopies } from './shared-memory.ts';
 
 export type FeatureShapes = ReturnType<typeof featureShapes>;
 
-/** Builds the blendshapes and clips the features ask for (and the lids' rest, featureShapes); `ms` is the time the building took where it ran. */
 /**
- * Builds an avatar's blendshapes. `release`, once nothing reads them any more (the avatar's files are written), lets
- * the memory of their deltas be the next avatar's: new memory for each cost 100-140 ms of page faults.
+ * Builds the blendshapes and clips the features ask for (and the lids' rest, featureShapes); `ms` is the time the
+ * building took where it ran. `release`, once nothing reads them any more (the avatar's files are written), lets the
+ * memory of their deltas be the next avatar's: new memory for each cost 100-140 ms of page faults.
  */
 export type ShapeSource = (tpl: TemplateView, fitted: FittedGeometry, features: PipelineInput['features'], lidRest?: number) => Promise<{ shapes: FeatureShapes; ms: number; release(): void }>;
 

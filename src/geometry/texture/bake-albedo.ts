@@ -462,12 +462,9 @@ const ANCHOR_LUMINANCE = [0.7, 1.1] as const;
 const SHADOW_HUE_RATIO = 0.35;
 
 /**
- * Skin colour for every vertex: inverse-distance interpolation of colours sampled just inside the face's
- * border, each kept near the median tone (hair or shadow at the border must not spread), fading to the median.
- */
-/**
- * Per vertex, the fill under the photo: the skin interpolated from the face's border (see interpolateAnchors), but on
- * the lips (`onLips`) their colour in shade, under the vertex's gains as the photo there.
+ * The fill under the photo for every vertex: skin colour by inverse-distance interpolation of colours sampled just
+ * inside the face's border, each kept near the median tone (hair or shadow at the border must not spread), fading to
+ * the median; but on the lips (`onLips`) their colour in shade, under the vertex's gains as the photo there.
  */
 function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: Uint8Array, onLips: Uint8Array): Float32Array {
   const ovalIds = input.faceOval;
