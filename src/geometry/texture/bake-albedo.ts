@@ -191,13 +191,14 @@ function photoWeights(
  * mouth widths), and in front (the back of the head projects there too; `frontMost` as in photoWeights).
  */
 function lipVertices(input: AlbedoInput, img: Float32Array, frontMost: number): Uint8Array {
-  const onLips = new Uint8Array(input.positions.length / 3);
+  const { positions } = input;
+  const onLips = new Uint8Array(positions.length / 3);
   if (!input.lips) return onLips;
   const lips = input.lips.contour.map((v) => [img[v * 2], img[v * 2 + 1]] as [number, number]);
   // The corners are the contour's 1st and 11th points.
   const margin = LIPS_MARGIN * Math.hypot(lips[0][0] - lips[10][0], lips[0][1] - lips[10][1]);
   for (let v = 0; v < onLips.length; v++) {
-    onLips[v] = input.positions[v * 3 + 2] >= frontMost - 1 && signedPolygonDistance(lips, img[v * 2], img[v * 2 + 1]) > -margin ? 1 : 0;
+    onLips[v] = positions[v * 3 + 2] >= frontMost - 1 && signedPolygonDistance(lips, img[v * 2], img[v * 2 + 1]) > -margin ? 1 : 0;
   }
   return onLips;
 }
@@ -511,14 +512,20 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   input.fixed?.forEach((f, i) => fixedColours.set(f.colour, 3 * (i + 1)));
   const fill = interpolateAnchors(input.positions, fixedOf, fixedColours, { at, colour, tone }, input.hair);
   const lipColour = input.lips?.colour;
-  if (lipColour && Math.max(...lipColour) > 0) {
-    for (let v = 0; v < fixedOf.length; v++) {
-      if (!onLips[v] || fixedOf[v]) continue;
-      const c = photoGain ? applyGains(lipColour, [photoGain[v * 3], photoGain[v * 3 + 1], photoGain[v * 3 + 2]]) : lipColour;
-      for (let k = 0; k < 3; k++) fill[v * 3 + k] = c[k] * LIP_RIM_SHADE;
-    }
-  }
+  if (lipColour && Math.max(...lipColour) > 0) fillLips(fill, onLips, fixedOf, lipColour, photoGain);
   return fill;
+}
+
+/**
+ * The lips' vertices' fill (`onLips`, not of a fixed colour) set to `colour` under their gains, in shade. A module
+ * function: a loop after another in a function called once per avatar threw that function's optimized code out.
+ */
+function fillLips(fill: Float32Array, onLips: Uint8Array, fixedOf: Uint8Array, colour: Rgb, gains: Float32Array | undefined): void {
+  for (let v = 0; v < onLips.length; v++) {
+    if (!onLips[v] || fixedOf[v]) continue;
+    const c = gains ? applyGains(colour, [gains[v * 3], gains[v * 3 + 1], gains[v * 3 + 2]]) : colour;
+    for (let k = 0; k < 3; k++) fill[v * 3 + k] = c[k] * LIP_RIM_SHADE;
+  }
 }
 
 /**
