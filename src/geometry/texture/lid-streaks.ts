@@ -29,11 +29,12 @@ export function removeLidStreaks({ rgba, size, uvs, indices, reach }: LidStreaks
   // Only the lids' triangles are walked, into a grid over their box: the atlas is 4 M texels, the lids a few thousand.
   const triangles: number[] = [];
   let x0 = size, x1 = -1, y0 = size, y1 = -1;
+  // Corners by index, not an array and a callback per triangle: those were some 15 MB of garbage per avatar.
   for (let t = 0; t < indices.length / 3; t++) {
-    const corners = [indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]];
-    if (!corners.some((v) => reach[v] > LID_FROM)) continue;
+    if (!(reach[indices[3 * t]] > LID_FROM || reach[indices[3 * t + 1]] > LID_FROM || reach[indices[3 * t + 2]] > LID_FROM)) continue;
     triangles.push(t);
-    for (const v of corners) {
+    for (let k = 0; k < 3; k++) {
+      const v = indices[3 * t + k];
       x0 = Math.min(x0, Math.floor(uvs[2 * v] * size)), x1 = Math.max(x1, Math.ceil(uvs[2 * v] * size));
       y0 = Math.min(y0, Math.floor((1 - uvs[2 * v + 1]) * size)), y1 = Math.max(y1, Math.ceil((1 - uvs[2 * v + 1]) * size));
     }
