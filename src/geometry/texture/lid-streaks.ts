@@ -29,7 +29,7 @@ export function removeLidStreaks({ rgba, size, uvs, indices, reach }: LidStreaks
   // Only the lids' triangles are walked, into a grid over their box: the atlas is 4 M texels, the lids a few thousand.
   const triangles: number[] = [];
   let x0 = size, x1 = -1, y0 = size, y1 = -1;
-  // Corners by index, not an array and a callback per triangle: those were some 15 MB of garbage per avatar.
+  // Corners by index, not an array and a callback per triangle: those were about 6 MB of garbage per avatar.
   for (let t = 0; t < indices.length / 3; t++) {
     if (!(reach[indices[3 * t]] > LID_FROM || reach[indices[3 * t + 1]] > LID_FROM || reach[indices[3 * t + 2]] > LID_FROM)) continue;
     triangles.push(t);
