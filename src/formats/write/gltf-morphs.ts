@@ -1,63 +1,34 @@
 import type { AvatarMesh } from '../../model/avatar.ts';
 import { sparseShape } from './sparse-shape.ts';
-
-const FLOAT = 5126, UNSIGNED_SHORT = 5123, UNSIGNED_INT = 5125;
-
-/** The parts of glTF JSON this step reads and extends. */
-interface GltfJson {
-  meshes?: { name?: string; primitives: { targets?: Record<string, number>[] }[] }[];
-  accessors?: object[];
-  bufferViews?: object[];
-}
+import type { GltfBinary } from './gltf-buffer.ts';
+import { FLOAT, UNSIGNED_INT, UNSIGNED_SHORT, type GltfJson } from './gltf-json.ts';
 
 /**
- * Adds each mesh's morph targets to written glTF JSON as sparse POSITION accessors (only the
- * vertices a blendshape moves), appending their data to the binary buffer; returns the new buffer
- * as its pieces in order (the GLB container copies them once, into the file).
- * Done here rather than through gltf-transform, which finds the non-zero elements one property
- * lookup at a time: for 65 blendshapes of a 12k-vertex head that was most of the GLB's time.
- * `scale` converts the deltas' units (cm to m).
+ * Adds each mesh's morph targets to the glTF JSON (its meshes in the model's order) as sparse POSITION accessors (only
+ * the vertices a blendshape moves), their data in the binary buffer. `scale` converts the deltas' units (cm to m).
  */
-export function appendSparseTargets(json: GltfJson, bin: Uint8Array, meshes: { nodeName: string; mesh: AvatarMesh }[], scale: number): Uint8Array[] {
-  const chunks: Uint8Array[] = [bin];
-  let length = bin.length;
-  const accessors = (json.accessors ??= []);
-  const views = (json.bufferViews ??= []);
-  const view = (data: Uint8Array): number => {
-    const pad = (4 - (length % 4)) % 4;
-    if (pad) chunks.push(new Uint8Array(pad));
-    length += pad;
-    views.push({ buffer: 0, byteOffset: length, byteLength: data.length });
-    chunks.push(data);
-    length += data.length;
-    return views.length - 1;
-  };
-  for (const { nodeName, mesh } of meshes) {
-    if (mesh.morphs.length === 0) continue;
-    const target = json.meshes?.find((m) => m.name === nodeName);
-    if (!target) throw new Error(`glTF mesh ${nodeName} missing`);
+export function appendSparseTargets(json: Pick<GltfJson, 'meshes' | 'accessors'>, binary: GltfBinary, meshes: readonly AvatarMesh[], scale: number): void {
+  meshes.forEach((mesh, m) => {
+    if (mesh.morphs.length === 0) return;
     const count = mesh.geometry.positions.length / 3;
-    target.primitives[0].targets = mesh.morphs.map((morph) => {
+    json.meshes[m].primitives[0].targets = mesh.morphs.map((morph) => {
       const { indexes, deltas } = sparseShape(morph);
       const values = new Float32Array(deltas.length);
       const { min, max } = scaledBounds(deltas, values, scale, indexes.length < count);
       const wide = count > 0xffff;
       const idx = wide ? Uint32Array.from(indexes) : Uint16Array.from(indexes);
-      accessors.push({
+      json.accessors.push({
         componentType: FLOAT, count, type: 'VEC3', name: morph.name,
         min: min.map(Math.fround), max: max.map(Math.fround),
         sparse: {
           count: indexes.length,
-          indices: { bufferView: view(new Uint8Array(idx.buffer)), componentType: wide ? UNSIGNED_INT : UNSIGNED_SHORT },
-          values: { bufferView: view(new Uint8Array(values.buffer)) },
+          indices: { bufferView: binary.view(idx), componentType: wide ? UNSIGNED_INT : UNSIGNED_SHORT },
+          values: { bufferView: binary.view(values) },
         },
       });
-      return { POSITION: accessors.length - 1 };
+      return { POSITION: json.accessors.length - 1 };
     });
-  }
-  const pad = (4 - (length % 4)) % 4;
-  if (pad) chunks.push(new Uint8Array(pad));
-  return chunks;
+  });
 }
 
 /**

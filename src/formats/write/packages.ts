@@ -102,20 +102,17 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
   const withFbx = needsFbx(platforms);
   const maps = withFbx ? channelMapTextures(model).then((t) => t.map((m) => shared(m.name, m.data))) : Promise.resolve([]);
   // The GLB as its parts: stored in the zip as they are (10 MB, most of it the textures, not joined first).
-  const glb = platforms.includes('webviewer') ? writeGlbParts(model).then((parts): PartsEntry => ({ name: f.glb, parts, crc: crcOfParts(parts) })) : undefined;
+  const glbFile = platforms.includes('webviewer') ? writeGlbParts(model) : undefined;
+  const glb: PartsEntry | undefined = glbFile && { name: f.glb, parts: glbFile, crc: crcOfParts(glbFile) };
   // Once the GLB is written, the model files no other thread has taken, in writeModelFiles' order (the GLB's
   // temporaries are then garbage before the Unity JSON's are made; the other thread has had time to take more).
   const fbx = withFbx
     ? (async () => {
-        await glb;
         const data = (claims && take(claims, 'fbx') ? writeFbx(model) : undefined) ?? (await extras.modelFiles)?.fbx ?? writeFbx(model);
         return shared(f.fbx, data);
       })()
     : undefined;
-  const unityHere = (async () => {
-    await glb;
-    return claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
-  })();
+  const unityHere = claims && platforms.includes('unity') && take(claims, 'unityJson') ? unityJsonEntry(model) : undefined;
   const unity = async (): Promise<ZipEntry> => (await unityHere) ?? (await extras.modelFiles)?.unityJson ?? { name: f.unityJson, data: writeUnityJson(model) };
   const build = async (platform: Platform): Promise<Uint8Array[]> => {
     switch (platform) {
@@ -132,7 +129,7 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
           await fbx!,
           ...(await maps),
           { name: f.rig, data: json(buildRig(model, { glb: f.glb, fbx: f.fbx })) },
-          await glb!,
+          glb!,
           ...images,
         ]);
       case 'unity':
@@ -141,7 +138,7 @@ export function startPackages(model: AvatarModel, platforms: readonly Platform[]
   };
   const out = new Map(platforms.map((p) => [p, build(p)] as const));
   // Awaited by the caller; these only keep an early failure from counting as unhandled.
-  for (const p of [maps, glb, fbx, unityHere, ...out.values()]) p?.catch(() => undefined);
+  for (const p of [maps, fbx, unityHere, ...out.values()]) p?.catch(() => undefined);
   return out;
 }
 
