@@ -127,7 +127,8 @@ if (process.env.PIPELINE_BENCH_CHILD) {
 }
 
 export default async function (): Promise<Figure[]> {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // The child runs with this process's node flags (--import tsx, and any V8 flag under trial).
+  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, PIPELINE_BENCH_CHILD: '1' },
     encoding: 'utf8',
     maxBuffer: 1 << 20,
