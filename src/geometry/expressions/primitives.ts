@@ -611,111 +611,35 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   for (let i = 0; i < p.length; i++) at[i] = p[i] + d[i];
   const before = new Set<number>();
   forEachSelfIntersection(at, region, cell, (i, j) => before.add(i * count + j));
-  const move = new Float32Array(p.length), base = new Float32Array(p.length), moved = new Uint8Array(count);
-  const first = [0, 0, 0], second = [0, 0, 0];
-  const movedFromBase = (v: number) => move[3 * v] !== base[3 * v] || move[3 * v + 1] !== base[3 * v + 1] || move[3 * v + 2] !== base[3 * v + 2];
-  // Places the lid as its margin points are now, into `move` and `at`: the pairs that cross anew, among those with a
-  // triangle that moved from `base` (a pair of triangles both where they were in `base` crosses as it did there).
-  const place = (): number[] => {
-    for (const v of nearby) move[3 * v] = move[3 * v + 1] = move[3 * v + 2] = 0;
-    moveLid(frame, lid, side, closing, move, lift, give);
-    smoothMotion(move, smoothed, smoothing, neighbours);
-    for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
-    for (let t = 0; t < count; t++) {
-      moved[t] = 0;
-      for (let k = 0; k < 3; k++) if (movedFromBase(region[3 * t + k])) moved[t] = 1;
-    }
-    const fresh: number[] = [];
-    overlappingPairsWith(triangleBoxes(at, 3, region), 3, cell, moved, (i, j) => {
-      for (let k = 0; k < 3; k++) {
-        first[k] = 3 * region[3 * i + k];
-        second[k] = 3 * region[3 * j + k];
-      }
-      let shared = 0;
-      for (let k = 0; k < 3; k++) if (first[k] === second[0] || first[k] === second[1] || first[k] === second[2]) shared++;
-      // Neighbours across an edge only touch.
-      if (shared < 2 && !before.has(i * count + j) && trianglesIntersect(at, first, second, TOUCH_EPS)) fresh.push(i, j);
-    });
-    return fresh;
+  const s: FoldCheck = {
+    frame, lid, side, closing, d, p, region, count, cell, near, back, neighbours, at, before,
+    move: new Float32Array(p.length), base: new Float32Array(p.length), moved: new Uint8Array(count),
+    lift: new Float64Array(p.length / 3), locked: new Uint8Array(p.length / 3), give: new Float64Array(p.length / 3),
+    smoothed: new Set<number>(), smoothing: 0,
   };
-  // The margin points (`lowered`: of those brought down) nearest the moved vertices of the crossing triangles `fresh`.
-  const nearest = (fresh: number[], lowered = false): Set<number> => {
-    const points = new Set<number>();
-    for (const t of fresh) for (let k = 0; k < 3; k++) {
-      const v = region[3 * t + k];
-      if (movedFromBase(v)) points.add(lid.nearestMargin(v, lowered));
-    }
-    points.delete(-1);
-    return points;
-  };
-  // What lies behind the closed margin and moves with it (the lid's back, the socket's lining near it) is hidden: it
-  // goes further up out of the lower lid's way (LIFT.step at a time) before the margin is held back or its lowering
-  // undone. A vertex lifted LIFT.most and still crossing goes back to `floor` (where it was held) and lifts no more:
-  // the lift was the fold. Returns the pairs the lift cannot help.
-  const lift = new Float64Array(p.length / 3), locked = new Uint8Array(p.length / 3);
-  const liftable = (v: number) => (back[v] || (frame.socket[v] && near[v] === 1)) && !locked[v] && (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0);
-  const liftBehind = (fresh: number[], floor?: Float64Array): number[] => {
-    const rest: number[] = [], up = new Set<number>(), down = new Set<number>();
-    for (let f = 0; f < fresh.length; f += 2) {
-      let any = false;
-      for (const t of [fresh[f], fresh[f + 1]]) for (let k = 0; k < 3; k++) {
-        const v = region[3 * t + k];
-        if (liftable(v) && lift[v] < LIFT.most) (any = true), up.add(v);
-      }
-      if (!any) for (const t of [fresh[f], fresh[f + 1]]) for (let k = 0; k < 3; k++) {
-        const v = region[3 * t + k];
-        if (lift[v] > (floor ? floor[v] : 0)) (any = true), down.add(v);
-      }
-      if (!any) rest.push(fresh[f], fresh[f + 1]);
-    }
-    for (const v of up) lift[v] += LIFT.step;
-    // Their liftable neighbours too, so the lining does not fold about a lifted vertex.
-    for (const v of up) for (const u of neighbours[v]) if (!up.has(u) && liftable(u)) lift[u] = Math.min(LIFT.most, lift[u] + LIFT.step);
-    for (const v of down) (lift[v] = floor ? floor[v] : 0), (locked[v] = 1);
-    return rest;
-  };
-  // The lower lid's rim and skin in a crossing pair are pressed down a step further (GIVE), up to GIVE.most; returns
-  // the pairs with none left to press (thin lids only, see GIVE).
-  const give = new Float64Array(p.length / 3);
-  const pressDown = (pairs: number[]): number[] => {
-    const rest: number[] = [], pressed = new Set<number>();
-    for (let f = 0; f < pairs.length; f += 2) {
-      let any = false;
-      for (const t of [pairs[f], pairs[f + 1]]) for (let k = 0; k < 3; k++) {
-        const v = region[3 * t + k];
-        if (lid.otherLid[v] && give[v] < GIVE.most) (any = true), pressed.add(v);
-      }
-      if (!any) rest.push(pairs[f], pairs[f + 1]);
-    }
-    for (const v of pressed) give[v] = Math.min(GIVE.most, give[v] + GIVE.step);
-    return rest;
-  };
-  // Hidden vertices whose motion is smoothed with their neighbours', `smoothing` passes (none at first).
-  const smoothed = new Set<number>();
-  let smoothing = 0;
-  let fresh = place();
+  const { move, base, lift } = s;
+  let fresh = placeLid(s);
   for (let step = 0; fresh.length > 0 && step < UNFOLD.steps + LIFT.most / LIFT.step + (frame.thinLids ? GIVE.most / GIVE.step : 0); step++) {
-    const rest = frame.thinLids ? pressDown(liftBehind(fresh)) : liftBehind(fresh);
-    if (rest.length > 0) lid.holdBack(nearest(rest), UNFOLD.keep);
-    fresh = place();
+    const rest = frame.thinLids ? pressDown(s, liftBehind(s, fresh)) : liftBehind(s, fresh);
+    if (rest.length > 0) lid.holdBack(nearestMargins(s, rest), UNFOLD.keep);
+    fresh = placeLid(s);
   }
   // What holding the margin back could not undo: the lid's back and the socket's lining behind the closed lid folding
   // on themselves, where the motion they take from the margin points by distance bends too sharply (p12-a's left eye:
   // 26 pairs left after every step). There their motion is smoothed with their neighbours', a pass more each round.
   if (fresh.length > 0) {
-    // Only vertices `place` resets each time (the lid's nearby ones) are smoothed.
+    // Only vertices `placeLid` resets each time (the lid's nearby ones) are smoothed.
     const inNearby = new Uint8Array(p.length / 3);
     for (const v of nearby) inNearby[v] = 1;
-    const hidden = (v: number) => inNearby[v] === 1 && (back[v] === 1 || frame.socket[v] === 1);
     for (let round = 0; fresh.length > 0 && round < SMOOTHING_ROUNDS; round++) {
       for (const t of fresh) for (let k = 0; k < 3; k++) {
         const v = region[3 * t + k];
-        if (!hidden(v) || !movedFromBase(v)) continue;
-        smoothed.add(v);
-        for (const u of neighbours[v]) if (hidden(u)) smoothed.add(u);
+        if (!hiddenBehind(s, inNearby, v) || !movedFromBase(s, v)) continue;
+        s.smoothed.add(v);
+        for (const u of neighbours[v]) if (hiddenBehind(s, inNearby, u)) s.smoothed.add(u);
       }
-      smoothing++;
-      fresh = place();
+      s.smoothing++;
+      fresh = placeLid(s);
     }
   }
   // Then further down to hide the eye from below, where that makes no new crossing: the lowered points nearest one go
@@ -725,19 +649,159 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     for (let f = 0; f < fresh.length; f += 2) before.add(fresh[f] * count + fresh[f + 1]);
     base.set(move);
     const held = lift.slice();
-    fresh = place();
+    fresh = placeLid(s);
     while (fresh.length > 0) {
-      const rest = liftBehind(fresh, held);
-      if (rest.length === fresh.length && !lid.undoLowering(nearest(rest, true)) && !lid.undoLowering()) {
+      const rest = liftBehind(s, fresh, held);
+      if (rest.length === fresh.length && !lid.undoLowering(nearestMargins(s, rest, true)) && !lid.undoLowering()) {
         // Nothing lifted and nothing lowered left to send back: the lift as held, where the lid made no new crossing.
         lift.set(held);
-        place();
+        placeLid(s);
         break;
       }
-      fresh = place();
+      fresh = placeLid(s);
     }
   }
   for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) d[k] += move[k];
+}
+
+/**
+ * closeWithoutFolds' state, which the module functions below read and write. As closures made on each call, they were
+ * built into its code compiled on stack as constants that died with the avatar: that code was thrown away ("weak
+ * objects") and compiled again on every one, some 100-150 ms of TurboFan a job.
+ */
+interface FoldCheck {
+  frame: ExpressionFrame;
+  lid: Lid;
+  side: Side;
+  closing: number;
+  /** The shape's deltas so far; the head's fitted positions. */
+  d: Float32Array;
+  p: Float32Array;
+  /** The triangles checked (three head vertex ids each), how many, and the crossing grid's cell. */
+  region: number[];
+  count: number;
+  cell: number;
+  /** Per head vertex: 1 near the lid, 2 the socket's lining a ring further; 1 on the lid's back. */
+  near: Uint8Array;
+  back: Uint8Array;
+  neighbours: number[][];
+  /** The head as placed now (p + d + move), and the pairs of region triangles that crossed before the lid moved. */
+  at: Float64Array;
+  before: Set<number>;
+  /** The lid's motion now and as it was when a pair last crossed as before; per region triangle, whether it moved. */
+  move: Float32Array;
+  base: Float32Array;
+  moved: Uint8Array;
+  /** Per head vertex: how far what lies behind the margin is lifted, whether it lifts no more, how far the lower lid gives. */
+  lift: Float64Array;
+  locked: Uint8Array;
+  give: Float64Array;
+  /** Hidden vertices whose motion is smoothed with their neighbours', `smoothing` passes (none at first). */
+  smoothed: Set<number>;
+  smoothing: number;
+}
+
+function movedFromBase(s: FoldCheck, v: number): boolean {
+  const { move, base } = s;
+  return move[3 * v] !== base[3 * v] || move[3 * v + 1] !== base[3 * v + 1] || move[3 * v + 2] !== base[3 * v + 2];
+}
+
+/**
+ * Places the lid as its margin points are now, into `move` and `at`: the pairs that cross anew, among those with a
+ * triangle that moved from `base` (a pair of triangles both where they were in `base` crosses as it did there).
+ */
+function placeLid(s: FoldCheck): number[] {
+  const { lid, move, at, p, d, region, count, moved, before } = s;
+  const { nearby } = lid;
+  for (const v of nearby) move[3 * v] = move[3 * v + 1] = move[3 * v + 2] = 0;
+  moveLid(s.frame, lid, s.side, s.closing, move, s.lift, s.give);
+  smoothMotion(move, s.smoothed, s.smoothing, s.neighbours);
+  for (const v of nearby) for (let k = 3 * v; k < 3 * v + 3; k++) at[k] = p[k] + d[k] + move[k];
+  for (let t = 0; t < count; t++) {
+    moved[t] = 0;
+    for (let k = 0; k < 3; k++) if (movedFromBase(s, region[3 * t + k])) moved[t] = 1;
+  }
+  const fresh: number[] = [];
+  const first = [0, 0, 0], second = [0, 0, 0];
+  overlappingPairsWith(triangleBoxes(at, 3, region), 3, s.cell, moved, (i, j) => {
+    for (let k = 0; k < 3; k++) {
+      first[k] = 3 * region[3 * i + k];
+      second[k] = 3 * region[3 * j + k];
+    }
+    let shared = 0;
+    for (let k = 0; k < 3; k++) if (first[k] === second[0] || first[k] === second[1] || first[k] === second[2]) shared++;
+    // Neighbours across an edge only touch.
+    if (shared < 2 && !before.has(i * count + j) && trianglesIntersect(at, first, second, TOUCH_EPS)) fresh.push(i, j);
+  });
+  return fresh;
+}
+
+/** The margin points (`lowered`: of those brought down) nearest the moved vertices of the crossing triangles `fresh`. */
+function nearestMargins(s: FoldCheck, fresh: number[], lowered = false): Set<number> {
+  const points = new Set<number>();
+  for (const t of fresh) for (let k = 0; k < 3; k++) {
+    const v = s.region[3 * t + k];
+    if (movedFromBase(s, v)) points.add(s.lid.nearestMargin(v, lowered));
+  }
+  points.delete(-1);
+  return points;
+}
+
+/** What lies behind the closed margin and moves with it: the lid's back, the socket's lining near it; not locked, moved. */
+function liftable(s: FoldCheck, v: number): boolean {
+  const { move } = s;
+  return (s.back[v] === 1 || (s.frame.socket[v] === 1 && s.near[v] === 1)) && !s.locked[v] && (move[3 * v] !== 0 || move[3 * v + 1] !== 0 || move[3 * v + 2] !== 0);
+}
+
+/**
+ * What lies behind the closed margin (liftable) is hidden: it goes further up out of the lower lid's way (LIFT.step at a
+ * time) before the margin is held back or its lowering undone. A vertex lifted LIFT.most and still crossing goes back
+ * to `floor` (where it was held) and lifts no more: the lift was the fold. Returns the pairs the lift cannot help.
+ */
+function liftBehind(s: FoldCheck, fresh: number[], floor?: Float64Array): number[] {
+  const { region, lift } = s;
+  const rest: number[] = [], up = new Set<number>(), down = new Set<number>();
+  for (let f = 0; f < fresh.length; f += 2) {
+    let any = false;
+    for (const t of [fresh[f], fresh[f + 1]]) for (let k = 0; k < 3; k++) {
+      const v = region[3 * t + k];
+      if (liftable(s, v) && lift[v] < LIFT.most) (any = true), up.add(v);
+    }
+    if (!any) for (const t of [fresh[f], fresh[f + 1]]) for (let k = 0; k < 3; k++) {
+      const v = region[3 * t + k];
+      if (lift[v] > (floor ? floor[v] : 0)) (any = true), down.add(v);
+    }
+    if (!any) rest.push(fresh[f], fresh[f + 1]);
+  }
+  for (const v of up) lift[v] += LIFT.step;
+  // Their liftable neighbours too, so the lining does not fold about a lifted vertex.
+  for (const v of up) for (const u of s.neighbours[v]) if (!up.has(u) && liftable(s, u)) lift[u] = Math.min(LIFT.most, lift[u] + LIFT.step);
+  for (const v of down) (lift[v] = floor ? floor[v] : 0), (s.locked[v] = 1);
+  return rest;
+}
+
+/**
+ * The lower lid's rim and skin in a crossing pair are pressed down a step further (GIVE), up to GIVE.most; returns the
+ * pairs with none left to press (thin lids only, see GIVE).
+ */
+function pressDown(s: FoldCheck, pairs: number[]): number[] {
+  const { region, give } = s;
+  const rest: number[] = [], pressed = new Set<number>();
+  for (let f = 0; f < pairs.length; f += 2) {
+    let any = false;
+    for (const t of [pairs[f], pairs[f + 1]]) for (let k = 0; k < 3; k++) {
+      const v = region[3 * t + k];
+      if (s.lid.otherLid[v] && give[v] < GIVE.most) (any = true), pressed.add(v);
+    }
+    if (!any) rest.push(pairs[f], pairs[f + 1]);
+  }
+  for (const v of pressed) give[v] = Math.min(GIVE.most, give[v] + GIVE.step);
+  return rest;
+}
+
+/** A vertex the lid's motion reaches (`inNearby`) on the lid's back or the socket's lining: hidden behind the closed lid. */
+function hiddenBehind(s: FoldCheck, inNearby: Uint8Array, v: number): boolean {
+  return inNearby[v] === 1 && (s.back[v] === 1 || s.frame.socket[v] === 1);
 }
 
 /** Replaces the motion of each vertex in `vertices` by the mean of its own and its neighbours', `passes` times (in place, in order). */
