@@ -105,12 +105,15 @@ function clear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32A
   const caught = new Map<number, number[]>();
   // The columns moved since the last look (all at first): only their triangles can cross anew, the skin stays.
   const active = new Uint8Array(roots.length).fill(1);
+  // Per card triangle, 1 where one of its columns is active: the triangles looked at.
+  const looked = new Uint8Array(cards.length / 3);
   for (let step = 0; step < STEP.most; step++) {
     pairs.positions.set(lashes, head.length);
     turn.clear();
     shift.clear();
     held.clear();
-    forEachCrossing(pairs, (card) => active[roots[cards[card]]] + active[roots[cards[card + 1]]] + active[roots[cards[card + 2]]] > 0, (card, skin, normal, isStill) => {
+    for (let t = 0; t < looked.length; t++) looked[t] = active[roots[cards[3 * t]]] + active[roots[cards[3 * t + 1]]] + active[roots[cards[3 * t + 2]]] > 0 ? 1 : 0;
+    for (const { card, skin, normal, still: isStill } of crossingsOf(pairs, looked)) {
       // A cut in a column's root half is not undone by turning about the root (turned, a point moves by its distance
       // from it): where on the card it lies, not which vertices its triangle has (a 2-row card's all hold a root).
       const atRoot = crossingShare(pairs, cards, card, skin, along) < ROOT_HALF;
@@ -122,7 +125,7 @@ function clear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32A
         for (let m = 0; m < 3; m++) sum[m] += away * normal[m];
         into.set(root, sum);
       }
-    });
+    }
     if (shift.size === 0 && held.size === 0 && turn.size === 0) return;
     active.fill(0);
     for (const [root, h] of held) {
@@ -157,18 +160,29 @@ interface Pairs {
   cards: Uint32Array;
 }
 
+/** A card triangle (its index position in the lash mesh, a multiple of 3) cutting a skin triangle. */
+interface Crossing {
+  card: number;
+  /** The skin triangle's vertices' coordinate offsets into `Pairs.positions`, its unit normal, and whether it is still. */
+  skin: number[];
+  normal: number[];
+  still: boolean;
+}
+
 /**
- * Calls `visit` with the index position of each card triangle (a multiple of 3, as the lash mesh numbers it) that
- * cuts a skin triangle, that triangle (its vertices' coordinate offsets), its normal and whether it is still, per crossing pair; only for the card triangles `look` takes.
- * The skin stays while the cards move: its grid is made once, each card looks only in the cells its box covers.
+ * The crossing pairs of the card triangles `looked` takes (per card triangle, 1 to look) with the skin, in the order of
+ * the cards. The skin stays while the cards move: its grid is made once, each card looks only in the cells its box
+ * covers. A list, not a visitor: visitor closures made per call were built into this function's compiled code as
+ * constants that died with the avatar, and it was compiled again on every one.
  */
-function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (card: number, skin: number[], normal: number[], still: boolean) => void): void {
+function crossingsOf(pairs: Pairs, looked: Uint8Array): Crossing[] {
   const { positions, skin, skinBoxes, still, cells, seen, cards } = pairs;
   const cardBoxes = triangleBoxes(positions, 3, cards);
+  const out: Crossing[] = [];
   const first = [0, 0, 0], second = [0, 0, 0];
   seen.fill(-1);
   for (let card = 0; card < cards.length / 3; card++) {
-    if (!look(3 * card)) continue;
+    if (looked[card] !== 1) continue;
     const [x0, y0, z0, x1, y1, z1] = cellRange(cardBoxes, card);
     for (let x = x0; x <= x1; x++)
       for (let y = y0; y <= y1; y++)
@@ -180,10 +194,11 @@ function forEachCrossing(pairs: Pairs, look: (card: number) => boolean, visit: (
               first[k] = 3 * skin[3 * t + k];
               second[k] = 3 * cards[3 * card + k];
             }
-            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) visit(3 * card, first, normalOf(positions, first), still[t] === 1);
+            if (trianglesIntersect(positions, first, second, TOUCH_EPS)) out.push({ card: 3 * card, skin: first.slice(), normal: normalOf(positions, first), still: still[t] === 1 });
           }
         }
   }
+  return out;
 }
 
 /** Cuts nearer a column's root than this share of its length are undone by moving the root, the rest by turning. */
