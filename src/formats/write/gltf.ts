@@ -26,7 +26,7 @@ function scaled(a: Float32Array): Float32Array {
 }
 
 /** Per component, the least and the greatest value of the elements (glTF asks for them on positions and key times). */
-function bounds(array: Float32Array, size: number): { min: number[]; max: number[] } {
+function bounds(array: ArrayLike<number>, size: number): { min: number[]; max: number[] } {
   const min = new Array<number>(size).fill(Infinity), max = new Array<number>(size).fill(-Infinity);
   for (let k = 0; k < array.length; k++) {
     const c = k % size;
@@ -78,7 +78,7 @@ class GlbBuilder {
   accessor(type: AccessorType, array: Float32Array | Uint16Array | Uint32Array, target?: number, withBounds = false): number {
     const componentType = COMPONENT_TYPES.get(array.constructor)!;
     const accessor: GltfAccessor = { bufferView: this.binary.view(array, target), componentType, count: array.length / COMPONENTS[type], type };
-    if (withBounds) Object.assign(accessor, bounds(array as Float32Array, COMPONENTS[type]));
+    if (withBounds) Object.assign(accessor, bounds(array, COMPONENTS[type]));
     this.json.accessors.push(accessor);
     return this.json.accessors.length - 1;
   }
