@@ -67,7 +67,7 @@ port.on('message', (req: HelperRequest) => {
       const start = performance.now();
       const made = req.part === 'hair' ? observePhotoHair(req.input) : preparePhotoTextures(loadTemplateView(req.template), req.input);
       reply = { id: req.id, result: { result: made, ms: performance.now() - start } };
-      const arrays = 'mask' in made ? [made.mask.alpha] : [made.photo.data, made.lipsPhoto.data, made.features, made.person, made.eye];
+      const arrays = 'mask' in made ? [made.mask.alpha] : [made.photo.data, made.lipsPhoto.data, made.lipPixels, made.features, made.person, made.eye];
       // Moved, not copied; the photo itself (in shared memory when it comes back unchanged) stays where it is.
       buffers = arrays.filter((a) => !(a.buffer instanceof SharedArrayBuffer)).filter(ownsBuffer).map((a) => a.buffer);
     } else {

@@ -44,10 +44,11 @@ import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
 import { hairCover, type HairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
-import { visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
+import { projectPoints, visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
 import { applyGains } from '../geometry/texture/white-balance.ts';
 import type { RgbImage } from '../geometry/texture/rgb-image.ts';
 import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
+import { gainRepairedLipsAsSeen } from '../geometry/texture/repaired-lip-gain.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
 /**
  * Half of the photo's side light is divided out of the albedo (in the exponent): all of it made the renders less
@@ -271,6 +272,7 @@ export class PhotoPipeline implements Pipeline {
       sideLight: SIDE_LIGHT_REMOVED,
       evenSides: SIDES_EVENED,
     });
+    gainRepairedLipsAsSeen(light.vertexGain, projectPoints(camera, headGeometry.positions), prep.lipPixels, photo.width, visible);
     const albedo = bakeAlbedo({
       size: tpl.textureSize,
       positions: headGeometry.positions,

@@ -50,6 +50,8 @@ export interface PhotoTexturePrep {
   lipsPhoto: RgbImage;
   /** The lips' colour as the photo shows them (sRGB; black when no pixel looked like lip). */
   lipColour: Rgb;
+  /** Per pixel, what it is to the lips' repair (LipRepair.pixels). */
+  lipPixels: Uint8Array;
   /** featureMask of the landmarks (eyes, brows, lips), one byte per pixel. */
   features: Uint8Array;
   /** The skin's colour as the photo shows it (sRGB). */
@@ -93,5 +95,5 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
     return { outer, inner };
   });
   const lipsPhoto = fillCornerCreases(lips.photo, corners, contour(tpl.source.loops.lipsOuter)).photo;
-  return { glasses, photo, lipsPhoto, lipColour: lips.colour, features, photoSkin, balance, person, iris, eye };
+  return { glasses, photo, lipsPhoto, lipColour: lips.colour, lipPixels: lips.pixels, features, photoSkin, balance, person, iris, eye };
 }

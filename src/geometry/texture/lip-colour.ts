@@ -38,8 +38,14 @@ const SKIN_RING = 0.1;
 const GROW = 0.012;
 /** A pixel darker than the lips by this factor is the mouth's inside, a shadow or the seam: not lip colour. */
 const INSIDE_DARKER = 0.55;
-/** A mouth whose inner contour is taller than this share of its width is open. */
+/**
+ * A mouth whose inner contour is taller than this share of its width, both measured along the line through its
+ * corners, is open.
+ */
 const OPEN_MOUTH = 0.08;
+
+/** What a photo pixel is to the lips' repair (LipRepair.pixels). */
+export const LipPixel = { outside: 0, kept: 1, replaced: 2 } as const;
 
 export interface LipRepair {
   photo: RgbImage;
@@ -47,6 +53,8 @@ export interface LipRepair {
   colour: Rgb;
   /** Pixels replaced. */
   replaced: number;
+  /** Per photo pixel, a LipPixel: inside the outer contour kept or replaced, or outside it. */
+  pixels: Uint8Array;
 }
 
 /** The photo with the teeth-like pixels inside the outer lip contour replaced (contours: image points, closed loops). */
@@ -59,24 +67,29 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   // The lips' own colour: the median of the band between the contours, then again over the pixels that look like lip.
   const bandLuma = median(valuesOf(d, lip, luma)), bandSaturation = median(valuesOf(d, lip, saturation));
   const samples = lipLooking(d, lip, bandLuma, bandSaturation);
-  if (samples.length === 0) return { photo, colour: [0, 0, 0], replaced: 0 };
+  const pixels = new Uint8Array(photo.width * photo.height);
+  for (const i of all) pixels[i] = LipPixel.kept;
+  if (samples.length === 0) return { photo, colour: [0, 0, 0], replaced: 0, pixels };
   const colour = channelMedians(d, samples);
   const hi = Math.max(...colour);
   const lipLuma = rec601Luma(colour);
   const lipSaturation = (hi - Math.min(...colour)) / (hi + 1);
   const out = new Uint8Array(d);
-  const extent = (p: Point[], c: 0 | 1) => Math.max(...p.map((q) => q[c])) - Math.min(...p.map((q) => q[c]));
-  const open = extent(inner, 1) > OPEN_MOUTH * extent(outer, 0);
+  const { width, height } = mouthExtent(outer, inner);
+  const open = height > OPEN_MOUTH * width;
   // Through a closed mouth's lips, teeth show only in the slit between them: elsewhere pale pixels are the lips' own
   // highlights.
-  const reach = (OPEN_MOUTH / 2) * extent(outer, 0);
+  const reach = (OPEN_MOUTH / 2) * width;
   const inLips = new Set(all);
   const mask = open
-    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], extent(outer, 0))
+    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], width)
     : new Set(slitTeeth(d, all, lipLuma, lipSaturation, inner, photo.width, reach));
-  for (const i of mask) out.set(colour, i * 3);
+  for (const i of mask) {
+    out.set(colour, i * 3);
+    pixels[i] = LipPixel.replaced;
+  }
   fillFromAround(out, photo.width, [...mask], inLips);
-  return { photo: { width: photo.width, height: photo.height, data: out }, colour, replaced: mask.size };
+  return { photo: { width: photo.width, height: photo.height, data: out }, colour, replaced: mask.size, pixels };
 }
 
 /**
@@ -96,6 +109,28 @@ function openMouthMask(
   const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
   const teeth = grown(new Set(openMouthTeeth(d, px.all, lip.luma, lip.saturation, red)), px.inLips, photo.width, Math.round(GROW * width));
   return withEnclosed(new Set([...px.opening, ...darkPixels(d, px.all, lip.luma), ...teeth]), px.inLips, photo.width);
+}
+
+/**
+ * The outer contour's width and the inner contour's height, along and across the line through the outer contour's
+ * corners (its leftmost and rightmost points): in the image's own axes a tilted head's closed mouth is as tall as an
+ * open one (p11-a's, rolled 4 degrees, read open and lost its pale lower lip as teeth).
+ */
+function mouthExtent(outer: Point[], inner: Point[]): { width: number; height: number } {
+  let left = outer[0], right = outer[0];
+  for (const p of outer) {
+    if (p[0] < left[0]) left = p;
+    if (p[0] > right[0]) right = p;
+  }
+  const width = Math.hypot(right[0] - left[0], right[1] - left[1]);
+  const ux = (right[0] - left[0]) / width, uy = (right[1] - left[1]) / width;
+  let lo = Infinity, hi = -Infinity;
+  for (const p of inner) {
+    const across = ux * p[1] - uy * p[0];
+    lo = Math.min(lo, across);
+    hi = Math.max(hi, across);
+  }
+  return { width, height: hi - lo };
 }
 
 /*

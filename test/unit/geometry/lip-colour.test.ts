@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { synthesiseLips } from '../../../src/geometry/texture/lip-colour.ts';
+import { synthesiseLips, LipPixel } from '../../../src/geometry/texture/lip-colour.ts';
 
 type Point = [number, number];
 const W = 120, H = 80;
@@ -64,4 +64,37 @@ test('yellow teeth reaching past the inner contour become lip', () => {
     const c = at(out, x, y);
     assert.ok(c[0] - c[1] > 30, `(${x}, ${y}) is no longer teeth: ${c}`);
   }
+});
+
+test("a closed mouth on a rolled head is closed: its pale lower lip stays, and the repair says which pixels it painted", () => {
+  // The mouth rolled by 12 degrees: its slit spans 12 px in y, more than an open mouth's 0.08 of its width.
+  const roll = (12 * Math.PI) / 180;
+  const turn = ([x, y]: Point): Point => [60 + (x - 60) * Math.cos(roll) - (y - 40) * Math.sin(roll), 40 + (x - 60) * Math.sin(roll) + (y - 40) * Math.cos(roll)];
+  const inner = ellipse(60, 40, 30, 1).map(turn);
+  const tilted = outer.map(turn);
+  // A pale, greyish highlight on the lower lip, well away from the slit.
+  const pale = turn([60, 50]).map(Math.round);
+  const img = photo((x, y) => (Math.abs(x - pale[0]) <= 2 && Math.abs(y - pale[1]) <= 1 ? [225, 215, 215] : undefined));
+  const repair = synthesiseLips(img, tilted, inner);
+  assert.deepEqual(at(repair.photo, pale[0], pale[1]), [225, 215, 215], 'the highlight stays');
+  assert.equal(repair.pixels[pale[1] * W + pale[0]], LipPixel.kept);
+  assert.equal(repair.pixels[0], LipPixel.outside);
+});
+
+test('the pixels an open mouth replaced are marked as replaced, and only those changed', () => {
+  const inner = ellipse(60, 40, 28, 6);
+  const img = photo((x, y) => (((x - 60) / 28) ** 2 + ((y - 40) / 6) ** 2 < 1 ? [240, 240, 235] : undefined));
+  const repair = synthesiseLips(img, outer, inner);
+  let changed = 0, marked = 0;
+  for (let i = 0; i < W * H; i++) {
+    const differs = [0, 1, 2].some((c) => repair.photo.data[i * 3 + c] !== img.data[i * 3 + c]);
+    if (differs) {
+      changed++;
+      assert.equal(repair.pixels[i], LipPixel.replaced, `pixel ${i} changed but is not marked`);
+    }
+    if (repair.pixels[i] === LipPixel.replaced) marked++;
+  }
+  assert.equal(repair.pixels[40 * W + 60], LipPixel.replaced);
+  assert.equal(marked, repair.replaced);
+  assert.ok(changed > 0 && changed <= marked);
 });
