@@ -251,6 +251,7 @@ class Lid {
   private readonly otherSkin: [number, number, number][] = [];
   private readonly reachAcross: number;
   private readonly margin: MarginPoint[];
+  private readonly eye: Vec3;
   /** This lid's rim vertices. */
   readonly rim: number[];
   /** An upper lid's: the lower lid's rim (1) and first ring of skin (2), which it may press down as it closes (GIVE). */
@@ -265,6 +266,7 @@ class Lid {
   ) {
     const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
     this.centre = frame.lidCentres[side];
+    this.eye = frame.eyeCentres[side];
     const elevation = (p: Vec3) => this.elevation(p), distance = (p: Vec3) => this.distance(p);
     const chains = upperAndLower(frame, loop);
     this.upper = new ContourProfile(frame, chains.upper, elevation);
@@ -449,10 +451,10 @@ class Lid {
   hideFromBelow(): boolean {
     let any = false;
     for (const m of this.margin) {
-      let low = m.meet, front = this.frontAt(m.x, low);
+      let low = m.meet, front = this.placedAt(m.x, low);
       for (let k = 0; k < FROM_BELOW.steps && !this.hiddenFromBelow(m.x, low, front); k++) {
         low -= FROM_BELOW.step / this.otherDistance.at(m.x);
-        front = this.frontAt(m.x, low);
+        front = this.placedAt(m.x, low);
       }
       if (low === m.meet) continue;
       m.level = { turn: m.turn, out: m.out };
@@ -466,6 +468,20 @@ class Lid {
   /** How far from the lid centre a closing upper margin at `angle` stands: in front of the lower lid's skin. */
   private frontAt(x: number, angle: number): number {
     return Math.max(this.otherSurface(x - this.reachAcross, angle), this.otherSurface(x, angle), this.otherSurface(x + this.reachAcross, angle)) + OVERLAP.front;
+  }
+
+  /**
+   * Where a margin point brought down to `angle` ends (its distance from the lid centre): in front of the lower lid's
+   * skin, but never nearer the eyeball than EYE_CLEARANCE, out to which the lid's motion pushes it (clearOf). Lowered
+   * to hide the eye from below as if it stood at the skin, a point the push then carried further forward, up to 0.4 mm
+   * at the middle of p09-a's left eye, where the lower lid lies on the eyeball, left a ray from below passing under it.
+   */
+  private placedAt(x: number, angle: number): number {
+    const { left, up, forward } = this.frame, c = this.centre, e = this.eye, radius = this.frame.eyeRadius + EYE_CLEARANCE;
+    // Where the ray from the lid centre at `angle`, in the plane across the lid at x, leaves that sphere (if it meets it).
+    const o = add(c, scale(left, x - dot(c, left))), dir = add(scale(forward, Math.cos(angle)), scale(up, Math.sin(angle)));
+    const w = sub(o, e), b = dot(w, dir), disc = b * b - (dot(w, w) - radius * radius);
+    return Math.max(this.frontAt(x, angle), disc < 0 ? 0 : -b + Math.sqrt(disc));
   }
 
   /**

@@ -24,7 +24,7 @@ const VIEW_NAMES = ['front', 'below 37°', 'below 20°', 'below 50°'];
  * The most of the open eye's eyeball still seen at blink, from each view (pixels of 0.2 mm: 0.5 % is a few dozen, 0.1 %
  * a few), on the templates (fitted heads, whose lower lids recede more steeply, have their own: FITTED). Seen now at most: templates
  * 0 % from the front, 0.45 % from 37 degrees (1.6's left eye), 0.07 % from 20, 0.63 % from 50; the three fitted heads
- * 0 %, 0.04 % (p07-a's eyes; 0.16 % on its right eye with the lining lifted a little less), 0 % and 0.88 % (p07-a's left).
+ * 0 %, 0.04 % (p07-a's eyes; 0.16 % on its right eye with the lining lifted a little less), 0 % and 0.50 % (p13-a's left; p07-a's left 0.88 % until the lowering counted the eyeball's clearance).
  */
 const LIMIT = [0.001, 0.0075, 0.003, 0.01];
 
