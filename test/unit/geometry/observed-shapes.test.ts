@@ -29,12 +29,10 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * p06-a's mouthFunnel since the lips' unseen inner rim takes their colour in shade (the mouth's texture).
  */
 const KNOWN: Record<string, string> = {
-  // Since the repaired lips are de-lit with the seen lips' gains (lip-colour.ts, repaired-lip-gain.ts); the lids still meet or
-  // come closer on the mesh (firm), and the eyes' meshes and textures are unchanged:
+  // Since the repaired lips are de-lit with the seen lips' gains (lip-colour.ts, repaired-lip-gain.ts); the lids still meet
+  // on the mesh (firm), and the eyes' meshes and textures are unchanged:
   'p13-a/eyeBlinkLeft/moves':
     "the detector reads the neutral's left eye 0.147 open instead of 0.150 and the blink's 0.098 instead of 0.097: it closes by 0.049 (bar 0.05; 0.053 before), with only the lips' texture changed",
-  'p06-a/eyeSquintRight/moves':
-    "the detector reads the neutral's right eye 0.138 open instead of 0.148 and the squint's 0.120 instead of 0.116: it narrows by 0.018 (bar 0.02; 0.032 before), with only the lips' texture changed",
   // Since the neutral's upper lids rest a fifth of the way to closed (photo-pipeline.ts, LID_REST); the mesh checks pass:
   'p13-a/eyeLookDownLeft/moves':
     'the eyeball turns as before; the detector reads the iris 0.008 lower (bar 0.01; 0.016 before): the resting lid covers more of its top, and the detector centres the iris on what shows',
