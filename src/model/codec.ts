@@ -60,41 +60,49 @@ function sparse(array: Float32Array | Uint32Array): Required<Omit<Part, 'array'>
 
 const byteLengthOf = (part: Part) => (part.runs ? part.runs.length * 4 + part.stored! * 4 : part.array.byteLength);
 
+/**
+ * JSON.stringify's replacer (bound to the document's parts): a typed array becomes its header entry and a part. A
+ * module function, as the code V8 optimises for a closure made per document dies with it and was compiled again
+ * for every avatar.
+ */
+function arrayToRef(parts: Part[], _k: string, v: unknown): unknown {
+  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+    const array = v as Typed;
+    const ref: ArrayRef = { $bin: parts.length, kind: kindOf(array), length: array.length };
+    const runs = array instanceof Float32Array || array instanceof Uint32Array ? sparse(array) : undefined;
+    parts.push({ array, ...runs });
+    return runs ? { ...ref, runs: runs.runs.length / 2, stored: runs.stored } : ref;
+  }
+  return v;
+}
+
 export function encodeDocument(doc: unknown): Uint8Array {
   const parts: Part[] = [];
-  const header = JSON.stringify(doc, (_k, v: unknown) => {
-    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      const array = v as Typed;
-      const ref: ArrayRef = { $bin: parts.length, kind: kindOf(array), length: array.length };
-      const runs = array instanceof Float32Array || array instanceof Uint32Array ? sparse(array) : undefined;
-      parts.push({ array, ...runs });
-      return runs ? { ...ref, runs: runs.runs.length / 2, stored: runs.stored } : ref;
-    }
-    return v;
-  });
+  const header = JSON.stringify(doc, arrayToRef.bind(undefined, parts));
   const head = new TextEncoder().encode(header);
   let size = align(8 + head.length);
-  const offsets = parts.map((part) => {
-    const at = size;
+  const offsets: number[] = [];
+  for (const part of parts) {
+    offsets.push(size);
     size = align(size + byteLengthOf(part));
-    return at;
-  });
+  }
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, head.length, true);
   out.set(head, 8);
-  parts.forEach(({ array, runs, stored }, i) => {
+  for (let i = 0; i < parts.length; i++) {
+    const { array, runs, stored } = parts[i]!;
     if (!runs) {
       out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offsets[i]!);
-      return;
+      continue;
     }
     const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
     const to = new Uint32Array(out.buffer, offsets[i]!, runs.length + stored!);
     to.set(runs);
     let k = runs.length;
     for (let r = 0; r < runs.length; r += 2) for (let w = runs[r]!, end = w + runs[r + 1]!; w < end; w++) to[k++] = words[w]!;
-  });
+  }
   return out;
 }
 

@@ -8,10 +8,12 @@ import { FLOAT, UNSIGNED_INT, UNSIGNED_SHORT, type GltfJson } from './gltf-json.
  * the vertices a blendshape moves), their data in the binary buffer. `scale` converts the deltas' units (cm to m).
  */
 export function appendSparseTargets(json: Pick<GltfJson, 'meshes' | 'accessors'>, binary: GltfBinary, meshes: readonly AvatarMesh[], scale: number): void {
-  meshes.forEach((mesh, m) => {
-    if (mesh.morphs.length === 0) return;
+  for (let m = 0; m < meshes.length; m++) {
+    const mesh = meshes[m];
+    if (mesh.morphs.length === 0) continue;
     const count = mesh.geometry.positions.length / 3;
-    json.meshes[m].primitives[0].targets = mesh.morphs.map((morph) => {
+    const targets: { POSITION: number }[] = [];
+    for (const morph of mesh.morphs) {
       const { indexes, deltas } = sparseShape(morph);
       const values = new Float32Array(deltas.length);
       const { min, max } = scaledBounds(deltas, values, scale, indexes.length < count);
@@ -26,9 +28,10 @@ export function appendSparseTargets(json: Pick<GltfJson, 'meshes' | 'accessors'>
           values: { bufferView: binary.view(values) },
         },
       });
-      return { POSITION: json.accessors.length - 1 };
-    });
-  });
+      targets.push({ POSITION: json.accessors.length - 1 });
+    }
+    json.meshes[m].primitives[0].targets = targets;
+  }
 }
 
 /**

@@ -49,10 +49,18 @@ export function sampleTrack(track: MorphTrack, t: number): number {
   return weights[weights.length - 1];
 }
 
+/** The clip's first track of this morph. */
+function trackOf(clip: AnimationClip, morph: string): MorphTrack | undefined {
+  for (const track of clip.morphTracks) if (track.morph === morph) return track;
+  return undefined;
+}
+
 /** glTF wants joint index 0 wherever the weight is 0. */
 function jointsForGltf(mesh: AvatarMesh): Uint16Array {
   const { joints, weights } = mesh.skin;
-  return joints.map((j, k) => (weights[k] > 0 ? j : 0));
+  const out = new Uint16Array(joints.length);
+  for (let k = 0; k < joints.length; k++) out[k] = weights[k] > 0 ? joints[k] : 0;
+  return out;
 }
 
 class GlbBuilder {
@@ -171,14 +179,18 @@ class GlbBuilder {
     if (clip.morphTracks.length > 0) {
       // glTF animates all weights of a mesh at once: sample every track at the union of key times.
       const times = Float32Array.from(new Set(clip.morphTracks.flatMap((t) => Array.from(t.times)))).sort();
-      meshes.forEach((mesh, m) => {
-        if (mesh.morphs.length === 0) return;
-        const tracks = mesh.morphs.map((morph) => clip.morphTracks.find((t) => t.morph === morph.name));
-        if (tracks.every((t) => t === undefined)) return;
-        const values = new Float32Array(times.length * mesh.morphs.length);
-        times.forEach((t, k) => tracks.forEach((track, j) => { values[k * tracks.length + j] = track ? sampleTrack(track, t) : 0; }));
+      // Loops, not closures made per clip: their optimised code died with them, and was compiled again per avatar.
+      for (let m = 0; m < meshes.length; m++) {
+        const morphs = meshes[m].morphs;
+        const tracks: (MorphTrack | undefined)[] = [];
+        for (const morph of morphs) tracks.push(trackOf(clip, morph.name));
+        if (tracks.every((t) => t === undefined)) continue;
+        const values = new Float32Array(times.length * tracks.length);
+        for (let k = 0; k < times.length; k++) {
+          for (let j = 0; j < tracks.length; j++) values[k * tracks.length + j] = tracks[j] ? sampleTrack(tracks[j]!, times[k]) : 0;
+        }
         channel(meshNodes[m], 'weights', times, values);
-      });
+      }
     }
     this.json.animations.push(anim);
   }

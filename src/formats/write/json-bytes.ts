@@ -87,9 +87,11 @@ class ByteWriter {
  */
 function estimateBytes(value: unknown): number {
   if (value instanceof RoundedNumbers) return value.values.length * (value.decimals + 4) + 2;
-  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + estimateBytes(v), 2);
-  if (isPlainObject(value)) return Object.entries(value).reduce((sum, [k, v]) => sum + k.length + 4 + estimateBytes(v), 2);
-  return 16;
+  if (!Array.isArray(value) && !isPlainObject(value)) return 16;
+  let sum = 2;
+  if (Array.isArray(value)) for (const v of value) sum += estimateBytes(v);
+  else for (const key of Object.keys(value)) sum += key.length + 4 + estimateBytes(value[key]);
+  return sum;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -105,10 +107,10 @@ function writeValue(out: ByteWriter, value: unknown): void {
     writeRounded(out, value);
   } else if (Array.isArray(value)) {
     out.byte(0x5b);
-    value.forEach((v, k) => {
+    for (let k = 0; k < value.length; k++) {
       if (k > 0) out.byte(COMMA);
-      writeValue(out, v);
-    });
+      writeValue(out, value[k]);
+    }
     out.byte(0x5d);
   } else if (isPlainObject(value)) {
     out.byte(0x7b);

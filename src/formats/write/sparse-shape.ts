@@ -30,9 +30,7 @@ let scratch = new Int32Array(0);
  * whose shape this thread already found keeps its own (the same numbers).
  */
 export function useSparseShapesFoundElsewhere(morphs: readonly MorphTarget[], shapes: readonly SparseShape[]): void {
-  morphs.forEach((morph, k) => {
-    if (!cache.has(morph)) cache.set(morph, shapes[k]);
-  });
+  for (let k = 0; k < morphs.length; k++) if (!cache.has(morphs[k])) cache.set(morphs[k], shapes[k]);
 }
 
 function findMoved(morph: MorphTarget): SparseShape {

@@ -1,4 +1,4 @@
-import type { AvatarModel, Quat, Vec3 } from '../../model/avatar.ts';
+import type { AvatarModel, MorphTarget, Quat, Vec3 } from '../../model/avatar.ts';
 import { deriveConstraints, type Constraint } from './constraints.ts';
 import { materialState, type MaterialState } from './material-state.ts';
 import { meshNodeName } from './naming.ts';
@@ -57,6 +57,11 @@ const integers = (values: NumberArray) => new RoundedNumbers(values, 0);
 /** Positions to 1 µm (values in cm), unit vectors and UVs to 1e-6, weights to 1e-5. */
 const CM = 4, UNIT = 6, WEIGHT = 5;
 
+function unityBlendshape(morph: MorphTarget): { name: string; indices: RoundedNumbers; deltas: RoundedNumbers } {
+  const { indexes, deltas } = sparseShape(morph);
+  return { name: morph.name, indices: integers(indexes), deltas: rounded(deltas, CM) };
+}
+
 /** The Unity JSON's content: `JSON.stringify` of it is the file's text, which writeUnityJson writes faster. */
 export function buildUnityModel(model: AvatarModel): UnityModel<RoundedNumbers> {
   const bones = model.bones;
@@ -79,10 +84,7 @@ export function buildUnityModel(model: AvatarModel): UnityModel<RoundedNumbers> 
       faces: integers(m.geometry.indices),
       skin_indices: integers(m.skin.joints),
       skin_weights: rounded(m.skin.weights, WEIGHT),
-      blendshapes: m.morphs.map((morph) => {
-        const { indexes, deltas } = sparseShape(morph);
-        return { name: morph.name, indices: integers(indexes), deltas: rounded(deltas, CM) };
-      }),
+      blendshapes: m.morphs.map(unityBlendshape),
     })),
     root_node: {
       name: model.name, pos: [0, 0, 0], rotq: [0, 0, 0, 1], scl: [1, 1, 1],

@@ -21,7 +21,11 @@ export interface PartsEntry {
 }
 
 /** CRC-32 of the parts joined. */
-export const crcOfParts = (parts: readonly Uint8Array[]): number => parts.reduce((crc, part) => crc32(part, crc), 0);
+export function crcOfParts(parts: readonly Uint8Array[]): number {
+  let crc = 0;
+  for (const part of parts) crc = crc32(part, crc);
+  return crc;
+}
 
 /** Already-compressed formats (FBX deflates its arrays) are stored: deflating again costs time for little. */
 const STORED = /\.(png|jpe?g|glb|fbx)$/i;

@@ -11,7 +11,7 @@ function addCurve(scene: FbxScene, curveNode: bigint, channel: string, times: Fl
   const curve = scene.add('AnimationCurve', '', '', [
     node('Default', [values[0] ?? 0]),
     node('KeyVer', [int32(4008)]),
-    node('KeyTime', [BigInt64Array.from(times, (t) => ktime(t))]),
+    node('KeyTime', [BigInt64Array.from(times, ktime)]),
     node('KeyValueFloat', [values]),
     node('KeyAttrFlags', [Int32Array.of(LINEAR)]),
     node('KeyAttrDataFloat', [new Float32Array(4)]),

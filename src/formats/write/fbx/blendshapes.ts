@@ -29,7 +29,7 @@ export function encodeShapesAhead(morphs: readonly MorphTarget[]): EncodedShape[
 
 /** Shapes another thread encoded ahead from the same deltas (`shapes[k]` is `morphs[k]`'s), kept as if encoded here. */
 export function useShapesEncodedElsewhere(morphs: readonly MorphTarget[], shapes: readonly EncodedShape[]): void {
-  morphs.forEach((morph, k) => ahead.set(morph, shapes[k]));
+  for (let k = 0; k < morphs.length; k++) ahead.set(morphs[k], shapes[k]);
 }
 
 /**
@@ -40,7 +40,8 @@ export function useShapesEncodedElsewhere(morphs: readonly MorphTarget[], shapes
 export function encodeShapes(morphs: readonly MorphTarget[]): Map<MorphTarget, EncodedShape> {
   const zeros = new Map<number, EncodedArray>();
   const byDeltas = new Map<Float32Array, EncodedShape>();
-  return new Map(morphs.map((morph) => {
+  const out = new Map<MorphTarget, EncodedShape>();
+  for (const morph of morphs) {
     let shape = ahead.get(morph) ?? byDeltas.get(morph.deltas);
     if (!shape) {
       const { indexes, deltas } = sparseShape(morph);
@@ -49,8 +50,9 @@ export function encodeShapes(morphs: readonly MorphTarget[]): Map<MorphTarget, E
       shape = { indexes: encodedArray(indexes), vertices: encodedArray(deltas), normals };
     }
     byDeltas.set(morph.deltas, shape);
-    return [morph, shape];
-  }));
+    out.set(morph, shape);
+  }
+  return out;
 }
 
 /**

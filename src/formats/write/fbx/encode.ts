@@ -27,24 +27,47 @@ const utf8 = new TextEncoder();
 function encodeProp(value: FbxValue): Uint8Array {
   if (typeof value === 'string') return lengthPrefixed('S', utf8.encode(value));
   if (typeof value === 'boolean') return Uint8Array.of(0x43, value ? 1 : 0);
-  if (typeof value === 'bigint') return scalar('L', 8, (v) => v.setBigInt64(1, value, true));
-  if (typeof value === 'number') return scalar('D', 8, (v) => v.setFloat64(1, value, true));
+  if (typeof value === 'bigint') {
+    const [out, v] = scalar('L', 8);
+    v.setBigInt64(1, value, true);
+    return out;
+  }
+  if (typeof value === 'number') {
+    const [out, v] = scalar('D', 8);
+    v.setFloat64(1, value, true);
+    return out;
+  }
   if (value instanceof Uint8Array) return lengthPrefixed('R', value);
   if (ArrayBuffer.isView(value)) return array(value);
   const tagged = value;
   switch (tagged.type) {
     case 'encoded': return tagged.bytes;
-    case 'I': return scalar('I', 4, (v) => v.setInt32(1, tagged.value, true));
-    case 'Y': return scalar('Y', 2, (v) => v.setInt16(1, tagged.value, true));
-    case 'F': return scalar('F', 4, (v) => v.setFloat32(1, tagged.value, true));
+    case 'I': {
+      const [out, v] = scalar('I', 4);
+      v.setInt32(1, tagged.value, true);
+      return out;
+    }
+    case 'Y': {
+      const [out, v] = scalar('Y', 2);
+      v.setInt16(1, tagged.value, true);
+      return out;
+    }
+    case 'F': {
+      const [out, v] = scalar('F', 4);
+      v.setFloat32(1, tagged.value, true);
+      return out;
+    }
   }
 }
 
-function scalar(code: string, size: number, set: (view: DataView) => void): Uint8Array {
+/**
+ * A scalar property's bytes with its type code, and a view to set its value at 1 with (not a setter closure per
+ * property: their optimised code died with them, and was compiled again per avatar).
+ */
+function scalar(code: string, size: number): [Uint8Array, DataView] {
   const out = new Uint8Array(1 + size);
   out[0] = code.charCodeAt(0);
-  set(new DataView(out.buffer));
-  return out;
+  return [out, new DataView(out.buffer)];
 }
 
 function lengthPrefixed(code: string, bytes: Uint8Array): Uint8Array {
