@@ -1,7 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, hypot3, lerp, scale, sub, vertex } from '../mesh/vec.ts';
-import { rayTriangle, trianglesIntersect } from '../mesh/triangle-tests.ts';
-import { forEachSelfIntersection } from '../mesh/checks.ts';
+import { rayTriangle } from '../mesh/triangle-tests.ts';
+import { CrossingTest, forEachSelfIntersection } from '../mesh/checks.ts';
 import { overlappingPairsWith, triangleBoxes } from '../mesh/box-grid.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 import type { MeshName } from '../template/types.ts';
@@ -584,8 +584,6 @@ const SMOOTHING_ROUNDS = 10;
 const LIFT = { step: 0.04, most: 0.2 };
 /** Crossings are looked for among the triangles this far (eye units) outside the eyeball's radius from the lid centre: the lids and their sockets. */
 const FOLD_REACH = 0.4;
-/** Tolerance of the crossing test, as `forEachSelfIntersection`'s (mesh/checks.ts), so both find the same pairs. */
-const TOUCH_EPS = 1e-6;
 
 /**
  * Closes an upper lid into `d`, held back where it would make the head cut through itself: the margin points nearest
@@ -738,17 +736,12 @@ function placeLid(s: FoldCheck): number[] {
     for (let k = 0; k < 3; k++) if (movedFromBase(s, region[3 * t + k])) moved[t] = 1;
   }
   const fresh: number[] = [];
-  const first = [0, 0, 0], second = [0, 0, 0];
-  overlappingPairsWith(triangleBoxes(at, 3, region), 3, s.cell, moved, (i, j) => {
-    for (let k = 0; k < 3; k++) {
-      first[k] = 3 * region[3 * i + k];
-      second[k] = 3 * region[3 * j + k];
-    }
-    let shared = 0;
-    for (let k = 0; k < 3; k++) if (first[k] === second[0] || first[k] === second[1] || first[k] === second[2]) shared++;
-    // Neighbours across an edge only touch.
-    if (shared < 2 && !before.has(i * count + j) && trianglesIntersect(at, first, second, TOUCH_EPS)) fresh.push(i, j);
-  });
+  const crossing = new CrossingTest(at, region);
+  const candidates = overlappingPairsWith(triangleBoxes(at, 3, region), 3, s.cell, moved);
+  for (let c = 0; c < candidates.length; c += 2) {
+    const i = candidates[c], j = candidates[c + 1];
+    if (!before.has(i * count + j) && crossing.cuts(i, j)) fresh.push(i, j);
+  }
   return fresh;
 }
 

@@ -161,10 +161,11 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
 }
 
 /**
- * The pairs of `overlappingPairs` that have at least one `selected` box (i < j, each once, in no
- * particular order): for a few boxes among many, without sorting all of them into the grid.
+ * The pairs of `overlappingPairs` that have at least one `selected` box, as i, j one pair after another (i < j,
+ * each once, in no particular order): for a few boxes among many, without sorting all of them into the grid. A list,
+ * not a visitor: the callers' visitors, made per call, took their optimised code with them when they died.
  */
-export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize: number, selected: Uint8Array, visit: (i: number, j: number) => void): void {
+export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize: number, selected: Uint8Array): number[] {
   const grid = gridBoxes(boxes, dims, cellSize);
   const { count, box, range, inGrid } = grid;
   // The cells of the selected boxes, numbered as they are first entered, each with its selected boxes in order.
@@ -186,6 +187,7 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
   const fill = start.slice(0, ids.size);
   const member = new Int32Array(entryBox.length);
   for (let e = 0; e < entryBox.length; e++) member[fill[entryCell[e]]++] = entryBox[e];
+  const pairs: number[] = [];
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
     const r = i * 6;
@@ -199,10 +201,11 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
             // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
             if (s === i || (selected[i] && s < i)) continue;
             if (Math.max(range[r], range[s * 6]) !== x || Math.max(range[r + 1], range[s * 6 + 1]) !== y || Math.max(range[r + 2], range[s * 6 + 2]) !== z) continue;
-            if (overlap(box, i, s)) visit(Math.min(i, s), Math.max(i, s));
+            if (overlap(box, i, s)) pairs.push(Math.min(i, s), Math.max(i, s));
           }
         }
   }
+  return pairs;
 }
 
 /**

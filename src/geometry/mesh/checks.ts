@@ -131,24 +131,34 @@ function countSelfIntersections(positions: ArrayLike<number>, indices: ArrayLike
  * is the grid's (about twice the mean edge).
  */
 export function forEachSelfIntersection(positions: ArrayLike<number>, indices: ArrayLike<number>, cellSize: number, visit: (i: number, j: number) => void): void {
-  const cut = pairTest(positions, indices);
+  const crossing = new CrossingTest(positions, indices);
   overlappingPairs(triangleBoxes(positions, 3, indices), 3, cellSize, (i, j) => {
-    if (cut(i, j)) visit(i, j);
+    if (crossing.cuts(i, j)) visit(i, j);
   });
 }
 
-/** Do triangles i and j cut through each other? Neighbours across an edge only touch. */
-function pairTest(positions: ArrayLike<number>, indices: ArrayLike<number>): (i: number, j: number) => boolean {
-  const a = [0, 0, 0], b = [0, 0, 0];
-  return (i, j) => {
+/**
+ * Do triangles i and j (ids into `indices` / 3) cut through each other? Neighbours across an edge only touch. A class,
+ * not a closure made per test: a closure's optimised code died with it and was compiled again on every avatar.
+ */
+export class CrossingTest {
+  private readonly a = [0, 0, 0];
+  private readonly b = [0, 0, 0];
+  constructor(
+    private readonly positions: ArrayLike<number>,
+    private readonly indices: ArrayLike<number>,
+  ) {}
+
+  cuts(i: number, j: number): boolean {
+    const { a, b, indices } = this;
     for (let k = 0; k < 3; k++) {
       a[k] = 3 * indices[3 * i + k];
       b[k] = 3 * indices[3 * j + k];
     }
     let shared = 0;
     for (let k = 0; k < 3; k++) if (a[k] === b[0] || a[k] === b[1] || a[k] === b[2]) shared++;
-    return shared < 2 && trianglesIntersect(positions, a, b, TOUCH_EPS);
-  };
+    return shared < 2 && trianglesIntersect(this.positions, a, b, TOUCH_EPS);
+  }
 }
 
 /**
@@ -187,10 +197,12 @@ export class SelfIntersectionWalk {
     } else if (anyMoved || cellSize !== this.cellSize) {
       pairs = this.pairs.filter((p) => !moved[Math.floor(p / count)] && !moved[p % count]);
       const boxes = triangleBoxes(positions, 3, indices);
-      const cut = pairTest(positions, indices);
-      overlappingPairsWith(boxes, 3, cellSize, moved, (i, j) => {
-        if (cut(i, j)) pairs.push(i * count + j);
-      });
+      const crossing = new CrossingTest(positions, indices);
+      const candidates = overlappingPairsWith(boxes, 3, cellSize, moved);
+      for (let c = 0; c < candidates.length; c += 2) {
+        const i = candidates[c], j = candidates[c + 1];
+        if (crossing.cuts(i, j)) pairs.push(i * count + j);
+      }
       sortInGridOrder(boxes, 3, cellSize, pairs);
     } else pairs = this.pairs;
     this.positions = bits.slice();
