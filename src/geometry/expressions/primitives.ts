@@ -123,15 +123,15 @@ export function profileAt(profile: Profile, x: number): number {
   return ys[xs.length - 1];
 }
 
-/** A profile of any value of the contour's positions (the eyelids' angles and distances), with a method. */
+/** A profile of the contour's angles or distances about a lid's centre, with a method. */
 export class ContourProfile {
   private readonly profile: Profile;
 
-  constructor(frame: ExpressionFrame, chain: readonly number[], value: (p: Vec3) => number, positions: ArrayLike<number> = frame.fitted.head) {
+  constructor(frame: ExpressionFrame, chain: readonly number[], lid: Lid, measure: 'elevation' | 'distance') {
     const points: ProfilePoint[] = [];
     for (const v of chain) {
-      const p = vertex(positions, v);
-      points.push({ x: dot(p, frame.left), y: value(p) });
+      const p = vertex(frame.fitted.head, v);
+      points.push({ x: dot(p, frame.left), y: measure === 'elevation' ? lid.elevation(p) : lid.distance(p) });
     }
     this.profile = profileOf(points);
   }
@@ -142,8 +142,24 @@ export class ContourProfile {
 
   /** Its points' places across the face strictly between a and b. */
   between(a: number, b: number): number[] {
-    return Array.from(this.profile.xs).filter((x) => x > a && x < b);
+    const out: number[] = [];
+    for (const x of this.profile.xs) if (x > a && x < b) out.push(x);
+    return out;
   }
+}
+
+/**
+ * The indexes of `values` in ascending order of value, ties in index order (a stable sort), by insertion: a lid's few
+ * points, without a comparator closure made per call (its optimised code died with it, compiled again per avatar).
+ */
+function ascendingOrder(values: readonly number[]): number[] {
+  const order: number[] = [];
+  for (let k = 0; k < values.length; k++) {
+    let at = k;
+    while (at > 0 && values[order[at - 1]] > values[k]) at--;
+    order.splice(at, 0, k);
+  }
+  return order;
 }
 
 /** Splits a closed contour at its leftmost and rightmost points into its upper and lower halves. */
@@ -229,8 +245,11 @@ interface MarginPoint {
   meet: number;
   turn: number;
   out: number;
-  /** A closing upper margin's turn and outward motion where it first met the lower lid, before it came further down to hide the eye from below. */
-  level?: { turn: number; out: number };
+  /**
+   * A closing upper margin's turn and outward motion where it first met the lower lid, before it came further down to
+   * hide the eye from below. Always set (undefined at first), so that every margin point has one shape.
+   */
+  level: { turn: number; out: number } | undefined;
 }
 
 /**
@@ -267,23 +286,26 @@ class Lid {
     const loop = side === 'left' ? frame.template.loops.leftEye : frame.template.loops.rightEye;
     this.centre = frame.lidCentres[side];
     this.eye = frame.eyeCentres[side];
-    const elevation = (p: Vec3) => this.elevation(p), distance = (p: Vec3) => this.distance(p);
     const chains = upperAndLower(frame, loop);
-    this.upper = new ContourProfile(frame, chains.upper, elevation);
-    this.lower = new ContourProfile(frame, chains.lower, elevation);
-    this.widest = Math.max(...chains.upper.map((v) => {
+    this.upper = new ContourProfile(frame, chains.upper, this, 'elevation');
+    this.lower = new ContourProfile(frame, chains.lower, this, 'elevation');
+    // Loops, not callbacks made per lid: their optimised code died with them, compiled again per avatar.
+    let widest = -Infinity, leftmost = Infinity, rightmost = -Infinity;
+    for (const v of chains.upper) {
       const x = dot(vertex(frame.fitted.head, v), frame.left);
-      return this.upper.at(x) - this.lower.at(x);
-    }));
-    const ownRim = frame.lidRims[side].filter((v) => this.isUpper(v) === (which === 'upper'));
+      widest = Math.max(widest, this.upper.at(x) - this.lower.at(x));
+      leftmost = Math.min(leftmost, x);
+      rightmost = Math.max(rightmost, x);
+    }
+    this.widest = widest;
+    const ownRim: number[] = [], otherRim: number[] = [];
+    for (const v of frame.lidRims[side]) (this.isUpper(v) === (which === 'upper') ? ownRim : otherRim).push(v);
     this.rim = ownRim;
-    const otherRim = frame.lidRims[side].filter((v) => this.isUpper(v) !== (which === 'upper'));
-    const across = chains.upper.map((v) => dot(vertex(frame.fitted.head, v), frame.left));
-    this.reachAcross = REACH_ACROSS * (Math.max(...across) - Math.min(...across));
+    this.reachAcross = REACH_ACROSS * (rightmost - leftmost);
     // Clear of the other lid's contour through its landmarks too, not only of its refined rim.
-    this.otherRimElevation = new ContourProfile(frame, otherRim, elevation);
+    this.otherRimElevation = new ContourProfile(frame, otherRim, this, 'elevation');
     this.otherContour = which === 'upper' ? this.lower : this.upper;
-    this.otherDistance = new ContourProfile(frame, otherRim, distance);
+    this.otherDistance = new ContourProfile(frame, otherRim, this, 'distance');
     // The upper lid closes over the lower one: past its margin (an angle about the lid centre) and in front of its skin.
     this.overlaps = which === 'upper';
     // 1 on the other lid's rim, 2 on its first ring of skin (an upper lid's only).
@@ -299,7 +321,9 @@ class Lid {
       }
     }
     const meets = this.overlapMeets(ownRim);
-    this.margin = ownRim.map((v, k) => this.marginPoint(v, meets[k]));
+    const margin: MarginPoint[] = [];
+    for (let k = 0; k < ownRim.length; k++) margin.push(this.marginPoint(ownRim[k], meets[k]));
+    this.margin = margin;
     if (this.overlaps && frame.thinLids) this.keepEdgesInFront();
     const nearby: number[] = [], p = frame.fitted.head, c = this.centre;
     for (let v = 0; v < p.length / 3; v++) {
@@ -380,8 +404,10 @@ class Lid {
    * through the edges between them.
    */
   private keepEdgesInFront(): void {
-    const order = this.margin.map((_, k) => k).sort((a, b) => this.margin[a].x - this.margin[b].x);
-    const outward = this.margin.map(() => 0);
+    const xs: number[] = [];
+    for (const m of this.margin) xs.push(m.x);
+    const order = ascendingOrder(xs);
+    const outward = new Array<number>(this.margin.length).fill(0);
     for (let k = 1; k < order.length; k++) {
       const i = this.margin[order[k - 1]], j = this.margin[order[k]];
       const ri = this.distance(i.q) + i.out, rj = this.distance(j.q) + j.out;
@@ -394,7 +420,7 @@ class Lid {
       outward[order[k - 1]] = Math.max(outward[order[k - 1]], over);
       outward[order[k]] = Math.max(outward[order[k]], over);
     }
-    this.margin.forEach((m, k) => (m.out += outward[k]));
+    for (let k = 0; k < this.margin.length; k++) this.margin[k].out += outward[k];
   }
 
   /**
@@ -403,21 +429,29 @@ class Lid {
    * neighbour would pass over a point of the lower rim between them.
    */
   private overlapMeets(ownRim: number[]): number[] {
-    const xs = ownRim.map((v) => dot(vertex(this.frame.fitted.head, v), this.frame.left));
-    const target = (x: number) => this.otherRimElevation.at(x) - this.past(x);
-    const meets = xs.map(target);
-    const order = xs.map((_, k) => k).sort((a, b) => xs[a] - xs[b]);
+    const xs: number[] = [], meets: number[] = [];
+    for (const v of ownRim) {
+      const x = dot(vertex(this.frame.fitted.head, v), this.frame.left);
+      xs.push(x);
+      meets.push(this.pastRim(x));
+    }
+    const order = ascendingOrder(xs);
     for (let k = 1; k < order.length; k++) {
       const i = order[k - 1], j = order[k];
       let over = 0;
       for (const x of this.otherRimElevation.between(xs[i], xs[j])) {
         const chord = meets[i] + ((meets[j] - meets[i]) * (x - xs[i])) / (xs[j] - xs[i]);
-        over = Math.max(over, chord - target(x));
+        over = Math.max(over, chord - this.pastRim(x));
       }
       meets[i] -= over;
       meets[j] -= over;
     }
     return meets;
+  }
+
+  /** Where (an angle) a closed upper lid comes down to at `x`: `past` below the lower rim. */
+  private pastRim(x: number): number {
+    return this.otherRimElevation.at(x) - this.past(x);
   }
 
   /** How far (an angle) a closed upper lid comes down past the lower one's margin at `x`. */
@@ -439,8 +473,8 @@ class Lid {
     const meet = this.overlaps ? overlapMeet : Math.min(...near) - LIDS_MEET / this.otherDistance.at(x);
     // The refined points between the landmarks may lie past the landmarks' contour: a closing upper lid turns each as
     // far as it needs, in front of the lower lid's skin all along, up to the corners (wherever it comes down past the lower rim).
-    if (this.overlaps) return { q, x, meet, turn: Math.max(0, this.elevation(q) - meet), out: this.frontAt(x, meet) - this.distance(q) };
-    return { q, x, meet, turn: Math.max(0, Math.min(gap + this.past(x), meet - this.elevation(q))), out: this.otherDistance.at(x) - this.distance(q) };
+    if (this.overlaps) return { q, x, meet, turn: Math.max(0, this.elevation(q) - meet), out: this.frontAt(x, meet) - this.distance(q), level: undefined };
+    return { q, x, meet, turn: Math.max(0, Math.min(gap + this.past(x), meet - this.elevation(q))), out: this.otherDistance.at(x) - this.distance(q), level: undefined };
   }
 
   /**
@@ -498,17 +532,20 @@ class Lid {
 
   /** Whether the margin, closed this far, comes down to the lower rim anywhere (only then can it cut through the lower lid). */
   reachesLower(closing: number): boolean {
-    return closing > 0 && this.margin.some((m) => this.elevation(m.q) - closing * m.turn <= this.otherRimElevation.at(m.x));
+    if (closing <= 0) return false;
+    for (const m of this.margin) if (this.elevation(m.q) - closing * m.turn <= this.otherRimElevation.at(m.x)) return true;
+    return false;
   }
 
   /** The index of the margin point nearest head vertex `v` (with `lowered`, of those hideFromBelow brought down; -1 if none). */
   nearestMargin(v: number, lowered = false): number {
     const q = vertex(this.frame.fitted.head, v);
     let best = -1, near = Infinity;
-    this.margin.forEach((m, i) => {
+    for (let i = 0; i < this.margin.length; i++) {
+      const m = this.margin[i];
       const d = hypot3(q[0] - m.q[0], q[1] - m.q[1], q[2] - m.q[2]);
       if (d < near && (!lowered || m.level)) (best = i), (near = d);
-    });
+    }
     return best;
   }
 
@@ -526,18 +563,19 @@ class Lid {
    */
   undoLowering(points?: Set<number>): boolean {
     let any = false;
-    this.margin.forEach((m, i) => {
-      if (!m.level || (points && !points.has(i))) return;
+    for (let i = 0; i < this.margin.length; i++) {
+      const m = this.margin[i];
+      if (!m.level || (points && !points.has(i))) continue;
       any = true;
       if (points && m.turn - m.level.turn > (2 * FROM_BELOW.step) / this.otherDistance.at(m.x)) {
         m.turn = (m.turn + m.level.turn) / 2;
         m.out = (m.out + m.level.out) / 2;
-        return;
+        continue;
       }
       m.turn = m.level.turn;
       m.out = m.level.out;
       m.level = undefined;
-    });
+    }
     return any;
   }
 
