@@ -143,7 +143,8 @@ export class HelperThread {
     // Only the textures' names are read: their bytes stay here.
     const named = { ...model, textures: model.textures.map((t) => ({ ...t, data: new Uint8Array(0) })) };
     // One request's targets, and only them: the helper may use what it keeps of that request's.
-    const requests = new Set(model.meshes.flatMap((mesh) => mesh.morphs.map((t) => this.shapesRequest.get(t))));
+    const requests = new Set<number | undefined>();
+    for (const mesh of model.meshes) for (const t of mesh.morphs) requests.add(this.shapesRequest.get(t));
     const shapes = requests.size === 1 ? [...requests][0] : undefined;
     return this.ask({ id: this.next++, task: 'files', template: tpl.version, sent: withoutTemplateArrays(named, tpl), platforms, claims, shapes });
   };

@@ -11,6 +11,13 @@ import { encodeShapesAhead, type EncodedShape } from '../formats/write/fbx/blend
 export type Morphs = Partial<Record<string, MorphTarget[]>>;
 export type EncodedShapes = Partial<Record<string, EncodedShape[]>>;
 
+/** Whether `mine` are `theirs` by name and size, in order (none: theirs are none). */
+function sameTargets(mine: MorphTarget[] | undefined, theirs: MorphTarget[]): boolean {
+  if ((mine?.length ?? 0) !== theirs.length) return false;
+  for (let k = 0; k < theirs.length; k++) if (mine![k].name !== theirs[k].name || mine![k].deltas.length !== theirs[k].deltas.length) return false;
+  return true;
+}
+
 export class KeptShapes {
   private readonly kept = new Map<number, Morphs>();
 
@@ -36,9 +43,7 @@ export class KeptShapes {
     const morphs = id === undefined ? undefined : this.kept.get(id);
     if (!morphs) return model;
     this.kept.delete(id!);
-    const same = (mine: MorphTarget[] | undefined, theirs: MorphTarget[]) =>
-      (mine?.length ?? 0) === theirs.length && theirs.every((t, k) => mine![k].name === t.name && mine![k].deltas.length === t.deltas.length);
-    if (!model.meshes.every((mesh) => same(morphs[mesh.name], mesh.morphs))) return model;
+    for (const mesh of model.meshes) if (!sameTargets(morphs[mesh.name], mesh.morphs)) return model;
     return { ...model, meshes: model.meshes.map((mesh) => (mesh.morphs.length === 0 ? mesh : { ...mesh, morphs: morphs[mesh.name]! })) };
   }
 }

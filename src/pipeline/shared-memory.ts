@@ -24,11 +24,14 @@ export function sharedCopies<T extends Shareable>(arrays: Iterable<T>, allocate:
     bytes += a.byteLength;
   }
   const memory = allocate(bytes);
-  return new Map(unique.map((a, k) => {
+  const copies = new Map<T, T>();
+  for (let k = 0; k < unique.length; k++) {
+    const a = unique[k];
     const copy = new (a.constructor as new (buffer: SharedArrayBuffer, offset: number, length: number) => T)(memory, starts[k], a.length);
     copy.set(a);
-    return [a, copy];
-  }));
+    copies.set(a, copy);
+  }
+  return copies;
 }
 
 const isShared = (a: Shareable) => a.buffer instanceof SharedArrayBuffer;

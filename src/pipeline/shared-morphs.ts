@@ -17,7 +17,20 @@ export type SparseShapes = Partial<Record<string, SparseShape[]>>;
  * thread that built the targets, and taken as they are by the other thread's writers (useSparseShapesFoundElsewhere).
  */
 export function sparseShapesInSharedMemory(morphs: Partial<Record<string, MorphTarget[]>>): SparseShapes {
-  const shapes = Object.entries(morphs).map(([mesh, targets]) => [mesh, targets!.map(sparseShape)] as const);
-  const copies = sharedCopies(shapes.flatMap(([, found]) => found.flatMap((s) => [s.indexes, s.deltas])));
-  return Object.fromEntries(shapes.map(([mesh, found]) => [mesh, found.map((s) => ({ indexes: copies.get(s.indexes) as Int32Array, deltas: copies.get(s.deltas) as Float64Array }))]));
+  // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.
+  const shapes: [string, SparseShape[]][] = [];
+  const arrays: (Int32Array | Float64Array)[] = [];
+  for (const [mesh, targets] of Object.entries(morphs)) {
+    const found = targets!.map(sparseShape);
+    for (const s of found) arrays.push(s.indexes, s.deltas);
+    shapes.push([mesh, found]);
+  }
+  const copies = sharedCopies(arrays);
+  const out: SparseShapes = {};
+  for (const [mesh, found] of shapes) {
+    const copied: SparseShape[] = [];
+    for (const s of found) copied.push({ indexes: copies.get(s.indexes) as Int32Array, deltas: copies.get(s.deltas) as Float64Array });
+    out[mesh] = copied;
+  }
+  return out;
 }

@@ -60,13 +60,17 @@ export const LID_REST = 0.2;
 /** Moves each mesh by its offset to the lids' rest (featureShapes' `rest`; none: as they are), its normals with it. */
 export function restLids(tpl: TemplateView, geometries: MeshData[], rest: Deltas | undefined): void {
   if (!rest) return;
-  tpl.meshes.forEach((m, i) => {
+  // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.
+  for (let i = 0; i < tpl.meshes.length; i++) {
+    const m = tpl.meshes[i];
     const offset = rest[m.name as MeshName];
-    if (!offset.some((d) => d !== 0)) return;
+    let moves = false;
+    for (let k = 0; k < offset.length && !moves; k++) moves = offset[k] !== 0;
+    if (!moves) continue;
     const g = geometries[i];
     for (let k = 0; k < offset.length; k++) g.positions[k] += offset[k];
     g.normals = vertexNormals(g.positions, m.geometry.indices);
-  });
+  }
 }
 
 /** The pipeline meta entries that say what a finished avatar supports (docs/PIPELINE.md). */
