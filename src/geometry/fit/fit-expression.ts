@@ -139,30 +139,44 @@ const LIP_CENTRE = [13, 14];
  * the fitted pose) and `weights` the fitted weights, grown in place.
  */
 function liftCorners(basis: ExpressionBasis, template: Float32Array, residual: Float64Array, weights: Float64Array): void {
-  const sides = Object.entries(CORNERS).map(([name, corner]) => ({ shape: basis.names.indexOf(name as ArkitName), corner }));
-  if (sides.some((s) => s.shape < 0 || s.shape >= basis.expressions)) return;
-  // A corner's height above the inner lips' centre (template space, cm), on points or on a shape's deltas.
-  const height = (p: ArrayLike<number>, corner: number) => p[corner * 3 + 1] - (p[LIP_CENTRE[0] * 3 + 1] + p[LIP_CENTRE[1] * 3 + 1]) / 2;
+  // Loops and a module function: closures made per call, built into this function's code, died with the job and
+  // took the code with them (compiled again every job).
+  const shapes: number[] = [], corners: number[] = [];
+  for (const [name, corner] of Object.entries(CORNERS)) {
+    const shape = basis.names.indexOf(name as ArkitName);
+    if (shape < 0 || shape >= basis.expressions) return;
+    shapes.push(shape);
+    corners.push(corner);
+  }
   // The neutral in template space: the landmarks (the template plus the residual) less the expression's motion.
-  const neutral = Float64Array.from(template.subarray(0, FACE_POINTS * 3), (t, i) => t + residual[i]);
+  const neutral = new Float64Array(FACE_POINTS * 3);
+  for (let i = 0; i < neutral.length; i++) neutral[i] = template[i] + residual[i];
   for (let s = 0; s < basis.deltas.length && s < basis.expressions; s++) {
     const d = basis.deltas[s];
     for (let i = 0; i < neutral.length; i++) neutral[i] -= weights[s] * d[i];
   }
   // The smiles' effect on each corner's height (rows: corners; columns: shapes), a 2 x 2 system solved by
   // alternating, each side's weight kept within [its fitted weight, 1].
-  const rate = sides.map((c) => sides.map((s) => height(basis.deltas[s.shape], c.corner)));
+  const rate: number[][] = [], excess: number[] = [];
+  for (const c of corners) {
+    rate.push([cornerHeight(basis.deltas[shapes[0]], c), cornerHeight(basis.deltas[shapes[1]], c)]);
+    excess.push(cornerHeight(neutral, c) - cornerHeight(template, c));
+  }
   if (rate[0][0] <= 0 || rate[1][1] <= 0) return;
-  const excess = sides.map((c) => height(neutral, c.corner) - height(template, c.corner));
   const extra = [0, 0];
   for (let sweep = 0; sweep < 10; sweep++) {
-    sides.forEach((s, k) => {
+    for (let k = 0; k < 2; k++) {
       const other = 1 - k;
       const want = (excess[k] - rate[k][other] * extra[other]) / rate[k][k];
-      extra[k] = Math.min(1 - weights[s.shape], Math.max(0, want));
-    });
+      extra[k] = Math.min(1 - weights[shapes[k]], Math.max(0, want));
+    }
   }
-  sides.forEach((s, k) => (weights[s.shape] += extra[k]));
+  for (let k = 0; k < 2; k++) weights[shapes[k]] += extra[k];
+}
+
+/** A corner's height above the inner lips' centre (template space, cm), on points or on a shape's deltas. */
+function cornerHeight(p: ArrayLike<number>, corner: number): number {
+  return p[corner * 3 + 1] - (p[LIP_CENTRE[0] * 3 + 1] + p[LIP_CENTRE[1] * 3 + 1]) / 2;
 }
 
 /**

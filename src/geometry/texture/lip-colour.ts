@@ -237,10 +237,9 @@ function grown(mask: Set<number>, inside: ReadonlySet<number>, width: number, st
  */
 function withEnclosed(mask: Set<number>, inside: ReadonlySet<number>, width: number): Set<number> {
   const reached = new Set<number>();
-  const kept = (q: number) => inside.has(q) && !mask.has(q);
   const front: number[] = [];
   for (const i of inside) {
-    if (kept(i) && [i - 1, i + 1, i - width, i + width].some((q) => !inside.has(q))) {
+    if (kept(i, inside, mask) && (!inside.has(i - 1) || !inside.has(i + 1) || !inside.has(i - width) || !inside.has(i + width))) {
       reached.add(i);
       front.push(i);
     }
@@ -248,7 +247,7 @@ function withEnclosed(mask: Set<number>, inside: ReadonlySet<number>, width: num
   while (front.length > 0) {
     const i = front.pop()!;
     for (const q of [i - 1, i + 1, i - width, i + width]) {
-      if (kept(q) && !reached.has(q)) {
+      if (kept(q, inside, mask) && !reached.has(q)) {
         reached.add(q);
         front.push(q);
       }
@@ -257,6 +256,12 @@ function withEnclosed(mask: Set<number>, inside: ReadonlySet<number>, width: num
   for (const i of inside) if (!mask.has(i) && !reached.has(i)) mask.add(i);
   return mask;
 }
+
+/**
+ * A pixel withEnclosed keeps: inside, not masked. A module function: as a closure made per call, its code built into
+ * withEnclosed's died with it, and that was compiled again every job.
+ */
+const kept = (q: number, inside: ReadonlySet<number>, mask: Set<number>): boolean => inside.has(q) && !mask.has(q);
 
 /** The median redness of the pixels outside the lips (`inLips`) within `margin` pixels of their box: the skin's. */
 function skinRedness(photo: RgbImage, inLips: ReadonlySet<number>, box: number[], margin: number): number {
