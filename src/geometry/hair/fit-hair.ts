@@ -10,7 +10,7 @@ import { BONE } from '../template/types.ts';
 import { hypot3 } from '../mesh/vec.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
-import { onScalp, outsideRadius, scalpMap, surfaceRadius, type ScalpMap } from './scalp-map.ts';
+import { onScalp, scalpMap, type ScalpMap } from './scalp-map.ts';
 
 /** Scalp correspondences: about this many head vertices, spread evenly by index over the outer ones. */
 const CENTRES = 240;
@@ -129,8 +129,7 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
  */
 export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face: { earTop: number } }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
-  const overEars = lib.face.earTop + EAR_SLACK;
-  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, (map, x, y, z) => (y > overEars ? surfaceRadius(map, x, y, z) : outsideRadius(map, x, y, z)));
+  keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, lib.face.earTop + EAR_SLACK);
   keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
   const n = positions.length / 3;
   const joints = new Uint16Array(n * 4);

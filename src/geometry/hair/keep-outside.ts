@@ -4,7 +4,7 @@
  * along that direction. Conservative (hair may stand a little further off than it must over steep parts
  * such as the ears), and cheap: no closest-point search over the head's triangles.
  */
-import { outsideRadius, type ScalpMap } from './scalp-map.ts';
+import { outsideRadius, surfaceRadius, type ScalpMap } from './scalp-map.ts';
 import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 
 /**
@@ -15,17 +15,19 @@ import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts'
 export const MAX_PUSH = 1.5;
 
 /**
- * Moves positions (in place) out of the head the map describes; returns how many moved. `radius` is where the
- * surface lies towards a point: by default the outermost of the cells around it (outsideRadius, safe for a
- * triangle between vertices), or the surface itself (surfaceRadius) when an exact test follows.
+ * Moves positions (in place) out of the head the map describes; returns how many moved. The surface lies towards a
+ * point where the outermost of the cells around it says (outsideRadius, safe for a triangle between vertices), or,
+ * above height `exactAbove`, where the surface itself is (surfaceRadius) when an exact test follows. A height, not a
+ * radius callback: the caller's closure, made per avatar, took this loop's optimised code with it every job.
  */
-export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number, radius: (map: ScalpMap, x: number, y: number, z: number) => number = outsideRadius): number {
+export function keepOutside(positions: Float32Array, head: ScalpMap, margin: number, exactAbove = Infinity): number {
   const [cx, cy, cz] = head.centre;
   let moved = 0;
   for (let v = 0; v < positions.length; v += 3) {
     const dx = positions[v] - cx, dy = positions[v + 1] - cy, dz = positions[v + 2] - cz;
     const r = Math.hypot(dx, dy, dz);
-    const min = radius(head, positions[v], positions[v + 1], positions[v + 2]) + margin;
+    const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+    const min = (y > exactAbove ? surfaceRadius(head, x, y, z) : outsideRadius(head, x, y, z)) + margin;
     if (r >= min || r === 0 || min - r > MAX_PUSH) continue;
     const k = min / r;
     positions[v] = cx + dx * k;
