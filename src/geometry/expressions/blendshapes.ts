@@ -79,7 +79,13 @@ export function buildShapesAtRest(
   const from = rested ?? { hosts, parts: placed };
   for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
   const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
-  const morphs = Object.fromEntries(meshNames().map((mesh) => [mesh, kept.map(({ name, deltas }) => ({ name, deltas: deltas[mesh] }))])) as Record<MeshName, MorphTarget[]>;
+  // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.
+  const morphs = {} as Record<MeshName, MorphTarget[]>;
+  for (const mesh of meshNames()) {
+    const targets: MorphTarget[] = [];
+    for (const { name, deltas } of kept) targets.push({ name, deltas: deltas[mesh] });
+    morphs[mesh] = targets;
+  }
   return { morphs, rest: rested?.offset };
 }
 
@@ -100,23 +106,33 @@ function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Delt
   const rest = zeroDeltas(frame);
   for (const { name, deltas } of shapes) {
     if (!BLINKS.includes(name as ArkitName)) continue;
-    for (const host of BOUND_HOSTS) {
-      const d = deltas[host], out = rest[host];
-      for (let i = 0; i < d.length; i++) {
-        out[i] += share * d[i];
-        d[i] *= 1 - share;
-      }
-    }
+    for (const host of BOUND_HOSTS) takeShare(deltas[host], rest[host], share);
   }
   const hosts = { head: moved(frame, rest, 'head'), eyeLeft: moved(frame, rest, 'eyeLeft'), eyeRight: moved(frame, rest, 'eyeRight') };
   const parts = {} as Record<BoundPartName, Float32Array>;
   for (const name of BOUND_PART_NAMES) {
     const at = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, at);
-    for (let i = 0; i < at.length; i++) rest[name][i] = at[i] - placed[name][i];
+    difference(at, placed[name], rest[name]);
     parts[name] = at;
   }
   return { hosts, parts, offset: rest };
+}
+
+/**
+ * Moves `share` of the deltas `d` into `out`, leaving the rest in `d`. The vertex loops of lidsAtRest, which runs once
+ * a job, are module functions: in it they had the whole function compiled on stack again every job.
+ */
+function takeShare(d: Float32Array, out: Float32Array, share: number): void {
+  for (let i = 0; i < d.length; i++) {
+    out[i] += share * d[i];
+    d[i] *= 1 - share;
+  }
+}
+
+/** `a - b`, element by element, into `out`. */
+function difference(a: Float32Array, b: Float32Array, out: Float32Array): void {
+  for (let i = 0; i < a.length; i++) out[i] = a[i] - b[i];
 }
 
 /**
@@ -132,10 +148,10 @@ function deltaSlots(frame: ExpressionFrame, count: number, allocate: (bytes: num
   return () => {
     if (offset + perSet * Float32Array.BYTES_PER_ELEMENT > memory.byteLength) throw new RangeError('more delta sets than counted');
     const out: Partial<Deltas> = {};
-    meshes.forEach((mesh, k) => {
-      out[mesh] = new Float32Array(memory, offset, lengths[k]);
+    for (let k = 0; k < meshes.length; k++) {
+      out[meshes[k]] = new Float32Array(memory, offset, lengths[k]);
       offset += lengths[k] * Float32Array.BYTES_PER_ELEMENT;
-    });
+    }
     return out as Deltas;
   };
 }
@@ -162,7 +178,7 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
     hosts ??= { head: shifted(rest.hosts.head, deltas.head), eyeLeft: shifted(rest.hosts.eyeLeft, deltas.eyeLeft), eyeRight: shifted(rest.hosts.eyeRight, deltas.eyeRight) };
     const shaped = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
-    for (let i = 0; i < shaped.length; i++) out[i] = shaped[i] - still[i];
+    difference(shaped, still, out);
   }
 }
 

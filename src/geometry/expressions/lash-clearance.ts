@@ -219,15 +219,19 @@ function sharesAlong(template: HeadTemplate): Float64Array {
   return shares;
 }
 
+const pointAt = (p: ArrayLike<number>, offset: number): Vec3 => [p[offset], p[offset + 1], p[offset + 2]];
+
 /**
  * How far along its columns the card triangle at index position `card` (of the lash mesh's `cards`) meets the skin
  * triangle `skin` (coordinate offsets into `pairs.positions`): the least share (`along`) over the points where an edge
  * of either passes through the other.
  */
 function crossingShare(pairs: Pairs, cards: ArrayLike<number>, card: number, skin: number[], along: Float64Array): number {
-  const p = pairs.positions, at = (offset: number): Vec3 => [p[offset], p[offset + 1], p[offset + 2]];
-  const corners = [0, 1, 2].map((k) => at(3 * pairs.cards[card + k])), shares = [0, 1, 2].map((k) => along[cards[card + k]]);
-  const skinCorners = skin.map(at);
+  // No closures made per call: their optimised code died with them, compiled again every job.
+  const p = pairs.positions;
+  const corners = [pointAt(p, 3 * pairs.cards[card]), pointAt(p, 3 * pairs.cards[card + 1]), pointAt(p, 3 * pairs.cards[card + 2])];
+  const shares = [along[cards[card]], along[cards[card + 1]], along[cards[card + 2]]];
+  const skinCorners = [pointAt(p, skin[0]), pointAt(p, skin[1]), pointAt(p, skin[2])];
   let least = 1;
   for (let k = 0; k < 3; k++) {
     const a = corners[k], b = corners[(k + 1) % 3];
@@ -356,7 +360,8 @@ function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indice
     }
   }
   const all = unionOf(boxes, columns.map((_, c) => c));
-  const inPlay = Uint8Array.from(columns, (root) => moved[root]);
+  const inPlay = new Uint8Array(columns.length);
+  for (let c = 0; c < columns.length; c++) inPlay[c] = moved[columns[c]];
   const near: number[] = [], still: number[] = [];
   const box = new Float64Array(6);
   for (let t = 0; t < indices.length; t += 3) {
@@ -380,16 +385,23 @@ function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indice
       kept = true;
     }
   }
-  const playing = columns.flatMap((_, c) => (inPlay[c] ? [c] : []));
+  const playing: number[] = [];
+  for (let c = 0; c < columns.length; c++) if (inPlay[c]) playing.push(c);
   const reached = unionOf(boxes, playing);
   for (const t of still) {
     for (let k = 0; k < 3; k++) {
       box[k] = Math.min(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
       box[k + 3] = Math.max(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
     }
-    if (boxesOverlap(box, 0, reached, 0) && playing.some((c) => boxesOverlap(box, 0, boxes, c))) near.push(indices[t], indices[t + 1], indices[t + 2]);
+    if (boxesOverlap(box, 0, reached, 0) && overlapsAny(box, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
   }
   return near;
+}
+
+/** Whether `box` overlaps any of boxes `which` of `boxes`. */
+function overlapsAny(box: ArrayLike<number>, boxes: Float64Array, which: number[]): boolean {
+  for (const c of which) if (boxesOverlap(box, 0, boxes, c)) return true;
+  return false;
 }
 
 /** The box round boxes `which` of `boxes`. */
