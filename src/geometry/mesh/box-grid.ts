@@ -209,6 +209,15 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
 }
 
 /**
+ * The first cell the pair p (i * count + j) shares: the larger of their lower cells, axis by axis. A module function:
+ * a closure made per call had its code compiled again every job.
+ */
+function homeCell(range: ArrayLike<number>, count: number, p: number): number[] {
+  const i = Math.floor(p / count), j = p % count;
+  return [Math.max(range[i * 6], range[j * 6]), Math.max(range[i * 6 + 1], range[j * 6 + 1]), Math.max(range[i * 6 + 2], range[j * 6 + 2])];
+}
+
+/**
  * Sorts pairs of overlapping boxes (as i * box count + j, i < j) in the order `overlappingPairs` would
  * report them with this cell size: by the first cell both share, cells in the order boxes first enter
  * them (by the first such box, then x, y, z), then by i and j.
@@ -216,14 +225,10 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
 export function sortInGridOrder(boxes: Float64Array, dims: 2 | 3, cellSize: number, pairs: number[]): void {
   const grid = gridBoxes(boxes, dims, cellSize);
   const { count, range, inGrid, key } = grid;
-  const homeOf = (p: number) => {
-    const i = Math.floor(p / count), j = p % count;
-    return [0, 1, 2].map((d) => Math.max(range[i * 6 + d], range[j * 6 + d]));
-  };
   // The first box to enter each pair's first shared cell.
   const first = new Map<number | string, number>();
   for (const p of pairs) {
-    const [x, y, z] = homeOf(p);
+    const [x, y, z] = homeCell(range, count, p);
     first.set(key(x, y, z), -1);
   }
   let missing = first.size;
@@ -236,7 +241,7 @@ export function sortInGridOrder(boxes: Float64Array, dims: 2 | 3, cellSize: numb
     });
   }
   const sortKey = new Map(pairs.map((p) => {
-    const home = homeOf(p);
+    const home = homeCell(range, count, p);
     return [p, [first.get(key(home[0], home[1], home[2]))!, ...home, p]];
   }));
   pairs.sort((a, b) => {

@@ -102,6 +102,12 @@ function depthCorrection(
  * depth taken from the model (rescaled) blended with the canonical depth, because the model's depth is coarse.
  * `cmPerPixel` sets the size (from the iris); the canonical depth is scaled with the face.
  */
+/**
+ * Landmark i's depth from the model, in pixels towards the camera. A module function: a closure made per call died
+ * with its code built into landmarksInHeadFrame's, which was compiled again every job.
+ */
+const modelDepth = (landmarks: ArrayLike<number>, i: number, depthPerPixel: number): number => -landmarks[i * 3 + 2] / depthPerPixel;
+
 export function landmarksInHeadFrame(
   landmarks: ArrayLike<number>,
   pose: HeadPose,
@@ -112,18 +118,17 @@ export function landmarksInHeadFrame(
   const n = landmarks.length / 3;
   const out = new Float32Array(n * 3);
   const rt = transposeMat3(pose.rotation);
-  const zModel = (i: number) => -landmarks[i * 3 + 2] / pose.depthPerPixel;
   const zCanon = new Float64Array(FACE_POINTS);
   let offset = 0;
   for (let i = 0; i < FACE_POINTS; i++) {
     zCanon[i] = pose.scale * applyMat3(pose.rotation, canonical[i * 3], canonical[i * 3 + 1], canonical[i * 3 + 2])[2];
-    offset += zCanon[i] - zModel(i);
+    offset += zCanon[i] - modelDepth(landmarks, i, pose.depthPerPixel);
   }
   offset /= FACE_POINTS;
   for (let i = 0; i < n; i++) {
     const x = landmarks[i * 3] - pose.translation[0];
     const y = -(landmarks[i * 3 + 1] - pose.translation[1]);
-    const zm = zModel(i) + offset;
+    const zm = modelDepth(landmarks, i, pose.depthPerPixel) + offset;
     const z = i < FACE_POINTS ? modelDepthWeight * zm + (1 - modelDepthWeight) * zCanon[i] : zm;
     const p = applyMat3(rt, x, y, z);
     out[i * 3] = p[0] * cmPerPixel;
