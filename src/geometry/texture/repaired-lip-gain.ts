@@ -24,8 +24,11 @@ export function gainRepairedLipsAsSeen(gain: Float32Array, img: Float32Array, pi
     else if (what === LipPixel.kept && (!visible || visible[v])) kept.push(v);
   }
   if (kept.length === 0) return;
+  // Loops, not a callback made per call: its optimised code died with it and was compiled again every avatar.
+  const values: number[] = new Array(kept.length);
   for (let c = 0; c < 3; c++) {
-    const lips = median(kept.map((v) => gain[v * 3 + c]));
-    for (const v of replaced) gain[v * 3 + c] = lips;
+    for (let k = 0; k < kept.length; k++) values[k] = gain[kept[k] * 3 + c];
+    const lips = median(values);
+    for (let k = 0; k < replaced.length; k++) gain[replaced[k] * 3 + c] = lips;
   }
 }
