@@ -1,7 +1,6 @@
 import { triangleBoxes } from '../mesh/box-grid.ts';
-import type { Vec3 } from '../../model/avatar.ts';
 import { rayTriangle, trianglesIntersect } from '../mesh/triangle-tests.ts';
-import { sub } from '../mesh/vec.ts';
+import { sub, vertex } from '../mesh/vec.ts';
 import type { HeadTemplate } from '../template/types.ts';
 
 /**
@@ -219,8 +218,6 @@ function sharesAlong(template: HeadTemplate): Float64Array {
   return shares;
 }
 
-const pointAt = (p: ArrayLike<number>, offset: number): Vec3 => [p[offset], p[offset + 1], p[offset + 2]];
-
 /**
  * How far along its columns the card triangle at index position `card` (of the lash mesh's `cards`) meets the skin
  * triangle `skin` (coordinate offsets into `pairs.positions`): the least share (`along`) over the points where an edge
@@ -229,9 +226,9 @@ const pointAt = (p: ArrayLike<number>, offset: number): Vec3 => [p[offset], p[of
 function crossingShare(pairs: Pairs, cards: ArrayLike<number>, card: number, skin: number[], along: Float64Array): number {
   // No closures made per call: their optimised code died with them, compiled again every job.
   const p = pairs.positions;
-  const corners = [pointAt(p, 3 * pairs.cards[card]), pointAt(p, 3 * pairs.cards[card + 1]), pointAt(p, 3 * pairs.cards[card + 2])];
+  const corners = [vertex(p, pairs.cards[card]), vertex(p, pairs.cards[card + 1]), vertex(p, pairs.cards[card + 2])];
   const shares = [along[cards[card]], along[cards[card + 1]], along[cards[card + 2]]];
-  const skinCorners = [pointAt(p, skin[0]), pointAt(p, skin[1]), pointAt(p, skin[2])];
+  const skinCorners = [vertex(p, skin[0] / 3), vertex(p, skin[1] / 3), vertex(p, skin[2] / 3)];
   let least = 1;
   for (let k = 0; k < 3; k++) {
     const a = corners[k], b = corners[(k + 1) % 3];
