@@ -669,7 +669,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
     lift: new Float64Array(p.length / 3), locked: new Uint8Array(p.length / 3), give: new Float64Array(p.length / 3),
     smoothed: new Set<number>(), smoothing: 0,
   };
-  const { move, base, lift } = s;
+  const { move, lift } = s;
   let fresh = placeLid(s);
   for (let step = 0; fresh.length > 0 && step < UNFOLD.steps + LIFT.most / LIFT.step + (frame.thinLids ? GIVE.most / GIVE.step : 0); step++) {
     const rest = frame.thinLids ? pressDown(s, liftBehind(s, fresh)) : liftBehind(s, fresh);
@@ -698,8 +698,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   // back (the nearest of all was often one not lowered, and then every point went back: p10-a's and p07-a's left
   // eyes kept none of it), so the lid ends no less closed than held back, and folds no more.
   if (lid.hideFromBelow()) {
-    for (let f = 0; f < fresh.length; f += 2) before.add(fresh[f] * count + fresh[f + 1]);
-    base.set(move);
+    settle(s, fresh);
     const held = lift.slice();
     fresh = placeLid(s);
     while (fresh.length > 0) {
@@ -751,6 +750,12 @@ interface FoldCheck {
   /** Hidden vertices whose motion is smoothed with their neighbours', `smoothing` passes (none at first). */
   smoothed: Set<number>;
   smoothing: number;
+}
+
+/** The lid as placed now is where later steps go back to: the pairs `fresh` that still cross count as crossing before. */
+function settle(s: FoldCheck, fresh: number[]): void {
+  for (let f = 0; f < fresh.length; f += 2) s.before.add(fresh[f] * s.count + fresh[f + 1]);
+  s.base.set(s.move);
 }
 
 function movedFromBase(s: FoldCheck, v: number): boolean {
