@@ -60,14 +60,22 @@ export interface ExpressionFrame {
   thinLids: boolean;
   /** The inner lip contour at the mesh's resolution, in order: its points and, in 2.0, the points refined between. */
   lipRim: number[];
+  /**
+   * Whether a closing upper lid's margin points that the fold check holds back close in full all the same, standing
+   * further out, where that makes no new crossing (closeWithoutFolds): so the avatars' blinks leave no slit; the
+   * template's own shapes (templateFrame) keep them held.
+   */
+  closeAhead: boolean;
 }
 
-/** The template's own frame: its shapes computed on itself at rest. */
+/**
+ * The template's own frame: its shapes computed on itself at rest. Its lids close as held back (no closeAhead): the
+ * expression fit reads these shapes as its basis, and with the template's blinks closed ahead (branch `blink-front`)
+ * every 2.0 head was fitted a little differently, less like its photo (identity distance 0.4147 -> 0.4165).
+ */
 export function templateFrame(template: HeadTemplate): ExpressionFrame {
-  return expressionFrame(template, {
-    head: template.head.positions,
-    parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])),
-  });
+  const fitted = { head: template.head.positions, parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])) };
+  return expressionFrame(template, fitted, false);
 }
 
 export function meshNames(): MeshName[] {
@@ -84,7 +92,7 @@ export function zeroDeltas(frame: ExpressionFrame): Deltas {
   return out as Deltas;
 }
 
-export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry): ExpressionFrame {
+export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, closeAhead = true): ExpressionFrame {
   for (const m of meshNames()) {
     const expected = m === 'head' ? template.head.positions.length : template.parts[m].positions.length;
     if (fittedPositions({ fitted }, m)?.length !== expected) throw new RangeError(`fitted ${m}: expected ${expected / 3} vertices`);
@@ -137,6 +145,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry):
     lidBack,
     thinLids,
     lipRim,
+    closeAhead,
   };
 }
 

@@ -78,13 +78,16 @@ for (const version of ['1.6', '2.0'] as const) {
  * cut the lower rim, and 0.91 % stayed seen from the front through the slit, 2.87 % from 37 degrees; with the lower
  * lid's rim and skin pressed down there instead (as far as they stay over the closed margin), 0.02 % and 0.38 %.
  * p12-a's left eye on 2.0: the lid's back and the socket's lining behind the closed lid folded on themselves (26 pairs
- * of triangles, which holding the margin back did not undo) until their motion was smoothed there. Its right eye shows
- * 0.30 % from the front and 1.07 % from 37 degrees, where the fold check holds the margin back.
+ * of triangles, which holding the margin back did not undo) until their motion was smoothed there. Its right eye showed
+ * 0.38 % from the front, 0.96 % from 20 degrees and 1.07 % from 37, where the fold check held the margin back near the
+ * nose; with the points still short closed in full, further out where they must (closeAhead), 0 %, 0.25 % and 0.73 %.
+ * p03-a's right eye on 1.6, held back the same way, showed 0.38 % from the front: closed ahead, 0.09 % (p10-b's right
+ * 0.11 % -> 0), a little more from 37 degrees, where its points stand further out (1.15 -> 1.20 %, p10-b's 1.05 -> 1.40 %).
  */
 const FITTED: { template: TemplateVersion; photos: string[]; limit: number[] }[] = [
   { template: '2.0', photos: ['p03-a', 'p07-a', 'p13-a'], limit: [0.001, 0.0025, 0.002, 0.02] },
-  { template: '2.0', photos: ['p12-a'], limit: [0.005, 0.015, 0.01, 0.03] },
-  { template: '1.6', photos: ['p03-a', 'p10-b', 'p03-b'], limit: [0.005, 0.025, 0.015, 0.08] },
+  { template: '2.0', photos: ['p12-a'], limit: [0.001, 0.01, 0.005, 0.03] },
+  { template: '1.6', photos: ['p03-a', 'p10-b', 'p03-b'], limit: [0.002, 0.025, 0.015, 0.08] },
 ];
 const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
 
