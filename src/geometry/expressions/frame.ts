@@ -70,7 +70,7 @@ export interface ExpressionFrame {
 
 /**
  * The template's own frame: its shapes computed on itself at rest. Its lids close as held back (no closeAhead): the
- * expression fit reads these shapes as its basis, and with the template's blinks closed ahead (branch `blink-front`)
+ * expression fit reads these shapes as its basis, and with the template's blinks closed ahead (twenty-fourth session)
  * every 2.0 head was fitted a little differently, less like its photo (identity distance 0.4147 -> 0.4165).
  */
 export function templateFrame(template: HeadTemplate): ExpressionFrame {
