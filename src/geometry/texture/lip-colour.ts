@@ -36,6 +36,12 @@ const SKIN_RING = 0.1;
  * neither.
  */
 const GROW = 0.012;
+/**
+ * How far, in mouth widths, an open mouth's teeth reach past what the colour tests above take: through their shaded,
+ * blurred edge, as red as neither teeth nor lips (less red than half-way between the two, no brighter than the
+ * lips), where the detector's inner contour runs across the teeth (p12-a's upper row, under p08-a's upper lip).
+ */
+const TEETH_REACH = 0.04;
 /** A pixel darker than the lips by this factor is the mouth's inside, a shadow or the seam: not lip colour. */
 const INSIDE_DARKER = 0.55;
 /**
@@ -107,8 +113,14 @@ function openMouthMask(
   // Teeth are less red than the lips and than the skin, which the detected outer contour often takes in (against
   // red lipstick alone, that skin reads as teeth).
   const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
-  const teeth = grown(new Set(openMouthTeeth(d, px.all, lip.luma, lip.saturation, red)), px.inLips, photo.width, Math.round(GROW * width));
-  return withEnclosed(new Set([...px.opening, ...darkPixels(d, px.all, lip.luma), ...teeth]), px.inLips, photo.width);
+  const found = openMouthTeeth(d, px.all, lip.luma, lip.saturation, red);
+  const teeth = grown(new Set(found), px.inLips, photo.width, Math.round(GROW * width));
+  const mask = new Set([...px.opening, ...darkPixels(d, px.all, lip.luma), ...teeth]);
+  if (found.length > 0) {
+    const most = (median(valuesOf(d, found, redness)) + rednessOf(...lip.colour)) / 2;
+    grown(mask, px.inLips, photo.width, Math.round(TEETH_REACH * width), { d, most, lipLuma: lip.luma });
+  }
+  return withEnclosed(mask, px.inLips, photo.width);
 }
 
 /**
@@ -213,14 +225,26 @@ function slitTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSaturation:
   return out;
 }
 
-/** `mask` grown by `steps` pixels (4-neighbours) within `inside`. */
-function grown(mask: Set<number>, inside: ReadonlySet<number>, width: number, steps: number): Set<number> {
+/** An open mouth's teeth's shaded edge, as `grown` goes through it: less red than `most`, no brighter than the lips. */
+interface TeethEdge {
+  d: Uint8Array;
+  most: number;
+  lipLuma: number;
+}
+
+/** A pixel on the teeth's shaded edge: the lips' own gloss, as little red, is brighter than they are (p13-a's lower lip). */
+function edgeOfTeeth(edge: TeethEdge, i: number): boolean {
+  return redness(edge.d, i) < edge.most && luma(edge.d, i) <= edge.lipLuma;
+}
+
+/** `mask` grown by up to `steps` pixels (4-neighbours) within `inside`; with `through`, only through its edge's pixels. */
+function grown(mask: Set<number>, inside: ReadonlySet<number>, width: number, steps: number, through?: TeethEdge): Set<number> {
   let front = [...mask];
-  for (let s = 0; s < steps; s++) {
+  for (let s = 0; s < steps && front.length > 0; s++) {
     const next: number[] = [];
     for (const i of front) {
       for (const q of [i - 1, i + 1, i - width, i + width]) {
-        if (inside.has(q) && !mask.has(q)) {
+        if (inside.has(q) && !mask.has(q) && (!through || edgeOfTeeth(through, q))) {
           mask.add(q);
           next.push(q);
         }

@@ -98,3 +98,22 @@ test('the pixels an open mouth replaced are marked as replaced, and only those c
   assert.equal(marked, repair.replaced);
   assert.ok(changed > 0 && changed <= marked);
 });
+
+test("an open mouth's teeth take their shaded edge with them, less red than the lips, but not the lips or their gloss beyond it", () => {
+  // Teeth reaching 3 px above the detector's inner contour, then 3 rows of their shaded edge: darker than the lips,
+  // redder than the teeth, but less red than the lips (as under p08-a's upper lip). The colour tests alone keep it.
+  const inner = ellipse(60, 42, 28, 5);
+  const teeth = (x: number, y: number) => Math.abs(x - 60) < 20 && y >= 34 && y <= 46;
+  const shade = (x: number, y: number) => Math.abs(x - 60) < 20 && y >= 31 && y <= 33;
+  // Below the opening, the lower lip's gloss: as little red, but brighter than the lips.
+  const gloss = (x: number, y: number) => Math.abs(x - 60) < 10 && (y === 48 || y === 49);
+  const img = photo((x, y) => (shade(x, y) ? [120, 100, 92] : teeth(x, y) ? [240, 240, 235] : gloss(x, y) ? [230, 200, 150] : undefined));
+  const repair = synthesiseLips(img, outer, inner);
+  for (const y of [31, 32, 33]) {
+    assert.equal(repair.pixels[y * W + 60], LipPixel.replaced, `the shaded edge at row ${y} is replaced`);
+    const c = at(repair.photo, 60, y);
+    assert.ok(c[0] - c[1] > 40, `and takes the lips' colour: ${c}`);
+  }
+  assert.equal(repair.pixels[29 * W + 60], LipPixel.kept, 'the upper lip above it stays');
+  for (const y of [48, 49]) assert.equal(repair.pixels[y * W + 60], LipPixel.kept, `the gloss at row ${y} stays`);
+});
