@@ -2,8 +2,10 @@
  * Quality tool: runs the photo pipeline on photos and prints landmark error, identity distance,
  * verification, the head silhouette, the skin colour, the front preview's mouth gap and corner lift, mesh
  * checks and the landmark model's and segmentation's times per photo and overall.
- *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] [--previews DIR] PHOTO...
+ *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] [--previews DIR] [--mirrored] PHOTO...
  * --previews writes each front preview as DIR/<photo>.jpg (for before/after sheets).
+ * --mirrored evaluates each photo's mirror image instead: the landmark detector does not read a mirror image as the
+ * same photo mirrored, so it stands in for photos the tuning never saw.
  * Person ids come from a manifest.json next to the photos (files with the same person id show the same person).
  */
 import { readFileSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -20,10 +22,10 @@ import type { TemplateVersion } from '../src/model/avatar.ts';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] PHOTO...';
+const USAGE = 'usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] [--mirrored] PHOTO...';
 
 function parseArgs(argv: string[]) {
-  const opts = { json: false, help: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
+  const opts = { json: false, help: false, mirrored: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -31,6 +33,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--features') opts.features = argv[++i].split(',').filter(Boolean) as Feature[];
     else if (a === '--gallery') opts.gallery = argv[++i];
     else if (a === '--previews') opts.previews = argv[++i];
+    else if (a === '--mirrored') opts.mirrored = true;
     else if (a === '--help' || a === '-h') opts.help = true;
     // An unknown option is a mistake, not a photo's file name.
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
@@ -116,7 +119,14 @@ if (opts.photos.length === 0) {
   process.exit(2);
 }
 await landmarkModel();
-const cases: PhotoCase[] = opts.photos.map((file) => ({ name: path.basename(file), bytes: readFileSync(file), person: personOf(file) }));
+/** The photo's mirror image (upright first, as the pipeline reads it), as a JPEG of high quality. */
+const mirrored = async (bytes: Buffer): Promise<Buffer> => sharp(bytes).rotate().flop().jpeg({ quality: 95 }).toBuffer();
+const cases: PhotoCase[] = await Promise.all(
+  opts.photos.map(async (file) => {
+    const bytes = readFileSync(file);
+    return { name: path.basename(file), bytes: opts.mirrored ? await mirrored(bytes) : bytes, person: personOf(file) };
+  }),
+);
 const previews = new Map<string, Uint8Array>();
 const report = await evaluatePhotos(new PhotoPipeline(loadTemplateView), cases, {
   template: opts.template,
