@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EYE_CONTOURS, measureIris, measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
+import { EYE_CONTOURS, eyesAlike, measureIris, measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X } from '../../../src/pipeline/face/pose.ts';
 
 /** The inner lip contour: 20 points on an ellipse of these radii about (50, 50). */
@@ -73,4 +73,33 @@ test("the iris's colour is taken inside each eye's own opening: the lids coverin
   // The ring [90, 110, 130] over the socket's shade (0.86); the lids' skin (or the rings read against the other eye's
   // opening, which leaves none of them) would pull it red.
   [90, 110, 130].forEach((c, i) => assert.ok(Math.abs(colour[i] - c / 0.86) <= 2, `channel ${i}: ${colour[i]}, the ring's ${c}`));
+});
+
+test("eyes alike: two openings showing an iris and a white read alike; a contour put on smooth skin does not", () => {
+  const width = 200, height = 100;
+  const data = new Uint8Array(width * height * 3);
+  // Skin with a faint grain; a dark iris on a white band in the right half only.
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const eye = x >= 120 && x < 180 && y >= 40 && y < 60;
+      const iris = Math.hypot(x - 150, y - 50) < 8;
+      const grain = (x * 7 + y * 13) % 5;
+      data.set(eye ? (iris ? [60, 50, 45] : [225, 220, 215]) : [200 + grain, 160 + grain, 140 + grain], (y * width + x) * 3);
+    }
+  }
+  const image = { width, height, data };
+  /** Landmarks with each eye's contour as an ellipse about (cx, 50). */
+  const withEyes = (right: number, left: number) => {
+    const lm = new Float32Array(478 * 3);
+    EYE_CONTOURS.forEach((contour, e) =>
+      contour.forEach((i, k) => {
+        const a = (2 * Math.PI * k) / contour.length;
+        lm.set([(e === 0 ? right : left) + 28 * Math.cos(a), 50 + 9 * Math.sin(a), 0], i * 3);
+      }),
+    );
+    return lm;
+  };
+  assert.ok(eyesAlike(image, withEyes(150, 150)) > 0.99, 'the same opening twice');
+  const onSkin = eyesAlike(image, withEyes(50, 150));
+  assert.ok(onSkin < 0.2, `one contour on the skin: ${onSkin.toFixed(2)}`);
 });
