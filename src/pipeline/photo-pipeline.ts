@@ -26,7 +26,6 @@ import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
-import { FACE_POINTS } from './face/pose.ts';
 import type { TemplateView } from './template-view.ts';
 import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
@@ -108,7 +107,7 @@ export class PhotoPipeline implements Pipeline {
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
-    const analysis = await analyseFace(input.file, head.geometry.positions.subarray(0, FACE_POINTS * 3));
+    const analysis = await analyseFace(input.file, tpl.canonicalFace);
     timings.detection = analysis.detectionMs;
     const segmentationStart = performance.now();
     const matte = await estimatePersonMatte(analysis.image);

@@ -7,6 +7,7 @@ import { GUMS_BELOW_V } from '../geometry/template/mouth-parts.ts';
 import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
+import { FACE_POINTS } from './face/pose.ts';
 
 const views = new Map<TemplateVersion, TemplateView>();
 
@@ -22,6 +23,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       { name: 'head', geometry: t.head, skin: t.skins.head },
       ...PART_NAMES.map((name) => ({ name, geometry: t.parts[name], skin: t.skins[name] })),
     ],
+    canonicalFace: t.head.positions.subarray(0, FACE_POINTS * 3),
     bones: t.bones,
     eyes: {
       eyeLeft: { center: t.eyes.left.centre, radius: t.eyes.left.radius },

@@ -20,6 +20,11 @@ export interface TemplateView {
   textureSize: number;
   /** The head first, then eyes, teeth, tongue. */
   meshes: TemplatePart[];
+  /**
+   * The head's first 468 vertices (cm, xyz), the canonical face the landmarks are read against: one array per template,
+   * so that what is derived from it (the landmarks' mirror partners) is made once.
+   */
+  canonicalFace: Float32Array;
   bones: Bone[];
   /** Eyeball rest centre and radius by eye mesh name. */
   eyes: Record<string, EyeRest>;

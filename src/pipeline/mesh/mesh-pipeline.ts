@@ -40,7 +40,7 @@ export async function runMeshPipeline(
   const scan = await loadScan(type, input.file);
   lap('read', 10);
   const tpl = template(input.template);
-  const canonical = tpl.meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3);
+  const canonical = tpl.canonicalFace;
   const found = await faceTheCamera(scan, canonical);
   // hifimesh: the photo (eyes open) gives the lids and irises their shape and the eye region its colours.
   const photo = scan.photo ? await analyseFace(scan.photo, canonical) : undefined;

@@ -9,13 +9,12 @@ import type { InputType } from '../../../src/model/product.ts';
 import { analyseFace, decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { eyesAlike } from '../../../src/pipeline/face/face-regions.ts';
 import { mirroredBack, mirrorPartners } from '../../../src/pipeline/face/mirror-reading.ts';
-import { FACE_POINTS } from '../../../src/pipeline/face/pose.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 const photo = (name: string) => new Uint8Array(readFileSync(new URL(name, faces)));
 const pipeline = new PhotoPipeline(loadTemplateView);
-const canonical = loadTemplateView('2.0').meshes[0].geometry.positions.subarray(0, FACE_POINTS * 3);
+const canonical = loadTemplateView('2.0').canonicalFace;
 const run = (file: Uint8Array, inputType: InputType = 'photo') =>
   pipeline.run({ inputType, file, template: '1.6', features: [] }, () => {});
 
