@@ -5,7 +5,9 @@
  * preview's view taken out), neutral and with the photo's expression put back (the neutral expression taken
  * out); and on that last render, the photo's own pixels put back inside the eyes', the brows' or the lips'
  * contours (grown by EYE_GROW etc. about their centres, as much of the lids and lashes as the photo's eyes
- * carry): what the avatar's version of that feature costs. Prints a row per photo and the means.
+ * carry): what the avatar's version of that feature costs; and inside the eyes' openings (the contours as they are)
+ * the photo's irises alone (discs of the landmarks' iris radius, IRIS_GROW larger for the blurred rim) or its eyes'
+ * white alone (the rest of the opening). Prints a row per photo and the means.
  *   node --import tsx scripts/identity-variants.ts PHOTO...
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { PhotoPipeline, type PhotoPipelineResult } from '../src/pipeline/photo-p
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
 import { EYE_CONTOURS, BROWS, fillPolygon, landmarkPoint, scaleAboutCentroid } from '../src/pipeline/face/face-regions.ts';
+import { irisDiameterPx, IRIS_MINUS_X, IRIS_PLUS_X } from '../src/pipeline/face/pose.ts';
 import { modelItems, previewCamera, softItems, PREVIEW_SIZE } from '../src/geometry/render/preview.ts';
 import { renderMeshes } from '../src/geometry/render/rasterize.ts';
 import { encodePreview } from '../src/formats/write/encode-preview.ts';
@@ -34,6 +37,8 @@ if (photos.length === 0) {
 const EYE_GROW = 1.3;
 const BROW_GROW = 1.35;
 const LIPS_GROW = 1.15;
+/** The iris disc put back is this much larger than the landmarks' iris radius: the photo's rim is blurred into the white. */
+const IRIS_GROW = 1.1;
 
 async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -48,17 +53,33 @@ async function frontWithout(result: PhotoPipelineResult, mesh: string): Promise<
   return jpegToRgb(await encodePreview(image, 'jpg'));
 }
 
-/** `render` (the photo's size) with the photo's pixels inside the given landmark loops, each grown by `grow`. */
-function withPhotoInside(render: RgbImage, result: PhotoPipelineResult, loops: readonly (readonly number[])[], grow: number): RgbImage {
+/** Per photo pixel, 1 inside the given landmark loops, each grown by `grow` about its centre. */
+function loopMask(result: PhotoPipelineResult, loops: readonly (readonly number[])[], grow: number): Uint8Array {
   const { image, landmarks } = result.analysis;
   const mask = new Uint8Array(image.width * image.height);
   for (const loop of loops) fillPolygon(mask, image.width, image.height, scaleAboutCentroid(loop.map((i) => landmarkPoint(landmarks, i)), grow));
+  return mask;
+}
+
+/** The eyes' openings split into the irises (`part` 'irises': discs about the iris landmarks) and the rest ('whites'). */
+function eyePartMask(result: PhotoPipelineResult, part: 'irises' | 'whites'): Uint8Array {
+  const { image, landmarks } = result.analysis;
+  const mask = loopMask(result, EYE_CONTOURS, 1);
+  const r = (IRIS_GROW * irisDiameterPx(landmarks)) / 2;
+  const inIris = (x: number, y: number) => [IRIS_PLUS_X, IRIS_MINUS_X].some((c) => Math.hypot(x + 0.5 - landmarks[c * 3], y + 0.5 - landmarks[c * 3 + 1]) <= r);
+  for (let i = 0; i < mask.length; i++) if (mask[i] && inIris(i % image.width, Math.floor(i / image.width)) !== (part === 'irises')) mask[i] = 0;
+  return mask;
+}
+
+/** `render` (the photo's size) with the photo's pixels where `mask` is set. */
+function withPhotoInside(render: RgbImage, result: PhotoPipelineResult, mask: Uint8Array): RgbImage {
+  const { image } = result.analysis;
   const data = render.data.slice();
   for (let i = 0; i < mask.length; i++) if (mask[i]) data.set(image.data.subarray(i * 3, i * 3 + 3), i * 3);
   return { ...render, data };
 }
 
-const VARIANTS = ['preview', 'no lashes', 'no hair', 'photo camera', '+ expression', '+ photo eyes', '+ photo brows', '+ photo lips'] as const;
+const VARIANTS = ['preview', 'no lashes', 'no hair', 'photo camera', '+ expression', '+ photo eyes', '+ photo irises', '+ photo whites', '+ photo brows', '+ photo lips'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 const pipeline = new PhotoPipeline(loadTemplateView);
@@ -75,9 +96,11 @@ for (const file of photos) {
     'no hair': () => frontWithout(result, 'hair'),
     'photo camera': () => renderWithPhotoCamera(result),
     '+ expression': async () => posed,
-    '+ photo eyes': async () => withPhotoInside(posed, result, EYE_CONTOURS, EYE_GROW),
-    '+ photo brows': async () => withPhotoInside(posed, result, BROWS, BROW_GROW),
-    '+ photo lips': async () => withPhotoInside(posed, result, [lipsOuter], LIPS_GROW),
+    '+ photo eyes': async () => withPhotoInside(posed, result, loopMask(result, EYE_CONTOURS, EYE_GROW)),
+    '+ photo irises': async () => withPhotoInside(posed, result, eyePartMask(result, 'irises')),
+    '+ photo whites': async () => withPhotoInside(posed, result, eyePartMask(result, 'whites')),
+    '+ photo brows': async () => withPhotoInside(posed, result, loopMask(result, BROWS, BROW_GROW)),
+    '+ photo lips': async () => withPhotoInside(posed, result, loopMask(result, [lipsOuter], LIPS_GROW)),
   };
   const row = {} as Record<Variant, number>;
   for (const v of VARIANTS) {
