@@ -85,7 +85,9 @@ type Variant = (typeof VARIANTS)[number];
 const pipeline = new PhotoPipeline(loadTemplateView);
 const lipsOuter = loadTemplateView('2.0').source.loops.lipsOuter;
 const rows: Record<Variant, number>[] = [];
-console.log('photo'.padEnd(14), VARIANTS.map((v) => v.padStart(16)).join(''));
+/** Each variant's column: wide enough for the longest name. */
+const COLUMN = 16;
+console.log('photo'.padEnd(14), VARIANTS.map((v) => v.padStart(COLUMN)).join(''));
 for (const file of photos) {
   const result = await pipeline.run({ inputType: 'photo', file: readFileSync(file), template: '2.0', features: ['basic', 'expressions', 'visemes'] }, () => {});
   const photo = await faceDescriptor(result.analysis.image);
@@ -108,7 +110,7 @@ for (const file of photos) {
     row[v] = photo && d ? descriptorDistance(photo, d) : NaN;
   }
   rows.push(row);
-  console.log(path.basename(file).padEnd(14), VARIANTS.map((v) => row[v].toFixed(3).padStart(16)).join(''));
+  console.log(path.basename(file).padEnd(14), VARIANTS.map((v) => row[v].toFixed(3).padStart(COLUMN)).join(''));
 }
 const mean = (v: Variant) => rows.reduce((s, r) => s + r[v], 0) / rows.length;
-console.log('mean'.padEnd(14), VARIANTS.map((v) => mean(v).toFixed(4).padStart(16)).join(''));
+console.log('mean'.padEnd(14), VARIANTS.map((v) => mean(v).toFixed(4).padStart(COLUMN)).join(''));
