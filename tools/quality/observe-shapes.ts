@@ -5,14 +5,13 @@
  * Lips and lids are also checked on the posed mesh itself: the detector cannot see them cross.
  */
 import type { AvatarModel, Vec3 } from '../../src/model/avatar.ts';
-import { cameraFrame, projectPoint, type Camera } from '../../src/geometry/render/camera.ts';
+import type { Camera } from '../../src/geometry/render/camera.ts';
 import type { RgbaImage } from '../../src/geometry/render/image.ts';
-import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
+import { firstTriangleIds, renderMeshes, renderTriangleIds } from '../../src/geometry/render/rasterize.ts';
 import { modelItems } from '../../src/geometry/render/preview.ts';
 import type { LightRig } from '../../src/geometry/render/lighting.ts';
 import { decodeMaterialTextures } from '../decode-image.ts';
 import { posedModel, posedPositions } from '../posed-model.ts';
-import { insidePolygon } from '../../src/geometry/spatial/inside-polygon.ts';
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../../src/pipeline/output.ts';
@@ -141,16 +140,16 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const neutralPoints = await landmarksOf(neutralRender);
   if (!neutralPoints) throw new Error('observeShapes: no face found on the neutral render');
   const eyes = Math.hypot(neutralPoints[IRIS_PLUS_X * 3] - neutralPoints[IRIS_MINUS_X * 3], neutralPoints[IRIS_PLUS_X * 3 + 1] - neutralPoints[IRIS_MINUS_X * 3 + 1]);
-  // The eye openings are the neutral mesh's lid margins as the camera sees them, not the detector's eye
-  // contour: on some eyes that contour ends short of the outer corner, and a turned iris would leave it.
-  const frame = cameraFrame(camera, OBSERVE_SIZE, OBSERVE_SIZE);
-  const opening = (ids: readonly number[]) => ids.map((i): Point => {
-    const q = projectPoint(frame, [head.geometry.positions[3 * i], head.geometry.positions[3 * i + 1], head.geometry.positions[3 * i + 2]]);
-    return [q.x, q.y];
-  });
-  const contours = { left: opening(SIDES.left.eyeContour), right: opening(SIDES.right.eyeContour) };
-  const irises = (img: RgbaImage) => ({ left: irisCentre(img, contours.left), right: irisCentre(img, contours.right) });
-  const neutral = measure(neutralPoints, eyes, irises(neutralRender), neutralPoints);
+  // Where an eye shows no eyeball (closed), its iris is taken to lie between the neutral render's eye corners.
+  const between = (s: (typeof SIDES)[SideName]): Point => [
+    (neutralPoints[3 * s.eyeIn] + neutralPoints[3 * s.eyeOut]) / 2,
+    (neutralPoints[3 * s.eyeIn + 1] + neutralPoints[3 * s.eyeOut + 1]) / 2,
+  ];
+  const irises = (img: RgbaImage, weights: Record<string, number>) => {
+    const seen = eyeballPixels(posedModel(model, weights), camera);
+    return { left: irisCentre(img, seen.left, between(SIDES.left)), right: irisCentre(img, seen.right, between(SIDES.right)) };
+  };
+  const neutral = measure(neutralPoints, eyes, irises(neutralRender, {}), neutralPoints);
   const regions = faceRegions(neutralPoints, eyes);
   const all = names ?? head.morphs.map((m) => m.name);
   const bases = new Map<string, { render: RgbaImage; measures?: FaceMeasures; gaps: MeshGaps }>();
@@ -158,7 +157,7 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
     if (!bases.has(name)) {
       const img = render({ [name]: 1 });
       const points = await landmarksOf(img);
-      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img), neutralPoints), gaps: meshGaps(posedPositions(head, { [name]: 1 }), eyeLoops) });
+      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img, { [name]: 1 }), neutralPoints), gaps: meshGaps(posedPositions(head, { [name]: 1 }), eyeLoops) });
     }
     return bases.get(name)!;
   };
@@ -169,7 +168,7 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
     const weights = on ? { [on]: 1, [name]: 1 } : { [name]: 1 };
     const img = render(weights);
     const points = await landmarksOf(img);
-    const measures = points ? measure(points, eyes, irises(img), neutralPoints) : undefined;
+    const measures = points ? measure(points, eyes, irises(img, weights), neutralPoints) : undefined;
     shapes.push({
       name,
       base: on && base.gaps ? { name: on, gaps: base.gaps } : undefined,
@@ -250,29 +249,41 @@ function measure(p: Float32Array, eyes: number, iris: Record<SideName, Point>, e
 }
 
 /**
- * The iris centre seen in the eye opening (the neutral mesh's lid margin): the centroid of the pixels
- * darker than the sclera. The detector's own iris points follow a turned eyeball poorly.
+ * Per pixel of the observer's render, 1 where that eye's eyeball is the nearest surface of the head and the eyeballs:
+ * the iris is looked for there, wherever the posed lids leave the eyeball open. Looked for inside the neutral's lid
+ * margin instead, a lid coming down over the opening (skin, liner, lash line: as dark as an iris against the sclera)
+ * drew the centroid up into the lid, and a lid going up hid the iris's top the render shows.
  */
-function irisCentre(img: RgbaImage, contour: Point[]): Point {
-  const xs = contour.map((c) => c[0]), ys = contour.map((c) => c[1]);
-  const x0 = Math.floor(Math.min(...xs)), x1 = Math.ceil(Math.max(...xs)), y0 = Math.floor(Math.min(...ys)), y1 = Math.ceil(Math.max(...ys));
-  const inside: [number, number, number][] = [];
-  for (let py = y0; py < y1; py++) {
-    for (let px = x0; px < x1; px++) {
-      if (!insidePolygon(contour, px + 0.5, py + 0.5)) continue;
-      const o = 4 * (py * img.width + px);
-      inside.push([px + 0.5, py + 0.5, rec601Luma(img.rgba, o)]);
-    }
+function eyeballPixels(model: AvatarModel, camera: Camera): Record<SideName, Uint8Array> {
+  const meshes = ['head', 'eyeLeft', 'eyeRight'].map((name) => model.meshes.find((m) => m.name === name)!);
+  const items = meshes.map((m) => ({ geometry: m.geometry }));
+  const [, leftFrom, rightFrom] = firstTriangleIds(items);
+  const rightTo = rightFrom + meshes[2].geometry.indices.length / 3;
+  const { ids } = renderTriangleIds(items, camera, { width: OBSERVE_SIZE, height: OBSERVE_SIZE });
+  const left = new Uint8Array(ids.length), right = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i] >= leftFrom && ids[i] < rightFrom) left[i] = 1;
+    else if (ids[i] >= rightFrom && ids[i] < rightTo) right[i] = 1;
   }
-  const sclera = Math.max(...inside.map((q) => q[2]));
+  return { left, right };
+}
+
+/**
+ * The iris centre seen where the eyeball shows (`eyeball`, per pixel): the centroid of the pixels darker than the
+ * sclera; `closed` where none shows. The detector's own iris points follow a turned eyeball poorly.
+ */
+function irisCentre(img: RgbaImage, eyeball: Uint8Array, closed: Point): Point {
+  let sclera = -Infinity;
+  for (let i = 0; i < eyeball.length; i++) if (eyeball[i]) sclera = Math.max(sclera, rec601Luma(img.rgba, 4 * i));
   let sx = 0, sy = 0, sw = 0;
-  for (const [px, py, l] of inside) {
-    const w = Math.max(0, 0.75 * sclera - l);
-    sx += w * px;
-    sy += w * py;
+  for (let i = 0; i < eyeball.length; i++) {
+    if (!eyeball[i]) continue;
+    const w = Math.max(0, 0.75 * sclera - rec601Luma(img.rgba, 4 * i));
+    sx += w * ((i % img.width) + 0.5);
+    sy += w * (Math.floor(i / img.width) + 0.5);
     sw += w;
   }
-  return sw > 0 ? [sx / sw, sy / sw] : [(x0 + x1) / 2, (y0 + y1) / 2];
+  return sw > 0 ? [sx / sw, sy / sw] : closed;
 }
 
 function difference(a: FaceMeasures, b: FaceMeasures): FaceMeasures {
