@@ -579,12 +579,12 @@ const squint = sided((s) => (f, o) => {
   eyelid(f, o, s, 'upper', 0.25);
 });
 const wide = sided((s) => (f, o) => eyelid(f, o, s, 'upper', -0.35));
-/** Looking down or up the upper lid follows the eye a little (more, and its lashes hide the iris's own motion). */
+/** Looking down or up the upper lid follows the eye, as a lid does: down a fifth of a blink, staying near the iris's top; up it lifts. */
 const look = (dir: 'Down' | 'Up' | 'In' | 'Out') =>
   sided((s) => (f, o) => {
     if (dir === 'Down' || dir === 'Up') {
       eyeball(f, o, s, 0, dir === 'Up' ? EYE_UP : -EYE_DOWN);
-      eyelid(f, o, s, 'upper', dir === 'Up' ? -0.2 : 0.08);
+      eyelid(f, o, s, 'upper', dir === 'Up' ? -0.2 : 0.2);
     } else {
       // In turns towards the nose: for the left eye that is towards the subject's right.
       eyeball(f, o, s, (dir === 'Out' ? 1 : -1) * towards(s) * EYE_YAW, 0);
