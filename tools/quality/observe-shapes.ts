@@ -126,8 +126,8 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const textures = await decodeMaterialTextures(model);
   const head = model.meshes.find((m) => m.name === 'head');
   if (!head) throw new RangeError('observeShapes: the model has no head mesh');
-  const { leftEye, rightEye } = buildTemplate(model.template).loops;
-  const eyeLoops = { left: leftEye, right: rightEye };
+  const { leftEye, rightEye, lipsInner } = buildTemplate(model.template).loops;
+  const gapLoops: GapLoops = { left: leftEye, right: rightEye, lips: lipsInner };
   const camera = faceCamera(head.geometry.positions);
   const render = (weights: Record<string, number>) => renderMeshes(modelItems(posedModel(model, weights), textures), camera, {
     width: OBSERVE_SIZE,
@@ -157,7 +157,7 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
     if (!bases.has(name)) {
       const img = render({ [name]: 1 });
       const points = await landmarksOf(img);
-      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img, { [name]: 1 }), neutralPoints), gaps: meshGaps(posedPositions(head, { [name]: 1 }), eyeLoops) });
+      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img, { [name]: 1 }), neutralPoints), gaps: meshGaps(posedPositions(head, { [name]: 1 }), gapLoops) });
     }
     return bases.get(name)!;
   };
@@ -176,11 +176,11 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
       measures,
       change: measures && base.measures && difference(measures, base.measures),
       pixels: regionChange(base.render, img, regions),
-      gaps: meshGaps(posedPositions(head, weights), eyeLoops),
+      gaps: meshGaps(posedPositions(head, weights), gapLoops),
       render: img,
     });
   }
-  return { neutral: { measures: neutral, render: neutralRender, gaps: meshGaps(head.geometry.positions, eyeLoops) }, shapes };
+  return { neutral: { measures: neutral, render: neutralRender, gaps: meshGaps(head.geometry.positions, gapLoops) }, shapes };
 }
 
 /** A frontal camera framing the face landmarks' vertices (the head's first 468). */
@@ -337,21 +337,31 @@ function regionChange(a: RgbaImage, b: RgbaImage, regions: Regions): RegionChang
   return Object.fromEntries(Object.entries(sum).map(([k, s]) => [k, count[k as keyof RegionChange] ? s / count[k as keyof RegionChange] : 0])) as unknown as RegionChange;
 }
 
+/** The template's contours the mesh gaps are read along: the eyelids' and the inner lips' loops. */
+export interface GapLoops {
+  left: readonly number[];
+  right: readonly number[];
+  lips: readonly number[];
+}
+
+/** The inner lips' corners (canonical face mesh). */
+const INNER_LIP_CORNERS = [78, 308] as const;
+
 /**
- * Upper minus lower at the centre of the lips and lids, on the head mesh's face vertices. A lid's
- * centre is measured against the other lid's contour right below it: the lids' centre vertices sit
- * a few millimetres apart across the face, where a closed eye's sloping lower lid is higher or lower.
- * An upper lid below the lower one but in front of it lies over it (a closed eye): gap 0, not crossed.
+ * Upper minus lower at the centre of the lips and lids, on the head mesh's face vertices, each upper centre measured
+ * against the other contour right below it: the lids' centre vertices sit a few millimetres apart across the face,
+ * where a closed eye's sloping lower lid is higher or lower, and a mouth kept a little sideways (p12-a's lower lip
+ * 2.6 mm to the side of its upper) has its lips' centres apart as well. An upper lid below the lower one but in front
+ * of it lies over it (a closed eye): gap 0, not crossed.
  */
-function meshGaps(positions: Float32Array, loops: { left: readonly number[]; right: readonly number[] }): MeshGaps {
+export function meshGaps(positions: Float32Array, loops: GapLoops): MeshGaps {
   const at = (v: number): Vec3 => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
   const mid = (a: number, b: number) => at(a).map((c, k) => (c + at(b)[k]) / 2);
   const l = mid(SIDES.left.eyeIn, SIDES.left.eyeOut), r = mid(SIDES.right.eyeIn, SIDES.right.eyeOut);
   const eyes = Math.hypot(l[0] - r[0], l[1] - r[1], l[2] - r[2]);
-  const gap = (up: number, down: number) => (positions[3 * up + 1] - positions[3 * down + 1]) / eyes;
-  const lidGap = (up: number, down: number, loop: readonly number[]) => {
-    const corners = [SIDES.left, SIDES.right].find((s) => s.lidUp === up)!;
-    const a = loop.indexOf(corners.eyeIn), b = loop.indexOf(corners.eyeOut);
+  /** `up` over the part of `loop` between `corners` that holds `down`, at up's x: the gap and that part's depth there. */
+  const below = (up: number, down: number, loop: readonly number[], corners: readonly [number, number]) => {
+    const a = loop.indexOf(corners[0]), b = loop.indexOf(corners[1]);
     const [i, j] = a < b ? [a, b] : [b, a];
     const one = loop.slice(i, j + 1), other = [...loop.slice(j), ...loop.slice(0, i + 1)];
     const lower = (one.includes(down) ? one : other).map(at).sort((p, q) => p[0] - q[0]);
@@ -364,13 +374,16 @@ function meshGaps(positions: Float32Array, loops: { left: readonly number[]; rig
         break;
       }
     }
-    const gap = (positions[3 * up + 1] - y) / eyes;
+    return { gap: (positions[3 * up + 1] - y) / eyes, z };
+  };
+  const lidGap = (side: (typeof SIDES)[SideName], loop: readonly number[]) => {
+    const { gap, z } = below(side.lidUp, side.lidDown, loop, [side.eyeIn, side.eyeOut]);
     // A closed upper lid lies over the lower one, in front of it: it has come down past it, not through it.
-    return positions[3 * up + 2] > z ? Math.max(0, gap) : gap;
+    return positions[3 * side.lidUp + 2] > z ? Math.max(0, gap) : gap;
   };
   return {
-    lips: gap(LIP.upperInner, LIP.lowerInner),
-    lidsLeft: lidGap(SIDES.left.lidUp, SIDES.left.lidDown, loops.left),
-    lidsRight: lidGap(SIDES.right.lidUp, SIDES.right.lidDown, loops.right),
+    lips: below(LIP.upperInner, LIP.lowerInner, loops.lips, INNER_LIP_CORNERS).gap,
+    lidsLeft: lidGap(SIDES.left, loops.left),
+    lidsRight: lidGap(SIDES.right, loops.right),
   };
 }
