@@ -11,7 +11,7 @@ import { firstTriangleIds, renderMeshes, renderTriangleIds } from '../../src/geo
 import { modelItems } from '../../src/geometry/render/preview.ts';
 import type { LightRig } from '../../src/geometry/render/lighting.ts';
 import { decodeMaterialTextures } from '../decode-image.ts';
-import { posedModel, posedPositions } from '../posed-model.ts';
+import { posedModel } from '../posed-model.ts';
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { FACE_POINTS, IRIS_MINUS_X, IRIS_PLUS_X } from '../../src/pipeline/face/pose.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../../src/pipeline/output.ts';
@@ -129,14 +129,16 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
   const { leftEye, rightEye, lipsInner } = buildTemplate(model.template).loops;
   const gapLoops: GapLoops = { left: leftEye, right: rightEye, lips: lipsInner };
   const camera = faceCamera(head.geometry.positions);
-  const render = (weights: Record<string, number>) => renderMeshes(modelItems(posedModel(model, weights), textures), camera, {
+  // Each pose is made once (morphs added, normals recomputed) and read by its render, its eyeball pixels and its gaps.
+  const render = (posed: AvatarModel) => renderMeshes(modelItems(posed, textures), camera, {
     width: OBSERVE_SIZE,
     height: OBSERVE_SIZE,
     supersample: 2,
     background: BACKGROUND,
     light: OBSERVE_LIGHT,
   });
-  const neutralRender = render({});
+  const neutralPose = posedModel(model, {});
+  const neutralRender = render(neutralPose);
   const neutralPoints = await landmarksOf(neutralRender);
   if (!neutralPoints) throw new Error('observeShapes: no face found on the neutral render');
   const eyes = Math.hypot(neutralPoints[IRIS_PLUS_X * 3] - neutralPoints[IRIS_MINUS_X * 3], neutralPoints[IRIS_PLUS_X * 3 + 1] - neutralPoints[IRIS_MINUS_X * 3 + 1]);
@@ -145,19 +147,20 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
     (neutralPoints[3 * s.eyeIn] + neutralPoints[3 * s.eyeOut]) / 2,
     (neutralPoints[3 * s.eyeIn + 1] + neutralPoints[3 * s.eyeOut + 1]) / 2,
   ];
-  const irises = (img: RgbaImage, weights: Record<string, number>) => {
-    const seen = eyeballPixels(posedModel(model, weights), camera);
+  const irises = (img: RgbaImage, posed: AvatarModel) => {
+    const seen = eyeballPixels(posed, camera);
     return { left: irisCentre(img, seen.left, between(SIDES.left)), right: irisCentre(img, seen.right, between(SIDES.right)) };
   };
-  const neutral = measure(neutralPoints, eyes, irises(neutralRender, {}), neutralPoints);
+  const neutral = measure(neutralPoints, eyes, irises(neutralRender, neutralPose), neutralPoints);
   const regions = faceRegions(neutralPoints, eyes);
   const all = names ?? head.morphs.map((m) => m.name);
   const bases = new Map<string, { render: RgbaImage; measures?: FaceMeasures; gaps: MeshGaps }>();
   const baseOf = async (name: string) => {
     if (!bases.has(name)) {
-      const img = render({ [name]: 1 });
+      const posed = posedModel(model, { [name]: 1 });
+      const img = render(posed);
       const points = await landmarksOf(img);
-      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img, { [name]: 1 }), neutralPoints), gaps: meshGaps(posedPositions(head, { [name]: 1 }), gapLoops) });
+      bases.set(name, { render: img, measures: points && measure(points, eyes, irises(img, posed), neutralPoints), gaps: meshGaps(headPositions(posed), gapLoops) });
     }
     return bases.get(name)!;
   };
@@ -166,9 +169,10 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
     const on = OBSERVED_ON[name];
     const base = on ? await baseOf(on) : { render: neutralRender, measures: neutral, gaps: undefined };
     const weights = on ? { [on]: 1, [name]: 1 } : { [name]: 1 };
-    const img = render(weights);
+    const posed = posedModel(model, weights);
+    const img = render(posed);
     const points = await landmarksOf(img);
-    const measures = points ? measure(points, eyes, irises(img, weights), neutralPoints) : undefined;
+    const measures = points ? measure(points, eyes, irises(img, posed), neutralPoints) : undefined;
     shapes.push({
       name,
       base: on && base.gaps ? { name: on, gaps: base.gaps } : undefined,
@@ -176,12 +180,15 @@ export async function observeShapes(model: AvatarModel, names?: readonly string[
       measures,
       change: measures && base.measures && difference(measures, base.measures),
       pixels: regionChange(base.render, img, regions),
-      gaps: meshGaps(posedPositions(head, weights), gapLoops),
+      gaps: meshGaps(headPositions(posed), gapLoops),
       render: img,
     });
   }
   return { neutral: { measures: neutral, render: neutralRender, gaps: meshGaps(head.geometry.positions, gapLoops) }, shapes };
 }
+
+/** The head mesh's positions of a posed model (observeShapes checked it has one). */
+const headPositions = (posed: AvatarModel): Float32Array => posed.meshes.find((m) => m.name === 'head')!.geometry.positions;
 
 /** A frontal camera framing the face landmarks' vertices (the head's first 468). */
 function faceCamera(positions: Float32Array): Camera {
