@@ -653,9 +653,15 @@ const browDown = sided((s) => (f, o) => {
 });
 // The outer part of the brow, not just its end: how visible an end is depends on the photo's brow.
 const browOuterUp = sided((s) => (f, o) => brush(f, o, between(f, BROW_INNER[s], BROW_OUTER[s], 0.85), 2.4 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0), awayFromEyes(f)));
+/**
+ * The cheek's apple bunches up and forward under the eye and pushes the lower lid up, as in a true smile. The apple
+ * lifted 5 mm from a third of the way down to the mouth corner, nearly straight up (0.5 mm forward), with the lower lid
+ * 0.15 of the way up, was smooth skin sliding over itself: over the 18 test avatars 17 of the 36 cheek squints changed
+ * the cheek's pixels by under 1 grey level (the observer's bar), and a user saw nothing move.
+ */
 const cheekSquint = sided((s) => (f, o) => {
-  brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.35), 2.2 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0.05 * f.eyeUnit), awayFromEyes(f));
-  eyelid(f, o, s, 'lower', 0.15);
+  brush(f, o, between(f, LOWER_LID_MIDDLE[s], MOUTH_CORNER[s], 0.5), 2.2 * f.eyeUnit, along(f, 0, 0.5 * f.eyeUnit, 0.3 * f.eyeUnit), awayFromEyes(f));
+  eyelid(f, o, s, 'lower', 0.3);
 });
 /**
  * The nostril's wing lifts, the upper lip's side with it, and the skin on the side of the nose bunches up towards the
