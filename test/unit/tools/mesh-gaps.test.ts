@@ -6,18 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTemplate } from '../../../src/pipeline/head-template.ts';
 import { meshGaps, type GapLoops } from '../../../tools/quality/observe-shapes.ts';
+import { upperAndLower } from '../../../src/geometry/expressions/primitives.ts';
+import { templateFrame } from '../../../src/geometry/expressions/frame.ts';
 
 const tpl = buildTemplate('2.0');
 const loops: GapLoops = { left: tpl.loops.leftEye, right: tpl.loops.rightEye, lips: tpl.loops.lipsInner };
 const UPPER_CENTRE = 13, LOWER_CENTRE = 14;
-/** The inner lips' lower half: the loop's vertices from one inner corner (78, 308) to the other through 14. */
-function lowerContour(): number[] {
-  const loop = tpl.loops.lipsInner;
-  const a = loop.indexOf(78), b = loop.indexOf(308);
-  const [i, j] = a < b ? [a, b] : [b, a];
-  const one = loop.slice(i + 1, j), other = [...loop.slice(j + 1), ...loop.slice(0, i)];
-  return one.includes(LOWER_CENTRE) ? one : other;
-}
 
 test("the template's parted lips and open eyes read as open", () => {
   const gaps = meshGaps(tpl.head.positions, loops);
@@ -37,7 +31,7 @@ test('closed lips with the lower lip 3 mm to the side read as closed, though its
   const p = Float32Array.from(tpl.head.positions);
   const x13 = p[3 * UPPER_CENTRE];
   // The lower lip 3 mm to the side and sloping (as p12-a's neutral keeps its mouth): its centre vertex rises.
-  for (const v of lowerContour()) {
+  for (const v of upperAndLower(templateFrame(tpl), tpl.loops.lipsInner).lower) {
     p[3 * v] += 0.3;
     p[3 * v + 1] += 0.2 * (p[3 * v] - x13);
   }
