@@ -27,12 +27,13 @@ import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarityInPlace, fitHeadAndPosed, type EyeRest, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
 import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
+import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
 import { blinkReach } from '../geometry/expressions/blink-reach.ts';
 import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
 import type { HairObservation } from './hair/observation.ts';
@@ -175,7 +176,7 @@ export class PhotoPipeline implements Pipeline {
     const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;
     timings['photo-textures'] = photoTexturesMs;
     const albedoMemory = this.albedoMemory.lend();
-    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
+    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, Object.values(fitted.eyes), hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
     prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
@@ -247,7 +248,7 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, hairOver?: HairCover) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, eyes: EyeRest[], hairOver?: HairCover) {
     const { features, balance, person } = prep;
     const photo = thisThreadsImage(prep.photo);
     const skin = applyGains(prep.photoSkin, balance.gains);
@@ -283,14 +284,14 @@ export class PhotoPipeline implements Pipeline {
       faceOval: tpl.faceOval,
       neck: tpl.neckFront,
       skin,
-      visible,
+      visible: hiddenByEyeballs(visible, tpl.eyeSockets, headGeometry.positions, camera, eyes),
       lips: { contour: tpl.lipsOuter, colour: prep.lipColour },
       // The scalp takes the roots' colour: between the cards and at the parting, the skin reads as roots.
       hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairRootColour(hairColours.base) },
       hairOver,
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
-        { vertices: tpl.eyeSockets, colour: EYE_SOCKET_COLOUR },
+        { vertices: socketOutOfSight(tpl.eyeSockets, headGeometry.positions, eyes), colour: EYE_SOCKET_COLOUR },
       ],
       photoGain: light.vertexGain,
       matte: person,
