@@ -1,7 +1,9 @@
-import type { MorphTarget } from '../../model/avatar.ts';
+import type { MorphTarget, Vec3 } from '../../model/avatar.ts';
 import type { Feature } from '../../model/product.ts';
 import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName } from '../template/types.ts';
 import { BOUND_HOSTS, boundHostVertices, placeBoundPart, rebind, type BoundHostName } from '../template/bound-parts.ts';
+import { fitSphere } from '../mesh/sphere-fit.ts';
+import { keepOnEyeballs } from './on-eyeballs.ts';
 import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
@@ -71,12 +73,14 @@ export function buildShapesAtRest(
     for (const [name, recipe] of Object.entries(OCULUS_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
     for (const { name, recipe } of Object.values(POLLY_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
   }
-  // The lashes follow their skin from where the neutral has them (kept clear of it there: placeBoundParts).
+  // The lashes and the tear lines follow their skin from where the neutral has them (placeBoundParts: the lashes kept
+  // clear of it, the tear lines laid on the fitted eyeballs).
   const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
-  const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts) };
+  const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts), tearLine: rebind(template, 'tearLine', fitted.parts.tearLine, hosts) };
   const placed = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
-  const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, placed) : undefined;
-  const from = rested ?? { hosts, parts: placed };
+  const eyes = [fitSphere(hosts.eyeLeft).center, fitSphere(hosts.eyeRight).center];
+  const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, { hosts, parts: placed, eyes }) : undefined;
+  const from = rested ?? { hosts, parts: placed, eyes };
   for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
   const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
   // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.
@@ -93,6 +97,8 @@ export function buildShapesAtRest(
 interface ShapeRest {
   hosts: Record<BoundHostName, Float32Array>;
   parts: Record<BoundPartName, Float32Array>;
+  /** The eyeballs' centres (the eye shapes turn them about these). */
+  eyes: Vec3[];
 }
 
 export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
@@ -102,7 +108,7 @@ export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
  * parts placed on the rested hosts and the lashes kept clear of the skin there; `offset` is every mesh's from the
  * fitted geometry (`placed`: the bound parts there).
  */
-function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, placed: Record<BoundPartName, Float32Array>): ShapeRest & { offset: Deltas } {
+function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, fitted: ShapeRest): ShapeRest & { offset: Deltas } {
   const rest = zeroDeltas(frame);
   for (const { name, deltas } of shapes) {
     if (!BLINKS.includes(name as ArkitName)) continue;
@@ -113,10 +119,11 @@ function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Delt
   for (const name of BOUND_PART_NAMES) {
     const at = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, at);
-    difference(at, placed[name], rest[name]);
+    if (name === 'tearLine') keepOnEyeballs(at, fitted.parts.tearLine, fitted.eyes);
+    difference(at, fitted.parts[name], rest[name]);
     parts[name] = at;
   }
-  return { hosts, parts, offset: rest };
+  return { hosts, parts, eyes: fitted.eyes, offset: rest };
 }
 
 /**
@@ -178,6 +185,7 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
     hosts ??= { head: shifted(rest.hosts.head, deltas.head), eyeLeft: shifted(rest.hosts.eyeLeft, deltas.eyeLeft), eyeRight: shifted(rest.hosts.eyeRight, deltas.eyeRight) };
     const shaped = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
+    if (name === 'tearLine') keepOnEyeballs(shaped, still, rest.eyes);
     difference(shaped, still, out);
   }
 }

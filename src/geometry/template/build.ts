@@ -22,11 +22,11 @@ import { buildBoundParts, type BoundPart, type BoundResolution } from './bound-p
 const RESOLUTION: Record<TemplateVersion, { textureSize: number; subdivisions: number; eyeSegments: number; teethSections: number; profile: number; toothProfile: number; bound: BoundResolution }> = {
   '1.6': {
     textureSize: 1024, subdivisions: 0, eyeSegments: 16, teethSections: 13, profile: 10, toothProfile: 6,
-    bound: { cornea: { segments: 16, ringStep: 1 }, lashes: { upper: 6, lower: 4, rows: 2 }, tearStations: 6, caruncle: { segments: 6, rings: 2 } },
+    bound: { cornea: { segments: 16, ringStep: 1 }, lashes: { upper: 6, lower: 4, rows: 2 }, tearStations: 16, caruncle: { segments: 6, rings: 2 } },
   },
   '2.0': {
     textureSize: 2048, subdivisions: 1, eyeSegments: 32, teethSections: 33, profile: 16, toothProfile: 12,
-    bound: { cornea: { segments: 32, ringStep: 1 }, lashes: { upper: 14, lower: 10, rows: 3 }, tearStations: 10, caruncle: { segments: 10, rings: 5 } },
+    bound: { cornea: { segments: 32, ringStep: 1 }, lashes: { upper: 14, lower: 10, rows: 3 }, tearStations: 16, caruncle: { segments: 10, rings: 5 } },
   },
 };
 

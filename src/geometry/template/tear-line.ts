@@ -4,13 +4,35 @@ import { add, dot, normalize, scale, sub } from '../mesh/vec.ts';
 import { alongPolyline } from './lid-rim.ts';
 
 /**
- * The wet strip where the lower lid meets the eyeball (cm): on a sphere just outside the eyeball and
- * inside the lids' (the lid contour stays 0.04 out, eye-socket.ts), from under the margin (`below`) to
- * `above` over the eyeball, from beside the caruncle along most of the lid (its outer end, where a
- * squinting 1.6 lid folds most, left out); the cornea (at most 0.024 out) passes under it when the eye
- * looks down.
+ * The wet strip where the lower lid meets the eyeball (cm): on a sphere just outside the eyeball and the cornea
+ * (at most 0.024 out) and inside the lids' (the lid contour stays 0.04 out, eye-socket.ts), from under the margin
+ * (`below`) to `above` over the eyeball, from beside the caruncle along most of the lid (its outer end, where a
+ * squinting 1.6 lid folds most, left out).
  */
-const TEAR = { gap: 0.028, below: 0, above: 0.025, from: 0.17, to: 0.75 };
+const TEAR = { gap: 0.025, below: 0, above: 0.015, from: 0.17, to: 0.75 };
+
+/** The tear line hugs the eyeball no further out than this polar angle from its front (radians), where a lid corner lies beyond its outline. */
+const MAX_POLAR = (75 * Math.PI) / 180;
+
+/**
+ * The tear line's points along the lower lid's margin (`rim`, inner corner to outer), two per station (on the margin's
+ * line, then `above` it), in the order `addTearLine` makes its vertices. Each column lies on the eyeball right behind
+ * its margin point as seen from the front (+Z), not on the line from the eyeball's centre: a fitted lid stands up to
+ * 5 mm in front of its eyeball, and there that line put the strip on the white, a pale stroke across it (p12-a). The
+ * columns stand out far enough that the strip's flat chords between them keep `gap`, just outside the cornea (at most
+ * 0.24 mm out), which passes under the strip as the eye looks down and the lower lid, rising in a squint, carries the
+ * strip over it. (With 1.6's six stations, 4 mm apart, the chords sagged 0.19 mm; both templates now have 16.)
+ */
+export function tearLinePoints(rim: readonly Vec3[], eyeCentre: Vec3, eyeRadius: number, stations: number): Vec3[] {
+  const dirs = tearMargins(rim, stations).map((margin) => behindOnEyeball(margin, eyeCentre, eyeRadius + TEAR.gap));
+  const widest = Math.max(...dirs.slice(1).map((d, i) => Math.acos(Math.min(1, dot(d, dirs[i])))));
+  const r = (eyeRadius + TEAR.gap) / Math.cos(widest / 2);
+  return dirs.flatMap((dir) => {
+    const upward = normalize(sub([0, 1, 0], scale(dir, dot([0, 1, 0], dir))));
+    const on = (arc: number): Vec3 => add(eyeCentre, scale(normalize(add(dir, scale(upward, arc / r))), r));
+    return [on(-TEAR.below), on(TEAR.above)];
+  });
+}
 
 /**
  * The tear line of one eye along the lower lid's margin (`rim`, inner corner to outer), as a strip of
@@ -18,22 +40,27 @@ const TEAR = { gap: 0.028, below: 0, above: 0.025, from: 0.17, to: 0.75 };
  * per vertex, the margin point it holds to.
  */
 export function addTearLine(b: MeshBuilder, rim: readonly Vec3[], eyeCentre: Vec3, eyeRadius: number, stations: number, rect: [number, number, number, number]): { vertices: number[]; roots: Vec3[] } {
-  const r = eyeRadius + TEAR.gap;
-  const columns = Array.from({ length: stations }, (_, i) => {
-    const margin = alongPolyline(rim, TEAR.from + ((TEAR.to - TEAR.from) * i) / (stations - 1));
-    const dir = normalize(sub(margin, eyeCentre));
-    const upward = normalize(sub([0, 1, 0], scale(dir, dot([0, 1, 0], dir))));
-    const on = (arc: number): Vec3 => add(eyeCentre, scale(normalize(add(dir, scale(upward, arc / r))), r));
-    return { margin, points: [on(-TEAR.below), on(TEAR.above)] };
-  });
-  // Front faces outward: columns from the eye's left (+X side) to its right as seen from the front, u
-  // running the other way so that the UVs keep the same winding.
-  if (columns[0].margin[0] < columns[stations - 1].margin[0]) columns.reverse();
+  const points = tearLinePoints(rim, eyeCentre, eyeRadius, stations);
+  // u runs against the columns so that the UVs keep the same winding.
   const [u0, v0, u1, v1] = rect;
-  const ids = columns.map((c, i) => c.points.map((p, j) => b.vertex(p, [u1 - ((u1 - u0) * i) / (stations - 1), j === 0 ? v0 : v1])));
+  const ids = Array.from({ length: stations }, (_, i) => [0, 1].map((j) => b.vertex(points[2 * i + j], [u1 - ((u1 - u0) * i) / (stations - 1), j === 0 ? v0 : v1])));
   for (let i = 1; i < stations; i++) {
     b.triangle(ids[i][0], ids[i - 1][0], ids[i - 1][1]);
     b.triangle(ids[i][0], ids[i - 1][1], ids[i][1]);
   }
-  return { vertices: ids.flat(), roots: columns.flatMap((c) => [c.margin, c.margin]) };
+  return { vertices: ids.flat(), roots: tearMargins(rim, stations).flatMap((m) => [m, m]) };
+}
+
+/** The margin points the columns hold to, from the eye's left (+X side) to its right as seen from the front: the strip's front faces outward. */
+function tearMargins(rim: readonly Vec3[], stations: number): Vec3[] {
+  const margins = Array.from({ length: stations }, (_, i) => alongPolyline(rim, TEAR.from + ((TEAR.to - TEAR.from) * i) / (stations - 1)));
+  return margins[0][0] < margins[stations - 1][0] ? margins.reverse() : margins;
+}
+
+/** The direction from the eyeball's centre to the sphere of `radius` about it right behind `point` seen from the front, within MAX_POLAR of the front. */
+function behindOnEyeball(point: Vec3, eyeCentre: Vec3, radius: number): Vec3 {
+  const side = [point[0] - eyeCentre[0], point[1] - eyeCentre[1]];
+  const sine = Math.min(Math.hypot(side[0], side[1]) / radius, Math.sin(MAX_POLAR));
+  const k = sine / (Math.hypot(side[0], side[1]) || 1);
+  return [k * side[0], k * side[1], Math.sqrt(1 - sine * sine)];
 }
