@@ -73,10 +73,10 @@ export function buildShapesAtRest(
     for (const [name, recipe] of Object.entries(OCULUS_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
     for (const { name, recipe } of Object.values(POLLY_VISEMES)) shapes.push({ name, deltas: viseme(recipe) });
   }
-  // The lashes and the tear lines follow their skin from where the neutral has them (placeBoundParts: the lashes kept
-  // clear of it, the tear lines laid on the fitted eyeballs).
+  // The lashes, the tear lines and the caruncles follow their skin from where the neutral has them (placeBoundParts:
+  // the lashes kept clear of it, the tear lines and caruncles laid on the fitted eyeballs).
   const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
-  const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts), tearLine: rebind(template, 'tearLine', fitted.parts.tearLine, hosts) };
+  const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts), tearLine: rebind(template, 'tearLine', fitted.parts.tearLine, hosts), caruncle: rebind(template, 'caruncle', fitted.parts.caruncle, hosts) };
   const placed = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
   const eyes = [fitSphere(hosts.eyeLeft).center, fitSphere(hosts.eyeRight).center];
   const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, { hosts, parts: placed, eyes }) : undefined;
@@ -103,6 +103,9 @@ interface ShapeRest {
 
 export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
 
+/** The lid parts laid on the eyeballs, which the shapes keep on them (on-eyeballs.ts). */
+const ON_EYEBALLS: readonly BoundPartName[] = ['tearLine', 'caruncle'];
+
 /**
  * The lids' rest: `share` of both blinks on the hosts (their deltas keep the rest of their way, in place), the bound
  * parts placed on the rested hosts and the lashes kept clear of the skin there; `offset` is every mesh's from the
@@ -119,7 +122,7 @@ function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Delt
   for (const name of BOUND_PART_NAMES) {
     const at = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, at);
-    if (name === 'tearLine') keepOnEyeballs(at, fitted.parts.tearLine, fitted.eyes);
+    if (ON_EYEBALLS.includes(name)) keepOnEyeballs(at, fitted.parts[name], fitted.eyes);
     difference(at, fitted.parts[name], rest[name]);
     parts[name] = at;
   }
@@ -185,7 +188,7 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
     hosts ??= { head: shifted(rest.hosts.head, deltas.head), eyeLeft: shifted(rest.hosts.eyeLeft, deltas.eyeLeft), eyeRight: shifted(rest.hosts.eyeRight, deltas.eyeRight) };
     const shaped = placeBoundPart(frame.template, name, hosts, bindings[name]);
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
-    if (name === 'tearLine') keepOnEyeballs(shaped, still, rest.eyes);
+    if (ON_EYEBALLS.includes(name)) keepOnEyeballs(shaped, still, rest.eyes);
     difference(shaped, still, out);
   }
 }

@@ -5,27 +5,17 @@ import { vertexNormals } from '../mesh/normals.ts';
 import { bindToSurface, nearestTriangle, placeBound, type BindingHost, type SurfaceBinding } from '../mesh/surface-binding.ts';
 import { centroid, vertex } from '../mesh/vec.ts';
 import { fitSphere } from '../mesh/sphere-fit.ts';
-import { addCaruncle } from './caruncle.ts';
+import { addCaruncle, caruncleOn } from './caruncle.ts';
 import { singleBoneRow } from './head-weights.ts';
 import { addCornea } from './cornea.ts';
 import { addLashCard, type LidName } from './eyelashes.ts';
 import { lidRims } from './lid-rim.ts';
 import { addTearLine, tearLinePoints } from './tear-line.ts';
-import { BONE, type BoundPartName, type EyeInfo, type HeadTemplate } from './types.ts';
+import { BONE, type BoundPartName, type BoundResolution, type EyeInfo, type HeadTemplate } from './types.ts';
 
 /** The meshes bound parts hold to, in the order of `SurfaceBinding.host`. */
 export const BOUND_HOSTS = ['head', 'eyeLeft', 'eyeRight'] as const;
 export type BoundHostName = (typeof BOUND_HOSTS)[number];
-
-/** How finely each bound part is built (per eye). */
-export interface BoundResolution {
-  /** The cornea takes the eyeball's segments and every `ringStep`-th of its rings over the iris. */
-  cornea: { segments: number; ringStep: number };
-  /** Columns of the upper and lower lash cards, and rows root to tip. */
-  lashes: { upper: number; lower: number; rows: number };
-  tearStations: number;
-  caruncle: { segments: number; rings: number };
-}
 
 export interface BoundPart {
   mesh: MeshData;
@@ -127,20 +117,24 @@ function blendRows(head: HeadInput, corner: number): number[] {
 /**
  * Every bound part placed on the neutral (fitted) head and eyeballs, the lashes kept clear of the skin: a fitted lid
  * can lie over where its triangles put them (on main d60e028, 126 pairs of lash and head triangles crossed over the
- * 18 test photos' heads on 2.0, 80 on 1.6). The tear lines are laid on the eyeballs afresh along the lower lids, as the
- * template lays its own: carried by their lid triangles, they stood where the template's lids meet its eyeballs, up to
- * 5 mm in front of a fitted eyeball, a pale stroke over its white (p12-a), or cut into it (p03-a).
+ * 18 test photos' heads on 2.0, 80 on 1.6). The tear lines and the caruncles are laid on the eyeballs afresh along the
+ * fitted lids, as the template lays its own: carried by their lid triangles, they stood where the template's lids meet
+ * its eyeballs, the tear line up to 5 mm in front of a fitted eyeball, a pale stroke over its white (p12-a), and the
+ * caruncles cut into 8 of 18 fitted eyeballs.
  */
 export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostName, Float32Array>): Record<BoundPartName, Float32Array> {
   const placed = Object.fromEntries(Object.keys(template.bound).map((name) => [name, placeBoundPart(template, name as BoundPartName, hosts)])) as Record<BoundPartName, Float32Array>;
   keepLashesClear(template, hosts.head, placed.eyelashes);
-  // Two rows per station, both eyes (left first, as buildBoundParts makes them).
-  const stations = template.parts.tearLine.positions.length / 12;
-  const along = (loop: readonly number[], eye: Float32Array) => {
+  // Both eyes, left first, as buildBoundParts makes them.
+  const { tearStations, caruncle } = template.boundResolution;
+  const tear: Vec3[] = [], caruncles: Vec3[] = [];
+  for (const [loop, eye] of [[template.loops.leftEye, hosts.eyeLeft], [template.loops.rightEye, hosts.eyeRight]] as const) {
     const { center, radius } = fitSphere(eye);
-    return tearLinePoints(lidRims(hosts.head, loop).lower, center, radius, stations);
-  };
-  placed.tearLine = Float32Array.from([...along(template.loops.leftEye, hosts.eyeLeft), ...along(template.loops.rightEye, hosts.eyeRight)].flat());
+    tear.push(...tearLinePoints(lidRims(hosts.head, loop).lower, center, radius, tearStations));
+    caruncles.push(...caruncleOn(vertex(hosts.head, loop[0]), centroid(hosts.head, loop), center, radius, caruncle.segments, caruncle.rings));
+  }
+  placed.tearLine = Float32Array.from(tear.flat());
+  placed.caruncle = Float32Array.from(caruncles.flat());
   return placed;
 }
 

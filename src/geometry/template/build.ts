@@ -10,8 +10,8 @@ import { applyTorsoRelief } from './torso-relief.ts';
 import { packSkin, singleBoneRow } from './head-weights.ts';
 import { buildTeeth, buildTongue, mouthFrame } from './mouth-parts.ts';
 import { jointPositions, skeleton } from './rig.ts';
-import { BONE, BOUND_PART_NAMES, type BoundPartName, type HeadRegions, type HeadTemplate } from './types.ts';
-import { buildBoundParts, type BoundPart, type BoundResolution } from './bound-parts.ts';
+import { BONE, BOUND_PART_NAMES, type BoundPartName, type BoundResolution, type HeadRegions, type HeadTemplate } from './types.ts';
+import { buildBoundParts, type BoundPart } from './bound-parts.ts';
 
 /**
  * Resolution of each template: the 2.0 head is the 1.6 head split once (about four times the vertices).
@@ -101,6 +101,7 @@ export function generateTemplate(version: TemplateVersion, face: CanonicalFace):
       ...mapBound(bound, (p) => packSkin(p.rows)),
     },
     bound: mapBound(bound, (p) => p.binding),
+    boundResolution: res.bound,
     lashRoots,
     faceVertexCount: 468,
     loops: head.loops,

@@ -2,6 +2,7 @@ import type { Vec3 } from '../../model/avatar.ts';
 import type { MeshBuilder } from '../mesh/builder.ts';
 import { add, dot, normalize, scale, sub } from '../mesh/vec.ts';
 import { alongPolyline } from './lid-rim.ts';
+import { behindOnEyeball } from './behind-on-eyeball.ts';
 
 /**
  * The wet strip where the lower lid meets the eyeball (cm): on a sphere just outside the eyeball and the cornea
@@ -11,17 +12,14 @@ import { alongPolyline } from './lid-rim.ts';
  */
 const TEAR = { gap: 0.025, below: 0, above: 0.015, from: 0.17, to: 0.75 };
 
-/** The tear line hugs the eyeball no further out than this polar angle from its front (radians), where a lid corner lies beyond its outline. */
-const MAX_POLAR = (75 * Math.PI) / 180;
-
 /**
  * The tear line's points along the lower lid's margin (`rim`, inner corner to outer), two per station (on the margin's
  * line, then `above` it), in the order `addTearLine` makes its vertices. Each column lies on the eyeball right behind
- * its margin point as seen from the front (+Z), not on the line from the eyeball's centre: a fitted lid stands up to
- * 5 mm in front of its eyeball, and there that line put the strip on the white, a pale stroke across it (p12-a). The
- * columns stand out far enough that the strip's flat chords between them keep `gap`, just outside the cornea (at most
- * 0.24 mm out), which passes under the strip as the eye looks down and the lower lid, rising in a squint, carries the
- * strip over it. (With 1.6's six stations, 4 mm apart, the chords sagged 0.19 mm; both templates now have 16.)
+ * its margin point as seen from the front (`behindOnEyeball`; along the line from the eyeball's centre, the strip lay on
+ * the white of a fitted head, a pale stroke across it: p12-a). The columns stand out far enough that the strip's flat
+ * chords between them keep `gap`, just outside the cornea (at most 0.24 mm out), which passes under the strip as the
+ * eye looks down and the lower lid, rising in a squint, carries the strip over it. (With 1.6's six stations, 4 mm
+ * apart, the chords sagged 0.19 mm; both templates now have 16.)
  */
 export function tearLinePoints(rim: readonly Vec3[], eyeCentre: Vec3, eyeRadius: number, stations: number): Vec3[] {
   const dirs = tearMargins(rim, stations).map((margin) => behindOnEyeball(margin, eyeCentre, eyeRadius + TEAR.gap));
@@ -55,12 +53,4 @@ export function addTearLine(b: MeshBuilder, rim: readonly Vec3[], eyeCentre: Vec
 function tearMargins(rim: readonly Vec3[], stations: number): Vec3[] {
   const margins = Array.from({ length: stations }, (_, i) => alongPolyline(rim, TEAR.from + ((TEAR.to - TEAR.from) * i) / (stations - 1)));
   return margins[0][0] < margins[stations - 1][0] ? margins.reverse() : margins;
-}
-
-/** The direction from the eyeball's centre to the sphere of `radius` about it right behind `point` seen from the front, within MAX_POLAR of the front. */
-function behindOnEyeball(point: Vec3, eyeCentre: Vec3, radius: number): Vec3 {
-  const side = [point[0] - eyeCentre[0], point[1] - eyeCentre[1]];
-  const sine = Math.min(Math.hypot(side[0], side[1]) / radius, Math.sin(MAX_POLAR));
-  const k = sine / (Math.hypot(side[0], side[1]) || 1);
-  return [k * side[0], k * side[1], Math.sqrt(1 - sine * sine)];
 }

@@ -38,6 +38,16 @@ export interface EyeInfo {
   radius: number;
 }
 
+/** How finely each bound part is built (per eye). */
+export interface BoundResolution {
+  /** The cornea takes the eyeball's segments and every `ringStep`-th of its rings over the iris. */
+  cornea: { segments: number; ringStep: number };
+  /** Columns of the upper and lower lash cards, and rows root to tip. */
+  lashes: { upper: number; lower: number; rows: number };
+  tearStations: number;
+  caruncle: { segments: number; rings: number };
+}
+
 /**
  * Everything a fitting, texturing and expression stage needs about one template. Head vertices
  * 0..467 are the canonical face mesh in landmark order; all meshes share the template's frame
@@ -71,6 +81,8 @@ export interface HeadTemplate {
    * place them with placeBoundParts after anything moves their hosts.
    */
   bound: Record<BoundPartName, SurfaceBinding>;
+  /** How finely the bound parts were built, so that an avatar's can be laid afresh as they were. */
+  boundResolution: BoundResolution;
   /** Per eyelash vertex, the vertex at its column's root: a shape that would push a lash into the skin turns it about there. */
   lashRoots: Uint32Array;
   /** Teeth mesh vertices of the lower row (they follow the jaw); the rest are the upper row. */
