@@ -108,8 +108,8 @@ const ON_EYEBALLS: readonly BoundPartName[] = ['tearLine', 'caruncle'];
 
 /**
  * The lids' rest: `share` of both blinks on the hosts (their deltas keep the rest of their way, in place), the bound
- * parts placed on the rested hosts and the lashes kept clear of the skin there; `offset` is every mesh's from the
- * fitted geometry (`placed`: the bound parts there).
+ * parts placed on the rested hosts, the lashes kept clear of the skin there and the tear lines and caruncles kept on
+ * the eyeballs; `offset` is every mesh's from the fitted geometry (`fitted.parts`: the bound parts there).
  */
 function lidsAtRest(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], share: number, bindings: Record<BoundPartName, SurfaceBinding>, fitted: ShapeRest): ShapeRest & { offset: Deltas } {
   const rest = zeroDeltas(frame);

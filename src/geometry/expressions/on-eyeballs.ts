@@ -1,9 +1,9 @@
 import type { Vec3 } from '../../model/avatar.ts';
 
 /**
- * Keeps what is laid on the eyeballs (the tear lines, the caruncles) on them as a shape moves the lids it follows: each point of
- * `points` is moved along the line from the nearer eyeball's centre to the distance its `rest` point had. Carried by
- * a lid alone, a fitted head's tear line (laid up to 5 mm behind its lid triangles) swung into the eyeball and the
+ * Keeps what is laid on the eyeballs (the tear lines, the caruncles) on them as a shape moves the lids it follows:
+ * each point of `points` is moved along the line from the nearer eyeball's centre to the distance its `rest` point
+ * had. Carried by a lid alone, a fitted head's tear line (laid up to 5 mm behind its lid triangles) swung into the eyeball and the
  * cornea when the lid turned (squints, looks down).
  */
 export function keepOnEyeballs(points: Float32Array, rest: ArrayLike<number>, centres: readonly Vec3[]): void {

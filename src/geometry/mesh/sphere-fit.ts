@@ -1,10 +1,15 @@
 import type { Vec3 } from '../../model/avatar.ts';
 
+export interface Sphere {
+  center: Vec3;
+  radius: number;
+}
+
 /**
  * The sphere through points (packed xyz) in the least-squares sense: |p|^2 = 2 c.p + k is linear in the centre c and
  * k = r^2 - |c|^2. Exact for points on a sphere, such as an eyeball mesh however it was moved, turned and scaled.
  */
-export function fitSphere(points: ArrayLike<number>): { center: Vec3; radius: number } {
+export function fitSphere(points: ArrayLike<number>): Sphere {
   // Normal equations of rows [2x, 2y, 2z, 1] . [cx, cy, cz, k] = x^2 + y^2 + z^2, as a 4x5 augmented matrix.
   const m = Array.from({ length: 4 }, () => new Float64Array(5));
   for (let i = 0; i < points.length; i += 3) {

@@ -10,17 +10,13 @@
  */
 import type { Vec3 } from '../../model/avatar.ts';
 import type { PhotoCamera } from './photo-camera.ts';
-
-export interface EyeSphere {
-  center: Vec3;
-  radius: number;
-}
+import type { Sphere } from '../mesh/sphere-fit.ts';
 
 /** Views this far from straight ahead (radians) see into the eyes' corners: the packages' three-quarter view. */
 const SEEN_WITHIN = Math.PI / 4;
 
-/** The vertices (packed xyz) an eyeball hides from the photo's camera: `visible` with those cleared, a copy. */
-export function hiddenByEyeballs(visible: Uint8Array, socket: readonly number[], positions: Float32Array, camera: PhotoCamera, eyes: readonly EyeSphere[]): Uint8Array {
+/** `visible` with the socket vertices an eyeball hides from the photo's camera cleared, as a copy (`positions` packed xyz). */
+export function hiddenByEyeballs(visible: Uint8Array, socket: readonly number[], positions: Float32Array, camera: PhotoCamera, eyes: readonly Sphere[]): Uint8Array {
   const r = camera.rotation;
   const towardsCamera: Vec3 = [r[6], r[7], r[8]];
   const out = new Uint8Array(visible);
@@ -33,7 +29,7 @@ export function hiddenByEyeballs(visible: Uint8Array, socket: readonly number[],
  * keep the socket's dark. A vertex is hidden from every such view when the eyeball's disc, seen from it, covers
  * the whole cone of those directions.
  */
-export function socketOutOfSight(socket: readonly number[], positions: Float32Array, eyes: readonly EyeSphere[]): number[] {
+export function socketOutOfSight(socket: readonly number[], positions: Float32Array, eyes: readonly Sphere[]): number[] {
   return socket.filter((v) => eyes.some((e) => {
     const w = toCentre(e, positions, v), distance = Math.hypot(...w);
     if (distance <= e.radius) return true;
@@ -43,12 +39,12 @@ export function socketOutOfSight(socket: readonly number[], positions: Float32Ar
 }
 
 /** Whether the eyeball lies on the line from vertex v towards `direction` (unit). */
-function blocks(e: EyeSphere, positions: Float32Array, v: number, direction: Vec3): boolean {
+function blocks(e: Sphere, positions: Float32Array, v: number, direction: Vec3): boolean {
   const w = toCentre(e, positions, v);
   const along = w[0] * direction[0] + w[1] * direction[1] + w[2] * direction[2];
   return along > 0 && w[0] ** 2 + w[1] ** 2 + w[2] ** 2 - along * along < e.radius ** 2;
 }
 
-function toCentre(e: EyeSphere, positions: Float32Array, v: number): Vec3 {
+function toCentre(e: Sphere, positions: Float32Array, v: number): Vec3 {
   return [e.center[0] - positions[3 * v], e.center[1] - positions[3 * v + 1], e.center[2] - positions[3 * v + 2]];
 }
