@@ -5,12 +5,13 @@ import { vertexNormals } from '../mesh/normals.ts';
 import { bindToSurface, nearestTriangle, placeBound, type BindingHost, type SurfaceBinding } from '../mesh/surface-binding.ts';
 import { centroid, vertex } from '../mesh/vec.ts';
 import { fitSphere } from '../mesh/sphere-fit.ts';
-import { addCaruncle, caruncleOn } from './caruncle.ts';
+import { addCaruncle, CARUNCLE_SEATS, caruncleOn } from './caruncle.ts';
+import { firstClearOfHead } from './clear-of-head.ts';
 import { singleBoneRow } from './head-weights.ts';
 import { addCornea } from './cornea.ts';
 import { addLashCard, type LidName } from './eyelashes.ts';
 import { lidRims } from './lid-rim.ts';
-import { addTearLine, tearLinePoints } from './tear-line.ts';
+import { addTearLine, TEAR_SHIFTS, tearLinePoints } from './tear-line.ts';
 import { BONE, type BoundPartName, type BoundResolution, type EyeInfo, type HeadTemplate } from './types.ts';
 
 /** The meshes bound parts hold to, in the order of `SurfaceBinding.host`. */
@@ -120,7 +121,8 @@ function blendRows(head: HeadInput, corner: number): number[] {
  * 18 test photos' heads on 2.0, 80 on 1.6). The tear lines and the caruncles are laid on the eyeballs afresh along the
  * fitted lids, as the template lays its own: carried by their lid triangles, they stood where the template's lids meet
  * its eyeballs, the tear line up to 5 mm in front of a fitted eyeball, a pale stroke over its white (p12-a), and the
- * caruncles cut into 8 of 18 fitted eyeballs.
+ * caruncles cut into 8 of 18 fitted eyeballs. Where the fitted lids cut them there, they take the next place the lids
+ * leave clear (TEAR_SHIFTS, CARUNCLE_SEATS).
  */
 export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostName, Float32Array>): Record<BoundPartName, Float32Array> {
   const placed = Object.fromEntries(Object.keys(template.bound).map((name) => [name, placeBoundPart(template, name as BoundPartName, hosts)])) as Record<BoundPartName, Float32Array>;
@@ -128,14 +130,23 @@ export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostN
   // Both eyes, left first, as buildBoundParts makes them.
   const { tearStations, caruncle } = template.boundResolution;
   const tear: Vec3[] = [], caruncles: Vec3[] = [];
+  const head = { positions: hosts.head, indices: template.head.indices };
+  const oneCaruncle = oneEyesTriangles(template.parts.caruncle.indices), oneTear = oneEyesTriangles(template.parts.tearLine.indices);
   for (const [loop, eye] of [[template.loops.leftEye, hosts.eyeLeft], [template.loops.rightEye, hosts.eyeRight]] as const) {
     const { center, radius } = fitSphere(eye);
-    tear.push(...tearLinePoints(lidRims(hosts.head, loop).lower, center, radius, tearStations));
-    caruncles.push(...caruncleOn(vertex(hosts.head, loop[0]), centroid(hosts.head, loop), center, radius, caruncle.segments, caruncle.rings));
+    const rim = lidRims(hosts.head, loop).lower;
+    tear.push(...firstClearOfHead(TEAR_SHIFTS.map((shift) => tearLinePoints(rim, center, radius, tearStations, shift)), oneTear, head));
+    const seats = CARUNCLE_SEATS.map((at) => caruncleOn(vertex(hosts.head, loop[0]), centroid(hosts.head, loop), center, radius, caruncle.segments, caruncle.rings, at));
+    caruncles.push(...firstClearOfHead(seats, oneCaruncle, head));
   }
   placed.tearLine = Float32Array.from(tear.flat());
   placed.caruncle = Float32Array.from(caruncles.flat());
   return placed;
+}
+
+/** The triangles of a part made of two eyes' alike (left first, as buildBoundParts makes them): the first eye's. */
+function oneEyesTriangles(indices: Uint32Array): Uint32Array {
+  return indices.subarray(0, indices.length / 2);
 }
 
 /** One bound part placed on its hosts as they are now, by the template's binding or an avatar's own (`rebind`). */

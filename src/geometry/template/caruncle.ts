@@ -8,9 +8,14 @@ import { behindOnEyeball } from './behind-on-eyeball.ts';
  * the corner towards the opening's middle and `drop` below it, on the lower lid's side of where the lids
  * meet (a closing upper lid passes over it), on a sphere `gap` outside the eyeball (inside the lids'), a
  * flattened ellipsoid of these half-axes: along the lid, up, out from the eyeball. (At a gap of 0.04, three of the
- * 18 fitted 2.0 heads' lids cut it at the inner corner, 28-38 pairs of triangles; at 0.05, two, 5 and 30.)
+ * 18 fitted 2.0 heads' lids cut it at the inner corner, 28-38 pairs of triangles; at 0.05, two, 5 and 30: those
+ * take the next of CARUNCLE_SEATS that their lids leave clear.)
  */
 const CARUNCLE = { inset: 0.06, drop: 0.05, gap: 0.05, halfAxes: [0.07, 0.045, 0.016] as Vec3 };
+
+/** Where a caruncle may sit, the template's seat first: further in along the lid, then nearer the eyeball. */
+export type CaruncleSeat = Pick<typeof CARUNCLE, 'inset' | 'gap'>;
+export const CARUNCLE_SEATS: readonly CaruncleSeat[] = [0.05, 0.035, 0.02].flatMap((gap) => [0.06, 0.08, 0.1, 0.12].map((inset) => ({ inset, gap })));
 
 /**
  * A closed ellipsoid at the inner corner `corner` of an eye opening whose middle is `middle`, added to
@@ -40,21 +45,22 @@ export function addCaruncle(b: MeshBuilder, corner: Vec3, middle: Vec3, eyeCentr
 }
 
 /** Where the caruncle holds to the lid: in from the corner towards the opening's middle, and below it. */
-function caruncleSeat(corner: Vec3, middle: Vec3): Vec3 {
-  return add(add(corner, scale(normalize(sub(middle, corner)), CARUNCLE.inset)), [0, -CARUNCLE.drop, 0]);
+function caruncleSeat(corner: Vec3, middle: Vec3, inset = CARUNCLE.inset): Vec3 {
+  return add(add(corner, scale(normalize(sub(middle, corner)), inset)), [0, -CARUNCLE.drop, 0]);
 }
 
 /**
- * The caruncle's points at the inner corner `corner` of an eye opening whose middle is `middle`, in the order
+ * The caruncle's points at the inner corner `corner` of an eye opening whose middle is `middle` (at the template's seat
+ * unless `at` says otherwise), in the order
  * `addCaruncle` makes its vertices (top pole, rings, bottom pole), on the eyeball right behind its seat as seen from
  * the front (`behindOnEyeball`; along the line from the eyeball's centre, a fitted head's caruncle lay on the white
  * well inside the corner, and cut into the eyeball on 8 of 18 avatars).
  */
-export function caruncleOn(corner: Vec3, middle: Vec3, eyeCentre: Vec3, eyeRadius: number, segments: number, rings: number): Vec3[] {
-  const seat = caruncleSeat(corner, middle);
+export function caruncleOn(corner: Vec3, middle: Vec3, eyeCentre: Vec3, eyeRadius: number, segments: number, rings: number, at: CaruncleSeat = CARUNCLE): Vec3[] {
+  const seat = caruncleSeat(corner, middle, at.inset);
   const inward = normalize(sub(middle, corner));
-  const out = behindOnEyeball(seat, eyeCentre, eyeRadius + CARUNCLE.gap);
-  const centre = add(eyeCentre, scale(out, eyeRadius + CARUNCLE.gap));
+  const out = behindOnEyeball(seat, eyeCentre, eyeRadius + at.gap);
+  const centre = add(eyeCentre, scale(out, eyeRadius + at.gap));
   const along = normalize(sub(inward, scale(out, dot(inward, out))));
   const up = cross(out, along);
   const [a, h, d] = CARUNCLE.halfAxes;

@@ -62,3 +62,17 @@ for (const [version, photo] of [['2.0', 'p12-a'], ['2.0', 'p03-a'], ['1.6', 'p12
     assert.deepEqual(crossings, []);
   });
 }
+
+/**
+ * Where a fitted lid lies across the template's place for a part, the part takes the next place the lid leaves clear
+ * (clear-of-head.ts): at rest the lids of 2.0 p03-b cut its caruncles (30 pairs of triangles) and those of 1.6 couple
+ * its tear line (5) before.
+ */
+for (const [version, photo] of [['2.0', 'p03-b'], ['1.6', 'couple']] as const) {
+  test(`${version}, ${photo}: at rest no lid cuts a tear line or a caruncle`, { timeout: 120_000 }, async () => {
+    const { model } = await new PhotoPipeline(loadTemplateView).run({ inputType: 'photo', file: new Uint8Array(readFileSync(new URL(`${photo}.jpg`, faces))), template: version, features: [] }, () => {});
+    const mesh = (name: string) => model.meshes.find((m) => m.name === name)!.geometry;
+    const crossings = ['tearLine', 'caruncle'].flatMap((part) => ['head', 'eyeLeft', 'eyeRight', 'cornea'].map((other) => [part, other, countIntersectionsBetween(mesh(other), mesh(part))] as const));
+    assert.deepEqual(crossings.filter(([, , n]) => n > 0), []);
+  });
+}

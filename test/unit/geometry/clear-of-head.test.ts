@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { firstClearOfHead } from '../../../src/geometry/template/clear-of-head.ts';
+import type { Vec3 } from '../../../src/model/avatar.ts';
+
+/** A square of skin in the plane z = 0, 2 cm a side, and a small triangle standing through it or above it. */
+const head = { positions: Float32Array.from([-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0]), indices: Uint32Array.from([0, 1, 2, 0, 2, 3]) };
+const part = Uint32Array.from([0, 1, 2]);
+const standing = (z: number): Vec3[] => [[0, 0, z - 0.1], [0.2, 0, z + 0.1], [0, 0.2, z + 0.1]];
+
+test('firstClearOfHead: the first placing the skin leaves clear', () => {
+  assert.deepEqual(firstClearOfHead([standing(0), standing(0.05), standing(0.5), standing(1)], part, head), standing(0.5));
+});
+
+test('firstClearOfHead: the first placing when the skin cuts every one', () => {
+  assert.deepEqual(firstClearOfHead([standing(0), standing(0.05)], part, head), standing(0));
+});
+
+test('firstClearOfHead: skin whose corners all lie outside the placings still counts', () => {
+  // A square 20 cm a side: its corners far outside the little triangle's box, its middle through it.
+  const wide = { positions: Float32Array.from([-10, -10, 0, 10, -10, 0, 10, 10, 0, -10, 10, 0]), indices: head.indices };
+  assert.deepEqual(firstClearOfHead([standing(0), standing(0.5)], part, wide), standing(0.5));
+});
