@@ -5,7 +5,8 @@
  * above the margin at its inner end, and cut into p03-a's left eyeball at rest (9 pairs of triangles); laid on the
  * eyeball and only carried by the lid, it swung into the cornea as the eyes looked down or squinted (41 pairs over
  * p12-a, p04-a, p03-a and p13-a). So carried, the caruncles cut into p12-a's and p03-a's eyeballs at rest (13 and 28
- * pairs). (Some avatars' parts still cross their lids: PIPELINE.md, "the tear lines laid on the fitted eyeballs".)
+ * pairs). (Some avatars' caruncles still cross their lids in squints: PIPELINE.md, "tear lines and caruncles where
+ * the fitted lids leave them clear".)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
