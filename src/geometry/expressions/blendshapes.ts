@@ -1,9 +1,10 @@
 import type { MorphTarget, Vec3 } from '../../model/avatar.ts';
 import type { Feature } from '../../model/product.ts';
 import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName } from '../template/types.ts';
-import { BOUND_HOSTS, boundHostVertices, placeBoundPart, rebind, type BoundHostName } from '../template/bound-parts.ts';
+import { BOUND_HOSTS, boundHostVertices, caruncleSeatings, oneEyesTriangles, placeBoundPart, rebind, type BoundHostName } from '../template/bound-parts.ts';
 import { fitSphere } from '../mesh/sphere-fit.ts';
 import { keepOnEyeballs } from './on-eyeballs.ts';
+import { pressCaruncles, skinAroundCaruncles } from './caruncle-press.ts';
 import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import { BASIC_SHAPES } from './animations.ts';
 import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
@@ -181,23 +182,32 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
   for (const name of BOUND_PART_NAMES) {
     const still = rest.parts[name];
     const out = deltas[name];
-    if (!movesAny(deltas, boundHostVertices(frame.template, name))) {
+    const follows = movesAny(deltas, boundHostVertices(frame.template, name));
+    const pressed = name === 'caruncle' && movesAnyOf(deltas.head, skinAroundCaruncles(rest.hosts.head, still));
+    if (!follows && !pressed) {
       out.fill(0);
       continue;
     }
     hosts ??= { head: shifted(rest.hosts.head, deltas.head), eyeLeft: shifted(rest.hosts.eyeLeft, deltas.eyeLeft), eyeRight: shifted(rest.hosts.eyeRight, deltas.eyeRight) };
-    const shaped = placeBoundPart(frame.template, name, hosts, bindings[name]);
+    const shaped = follows ? placeBoundPart(frame.template, name, hosts, bindings[name]) : still.slice();
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
     if (ON_EYEBALLS.includes(name)) keepOnEyeballs(shaped, still, rest.eyes);
+    if (name === 'caruncle') {
+      const eyes = [fitSphere(hosts.eyeLeft), fitSphere(hosts.eyeRight)];
+      const head = { positions: hosts.head, indices: frame.template.head.indices };
+      pressCaruncles(shaped, oneEyesTriangles(frame.template.parts.caruncle.indices), head, eyes, caruncleSeatings(frame.template, hosts.head, eyes));
+    }
     difference(shaped, still, out);
   }
 }
 
 function movesAny(deltas: Deltas, vertices: Record<BoundHostName, Uint32Array>): boolean {
-  for (const host of BOUND_HOSTS) {
-    const d = deltas[host];
-    for (const v of vertices[host]) if (d[3 * v] !== 0 || d[3 * v + 1] !== 0 || d[3 * v + 2] !== 0) return true;
-  }
+  for (const host of BOUND_HOSTS) if (movesAnyOf(deltas[host], vertices[host])) return true;
+  return false;
+}
+
+function movesAnyOf(d: Float32Array, vertices: Uint32Array): boolean {
+  for (const v of vertices) if (d[3 * v] !== 0 || d[3 * v + 1] !== 0 || d[3 * v + 2] !== 0) return true;
   return false;
 }
 

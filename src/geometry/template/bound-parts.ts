@@ -4,7 +4,7 @@ import { MeshBuilder } from '../mesh/builder.ts';
 import { vertexNormals } from '../mesh/normals.ts';
 import { bindToSurface, nearestTriangle, placeBound, type BindingHost, type SurfaceBinding } from '../mesh/surface-binding.ts';
 import { centroid, vertex } from '../mesh/vec.ts';
-import { fitSphere } from '../mesh/sphere-fit.ts';
+import { fitSphere, type Sphere } from '../mesh/sphere-fit.ts';
 import { addCaruncle, CARUNCLE_SEATS, caruncleOn } from './caruncle.ts';
 import { firstClearOfHead } from './clear-of-head.ts';
 import { singleBoneRow } from './head-weights.ts';
@@ -128,24 +128,32 @@ export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostN
   const placed = Object.fromEntries(Object.keys(template.bound).map((name) => [name, placeBoundPart(template, name as BoundPartName, hosts)])) as Record<BoundPartName, Float32Array>;
   keepLashesClear(template, hosts.head, placed.eyelashes);
   // Both eyes, left first, as buildBoundParts makes them.
-  const { tearStations, caruncle } = template.boundResolution;
+  const { tearStations } = template.boundResolution;
   const tear: Vec3[] = [], caruncles: Vec3[] = [];
   const head = { positions: hosts.head, indices: template.head.indices };
   const oneCaruncle = oneEyesTriangles(template.parts.caruncle.indices), oneTear = oneEyesTriangles(template.parts.tearLine.indices);
-  for (const [loop, eye] of [[template.loops.leftEye, hosts.eyeLeft], [template.loops.rightEye, hosts.eyeRight]] as const) {
-    const { center, radius } = fitSphere(eye);
+  const eyes = [fitSphere(hosts.eyeLeft), fitSphere(hosts.eyeRight)];
+  const seatings = caruncleSeatings(template, hosts.head, eyes);
+  [template.loops.leftEye, template.loops.rightEye].forEach((loop, e) => {
     const rim = lidRims(hosts.head, loop).lower;
-    tear.push(...firstClearOfHead(TEAR_SHIFTS.map((shift) => tearLinePoints(rim, center, radius, tearStations, shift)), oneTear, head));
-    const seats = CARUNCLE_SEATS.map((at) => caruncleOn(vertex(hosts.head, loop[0]), centroid(hosts.head, loop), center, radius, caruncle.segments, caruncle.rings, at));
-    caruncles.push(...firstClearOfHead(seats, oneCaruncle, head));
-  }
+    tear.push(...firstClearOfHead(TEAR_SHIFTS.map((shift) => tearLinePoints(rim, eyes[e].center, eyes[e].radius, tearStations, shift)), oneTear, head));
+    caruncles.push(...firstClearOfHead(seatings[e], oneCaruncle, head));
+  });
   placed.tearLine = Float32Array.from(tear.flat());
   placed.caruncle = Float32Array.from(caruncles.flat());
   return placed;
 }
 
+/** Per eye (left first), the caruncle's points at each of CARUNCLE_SEATS in the inner corner of `head`'s lids, on `eyes`. */
+export function caruncleSeatings(template: HeadTemplate, head: Float32Array, eyes: readonly Sphere[]): Vec3[][][] {
+  const { segments, rings } = template.boundResolution.caruncle;
+  return [template.loops.leftEye, template.loops.rightEye].map((loop, e) =>
+    CARUNCLE_SEATS.map((at) => caruncleOn(vertex(head, loop[0]), centroid(head, loop), eyes[e].center, eyes[e].radius, segments, rings, at)),
+  );
+}
+
 /** The triangles of a part made of two eyes' alike (left first, as buildBoundParts makes them): the first eye's. */
-function oneEyesTriangles(indices: Uint32Array): Uint32Array {
+export function oneEyesTriangles(indices: Uint32Array): Uint32Array {
   return indices.subarray(0, indices.length / 2);
 }
 

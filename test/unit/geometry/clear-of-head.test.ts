@@ -12,8 +12,11 @@ test('firstClearOfHead: the first placing the skin leaves clear', () => {
   assert.deepEqual(firstClearOfHead([standing(0), standing(0.05), standing(0.5), standing(1)], part, head), standing(0.5));
 });
 
-test('firstClearOfHead: the first placing when the skin cuts every one', () => {
-  assert.deepEqual(firstClearOfHead([standing(0), standing(0.05)], part, head), standing(0));
+test('firstClearOfHead: when the skin cuts every placing, the first that it cuts least', () => {
+  // Two triangles standing through the skin, or one: the second placing is cut once, the others twice.
+  const pair = Uint32Array.from([0, 1, 2, 3, 4, 5]);
+  const two = (z1: number, z2: number): Vec3[] => [...standing(z1), ...standing(z2).map((p): Vec3 => [p[0] + 0.5, p[1], p[2]])];
+  assert.deepEqual(firstClearOfHead([two(0, 0), two(0, 0.5), two(0.05, 0.5), two(0.02, 0.02)], pair, head), two(0, 0.5));
 });
 
 test('firstClearOfHead: skin whose corners all lie outside the placings still counts', () => {
