@@ -183,7 +183,8 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
     const still = rest.parts[name];
     const out = deltas[name];
     const follows = movesAny(deltas, boundHostVertices(frame.template, name));
-    const pressed = name === 'caruncle' && movesAnyOf(deltas.head, skinAroundCaruncles(rest.hosts.head, still));
+    const around = name === 'caruncle' ? skinAroundCaruncles(rest.hosts.head, frame.template.head.indices, still) : undefined;
+    const pressed = around !== undefined && movesAnyOf(deltas.head, around.vertices);
     if (!follows && !pressed) {
       out.fill(0);
       continue;
@@ -192,10 +193,10 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
     const shaped = follows ? placeBoundPart(frame.template, name, hosts, bindings[name]) : still.slice();
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
     if (ON_EYEBALLS.includes(name)) keepOnEyeballs(shaped, still, rest.eyes);
-    if (name === 'caruncle') {
+    if (around) {
       const eyes = [fitSphere(hosts.eyeLeft), fitSphere(hosts.eyeRight)];
-      const head = { positions: hosts.head, indices: frame.template.head.indices };
-      pressCaruncles(shaped, oneEyesTriangles(frame.template.parts.caruncle.indices), head, eyes, caruncleSeatings(frame.template, hosts.head, eyes));
+      const head = { positions: hosts.head, indices: around.triangles };
+      pressCaruncles(shaped, oneEyesTriangles(frame.template.parts.caruncle.indices), head, eyes, () => caruncleSeatings(frame.template, head.positions, eyes));
     }
     difference(shaped, still, out);
   }

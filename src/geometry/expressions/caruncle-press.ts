@@ -11,22 +11,41 @@ const PRESS = [[0, 1], [1 / 3, 1], [2 / 3, 1], [1, 1], [1, 0.5], [1, 0.25]] as c
 const LEFT_OFF = 0.003;
 /** Skin further (cm) from a caruncle at rest than this is not looked at: the inner corner's lining and lids about it. */
 const REACH = 0.3;
+/** Skin further (cm) from a caruncle at rest than this cannot reach it in any shape: a lid's whole travel. */
+const TRAVEL = 1.5;
 
-const around = new WeakMap<ArrayLike<number>, Uint32Array>();
+interface Around {
+  /** Head vertices within REACH of a caruncle. */
+  vertices: Uint32Array;
+  /** Head triangles (indices) with a corner within TRAVEL of one. */
+  triangles: Uint32Array;
+}
+
+const aroundOf = new WeakMap<ArrayLike<number>, Around>();
 
 /**
- * The head's vertices (of `head`, at rest) within REACH of the caruncles (`caruncles`, at rest): a shape that moves
- * none of them cannot bring skin through a caruncle, even one that leaves the caruncle's own lid triangles still (a
- * look down turns the lining beside the inner corner). Found once per avatar.
+ * The head's skin about the caruncles (`caruncles`, on `head` at rest, `indices` its triangles), found once per
+ * avatar: a shape that moves none of its `vertices` cannot bring skin through a caruncle, even one that leaves the
+ * caruncle's own lid triangles still (a look down turns the lining beside the inner corner), and only its `triangles`
+ * can meet one.
  */
-export function skinAroundCaruncles(head: ArrayLike<number>, caruncles: ArrayLike<number>): Uint32Array {
-  let found = around.get(caruncles);
+export function skinAroundCaruncles(head: ArrayLike<number>, indices: Uint32Array, caruncles: ArrayLike<number>): Around {
+  let found = aroundOf.get(caruncles);
   if (!found) {
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < caruncles.length; i++) [lo[i % 3], hi[i % 3]] = [Math.min(lo[i % 3], caruncles[i] - REACH), Math.max(hi[i % 3], caruncles[i] + REACH)];
-    const near: number[] = [];
-    for (let v = 0; v < head.length / 3; v++) if ([0, 1, 2].every((k) => head[3 * v + k] >= lo[k] && head[3 * v + k] <= hi[k])) near.push(v);
-    around.set(caruncles, (found = Uint32Array.from(near)));
+    const within = (reach: number) => {
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < caruncles.length; i++) [lo[i % 3], hi[i % 3]] = [Math.min(lo[i % 3], caruncles[i] - reach), Math.max(hi[i % 3], caruncles[i] + reach)];
+      const inside = new Uint8Array(head.length / 3);
+      for (let v = 0; v < inside.length; v++) inside[v] = head[3 * v] >= lo[0] && head[3 * v] <= hi[0] && head[3 * v + 1] >= lo[1] && head[3 * v + 1] <= hi[1] && head[3 * v + 2] >= lo[2] && head[3 * v + 2] <= hi[2] ? 1 : 0;
+      return inside;
+    };
+    const near = within(REACH), reached = within(TRAVEL);
+    const triangles: number[] = [];
+    for (let t = 0; t < indices.length; t += 3) if (reached[indices[t]] || reached[indices[t + 1]] || reached[indices[t + 2]]) triangles.push(indices[t], indices[t + 1], indices[t + 2]);
+    const vertices: number[] = [];
+    near.forEach((inside, v) => inside && vertices.push(v));
+    found = { vertices: Uint32Array.from(vertices), triangles: Uint32Array.from(triangles) };
+    aroundOf.set(caruncles, found);
   }
   return found;
 }
@@ -36,11 +55,12 @@ export function skinAroundCaruncles(head: ArrayLike<number>, caruncles: ArrayLik
  * keeps it clear of the shaped head, when a lid comes through it: a squint or a look down brings the lid's back or the
  * lining over the inner corner where the caruncle rests (on the 18 test avatars 5-38 pairs of triangles in the worst
  * shape on seven of them). Where no press clears it, it moves to the first of `seatings` (per eye, its places in the
- * shaped corner) that does; where none does, it takes whichever of them all cuts the fewest. `triangles` are one
- * eye's (indices into its points); `eyes` the shaped eyeballs, left first.
+ * shaped corner; made only then) that does; where none does, it takes whichever of them all cuts the fewest.
+ * `triangles` are one eye's (indices into its points); `eyes` the shaped eyeballs, left first.
  */
-export function pressCaruncles(points: Float32Array, triangles: Uint32Array, head: { positions: Float32Array; indices: Uint32Array }, eyes: readonly Sphere[], seatings: readonly Vec3[][][]): void {
+export function pressCaruncles(points: Float32Array, triangles: Uint32Array, head: { positions: Float32Array; indices: Uint32Array }, eyes: readonly Sphere[], seatings: () => readonly Vec3[][][]): void {
   const perEye = points.length / 6;
+  let seats: readonly Vec3[][][] | undefined;
   eyes.forEach((eye, e) => {
     const own = Array.from({ length: perEye }, (_, i): Vec3 => [points[3 * (e * perEye + i)], points[3 * (e * perEye + i) + 1], points[3 * (e * perEye + i) + 2]]);
     const off = (p: Vec3) => Math.hypot(p[0] - eye.center[0], p[1] - eye.center[1], p[2] - eye.center[2]);
@@ -49,7 +69,11 @@ export function pressCaruncles(points: Float32Array, triangles: Uint32Array, hea
       const d = off(p), k = (inner - share * room + kept * (d - inner)) / d;
       return [eye.center[0] + k * (p[0] - eye.center[0]), eye.center[1] + k * (p[1] - eye.center[1]), eye.center[2] + k * (p[2] - eye.center[2])];
     }));
-    const chosen = firstClearOfHead([...pressed, ...seatings[e]], triangles, head);
-    chosen.forEach((p, i) => points.set(p, 3 * (e * perEye + i)));
+    let chosen = firstClearOfHead(pressed, triangles, head);
+    if (chosen.cuts > 0) {
+      const moved = firstClearOfHead((seats ??= seatings())[e], triangles, head);
+      if (moved.cuts < chosen.cuts) chosen = moved;
+    }
+    chosen.points.forEach((p, i) => points.set(p, 3 * (e * perEye + i)));
   });
 }

@@ -136,8 +136,8 @@ export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostN
   const seatings = caruncleSeatings(template, hosts.head, eyes);
   [template.loops.leftEye, template.loops.rightEye].forEach((loop, e) => {
     const rim = lidRims(hosts.head, loop).lower;
-    tear.push(...firstClearOfHead(TEAR_SHIFTS.map((shift) => tearLinePoints(rim, eyes[e].center, eyes[e].radius, tearStations, shift)), oneTear, head));
-    caruncles.push(...firstClearOfHead(seatings[e], oneCaruncle, head));
+    tear.push(...firstClearOfHead(TEAR_SHIFTS.map((shift) => tearLinePoints(rim, eyes[e].center, eyes[e].radius, tearStations, shift)), oneTear, head).points);
+    caruncles.push(...firstClearOfHead(seatings[e], oneCaruncle, head).points);
   });
   placed.tearLine = Float32Array.from(tear.flat());
   placed.caruncle = Float32Array.from(caruncles.flat());

@@ -12,7 +12,7 @@ const zs = (p: Float32Array, from: number) => [p[from + 2], p[from + 5], p[from 
 
 test('pressCaruncles: a caruncle the skin cuts is pressed towards its eyeball until clear, whole; one it leaves clear stays', () => {
   const points = caruncles();
-  pressCaruncles(points, triangle, skinAt(1.055), eyes, [[], []]);
+  pressCaruncles(points, triangle, skinAt(1.055), eyes, () => [[], []]);
   const left = zs(points, 0);
   assert.ok(Math.max(...left) < 1.055, `pressed below the skin: ${left}`);
   assert.ok(Math.min(...left) > 1.003 - 1e-6, `still off the eyeball: ${left}`);
@@ -25,6 +25,6 @@ test('pressCaruncles: skin too close for any press takes the first seat it leave
   const seat = [[3.5, 0, 0.7], [3.51, 0, 0.72], [3.5, 0.01, 0.72]] as [number, number, number][];
   // A wall of skin across the caruncle, from the eyeball out: every press leaves it cut.
   const wall = { positions: Float32Array.from([3.005, -1, 0.9, 3.005, 1, 0.9, 3.005, 1, 1.2, 3.005, -1, 1.2]), indices: Uint32Array.from([0, 1, 2, 0, 2, 3]) };
-  pressCaruncles(points, triangle, wall, eyes, [[seat], []]);
+  pressCaruncles(points, triangle, wall, eyes, () => [[seat], []]);
   assert.deepEqual([...points.subarray(0, 9)].map((x) => Math.round(x * 100) / 100), seat.flat());
 });
