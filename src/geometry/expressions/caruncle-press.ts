@@ -53,8 +53,8 @@ export function skinAroundCaruncles(head: ArrayLike<number>, indices: Uint32Arra
 /**
  * Presses each eye's caruncle (`points`, both eyes', left first, as shaped, in place) towards its eyeball as far as
  * keeps it clear of the shaped head, when a lid comes through it: a squint or a look down brings the lid's back or the
- * lining over the inner corner where the caruncle rests (on the 18 test avatars 5-38 pairs of triangles in the worst
- * shape on seven of them). Where no press clears it, it moves to the first of `seatings` (per eye, its places in the
+ * lining over the inner corner where the caruncle rests (5-38 pairs of triangles in the worst shape on seven of the
+ * 36 test avatars, 18 per template). Where no press clears it, it moves to the first of `seatings` (per eye, its places in the
  * shaped corner; made only then) that does; where none does, it takes whichever of them all cuts the fewest.
  * `triangles` are one eye's (indices into its points); `eyes` the shaped eyeballs, left first.
  */
