@@ -50,11 +50,11 @@ function caruncleSeat(corner: Vec3, middle: Vec3, inset = CARUNCLE.inset): Vec3 
 }
 
 /**
- * The caruncle's points at the inner corner `corner` of an eye opening whose middle is `middle` (at the template's seat
- * unless `at` says otherwise), in the order
- * `addCaruncle` makes its vertices (top pole, rings, bottom pole), on the eyeball right behind its seat as seen from
- * the front (`behindOnEyeball`; along the line from the eyeball's centre, a fitted head's caruncle lay on the white
- * well inside the corner, and cut into the eyeball on 8 of 18 avatars).
+ * The caruncle's points at the inner corner `corner` of an eye opening whose middle is `middle` (at the template's
+ * seat unless `at` says otherwise), in the order `addCaruncle` makes its vertices (top pole, rings, bottom pole), on
+ * the eyeball right behind its seat as seen from the front (`behindOnEyeball`; along the line from the eyeball's
+ * centre, a fitted head's caruncle lay on the white well inside the corner, and cut into the eyeball on 8 of 18
+ * avatars).
  */
 export function caruncleOn(corner: Vec3, middle: Vec3, eyeCentre: Vec3, eyeRadius: number, segments: number, rings: number, at: CaruncleSeat = CARUNCLE): Vec3[] {
   const seat = caruncleSeat(corner, middle, at.inset);

@@ -21,9 +21,9 @@ export const TEAR_SHIFTS: readonly number[] = [0, 0.005, 0.01, 0.015, 0.02];
 
 /**
  * The tear line's points along the lower lid's margin (`rim`, inner corner to outer), two per station (on the margin's
- * line, then `above` it; both `shift` higher), in the order `addTearLine` makes its vertices. Each column lies on the eyeball right behind
- * its margin point as seen from the front (`behindOnEyeball`; along the line from the eyeball's centre, the strip lay on
- * the white of a fitted head, a pale stroke across it: p12-a). The columns stand out far enough that the strip's flat
+ * line, then `above` it; both `shift` higher), in the order `addTearLine` makes its vertices. Each column lies on the
+ * eyeball right behind its margin point as seen from the front (`behindOnEyeball`; along the line from the eyeball's
+ * centre, the strip lay on the white of a fitted head, a pale stroke across it: p12-a). The columns stand out far enough that the strip's flat
  * chords between them keep `gap`, just outside the cornea (at most 0.24 mm out), which passes under the strip as the
  * eye looks down and the lower lid, rising in a squint, carries the strip over it. (With 1.6's six stations, 4 mm
  * apart, the chords sagged 0.19 mm; both templates now have 16.)
