@@ -64,4 +64,3 @@ for (const [version, photo] of [['2.0', 'p12-a'], ['2.0', 'p03-a'], ['2.0', 'p03
     assert.deepEqual(crossings, []);
   });
 }
-
