@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import type { Sphere } from '../mesh/sphere-fit.ts';
 import { firstClearOfHead } from '../template/clear-of-head.ts';
+import { inBoxAround, trianglesWithCornerIn } from '../mesh/near-points.ts';
 
 /**
  * How a lid passing through a caruncle may press it: the share of the room between it and its eyeball it is pressed
@@ -32,19 +33,9 @@ const aroundOf = new WeakMap<ArrayLike<number>, Around>();
 export function skinAroundCaruncles(head: ArrayLike<number>, indices: Uint32Array, caruncles: ArrayLike<number>): Around {
   let found = aroundOf.get(caruncles);
   if (!found) {
-    const within = (reach: number) => {
-      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-      for (let i = 0; i < caruncles.length; i++) [lo[i % 3], hi[i % 3]] = [Math.min(lo[i % 3], caruncles[i] - reach), Math.max(hi[i % 3], caruncles[i] + reach)];
-      const inside = new Uint8Array(head.length / 3);
-      for (let v = 0; v < inside.length; v++) inside[v] = head[3 * v] >= lo[0] && head[3 * v] <= hi[0] && head[3 * v + 1] >= lo[1] && head[3 * v + 1] <= hi[1] && head[3 * v + 2] >= lo[2] && head[3 * v + 2] <= hi[2] ? 1 : 0;
-      return inside;
-    };
-    const near = within(REACH), reached = within(TRAVEL);
-    const triangles: number[] = [];
-    for (let t = 0; t < indices.length; t += 3) if (reached[indices[t]] || reached[indices[t + 1]] || reached[indices[t + 2]]) triangles.push(indices[t], indices[t + 1], indices[t + 2]);
     const vertices: number[] = [];
-    near.forEach((inside, v) => inside && vertices.push(v));
-    found = { vertices: Uint32Array.from(vertices), triangles: Uint32Array.from(triangles) };
+    inBoxAround(head, caruncles, REACH).forEach((inside, v) => inside && vertices.push(v));
+    found = { vertices: Uint32Array.from(vertices), triangles: trianglesWithCornerIn(indices, inBoxAround(head, caruncles, TRAVEL)) };
     aroundOf.set(caruncles, found);
   }
   return found;

@@ -1,4 +1,5 @@
 import { triangleBoxes } from '../mesh/box-grid.ts';
+import { inBoxAround, trianglesWithCornerIn } from '../mesh/near-points.ts';
 import { rayTriangle, trianglesIntersect } from '../mesh/triangle-tests.ts';
 import { sub, vertex } from '../mesh/vec.ts';
 import type { HeadTemplate } from '../template/types.ts';
@@ -314,23 +315,7 @@ const candidatesOf = new WeakMap<ArrayLike<number>, Uint32Array>();
 /** The head's triangles (indices) that lie within REACH of the lashes on the neutral head: found once per avatar. */
 function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): Uint32Array {
   let found = candidatesOf.get(restHead);
-  if (!found) {
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < restLashes.length; i++) {
-      lo[i % 3] = Math.min(lo[i % 3], restLashes[i] - REACH);
-      hi[i % 3] = Math.max(hi[i % 3], restLashes[i] + REACH);
-    }
-    const { indices } = template.head, kept: number[] = [];
-    for (let t = 0; t < indices.length; t += 3) {
-      let inside = false;
-      for (let c = 0; c < 3 && !inside; c++) {
-        const v = 3 * indices[t + c];
-        inside = restHead[v] >= lo[0] && restHead[v] <= hi[0] && restHead[v + 1] >= lo[1] && restHead[v + 1] <= hi[1] && restHead[v + 2] >= lo[2] && restHead[v + 2] <= hi[2];
-      }
-      if (inside) kept.push(indices[t], indices[t + 1], indices[t + 2]);
-    }
-    candidatesOf.set(restHead, (found = Uint32Array.from(kept)));
-  }
+  if (!found) candidatesOf.set(restHead, (found = trianglesWithCornerIn(template.head.indices, inBoxAround(restHead, restLashes, REACH))));
   return found;
 }
 
