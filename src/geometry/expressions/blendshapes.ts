@@ -1,8 +1,8 @@
-import type { MorphTarget, Vec3 } from '../../model/avatar.ts';
+import type { MorphTarget } from '../../model/avatar.ts';
 import type { Feature } from '../../model/product.ts';
 import { BOUND_PART_NAMES, type BoundPartName, type HeadTemplate, type MeshName } from '../template/types.ts';
 import { BOUND_HOSTS, boundHostVertices, caruncleSeatings, oneEyesTriangles, placeBoundPart, rebind, type BoundHostName } from '../template/bound-parts.ts';
-import { fitSphere } from '../mesh/sphere-fit.ts';
+import { fitSphere, type Sphere } from '../mesh/sphere-fit.ts';
 import { keepOnEyeballs } from './on-eyeballs.ts';
 import { pressCaruncles, skinAroundCaruncles } from './caruncle-press.ts';
 import type { SurfaceBinding } from '../mesh/surface-binding.ts';
@@ -79,7 +79,7 @@ export function buildShapesAtRest(
   const hosts = { head: fitted.head, eyeLeft: fitted.parts.eyeLeft, eyeRight: fitted.parts.eyeRight };
   const bindings = { ...template.bound, eyelashes: rebind(template, 'eyelashes', fitted.parts.eyelashes, hosts), tearLine: rebind(template, 'tearLine', fitted.parts.tearLine, hosts), caruncle: rebind(template, 'caruncle', fitted.parts.caruncle, hosts) };
   const placed = Object.fromEntries(BOUND_PART_NAMES.map((name) => [name, placeBoundPart(template, name, hosts, bindings[name])])) as Record<BoundPartName, Float32Array>;
-  const eyes = [fitSphere(hosts.eyeLeft).center, fitSphere(hosts.eyeRight).center];
+  const eyes = [fitSphere(hosts.eyeLeft), fitSphere(hosts.eyeRight)];
   const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, { hosts, parts: placed, eyes }) : undefined;
   const from = rested ?? { hosts, parts: placed, eyes };
   for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
@@ -98,8 +98,8 @@ export function buildShapesAtRest(
 interface ShapeRest {
   hosts: Record<BoundHostName, Float32Array>;
   parts: Record<BoundPartName, Float32Array>;
-  /** The eyeballs' centres (the eye shapes turn them about these). */
-  eyes: Vec3[];
+  /** The eyeballs, left first (the eye shapes turn them about their centres, so a shape leaves these as they are). */
+  eyes: Sphere[];
 }
 
 export const BLINKS: readonly ArkitName[] = ['eyeBlinkLeft', 'eyeBlinkRight'];
@@ -194,9 +194,8 @@ function followHosts(frame: ExpressionFrame, bindings: Record<BoundPartName, Sur
     if (name === 'eyelashes') keepLashesClear(frame.template, hosts.head, shaped, { head: rest.hosts.head, lashes: still });
     if (ON_EYEBALLS.includes(name)) keepOnEyeballs(shaped, still, rest.eyes);
     if (around) {
-      const eyes = [fitSphere(hosts.eyeLeft), fitSphere(hosts.eyeRight)];
       const head = { positions: hosts.head, indices: around.triangles };
-      pressCaruncles(shaped, oneEyesTriangles(frame.template.parts.caruncle.indices), head, eyes, () => caruncleSeatings(frame.template, head.positions, eyes));
+      pressCaruncles(shaped, oneEyesTriangles(frame.template.parts.caruncle.indices), head, rest.eyes, () => caruncleSeatings(frame.template, head.positions, rest.eyes));
     }
     difference(shaped, still, out);
   }
