@@ -59,8 +59,12 @@ const EAR_ANCHORS = { right: [127, 234, 93, 132], left: [356, 454, 323, 361] };
 const FACE_WIDTH: [number, number] = [234, 454];
 /** Two points on the brows and two at the nose's base (the alae's bottoms): an ear spans about their heights. */
 const EAR_LEVEL = [105, 334, 98, 327];
-/** Over this distance (cm) from the skin an ear's stem blends from the warp into the ear's own motion. */
-const EAR_STEM = 1.2;
+/**
+ * Over this distance (cm) from the skin round its opening an ear blends from the warp into its own motion. The
+ * pinna's front leans in to the head, so it moves mostly with the skin beside it. Over 1.2 cm (or 1.6 on 1.6), the
+ * leaned front's layers sheared through each other on some fitted heads (couple, p12-a).
+ */
+const EAR_STEM = 2;
 
 function earRest(head: MeshData, ear: readonly number[], anchors: number[]): EarRest {
   const inEar = new Set(ear);

@@ -52,6 +52,23 @@ const tragusWeight = (angle: number) => Math.max(0, Math.cos(angle - TRAGUS.angl
 const antitragusWeight = (angle: number) => Math.max(0, Math.cos(angle - ANTITRAGUS.angle)) ** 14;
 /** How much of the front (where the helix's crus enters the concha) an outline angle is. */
 const frontWeight = (angle: number) => Math.max(0, -Math.cos(angle)) ** 2;
+/**
+ * A real pinna meets the head at its front (the helix's root, the tragus) and stands out towards the back,
+ * 20-30 degrees off the side of the head (here its rim 0.5 cm out at the front, 1.6 cm at the back: about
+ * 20 degrees). Standing level, it read as a plate on a stem from the front. The pinna's rings are lowered towards the head by up to
+ * FRONT_DROP cm at the front, as a whole, so that their relief stays; the stem under them is squeezed to
+ * STEM_FRONT of its height there, so that it stays below them. Raised to FRONT_DROP 0.75 (stem 0.15), or
+ * with the concha's floor lowered as well, the shell cuts itself.
+ */
+const FRONT_DROP = 0.65;
+const STEM_FRONT = 0.15;
+/** The pinna's first ring: those before it are the stem. */
+const PINNA_RING = 2;
+/** 0 at the back of the outline, 1 at its front. */
+const frontness = (angle: number) => (1 - Math.cos(angle)) / 2;
+/** Distance out of ring r at an outline angle, leaning the pinna in towards the head at its front. */
+const leaned = (distance: number, r: number, angle: number) =>
+  r < PINNA_RING ? distance * (1 - (1 - STEM_FRONT) * frontness(angle)) : distance - FRONT_DROP * frontness(angle);
 /** Ring r's distance out at the front: a straight slope from the crest down to the concha's wall. */
 const frontDistance = (r: number) => RINGS[CREST][1] + ((RINGS[RINGS.length - 1][1] - RINGS[CREST][1]) * (r - CREST)) / (RINGS.length - 1 - CREST);
 
@@ -104,9 +121,9 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
       // The tragus and the antitragus stand up on the concha's rim, the inner ring the most.
       const knobs = r >= RINGS.length - 2 ? (TRAGUS.height * tragusWeight(angle) + ANTITRAGUS.height * antitragusWeight(angle)) * (r === RINGS.length - 1 ? 1 : 0.5) : 0;
       const relief = r > CREST ? distance + (frontDistance(r) - distance) * frontWeight(angle) : distance;
-      const lift = relief * (1 - lobe) + lobeDistance * lobe + knobs;
+      const lift = leaned(relief * (1 - lobe) + lobeDistance * lobe + backExtra * backness, r, angle) + knobs;
       // The base's own curvature fades out as the rings leave the head.
-      return add(planar, scale(out, lift + backExtra * backness + dot(relJ, out) * (1 - blend)));
+      return add(planar, scale(out, lift + dot(relJ, out) * (1 - blend)));
     }),
   );
   return { rings, apex: add(add(b, scale(back, PINNA.back * 0.8)), scale(out, CONCHA_OUT)) };
