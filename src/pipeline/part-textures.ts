@@ -9,6 +9,8 @@ import { encodeTextures } from './encode-textures.ts';
 import { imagesInSharedMemory } from './shared-memory.ts';
 
 export const PART_TEXTURE_SIZE = 256;
+/** The eyes are looked at close up: their iris spans half the texture, 256 texels across. */
+export const EYE_TEXTURE_SIZE = 512;
 /** Strands a pixel or two wide need more texels than the solid parts. */
 const LASH_TEXTURE_SIZE = 512;
 /** Strands per card, per lid (per eye). */
@@ -19,7 +21,7 @@ const CARUNCLE_COLOUR: Rgb = [205, 128, 128];
 export const PART_ALPHA_TEXTURES: ReadonlySet<string> = new Set(['eyelashes_baseColor.png']);
 
 /**
- * `<part>_baseColor.png` of every part that has one, `eye` (the baked eye texture, PART_TEXTURE_SIZE
+ * `<part>_baseColor.png` of every part that has one, `eye` (the baked eye texture, EYE_TEXTURE_SIZE
  * square) for both eyeballs; in the order of the template's meshes. The cornea and the tear line are clear
  * and have none: their material's colour and opacity say all.
  */
@@ -28,7 +30,7 @@ export function partTextures(tpl: TemplateView, eye: Uint8Array): Map<string, Rg
   const images = new Map<string, RgbaImage>();
   for (const m of tpl.meshes.slice(1)) {
     const name = `${m.name}_baseColor.png`;
-    const image = m.name in tpl.eyes ? square(PART_TEXTURE_SIZE, eye) : own.get(name);
+    const image = m.name in tpl.eyes ? square(EYE_TEXTURE_SIZE, eye) : own.get(name);
     if (image) images.set(name, image);
   }
   return images;

@@ -16,7 +16,7 @@ import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
 import { innerMatte, type PersonMatte } from './face/person-matte.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
-import { PART_TEXTURE_SIZE } from './part-textures.ts';
+import { EYE_TEXTURE_SIZE } from './part-textures.ts';
 import type { TemplateView } from './template-view.ts';
 
 /** Landmarks sitting on plain skin (cheeks, forehead, chin) where the skin tone is measured. */
@@ -61,7 +61,7 @@ export interface PhotoTexturePrep {
   person: Uint8Array;
   /** The iris colour under white light (sRGB). */
   iris: Rgb;
-  /** The eyeballs' RGBA texture, PART_TEXTURE_SIZE square. */
+  /** The eyeballs' RGBA texture, EYE_TEXTURE_SIZE square. */
   eye: Uint8Array;
 }
 
@@ -89,7 +89,7 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   const person = innerMatte(input.matte);
   const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), innerLips);
   const iris = balanceIris(measureIris(photo, lm), balance.gains, photoSkin, sclera, SCLERA);
-  const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
+  const eye = bakeEyeTexture(EYE_TEXTURE_SIZE, tpl.irisUv, iris);
   const corners = MOUTH_CORNERS.map((c) => {
     const [outer, inner] = contour([c.outer, c.inner]);
     return { outer, inner };

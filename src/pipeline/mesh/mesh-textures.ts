@@ -28,7 +28,7 @@ import { FACE_POINTS } from '../face/pose.ts';
 import { measureIris, measureSclera } from '../face/face-regions.ts';
 import { balanceIris } from '../../geometry/texture/white-balance.ts';
 import type { TemplateView } from '../template-view.ts';
-import { PART_TEXTURE_SIZE, partTextures } from '../part-textures.ts';
+import { EYE_TEXTURE_SIZE, partTextures } from '../part-textures.ts';
 
 /** Scan surface farther than this (cm) from the fitted head gives no colour (the fill takes over). */
 const TRANSFER_REACH = 1;
@@ -85,7 +85,7 @@ export function bakeMeshTextures(tpl: TemplateView, head: MeshData, scan: Transf
   }
   const images = new Map<string, RgbaImage>();
   images.set('head_baseColor.png', { width: size, height: size, rgba });
-  const eye = bakeEyeTexture(PART_TEXTURE_SIZE, tpl.irisUv, iris);
+  const eye = bakeEyeTexture(EYE_TEXTURE_SIZE, tpl.irisUv, iris);
   for (const [name, image] of partTextures(tpl, eye)) images.set(name, image);
   return { images, skin, iris };
 }
