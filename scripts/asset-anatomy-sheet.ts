@@ -18,10 +18,10 @@ import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 const PHOTOS = ['p05-a', 'p13-a', 'p03-a'];
 const here = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-/** --closeups: the eyes open and closed (front, below) and the mouth open, to docs/asset-eyes.png. */
+/** --closeups: the eyes open, the left one close up, the eyes closed (front, below) and the mouth open, to docs/asset-eyes.png. */
 const closeups = args.includes('--closeups');
 const mouth = args.includes('--mouth');
-const VIEWS = mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'] : closeups ? ['eyes', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
+const VIEWS = mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'] : closeups ? ['eyes', 'eye-close', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
 const sheetName = mouth ? 'asset-mouth' : closeups ? 'asset-eyes' : 'asset-anatomy';
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const before = option('--before');

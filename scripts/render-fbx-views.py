@@ -2,7 +2,7 @@
 
 blender -b --factory-startup -P scripts/render-fbx-views.py -- AVATAR.fbx OUT_PREFIX [SIZE] [closeups]
 Writes OUT_PREFIX-front.png, -side.png, -three-quarter.png and -ear.png (Cycles on the CPU,
-transparent background); with `closeups` instead -eyes.png, -eyes-closed.png (eyeBlink* at 1),
+transparent background); with `closeups` instead -eyes.png, -eye-close.png (the left eye, 3 cm across), -eyes-closed.png (eyeBlink* at 1),
 -eyes-closed-below.png and -mouth.png (jawOpen at 1); with `mouth` instead -mouth.png, -mouth-aa.png
 (viseme_aa), -mouth-tongue.png (tongueOut) from the front and -mouth-three-quarter.png (jawOpen); with `hair` instead -hair-front.png, -hair-side.png,
 -hair-back.png and -hair-three-quarter.png, close on the head from a little above. The avatar's frame is Y up, face along +Z; Blender's importer turns it
@@ -110,6 +110,8 @@ if closeups:
     span = (eye_left - eye_right).length
     set_shapes({})
     shoot('eyes', (0, -1, 0.05), eyes, span * 1.8)
+    # The left eye alone, 3 cm across: the iris's texture as a close-up in a game shows it.
+    shoot('eye-close', (0, -1, 0.05), eye_left, 3 * unit)
     set_shapes({'eyeBlinkLeft': 1.0, 'eyeBlinkRight': 1.0})
     shoot('eyes-closed', (0, -1, 0.05), eyes, span * 1.8)
     shoot('eyes-closed-below', (0, -0.8, -0.6), eyes, span * 1.8)
