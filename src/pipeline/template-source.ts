@@ -61,8 +61,8 @@ const FACE_WIDTH: [number, number] = [234, 454];
 const EAR_LEVEL = [105, 334, 98, 327];
 /**
  * Over this distance (cm) from the skin round its opening an ear blends from the warp into its own motion. The
- * pinna's front leans in to the head, so it moves mostly with the skin beside it. Over 1.2 cm (or 1.6 on 1.6), the
- * leaned front's layers sheared through each other on some fitted heads (couple, p12-a).
+ * pinna's front leans in to the head, so it moves mostly with the skin beside it. Blended over 1.2 cm (1.6 cm on
+ * template 1.6), the leaned front's layers sheared through each other on some fitted heads (couple, p12-a).
  */
 const EAR_STEM = 2;
 

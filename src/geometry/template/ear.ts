@@ -55,10 +55,10 @@ const frontWeight = (angle: number) => Math.max(0, -Math.cos(angle)) ** 2;
 /**
  * A real pinna meets the head at its front (the helix's root, the tragus) and stands out towards the back,
  * 20-30 degrees off the side of the head (here its rim 0.5 cm out at the front, 1.6 cm at the back: about
- * 20 degrees). Standing level, it read as a plate on a stem from the front. The pinna's rings are lowered towards the head by up to
- * FRONT_DROP cm at the front, as a whole, so that their relief stays; the stem under them is squeezed to
- * STEM_FRONT of its height there, so that it stays below them. Raised to FRONT_DROP 0.75 (stem 0.15), or
- * with the concha's floor lowered as well, the shell cuts itself.
+ * 20 degrees). Standing level, it read as a plate on a stem from the front. The pinna's rings are lowered
+ * towards the head by up to FRONT_DROP cm at the front, as a whole, so that their relief stays; the stem
+ * under them is squeezed to STEM_FRONT of its height there, so that it stays below them. At FRONT_DROP
+ * 0.75, or with the concha's floor lowered as well, the shell cuts itself.
  */
 const FRONT_DROP = 0.65;
 const STEM_FRONT = 0.15;

@@ -93,8 +93,8 @@ function noise(i: number): number {
 /**
  * The iris's shade at each texel of a `size` square eye texture (NaN outside the iris), from the pupil out
  * to the limbal ring: radial fibres of three widths that wind a little, a darker pupillary zone bounded by
- * a lighter collarette a fifth of the way out, and the limbal ring. Every edge is smooth over about
- * a texel: the earlier 64 hard-edged wedges, steps at the collarette and the ring, and a 128 texel iris showed
+ * a lighter collarette a fifth of the way out, and the limbal ring. Every edge is smooth over a few
+ * texels: the earlier 64 hard-edged wedges, steps at the collarette and the ring, and a 128 texel iris showed
  * as blocks in any close-up. Its area mean is IRIS_MEAN_SHADE. The same for every avatar: memoised per size
  * and layout (treat as read-only).
  */
