@@ -62,9 +62,13 @@ export function registerScan(tpl: TemplateView, scan: MeshData, lifted: Float32A
   const options = lids
     ? { graph, free: freeVertices(tpl, true), anchors: { vertices: [...anchored, ...lids.vertices], targets: Float32Array.from([...gather(landmarks, anchored), ...lids.targets]), weight: ANCHOR_WEIGHT } }
     : { graph, free: freeVertices(tpl, false), anchors: { vertices: anchored, targets: gather(landmarks, anchored), weight: ANCHOR_WEIGHT } };
-  fitToSurface(head, template.indices, surface, { ...options, ...COARSE, anchors: withEars(tpl, head, surface, options.anchors) });
+  // The ears stay held where they were aligned through the detailed levels too: a pinna's front leans in to the
+  // head, and its closest points there reach over onto the scan's skin (p12-a's avatar as a scan: 654 folding
+  // vertices by its left ear at the first level, and the coarse fit kept).
+  const withAligned = { ...options, anchors: withEars(tpl, head, surface, options.anchors) };
+  fitToSurface(head, template.indices, surface, { ...withAligned, ...COARSE });
   const coarse = head.slice();
-  const matched = fitDetail(head, coarse, start, template.indices, neighbours, surface, options);
+  const matched = fitDetail(head, coarse, start, template.indices, neighbours, surface, withAligned);
   // Eyes, teeth, tongue and joints follow the fitted face the way the photo path moves them.
   const fitted = fitHead(
     {
