@@ -91,18 +91,18 @@ function noise(i: number): number {
 }
 
 /**
- * The iris's shade at each texel of a `size` square eye texture (NaN outside the iris), from the pupil out
+ * Per texel of a `size` square eye texture: the iris's shade (NaN outside the iris), from the pupil out
  * to the limbal ring: radial fibres of three widths that wind a little, a darker pupillary zone bounded by
- * a lighter collarette a fifth of the way out, and the limbal ring. Every edge is smooth over a few
- * texels: the earlier 64 hard-edged wedges, steps at the collarette and the ring, and a 128 texel iris showed
- * as blocks in any close-up. Its area mean is IRIS_MEAN_SHADE. The same for every avatar: memoised per size
- * and layout (treat as read-only).
+ * a lighter collarette a fifth of the way out, and the limbal ring; and how much of the white and of the
+ * pupil covers it. Every edge is smooth over a few texels: the earlier 64 hard-edged wedges, steps at the
+ * collarette and the ring, and a 128 texel iris showed as blocks in any close-up. The shade's area mean is
+ * IRIS_MEAN_SHADE. The same for every avatar: memoised per size and layout (treat as read-only).
  */
-function irisShades(size: number, iris: IrisUv): Float32Array {
+function eyeLayout(size: number, iris: IrisUv): EyeLayout {
   const key = `${size}:${iris.center.join(',')}:${iris.radius}:${iris.pupilRadius}`;
-  const cached = shadeMaps.get(key);
+  const cached = eyeLayouts.get(key);
   if (cached) return cached;
-  const shades = new Float32Array(size * size).fill(NaN);
+  const layout = { shade: new Float32Array(size * size).fill(NaN), white: new Float64Array(size * size), pupil: new Float64Array(size * size) };
   const pupil = iris.pupilRadius / iris.radius;
   const texel = 1 / (size * iris.radius);
   let sum = 0, count = 0;
@@ -110,6 +110,10 @@ function irisShades(size: number, iris: IrisUv): Float32Array {
     for (let x = 0; x < size; x++) {
       const u = (x + 0.5) / size, v = 1 - (y + 0.5) / size;
       const d = Math.hypot(u - iris.center[0], v - iris.center[1]) / iris.radius;
+      const i = y * size + x;
+      // Into the white over 0.08 of the radius, from the limbal ring's shade.
+      layout.white[i] = ramp(1, 1.08, d);
+      layout.pupil[i] = 1 - ramp(pupil - 2 * texel, pupil + 2 * texel, d);
       if (d < pupil - 2 * texel || d > 1 + texel) continue;
       const t = (d - pupil) / (1 - pupil);
       const angle = Math.atan2(v - iris.center[1], u - iris.center[0]);
@@ -123,16 +127,21 @@ function irisShades(size: number, iris: IrisUv): Float32Array {
       const collarette = 1 + 0.1 * Math.exp(-(((t - 0.2) / 0.04) ** 2));
       const limbus = 1 - 0.55 * ramp(0.74, 0.81, t);
       const shade = (1 + strength * (fibres - 0.5) * 2) * pupillary * collarette * limbus;
-      shades[y * size + x] = shade;
+      layout.shade[i] = shade;
       if (d >= pupil && d < 1) [sum, count] = [sum + shade, count + 1];
     }
   }
   const scale = IRIS_MEAN_SHADE / (sum / count);
-  for (let i = 0; i < shades.length; i++) shades[i] *= scale;
-  shadeMaps.set(key, shades);
-  return shades;
+  for (let i = 0; i < layout.shade.length; i++) layout.shade[i] *= scale;
+  eyeLayouts.set(key, layout);
+  return layout;
 }
-const shadeMaps = new Map<string, Float32Array>();
+interface EyeLayout {
+  shade: Float32Array;
+  white: Float64Array;
+  pupil: Float64Array;
+}
+const eyeLayouts = new Map<string, EyeLayout>();
 /**
  * The iris's mean shade: that of the wedge pattern before it, which the iris colour's measure (IRIS_SHADE) and the
  * previews' iris lightness were tuned with.
@@ -154,26 +163,14 @@ const ramp = (a: number, b: number, x: number) => smoothstep((x - a) / (b - a));
 /** RGBA eye texture of `size` x `size`: pupil, iris in `irisColour`, its soft edge and the sclera. */
 export function bakeEyeTexture(size: number, iris: IrisUv, irisColour: Rgb): Uint8Array {
   const out = new Uint8Array(size * size * 4);
-  const shades = irisShades(size, iris);
-  const pupil = iris.pupilRadius / iris.radius;
-  const texel = 1 / (size * iris.radius);
-  const c = [0, 0, 0];
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const u = (x + 0.5) / size, v = 1 - (y + 0.5) / size;
-      const d = Math.hypot(u - iris.center[0], v - iris.center[1]) / iris.radius;
-      const shade = shades[y * size + x];
-      // Into the white over 0.08 of the radius, from the limbal ring's shade.
-      const white = ramp(1, 1.08, d);
-      const inPupil = 1 - ramp(pupil - 2 * texel, pupil + 2 * texel, d);
-      for (let k = 0; k < 3; k++) {
-        const irisK = Number.isNaN(shade) ? irisColour[k] * 0.45 : irisColour[k] * shade;
-        c[k] = (irisK * (1 - white) + SCLERA[k] * white) * (1 - inPupil) + PUPIL_COLOUR[k] * inPupil;
-      }
-      const o = (y * size + x) * 4;
-      for (let k = 0; k < 3; k++) out[o + k] = Math.max(0, Math.min(255, Math.round(c[k])));
-      out[o + 3] = 255;
+  const { shade, white, pupil } = eyeLayout(size, iris);
+  for (let i = 0; i < size * size; i++) {
+    for (let k = 0; k < 3; k++) {
+      const irisK = Number.isNaN(shade[i]) ? irisColour[k] * 0.45 : irisColour[k] * shade[i];
+      const c = (irisK * (1 - white[i]) + SCLERA[k] * white[i]) * (1 - pupil[i]) + PUPIL_COLOUR[k] * pupil[i];
+      out[4 * i + k] = Math.max(0, Math.min(255, Math.round(c)));
     }
+    out[4 * i + 3] = 255;
   }
   return out;
 }
