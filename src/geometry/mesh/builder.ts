@@ -141,11 +141,18 @@ function areaShrink(loop: Vec3[], rings: readonly Vec3[][], apex: Vec3): number[
   });
   const total = bands.reduce((s, a) => s + a, 0);
   let inside = total;
-  return rings.map((_, r) => {
+  // Each ring's UV circle stays inside the chords of the ring before it, or a triangle between them turns over in
+  // UV space: a band too short for its share of the area (a stem flaring from a small opening) is widened.
+  let before = { radius: 1, points: loop.length };
+  return rings.map((ring, r) => {
     inside -= bands[r];
-    return 1 - Math.sqrt(Math.max(0, inside) / total);
+    const radius = Math.min(Math.sqrt(Math.max(0, inside) / total), before.radius * Math.cos(Math.PI / before.points) * CHORD_CLEARANCE);
+    before = { radius, points: ring.length };
+    return 1 - radius;
   });
 }
+/** The share of a chord's distance from the centre that the next ring's circle may reach. */
+const CHORD_CLEARANCE = 0.98;
 
 const distance = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
