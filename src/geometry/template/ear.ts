@@ -72,35 +72,72 @@ const leaned = (distance: number, r: number, angle: number) =>
 /** Ring r's distance out at the front: a straight slope from the crest down to the concha's wall. */
 const frontDistance = (r: number) => RINGS[CREST][1] + ((RINGS[RINGS.length - 1][1] - RINGS[CREST][1]) * (r - CREST)) / (RINGS.length - 1 - CREST);
 
-export function earRings(positions: ArrayLike<number>, base: readonly number[], side: 1 | -1): { rings: Vec3[][]; apex: Vec3 } {
-  const b = centroid(positions, base);
+/** The ear's axes: out from the head (the side, turned back a little), back along the head and up. */
+export function earFrame(side: 1 | -1): { out: Vec3; back: Vec3; up: Vec3 } {
   const out = normalize([side, 0, -0.2]);
-  const back = normalize(sub([0, 0, -1], scale(out, -out[2])));
-  const up: Vec3 = [0, 1, 0];
-  const centre = add(add(b, scale(back, PINNA.back)), scale(up, PINNA.up));
-  const outline = (angle: number): [number, number] => {
-    // Egg-shaped: broad over the top of the helix, narrowing towards the lobe.
-    const x = PINNA.halfWidth * (1 + PINNA.egg * Math.sin(angle)) * Math.cos(angle), y = PINNA.halfHeight * Math.sin(angle);
-    return [x * Math.cos(PINNA.tilt) + y * Math.sin(PINNA.tilt), -x * Math.sin(PINNA.tilt) + y * Math.cos(PINNA.tilt)];
-  };
-  // Spread the base loop evenly around the outline (by arc length, in the loop's own turning sense).
-  const rel = base.map((v) => sub(vertex(positions, v), b));
-  const flat = rel.map((r): [number, number] => [dot(r, back), dot(r, up)]);
+  return { out, back: normalize(sub([0, 0, -1], scale(out, -out[2]))), up: [0, 1, 0] };
+}
+
+/** The pinna's outline about its centre at an angle (0 back, pi/2 up, pi front), in cm along back and up. */
+export function pinnaOutline(angle: number): [number, number] {
+  // Egg-shaped: broad over the top of the helix, narrowing towards the lobe.
+  const x = PINNA.halfWidth * (1 + PINNA.egg * Math.sin(angle)) * Math.cos(angle), y = PINNA.halfHeight * Math.sin(angle);
+  return [x * Math.cos(PINNA.tilt) + y * Math.sin(PINNA.tilt), -x * Math.sin(PINNA.tilt) + y * Math.cos(PINNA.tilt)];
+}
+
+/**
+ * The outline the skin's opening for an ear takes about its centroid (cm along back and up): the pinna's, at
+ * OPENING_SIZE. The stem rises from it to the pinna's first rings. A larger opening stood out in front of the
+ * pinna, which leans in there, and its stem showed as a flap beside the tragus (at 0.44 and more).
+ */
+export const openingOutline = (angle: number): [number, number] => scale2(pinnaOutline(angle), OPENING_SIZE);
+const OPENING_SIZE = 0.38;
+const scale2 = ([x, y]: [number, number], s: number): [number, number] => [x * s, y * s];
+
+/**
+ * A loop round an ear's opening, as its rings are laid out on it: its points in the (back, up) plane about their
+ * centroid `b`, and each point's outline angle, spread evenly by arc length in the loop's own turning sense from the
+ * point nearest the back direction (`turn` is that sense, +1 or -1).
+ */
+export function loopAround(positions: ArrayLike<number>, loop: readonly number[], side: 1 | -1): { b: Vec3; flat: [number, number][]; angles: number[]; turn: number } {
+  const { back, up } = earFrame(side);
+  const b = centroid(positions, loop);
+  const flat = loop.map((v): [number, number] => {
+    const r = sub(vertex(positions, v), b);
+    return [dot(r, back), dot(r, up)];
+  });
+  const n = loop.length;
+  const turn = Math.sign(shoelace(flat));
+  const start = flat.reduce((best, p, i) => (Math.abs(Math.atan2(p[1], p[0])) < Math.abs(Math.atan2(flat[best][1], flat[best][0])) ? i : best), 0);
+  const along = loopParameters(positions, [...loop.slice(start), ...loop.slice(0, start)]);
+  const angles = loop.map((_, i) => Math.atan2(flat[start][1], flat[start][0]) + turn * 2 * Math.PI * along[(i - start + n) % n]);
+  return { b, flat, angles, turn };
+}
+
+/** Twice the signed area of a polygon. */
+function shoelace(points: readonly [number, number][]): number {
   let area = 0;
-  flat.forEach((p, i) => {
-    const q = flat[(i + 1) % flat.length];
+  points.forEach((p, i) => {
+    const q = points[(i + 1) % points.length];
     area += p[0] * q[1] - q[0] * p[1];
   });
+  return area;
+}
+
+export function earRings(positions: ArrayLike<number>, base: readonly number[], side: 1 | -1): { rings: Vec3[][]; apex: Vec3 } {
+  const { out, back, up } = earFrame(side);
+  const { b, angles, turn } = loopAround(positions, base, side);
+  const centre = add(add(b, scale(back, PINNA.back)), scale(up, PINNA.up));
+  const rel = base.map((v) => sub(vertex(positions, v), b));
   const n = base.length;
-  const start = flat.reduce((best, p, i) => (Math.abs(Math.atan2(p[1], p[0])) < Math.abs(Math.atan2(flat[best][1], flat[best][0])) ? i : best), 0);
-  const along = loopParameters(positions, [...base.slice(start), ...base.slice(0, start)]);
   // Loop position of ring point j (a fraction of the way between base vertices i and i + 1).
   const where = (j: number) => ({ i: Math.floor(j / DETAIL), f: (j % DETAIL) / DETAIL });
   const angleOf = (j: number) => {
     const { i, f } = where(j);
-    const k = (i - start + n) % n;
-    const t = along[k] + f * ((k + 1 < n ? along[k + 1] : 1) - along[k]);
-    return Math.atan2(flat[start][1], flat[start][0]) + Math.sign(area) * 2 * Math.PI * t;
+    const next = angles[(i + 1) % n];
+    // Past the last point the angle goes on a whole turn to the first one.
+    const step = next - angles[i] + (turn * (next - angles[i]) < 0 ? turn * 2 * Math.PI : 0);
+    return angles[i] + f * step;
   };
   const relAt = (j: number): Vec3 => {
     const { i, f } = where(j);
@@ -111,7 +148,7 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
       const angle = angleOf(j);
       const lobe = lobeWeight(angle);
       const grown = r >= 2 ? size * (1 + LOBE_LENGTH * lobe) : size;
-      const [ob, ou] = outline(angle);
+      const [ob, ou] = pinnaOutline(angle);
       const ringCentre = add(b, scale(sub(centre, b), shift));
       const target = add(add(ringCentre, scale(back, ob * grown)), scale(up, ou * grown));
       const relJ = relAt(j);

@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { MeshBuilder } from '../mesh/builder.ts';
-import { centroid, length, lerp, normalize, sub, vertex } from '../mesh/vec.ts';
+import { add, centroid, length, lerp, normalize, scale, sub, vertex } from '../mesh/vec.ts';
+import { earFrame, loopAround, openingOutline } from './ear.ts';
 import { HEAD_CENTRE, NECK_CUT_Y, headRadius } from './head-shape.ts';
 
 /**
@@ -201,6 +202,7 @@ export function buildSkin(b: MeshBuilder, oval: number[], faceUvCentre: [number,
 
   relax(b, grid);
   const earHoles = findEarHoles(b, grid, options);
+  earHoles.forEach((hole, side) => roundOpening(b, grid, hole, side === 0 ? -1 : 1));
   b.stitch(oval, grid[1], oval.map((_, i) => i / n), grid[1].map((_, c) => c / M));
   const isHole = (k: number, c: number) => earHoles.some((h) => k >= h.k0 && k < h.k1 && c >= h.c0 && c < h.c1);
   for (let k = 1; k < K; k++) {
@@ -241,6 +243,59 @@ function findEarHoles(b: MeshBuilder, grid: number[][], options: SkinOptions): [
     { k0, k1: k0 + rings, c0, c1: c0 + columns },
     { k0, k1: k0 + rings, c0: M - c0 - columns, c1: M - c0 },
   ];
+}
+
+/** Cells round an ear's opening over which the skin follows its rounding. */
+const ROUNDING_REACH = 3;
+/** Passes of averaging that spread the rounding over those cells. */
+const ROUNDING_PASSES = 200;
+
+/**
+ * Rounds an ear's opening to the pinna's outline. A block of cells is a parallelogram leaning forwards at the
+ * top (the columns slant down towards the back), while the pinna leans back: the ear's stem rose from the
+ * block's top-front corner, 1.5-2 cm in front of the pinna, as a thin fin. Each vertex of the opening goes to the
+ * outline, at its angle as the ear's rings are laid out and scaled to the block's area, along the head; the skin
+ * round it follows by a displacement spread smoothly over ROUNDING_REACH cells (fixed on the opening, nothing at
+ * the reach's edge), so that no cell folds. Every moved vertex keeps its height over the head shape.
+ */
+function roundOpening(b: MeshBuilder, grid: number[][], hole: SkinHole, side: 1 | -1): void {
+  const M = grid[1].length, K = grid.length - 1;
+  const col = (c: number) => ((c % M) + M) % M;
+  const loop: number[] = [];
+  for (let c = hole.c0; c < hole.c1; c++) loop.push(grid[hole.k0][col(c)]);
+  for (let k = hole.k0; k < hole.k1; k++) loop.push(grid[k][col(hole.c1)]);
+  for (let c = hole.c1; c > hole.c0; c--) loop.push(grid[hole.k1][col(c)]);
+  for (let k = hole.k1; k > hole.k0; k--) loop.push(grid[k][col(hole.c0)]);
+  const { flat, angles } = loopAround(b.positions, loop, side);
+  const outline = angles.map(openingOutline);
+  const fixed = new Map<number, [number, number]>(loop.map((v, i) => [v, [outline[i][0] - flat[i][0], outline[i][1] - flat[i][1]]]));
+  // The displacement (along back and up) of the skin round the opening: each vertex's the mean of its four
+  // neighbours', pass after pass, the opening's fixed and the reach's edge still.
+  const k0 = Math.max(2, hole.k0 - ROUNDING_REACH), k1 = Math.min(K - 1, hole.k1 + ROUNDING_REACH);
+  const free: [number, number][] = [];
+  for (let k = k0; k <= k1; k++) {
+    for (let c = hole.c0 - ROUNDING_REACH; c <= hole.c1 + ROUNDING_REACH; c++) {
+      const inside = k >= hole.k0 && k <= hole.k1 && c >= hole.c0 && c <= hole.c1;
+      if (!inside && k > k0 && k < k1 && c > hole.c0 - ROUNDING_REACH && c < hole.c1 + ROUNDING_REACH) free.push([k, col(c)]);
+    }
+  }
+  const moved = new Map(fixed);
+  const at = (k: number, c: number) => moved.get(grid[k][col(c)]) ?? [0, 0];
+  for (let pass = 0; pass < ROUNDING_PASSES; pass++) {
+    const next = free.map(([k, c]): [number, number] => {
+      const around = [at(k - 1, c), at(k + 1, c), at(k, c - 1), at(k, c + 1)];
+      return [around.reduce((s, d) => s + d[0], 0) / 4, around.reduce((s, d) => s + d[1], 0) / 4];
+    });
+    free.forEach(([k, c], i) => moved.set(grid[k][c], next[i]));
+  }
+  const { back, up } = earFrame(side);
+  for (const [v, [db, du]] of moved) {
+    const p = vertex(b.positions, v), near = length(sub(p, HEAD_CENTRE));
+    const height = near - headRadius(normalize(sub(p, HEAD_CENTRE)), near);
+    const d = normalize(sub(add(p, add(scale(back, db), scale(up, du))), HEAD_CENTRE));
+    const r = headRadius(d, near) + height;
+    b.positions.splice(3 * v, 3, HEAD_CENTRE[0] + d[0] * r, HEAD_CENTRE[1] + d[1] * r, HEAD_CENTRE[2] + d[2] * r);
+  }
 }
 
 function lerpUv(b: MeshBuilder, v0: number, v1: number, t: number): [number, number] {

@@ -14,6 +14,7 @@ import { fitHead, type FitSource } from '../../../src/geometry/fit/fit-head.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { TemplateView } from '../../../src/pipeline/template-view.ts';
 import { headDistance } from '../../../src/geometry/template/head-shape.ts';
+import { earFrame } from '../../../src/geometry/template/ear.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { headMeshReport } from '../../../tools/quality/evaluate.ts';
 
@@ -122,6 +123,53 @@ for (const version of ['1.6', '2.0'] as const) {
       const faceTriangles = [...Array(indices.length / 3).keys()].filter((t) => [0, 1, 2].every((k) => face.has(indices[3 * t + k])));
       const [e, f] = [density(tpl, triangles), density(tpl, faceTriangles)];
       assert.ok(e > 0.8 * f && e < 1.25 * f, `ear ${e.toFixed(1)} px/cm against the face's ${f.toFixed(1)}`);
+    }
+  });
+}
+
+/** Whether a point lies inside a convex polygon (either turning sense) by at least `margin`. */
+function insideConvex(polygon: [number, number][], point: [number, number], margin: number): boolean {
+  const signs = polygon.map((a, i) => {
+    const b = polygon[(i + 1) % polygon.length];
+    return ((b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0])) / Math.hypot(b[0] - a[0], b[1] - a[1]);
+  });
+  return signs.every((d) => d > margin) || signs.every((d) => d < -margin);
+}
+
+/** The convex hull of points in the plane (monotone chain). */
+function hull(points: [number, number][]): [number, number][] {
+  const sorted = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: number[], a: number[], b: number[]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list: [number, number][]) => {
+    const out: [number, number][] = [];
+    for (const p of list) {
+      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], p) <= 0) out.pop();
+      out.push(p);
+    }
+    return out.slice(0, -1);
+  };
+  return [...half(sorted), ...half([...sorted].reverse())];
+}
+
+// The skin's opening was a block of grid cells, a parallelogram leaning forwards at the top while the pinna leans back:
+// its top-front corner stood 1.5-2 cm in front of the pinna, and the stem rose from it as a thin fin.
+for (const version of ['1.6', '2.0'] as const) {
+  test(`${version}: the skin's opening for each ear lies under the pinna, seen from the side`, () => {
+    const tpl = loadTemplateView(version);
+    const { positions: p, indices } = tpl.meshes[0].geometry;
+    for (const ear of tpl.ears) {
+      const inEar = new Set(ear.vertices);
+      const opening = new Set<number>();
+      for (let t = 0; t < indices.length; t += 3) {
+        const corners = [indices[t], indices[t + 1], indices[t + 2]];
+        if (corners.some((v) => inEar.has(v))) for (const v of corners) if (!inEar.has(v)) opening.add(v);
+      }
+      const side = Math.sign(ear.vertices.reduce((s, v) => s + p[3 * v], 0)) as 1 | -1;
+      const { back, up } = earFrame(side);
+      const flat = (v: number): [number, number] => [0, 1].map((k) => [back, up][k].reduce((s, a, j) => s + a * p[3 * v + j], 0)) as [number, number];
+      const pinna = hull(ear.vertices.map(flat));
+      const outside = [...opening].filter((v) => !insideConvex(pinna, flat(v), 0.1));
+      assert.deepEqual(outside.map((v) => flat(v).map((x) => x.toFixed(2)).join(', ')), [], 'opening points outside the pinna');
     }
   });
 }
