@@ -253,10 +253,11 @@ const ROUNDING_PASSES = 200;
 /**
  * Rounds an ear's opening to the pinna's outline. A block of cells is a parallelogram leaning forwards at the
  * top (the columns slant down towards the back), while the pinna leans back: the ear's stem rose from the
- * block's top-front corner, 1.5-2 cm in front of the pinna, as a thin fin. Each vertex of the opening goes to the
- * outline, at its angle as the ear's rings are laid out and scaled to the block's area, along the head; the skin
- * round it follows by a displacement spread smoothly over ROUNDING_REACH cells (fixed on the opening, nothing at
- * the reach's edge), so that no cell folds. Every moved vertex keeps its height over the head shape.
+ * block's top-front corner, 1.5-2 cm in front of the pinna, as a thin fin. Each vertex of the opening goes, along
+ * the head, to the opening's outline (ear.ts `openingOutline`) about the opening's centroid, at its angle as the
+ * ear's rings are laid out; the skin round it follows by a displacement spread smoothly over ROUNDING_REACH cells
+ * (fixed on the opening, nothing at the reach's edge), so that no cell folds. Every moved vertex keeps its height
+ * over the head shape.
  */
 function roundOpening(b: MeshBuilder, grid: number[][], hole: SkinHole, side: 1 | -1): void {
   const M = grid[1].length, K = grid.length - 1;

@@ -166,7 +166,8 @@ for (const version of ['1.6', '2.0'] as const) {
       }
       const side = Math.sign(ear.vertices.reduce((s, v) => s + p[3 * v], 0)) as 1 | -1;
       const { back, up } = earFrame(side);
-      const flat = (v: number): [number, number] => [0, 1].map((k) => [back, up][k].reduce((s, a, j) => s + a * p[3 * v + j], 0)) as [number, number];
+      const along = (axis: readonly number[], v: number) => axis[0] * p[3 * v] + axis[1] * p[3 * v + 1] + axis[2] * p[3 * v + 2];
+      const flat = (v: number): [number, number] => [along(back, v), along(up, v)];
       const pinna = hull(ear.vertices.map(flat));
       const outside = [...opening].filter((v) => !insideConvex(pinna, flat(v), 0.1));
       assert.deepEqual(outside.map((v) => flat(v).map((x) => x.toFixed(2)).join(', ')), [], 'opening points outside the pinna');
