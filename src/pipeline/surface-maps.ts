@@ -5,7 +5,7 @@
  */
 import type { Texture } from '../model/avatar.ts';
 import type { RgbaImage } from '../geometry/render/image.ts';
-import { bakeSurfaceMaps, vertexOcclusion, type SurfaceLook } from '../geometry/texture/bake-surface-maps.ts';
+import { bakeSurfaceMaps, vertexOcclusion, yawFreeEyeOcclusion, type SurfaceLook } from '../geometry/texture/bake-surface-maps.ts';
 import { BOUND_PART_NAMES, type HeadTemplate } from '../geometry/template/types.ts';
 import type { TemplateView } from './template-view.ts';
 import { encodeTextures } from './encode-textures.ts';
@@ -59,6 +59,10 @@ function bakeAll(tpl: TemplateView): Map<string, RgbaImage> {
   // The face's albedo comes from the photo and already carries its creases' shade: darkened again,
   // the preview lost likeness (p03-a's landmark error 0.022 -> 0.035 at full strength).
   for (const v of source.regions.face) occlusion[0][v] = 1 - FACE_OCCLUSION * (1 - occlusion[0][v]);
+  meshes.forEach((m, i) => {
+    const eye = tpl.eyes[m.name];
+    if (eye) occlusion[i] = yawFreeEyeOcclusion(m.geometry.positions, eye.center, eye.radius, occlusion[i]);
+  });
   const images = new Map<string, RgbaImage>();
   meshes.forEach((m, i) => {
     const count = m.geometry.positions.length / 3;

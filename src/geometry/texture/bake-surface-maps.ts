@@ -25,6 +25,50 @@ const SKY_DIRECTIONS = 24, SKY_PIXELS = 128;
 const SEEN_TOLERANCE = 0.15;
 
 /**
+ * An eyeball's occlusion made the same all round each circle of latitude on its front (about its vertical axis), from
+ * the middle of the opening: the eye turns in and out under the lids, and occlusion baked at rest turns with it. The
+ * nose side of the ball, dark at rest (0.4 of the sky at the equator, 45 degrees in, against 0.9 in front), came
+ * into the middle of the opening looking out, as a dark, banded white; the lids' shade above and below stays.
+ * `centre` and `radius` are the eyeball's; it looks along +z. Pure: returns a new array.
+ */
+export function yawFreeEyeOcclusion(positions: ArrayLike<number>, centre: Vec3, radius: number, occlusion: Float32Array): Float32Array {
+  const count = positions.length / 3;
+  const at = (v: number) => [0, 1, 2].map((k) => (positions[3 * v + k] - centre[k]) / radius);
+  const latitude = (y: number) => Math.asin(Math.max(-1, Math.min(1, y)));
+  // The profile: mean occlusion per band of latitude over the opening's middle, bands without a vertex from their nearest.
+  const sums = new Float64Array(EYE_BANDS), counts = new Float64Array(EYE_BANDS);
+  const band = (y: number) => Math.min(EYE_BANDS - 1, Math.floor(((latitude(y) + Math.PI / 2) / Math.PI) * EYE_BANDS));
+  for (let v = 0; v < count; v++) {
+    const [x, y, z] = at(v);
+    if (z <= 0 || Math.abs(Math.atan2(x, z)) > EYE_PROFILE_YAW) continue;
+    sums[band(y)] += occlusion[v];
+    counts[band(y)]++;
+  }
+  const filled = [...counts.keys()].filter((b) => counts[b] > 0);
+  if (filled.length === 0) return Float32Array.from(occlusion);
+  const means = Array.from({ length: EYE_BANDS }, (_, b) => {
+    const nearest = filled.reduce((best, f) => (Math.abs(f - b) < Math.abs(best - b) ? f : best));
+    return sums[nearest] / counts[nearest];
+  });
+  // Between the bands' middles the profile runs straight, so that no step shows where a band ends.
+  const profile = (y: number) => {
+    const t = Math.min(EYE_BANDS - 1, Math.max(0, ((latitude(y) + Math.PI / 2) / Math.PI) * EYE_BANDS - 0.5));
+    const b = Math.min(EYE_BANDS - 2, Math.floor(t));
+    return means[b] + (t - b) * (means[b + 1] - means[b]);
+  };
+  // The back of the ball, in the socket, keeps its own; the change fades in across the equator.
+  return Float32Array.from(occlusion, (own, v) => {
+    const [, y, z] = at(v);
+    const w = Math.min(1, Math.max(0, (z - EYE_FRONT[0]) / (EYE_FRONT[1] - EYE_FRONT[0])));
+    return own + w * (profile(y) - own);
+  });
+}
+/** Bands of latitude of an eyeball's occlusion profile, and the yaw (radians either side of ahead) it is taken over. */
+const EYE_BANDS = 36, EYE_PROFILE_YAW = (30 * Math.PI) / 180;
+/** Forwardness (z over the radius) from which an eyeball's occlusion starts to follow the profile, and fully does. */
+const EYE_FRONT = [-0.3, 0];
+
+/**
  * Per vertex of each mesh, the cosine-weighted share of the sky it sees past all the meshes (1 open,
  * 0 enclosed): the mouth's inside, the eye sockets, the creases and the ears' folds come out dark.
  */

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { surfaceMapName, surfaceMaps } from '../../../src/pipeline/surface-maps.ts';
+import { vertexOcclusion, yawFreeEyeOcclusion } from '../../../src/geometry/texture/bake-surface-maps.ts';
 import { assemble } from '../../../src/pipeline/output.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
 import type { FittedHead } from '../../../src/geometry/fit/fit-head.ts';
@@ -29,6 +30,35 @@ test('occlusion: the mouth inside is darker than the forehead', () => {
   const mouth = mean(tpl.mouthInside.map((v) => at(ao, head.uvs, v, 0)));
   assert.ok(forehead > 200, `forehead ${forehead}`);
   assert.ok(mouth < 0.6 * forehead, `mouth ${mouth} against forehead ${forehead}`);
+});
+
+// Baked at rest, an eyeball's occlusion turns with the eye: the nose side, 0.4 of the sky at rest against 0.9 in front,
+// came into the opening's middle looking out. Without yawFreeEyeOcclusion the first check fails (0.54 apart).
+test('occlusion: an eyeball\'s is the same all round each latitude on its front, and darker under the lids', () => {
+  const meshes = tpl.meshes.filter((m) => !(BOUND_PART_NAMES as readonly string[]).includes(m.name));
+  const raw = vertexOcclusion(meshes.map((m) => m.geometry));
+  for (const name of ['eyeLeft', 'eyeRight']) {
+    const i = meshes.findIndex((m) => m.name === name);
+    const p = meshes[i].geometry.positions;
+    const { center, radius } = tpl.eyes[name];
+    const ao = yawFreeEyeOcclusion(p, center, radius, raw[i]);
+    const polar = [...Array(p.length / 3).keys()].map((v) => {
+      const [x, y, z] = [0, 1, 2].map((k) => (p[3 * v + k] - center[k]) / radius);
+      return { v, latitude: Math.asin(Math.max(-1, Math.min(1, y))), yaw: Math.atan2(x, z), z };
+    });
+    // Each vertex ahead against those at its latitude 30-60 degrees to either side (the eye turns 22 degrees).
+    const ahead = polar.filter((q) => Math.abs(q.yaw) < 0.3 && Math.abs(q.latitude) < 0.9);
+    let worst = 0, pairs = 0;
+    for (const a of ahead) {
+      for (const b of polar.filter((q) => Math.abs(q.latitude - a.latitude) < 0.03 && Math.abs(q.yaw) > 0.5 && Math.abs(q.yaw) < 1.05)) {
+        worst = Math.max(worst, Math.abs(ao[a.v] - ao[b.v]));
+        pairs++;
+      }
+    }
+    assert.ok(pairs >= 6 && worst < 0.06, `${name}: ${pairs} pairs, most apart ${worst.toFixed(3)}`);
+    const band = (lo: number, hi: number) => mean(ahead.filter((q) => q.latitude >= lo && q.latitude < hi).map((q) => ao[q.v]));
+    assert.ok(band(0.6, 0.9) < band(-0.15, 0.15) - 0.25, `${name}: under the upper lid ${band(0.6, 0.9).toFixed(2)}, ahead ${band(-0.15, 0.15).toFixed(2)}`);
+  }
 });
 
 test('roughness: lips and eyes smoother than the skin', () => {
