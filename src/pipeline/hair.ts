@@ -2,10 +2,7 @@
  * A hair cap: the template has no hair, and a bald head changes how a face reads. When the photo shows
  * hair (hair/observe.ts), the scalp of the atlas takes its colour (a flat colour, not a hairstyle).
  */
-function smoothstep(e0: number, e1: number, x: number): number {
-  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
-  return t * t * (3 - 2 * t);
-}
+import { smoothstepBetween } from '../geometry/mesh/smoothstep.ts';
 
 /** Width (cm) over which the cap fades in from the face's border, so the hairline is soft, not the mesh's rim. */
 const HAIRLINE_FADE = 2.5;
@@ -19,10 +16,10 @@ export function hairCoverage(positions: Float32Array, scalp: readonly number[], 
   for (const v of scalp) {
     const y = positions[v * 3 + 1];
     const z = positions[v * 3 + 2];
-    const line = 4.5 - 9.5 * smoothstep(-3, -13, z);
+    const line = 4.5 - 9.5 * smoothstepBetween(-3, -13, z);
     let nearest = Infinity;
     for (const o of oval) nearest = Math.min(nearest, Math.hypot(positions[o * 3] - positions[v * 3], positions[o * 3 + 1] - y, positions[o * 3 + 2] - z));
-    out[v] = smoothstep(line - 1, line + 1, y) * smoothstep(0, HAIRLINE_FADE, nearest);
+    out[v] = smoothstepBetween(line - 1, line + 1, y) * smoothstepBetween(0, HAIRLINE_FADE, nearest);
   }
   return out;
 }

@@ -8,6 +8,7 @@ import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
 import { FACE_POINTS } from './face/pose.ts';
+import { smoothstep } from '../geometry/mesh/smoothstep.ts';
 
 const views = new Map<TemplateVersion, TemplateView>();
 
@@ -77,8 +78,7 @@ function earRest(head: MeshData, ear: readonly number[], anchors: number[]): Ear
   const p = head.positions;
   const weights = ear.map((v) => {
     const d = Math.min(...[...rim].map((r) => Math.hypot(p[3 * v] - p[3 * r], p[3 * v + 1] - p[3 * r + 1], p[3 * v + 2] - p[3 * r + 2])));
-    const x = Math.min(1, d / EAR_STEM);
-    return x * x * (3 - 2 * x);
+    return smoothstep(d / EAR_STEM);
   });
   return { vertices: [...ear], weights, anchors, width: FACE_WIDTH, level: EAR_LEVEL };
 }

@@ -2,7 +2,8 @@ import type { Vec3 } from '../../model/avatar.ts';
 import { add, dot, hypot3, scale, sub, vertex } from '../mesh/vec.ts';
 import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
-import { awayFromEyes, between, brush, eyeball, eyelid, incisorEdges, profileAlong, profileAt, rotate, smoothstep, translate, upperAndLower, type Profile, type Side, type Weights } from './primitives.ts';
+import { awayFromEyes, between, brush, eyeball, eyelid, incisorEdges, profileAlong, profileAt, rotate, translate, upperAndLower, type Profile, type Side, type Weights } from './primitives.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 
 /** The 52 ARKit blendshapes, in Apple's order; Left and Right are the subject's own sides (+X is left). */
 export const ARKIT_NAMES = [

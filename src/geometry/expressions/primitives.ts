@@ -6,6 +6,7 @@ import { overlappingPairsWith, triangleBoxes } from '../mesh/box-grid.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 import type { MeshName } from '../template/types.ts';
 import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 
 /**
  * The building blocks of every shape, evaluated on the fitted geometry. Each adds its motion
@@ -14,7 +15,6 @@ import { fittedPositions, type Deltas, type ExpressionFrame } from './frame.ts';
 
 /** Smooth bump: 1 at the centre, 0 from `radius` on, flat at both ends. */
 const falloff = (d: number, radius: number) => (d >= radius ? 0 : (1 - (d / radius) ** 2) ** 2);
-export const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
 /**
  * A weight per vertex of a mesh. The motions take arrays, not callbacks: a closure made per call was compiled on its

@@ -1,7 +1,8 @@
 import { add, dot, scale, sub, vertex } from '../mesh/vec.ts';
 import type { ArkitName } from './arkit.ts';
 import { type Deltas, type ExpressionFrame } from './frame.ts';
-import { incisorEdges, rotate, smoothstep, translate } from './primitives.ts';
+import { incisorEdges, rotate, translate } from './primitives.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 
 /**
  * Visemes are mouth poses: weighted sums of the ARKit shapes of the same avatar, plus the

@@ -14,6 +14,7 @@ import { direction, hairlineCoverage, onScalp, surfaceRadius, type ScalpMap } fr
 import { MAX_PUSH } from './keep-outside.ts';
 import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 import type { HairStyle } from './styles.ts';
+import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /** The face features the hair keeps clear of (template cm). */
 export interface FaceClearance {
@@ -120,11 +121,6 @@ export function orientFaces(mesh: Pick<MeshData, 'positions' | 'normals' | 'indi
   }
 }
 
-const smooth = (e0: number, e1: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
-  return t * t * (3 - 2 * t);
-};
-
 /** The component of v along the surface at the point whose outward direction is `radial`. */
 const tangential = (v: Vec3, radial: Vec3): Vec3 => sub(v, scale(radial, dot(v, radial)));
 
@@ -169,13 +165,13 @@ function baseLift(style: HairStyle, map: ScalpMap): (p: Vec3) => number {
   return (p) => {
     const d = normalize(sub(p, map.centre));
     const lift = full + quiffRise(style, d);
-    return CLOSE_LIFT + (lift - CLOSE_LIFT) * smooth(SHELL_EDGE, SHELL_RISE, hairlineCoverage(map, p[0], p[1], p[2]));
+    return CLOSE_LIFT + (lift - CLOSE_LIFT) * smoothstepBetween(SHELL_EDGE, SHELL_RISE, hairlineCoverage(map, p[0], p[1], p[2]));
   };
 }
 
 /** A quiff stands up over the forehead and settles towards the crown and the sides (`d`: direction from the cranium's centre). */
 function quiffRise(style: HairStyle, d: Vec3): number {
-  return (style.quiff ?? 0) * smooth(0.35, 0.8, d[2]) * smooth(-0.1, 0.35, d[1]) * smooth(0.75, 0.3, Math.abs(d[0]));
+  return (style.quiff ?? 0) * smoothstepBetween(0.35, 0.8, d[2]) * smoothstepBetween(-0.1, 0.35, d[1]) * smoothstepBetween(0.75, 0.3, Math.abs(d[0]));
 }
 
 /**
@@ -340,7 +336,7 @@ class Grower {
   /** The lift for a strand over the base volume: from just under its surface at the root up to `above` it within the first stretch. */
   private layer(above: number): (p: Vec3, along: number) => number {
     return (p, along) => {
-      const rise = smooth(0, 0.25, along);
+      const rise = smoothstepBetween(0, 0.25, along);
       return this.envelope(p) - ROOT_SINK * (1 - rise) + above * rise;
     };
   }

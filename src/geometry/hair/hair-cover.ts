@@ -4,6 +4,7 @@
  * baked into the skin under it (it would show between the cards as a smear on the temples).
  */
 import { emptyClosestPoint, type ClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
+import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /**
  * Only hair lying on the skin counts: with 1-3 cm (hair hanging beside the face) the texture lost so much of the
@@ -41,6 +42,5 @@ interface CoverState extends HairCover {
 function coverAt(this: CoverState, v: number): number {
   const { head, hair, hit } = this;
   if (!hair.closestPoint(head[v * 3], head[v * 3 + 1], head[v * 3 + 2], hit, FAR)) return 0;
-  const t = Math.min(1, Math.max(0, (FAR - hit.distance) / (FAR - NEAR)));
-  return t * t * (3 - 2 * t);
+  return smoothstepBetween(FAR, NEAR, hit.distance);
 }

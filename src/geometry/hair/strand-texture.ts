@@ -11,6 +11,7 @@ import type { RgbaImage } from '../render/image.ts';
 import type { Rgb } from '../texture/rgb-image.ts';
 import { ATLAS, HAIR_TEXTURE_SIZE, type AtlasRegion } from './atlas.ts';
 import { seededRandom } from '../../util/seeded-random.ts';
+import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 export interface StrandPattern {
   size: number;
@@ -36,11 +37,6 @@ interface Rect {
   y0: number;
   y1: number;
 }
-
-const smooth = (e0: number, e1: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
-  return t * t * (3 - 2 * t);
-};
 
 function rectOf(r: AtlasRegion, size: number): Rect {
   return { x0: Math.floor(r.u0 * size), x1: Math.ceil(r.u1 * size), y0: Math.floor((1 - r.v1) * size), y1: Math.ceil((1 - r.v0) * size) };
@@ -97,7 +93,7 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
   for (let y = 0; y < h; y++) {
     const along = y / h;
     const wander = 1.5 * Math.sin(phase + along * 5) + 0.4 * Math.sin(phase * 3 + along * 17);
-    const rootDark = ROOT_SHADE + (1 - ROOT_SHADE) * smooth(0, roots, along);
+    const rootDark = ROOT_SHADE + (1 - ROOT_SHADE) * smoothstepBetween(0, roots, along);
     for (let x = 0; x < w; x++) {
       const xs = Math.min(w + 7, Math.max(0, x + wander + 3));
       const xi = Math.floor(xs), f = xs - xi;
@@ -142,12 +138,12 @@ function clumps(p: StrandPattern, r: Rect, n: number, taper: number, rootFade: n
     if (fray && edge < 0.12 && rnd() < 0.5) end[x] *= 0.5 + 0.5 * rnd();
     if (fray && edge < 0.03) end[x] = 0;
   }
-  streaks(p, r, rnd, 0.12, rootFade + 0.1, 1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smooth(0.5, 1, along) * dist[x]);
+  streaks(p, r, rnd, 0.12, rootFade + 0.1, 1, (x, along) => 0.8 + 0.2 * (1 - dist[x] ** 2) - 0.12 * smoothstepBetween(0.5, 1, along) * dist[x]);
   const fadeLen = 0.025;
   for (let y = 0; y < h; y++) {
     const along = (y + 0.5) / h;
     for (let x = 0; x < w; x++) {
-      const a = Math.min(1, Math.max(0, (end[x] - along) / fadeLen)) * smooth(start[x], start[x] + 0.02 + rootFade * 0.3, along);
+      const a = Math.min(1, Math.max(0, (end[x] - along) / fadeLen)) * smoothstepBetween(start[x], start[x] + 0.02 + rootFade * 0.3, along);
       p.alpha[(r.y0 + y) * p.size + r.x0 + x] = Math.round(255 * a);
     }
   }

@@ -4,8 +4,8 @@ import { NECK_AXIS } from './bust.ts';
 import { NECK_CUT_Y } from './head-shape.ts';
 import { JAW_PIVOT } from './rig.ts';
 import { BONE } from './types.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 
-const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 export const BONE_COUNT = Object.keys(BONE).length;
 
 /** Angle below the jaw's forward horizontal, seen from the jaw pivot (radians). */

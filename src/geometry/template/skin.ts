@@ -3,6 +3,7 @@ import { MeshBuilder } from '../mesh/builder.ts';
 import { add, centroid, length, lerp, normalize, scale, sub, vertex } from '../mesh/vec.ts';
 import { earFrame, loopAround, openingOutline } from './ear.ts';
 import { HEAD_CENTRE, NECK_CUT_Y, headRadius } from './head-shape.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 
 /**
  * The skin from the face oval to the neck cut: a grid of columns and rings on the radial head
@@ -67,7 +68,6 @@ const onShape = (d: Vec3, extra: number, near?: number): Vec3 => {
   const r = headRadius(d, near) + extra;
   return [HEAD_CENTRE[0] + d[0] * r, HEAD_CENTRE[1] + d[1] * r, HEAD_CENTRE[2] + d[2] * r];
 };
-const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
 /**
  * A column: samples from the face oval (`start` in the plane, `origin` on the face's border) along

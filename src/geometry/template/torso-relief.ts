@@ -1,5 +1,6 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { BUST_BOTTOM_Y, NECK_AXIS } from './bust.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 
 /**
  * The anatomy under the skin of the neck and the bust, as a height (cm, along the surface's normal)
@@ -48,8 +49,6 @@ const DELTOID = { centre: [-18.6, -22.5, -6] as Vec3, height: 0.9, width: 3 };
 const BOTTOM_CLEAR = 3;
 /** Nothing above the jaw's underside: the face and the ears are the fit's. */
 const TOP_Y = -9.5;
-
-const smoothstep = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
 function ridge(x: number, y: number, r: Ridge): number {
   const [ax, ay] = r.from, [bx, by] = r.to;

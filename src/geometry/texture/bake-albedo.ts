@@ -14,6 +14,7 @@ import type { HairCover } from '../hair/hair-cover.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
+import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -177,8 +178,8 @@ function photoWeights(
     if (positions[v * 3 + 2] < frontMost - 1) continue;
     const d = insideDistance(oval, img[v * 2], img[v * 2 + 1]);
     if (d <= 0) continue;
-    const inside = smoothstep(0, feather, d);
-    const seen = visible && !visible[v] ? 0 : smoothstep(FACING_MIN, FACING_FULL, facing[v]);
+    const inside = smoothstepBetween(0, feather, d);
+    const seen = visible && !visible[v] ? 0 : smoothstepBetween(FACING_MIN, FACING_FULL, facing[v]);
     const hair = hairOver?.at(v) ?? 0;
     weight[v] = inside * seen * (1 - hair);
     fromAround[v] = onLips[v] ? inside * seen * hair : inside - weight[v];
@@ -298,7 +299,7 @@ interface PhotoSource {
 }
 
 /** The matte's weight per alpha value. */
-const MATTE_WEIGHT = Float64Array.from({ length: 256 }, (_, a) => smoothstep(MATTE_RAMP[0], MATTE_RAMP[1], a));
+const MATTE_WEIGHT = Float64Array.from({ length: 256 }, (_, a) => smoothstepBetween(MATTE_RAMP[0], MATTE_RAMP[1], a));
 
 /**
  * The photo weight at a texel (`t`: image x, y, photo weight, gains; the matte's edge gives none) and its colour
@@ -429,11 +430,6 @@ function roundSingle(x: number): number {
   return x >= 0 && x < 0x7fffffff ? (x + 0.5) | 0 : Math.round(x);
 }
 
-function smoothstep(e0: number, e1: number, x: number): number {
-  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
-  return t * t * (3 - 2 * t);
-}
-
 /**
  * Highlights: skin brighter than HIGHLIGHT_KNEE times the skin tone's luminance keeps only a part of the
  * excess, at its own colour. A separation into skin colour plus white (dichromatic reflection) was tried:
@@ -489,7 +485,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     const kept = Math.min(ANCHOR_LUMINANCE[1], Math.max(ANCHOR_LUMINANCE[0], ratio));
     const k = kept * (skinLum / Math.max(1, rec601Luma(c)));
     // Deeper in shadow than the light explains, a sample's hue is the shadow's (saturated, often red), not the skin's.
-    const trust = smoothstep(SHADOW_HUE_RATIO, ANCHOR_LUMINANCE[0], ratio);
+    const trust = smoothstepBetween(SHADOW_HUE_RATIO, ANCHOR_LUMINANCE[0], ratio);
     const colour = c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept);
     return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: colour, neck: false }];
   });
@@ -565,7 +561,7 @@ function interpolateAnchors(
       far1 += w * tone[i + 1];
       far2 += w * tone[i + 2];
     }
-    const toMedian = smoothstep(2, 9, Math.sqrt(nearest));
+    const toMedian = smoothstepBetween(2, 9, Math.sqrt(nearest));
     const cover = hair ? hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
       const a = c === 0 ? acc0 : c === 1 ? acc1 : acc2, f = c === 0 ? far0 : c === 1 ? far1 : far2;

@@ -5,7 +5,7 @@
 import type { RgbImage } from './rgb-image.ts';
 import { median } from './sample.ts';
 import { CROWN_U, TOOTH_COLUMNS } from '../template/mouth-parts.ts';
-import { smoothstep } from '../expressions/primitives.ts';
+import { smoothstep, smoothstepBetween } from '../mesh/smoothstep.ts';
 
 import type { Rgb } from './rgb-image.ts';
 import { rec601Luma } from '../render/srgb.ts';
@@ -112,8 +112,8 @@ function eyeLayout(size: number, iris: IrisUv): EyeLayout {
       const d = Math.hypot(u - iris.center[0], v - iris.center[1]) / iris.radius;
       const i = y * size + x;
       // Into the white over 0.08 of the radius, from the limbal ring's shade.
-      layout.white[i] = ramp(1, 1.08, d);
-      layout.pupil[i] = 1 - ramp(pupil - 2 * texel, pupil + 2 * texel, d);
+      layout.white[i] = smoothstepBetween(1, 1.08, d);
+      layout.pupil[i] = 1 - smoothstepBetween(pupil - 2 * texel, pupil + 2 * texel, d);
       if (d < pupil - 2 * texel || d > 1 + texel) continue;
       const t = (d - pupil) / (1 - pupil);
       const angle = Math.atan2(v - iris.center[1], u - iris.center[0]);
@@ -123,9 +123,9 @@ function eyeLayout(size: number, iris: IrisUv): EyeLayout {
       const strength = 0.3 + 0.4 * Math.sin(Math.PI * Math.min(1, Math.max(0, t)));
       // The zones of the wedge pattern's, whose proportions the previews' likeness was measured with, made smooth: the
       // pupillary zone at 0.8 out to the collarette, the limbal ring at 0.45 from 0.78 of the way out.
-      const pupillary = 0.8 + 0.2 * ramp(0.14, 0.22, t);
+      const pupillary = 0.8 + 0.2 * smoothstepBetween(0.14, 0.22, t);
       const collarette = 1 + 0.1 * Math.exp(-(((t - 0.2) / 0.04) ** 2));
-      const limbus = 1 - 0.55 * ramp(0.74, 0.81, t);
+      const limbus = 1 - 0.55 * smoothstepBetween(0.74, 0.81, t);
       const shade = (1 + strength * (fibres - 0.5) * 2) * pupillary * collarette * limbus;
       layout.shade[i] = shade;
       if (d >= pupil && d < 1) [sum, count] = [sum + shade, count + 1];
@@ -156,9 +156,6 @@ function ringNoise(angle: number, cells: number, seed: number): number {
   const w = (1 - Math.cos(Math.PI * f)) / 2;
   return noise(seed * 1000 + i) * (1 - w) + noise(seed * 1000 + ((i + 1) % cells)) * w;
 }
-
-/** 0 below a, 1 above b, smooth between. */
-const ramp = (a: number, b: number, x: number) => smoothstep((x - a) / (b - a));
 
 /** RGBA eye texture of `size` x `size`: pupil, iris in `irisColour`, its soft edge and the sclera. */
 export function bakeEyeTexture(size: number, iris: IrisUv, irisColour: Rgb): Uint8Array {

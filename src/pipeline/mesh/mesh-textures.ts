@@ -29,6 +29,7 @@ import { measureIris, measureSclera } from '../face/face-regions.ts';
 import { balanceIris } from '../../geometry/texture/white-balance.ts';
 import type { TemplateView } from '../template-view.ts';
 import { EYE_TEXTURE_SIZE, partTextures } from '../part-textures.ts';
+import { smoothstepBetween } from '../../geometry/mesh/smoothstep.ts';
 
 /** Scan surface farther than this (cm) from the fitted head gives no colour (the fill takes over). */
 const TRANSFER_REACH = 1;
@@ -126,8 +127,7 @@ function eyeRegion(tpl: TemplateView, positions: Float32Array): Float32Array {
     for (const c of contour) {
       d = Math.min(d, Math.hypot(positions[v * 3] - positions[c * 3], positions[v * 3 + 1] - positions[c * 3 + 1], positions[v * 3 + 2] - positions[c * 3 + 2]));
     }
-    const t = Math.min(1, Math.max(0, (EYE_REGION.outer - d) / (EYE_REGION.outer - EYE_REGION.inner)));
-    out[v] = t * t * (3 - 2 * t);
+    out[v] = smoothstepBetween(EYE_REGION.outer, EYE_REGION.inner, d);
   }
   return out;
 }
