@@ -274,10 +274,9 @@ function roundOpening(b: MeshBuilder, grid: number[][], hole: SkinHole, side: 1 
   // neighbours', pass after pass, the opening's fixed and the reach's edge still.
   const k0 = Math.max(2, hole.k0 - ROUNDING_REACH), k1 = Math.min(K - 1, hole.k1 + ROUNDING_REACH);
   const free: [number, number][] = [];
-  for (let k = k0; k <= k1; k++) {
-    for (let c = hole.c0 - ROUNDING_REACH; c <= hole.c1 + ROUNDING_REACH; c++) {
-      const inside = k >= hole.k0 && k <= hole.k1 && c >= hole.c0 && c <= hole.c1;
-      if (!inside && k > k0 && k < k1 && c > hole.c0 - ROUNDING_REACH && c < hole.c1 + ROUNDING_REACH) free.push([k, col(c)]);
+  for (let k = k0 + 1; k < k1; k++) {
+    for (let c = hole.c0 - ROUNDING_REACH + 1; c < hole.c1 + ROUNDING_REACH; c++) {
+      if (!(k >= hole.k0 && k <= hole.k1 && c >= hole.c0 && c <= hole.c1)) free.push([k, col(c)]);
     }
   }
   const moved = new Map(fixed);
