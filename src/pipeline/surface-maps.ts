@@ -10,6 +10,7 @@ import { BOUND_PART_NAMES, type HeadTemplate } from '../geometry/template/types.
 import type { TemplateView } from './template-view.ts';
 import { encodeTextures } from './encode-textures.ts';
 import { imagesInSharedMemory } from './shared-memory.ts';
+import { insidePolygon } from '../geometry/spatial/inside-polygon.ts';
 
 /** The slots' file names: `<mesh>_<slot>.png`. */
 export const SURFACE_SLOTS = { normal: 'normal', occlusion: 'occlusion', metallicRoughness: 'metallicRoughness' } as const;
@@ -95,18 +96,8 @@ function headLooks(t: HeadTemplate): SurfaceLook[] {
   const count = p.length / 3;
   const looks: SurfaceLook[] = Array.from({ length: count }, () => SKIN);
   for (const v of t.regions.face) looks[v] = FACE;
-  const outline = t.loops.lipsOuter.map((v) => [p[3 * v], p[3 * v + 1]]);
-  for (const v of t.regions.face) if (inside(outline, p[3 * v], p[3 * v + 1])) looks[v] = LIPS;
+  const outline = t.loops.lipsOuter.map((v): [number, number] => [p[3 * v], p[3 * v + 1]]);
+  for (const v of t.regions.face) if (insidePolygon(outline, p[3 * v], p[3 * v + 1])) looks[v] = LIPS;
   for (const v of [...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight]) looks[v] = WET;
   return looks;
-}
-
-/** Even-odd point-in-polygon. */
-function inside(polygon: number[][], x: number, y: number): boolean {
-  let odd = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const [xi, yi] = polygon[i], [xj, yj] = polygon[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
-  }
-  return odd;
 }
