@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { loopParameters } from '../mesh/builder.ts';
 import { add, centroid, dot, normalize, scale, sub, vertex } from '../mesh/vec.ts';
+import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /**
  * An ear: a shell grown from an opening left in the skin. A stem leaves the head and flares into
@@ -24,18 +25,34 @@ const RINGS: [number, number, number, number, number, number][] = [
   [0.45, 0.3, 0, 0, 0.5, 0.3],
   [0.6, 0.6, 0.3, 0, 1, 0.6],
   [0.92, 0.85, 1, 0.35, 1, 0.85],
-  [1.0, 1.0, 1, 0.45, 1, 1.0],
   [1.04, 1.15, 1, 0.45, 1, 1.1],
   // The helix's crest, its inner lip and the scapha's groove behind it.
   [0.96, 1.32, 1, 0.42, 1, 1.16],
-  [0.84, 1.22, 1, 0.34, 1, 1.12],
-  [0.76, 0.98, 1, 0.3, 1, 1.05],
-  // The antihelix's ridge, then the wall of the concha.
-  [0.64, 1.15, 1, 0.26, 1, 0.95],
-  [0.5, 0.9, 1, 0.18, 1, 0.82],
+  [0.86, 1.22, 1, 0.34, 1, 1.12],
+  [0.77, 0.96, 1, 0.3, 1, 1.05],
+  // The slope up to the antihelix's ridge (the triangular fossa where it forks), the ridge, the concha's wall.
+  [0.68, 1.07, 1, 0.28, 1, 1.0],
+  [0.58, 1.18, 1, 0.26, 1, 0.95],
+  [0.42, 0.85, 1, 0.18, 1, 0.82],
 ];
+const [INNER_LIP, GROOVE, FOSSA, ANTIHELIX, WALL] = [5, 6, 7, 8, 9];
+/**
+ * The antihelix forks at the top: its inferior crus goes on round the concha, its superior crus rises towards the
+ * helix, the triangular fossa between them. From FORK[0] (outline angle, upper back) to FORK[1] the scapha's groove
+ * rises into the superior crus and the slope inside it sinks into the fossa, so that the ridge splits in two, while the
+ * helix's inner lip sinks into what is left of the scapha; the front's slope takes all of it down into the concha.
+ */
+const FORK = [1.0, 1.6] as const;
+/** The forked rings' distance out where the fork is open. */
+const FORKED: Record<number, number> = { [INNER_LIP]: 1.04, [GROOVE]: 1.2, [FOSSA]: 0.9 };
+/** Ring r's distance out at an outline angle, with the antihelix's fork. */
+function forked(r: number, angle: number, distance: number): number {
+  const to = FORKED[r];
+  if (to === undefined) return distance;
+  return distance + (to - distance) * smoothstepBetween(FORK[0], FORK[1], Math.atan2(Math.sin(angle), Math.cos(angle)));
+}
 /** The rings from the helix's crest to the concha's wall, which the front smooths into one slope. */
-const CREST = 5;
+const CREST = 4;
 /** Points per ring per base vertex: the pinna needs a finer outline than the skin's opening. */
 const DETAIL = 2;
 /** How much lower the lobe reaches, as a fraction of the outline's size. */
@@ -143,9 +160,10 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
     const { i, f } = where(j);
     return add(scale(rel[i], 1 - f), scale(rel[(i + 1) % n], f));
   };
-  const rings = RINGS.map(([size, distance, shift, backExtra, blend, lobeDistance], r) =>
+  const rings = RINGS.map(([size, ringDistance, shift, backExtra, blend, lobeDistance], r) =>
     Array.from({ length: n * DETAIL }, (_, j): Vec3 => {
       const angle = angleOf(j);
+      const distance = forked(r, angle, ringDistance);
       const lobe = lobeWeight(angle);
       const grown = r >= 2 ? size * (1 + LOBE_LENGTH * lobe) : size;
       const [ob, ou] = pinnaOutline(angle);
@@ -156,7 +174,7 @@ export function earRings(positions: ArrayLike<number>, base: readonly number[], 
       const planar = add(scale(onBase, 1 - blend), scale(target, blend));
       const backness = Math.max(0, ob / PINNA.halfWidth);
       // The tragus and the antitragus stand up on the concha's rim, the inner ring the most.
-      const knobs = r >= RINGS.length - 2 ? (TRAGUS.height * tragusWeight(angle) + ANTITRAGUS.height * antitragusWeight(angle)) * (r === RINGS.length - 1 ? 1 : 0.5) : 0;
+      const knobs = r === ANTIHELIX || r === WALL ? (TRAGUS.height * tragusWeight(angle) + ANTITRAGUS.height * antitragusWeight(angle)) * (r === WALL ? 1 : 0.5) : 0;
       const relief = r > CREST ? distance + (frontDistance(r) - distance) * frontWeight(angle) : distance;
       const lift = leaned(relief * (1 - lobe) + lobeDistance * lobe + backExtra * backness, r, angle) + knobs;
       // The base's own curvature fades out as the rings leave the head.

@@ -14,7 +14,7 @@ import { fitHead, type FitSource } from '../../../src/geometry/fit/fit-head.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { TemplateView } from '../../../src/pipeline/template-view.ts';
 import { headDistance } from '../../../src/geometry/template/head-shape.ts';
-import { earFrame } from '../../../src/geometry/template/ear.ts';
+import { earFrame, earRings, openingOutline } from '../../../src/geometry/template/ear.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { headMeshReport } from '../../../tools/quality/evaluate.ts';
 
@@ -203,3 +203,38 @@ for (const photo of ['couple', 'p12-a']) {
     assert.ok(valid, JSON.stringify(report));
   });
 }
+
+/** Crests of a profile, outermost ring first: rises and then falls by more than `prominence` each. */
+function crests(profile: number[], prominence: number): number {
+  let count = 0, rising = false, low = profile[0], high = profile[0];
+  for (const d of profile) {
+    if (!rising && d > low + prominence) [rising, high] = [true, d];
+    else if (rising && d < high - prominence) [count, rising, low] = [count + 1, false, d];
+    else [low, high] = [Math.min(low, d), Math.max(high, d)];
+  }
+  return count;
+}
+
+// Before, the antihelix ran round the back and the top as one ridge: the top's profile had two crests, as the back's.
+test('the antihelix forks at the top of the ear: helix, superior and inferior crus there, helix and antihelix at the back', () => {
+  const { out, back, up } = earFrame(1);
+  const b0 = [7.5, 0, -5];
+  const count = 24;
+  const positions = Array.from({ length: count }, (_, i) => {
+    const [x, y] = openingOutline((2 * Math.PI * i) / count);
+    return [0, 1, 2].map((k) => b0[k] + back[k] * x + up[k] * y);
+  }).flat();
+  const { rings } = earRings(positions, [...Array(count).keys()], 1);
+  const dot = (a: readonly number[], v: readonly number[]) => a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
+  const rel = (p: readonly number[]) => p.map((x, k) => x - b0[k]);
+  // Where each ring point lies about the helix's crest ring's centre, seen from the side (0 back, pi/2 up).
+  const crest = rings.reduce((best, ring, r) => (dot(out, rel(ring[0])) > dot(out, rel(rings[best][0])) ? r : best), 0);
+  const centre = [0, 1].map((k) => rings[crest].reduce((s, p) => s + dot([back, up][k], rel(p)), 0) / rings[crest].length);
+  const polar = (j: number) => Math.atan2(dot(up, rel(rings[crest][j])) - centre[1], dot(back, rel(rings[crest][j])) - centre[0]);
+  const profile = (j: number) => rings.slice(2).map((ring) => dot(out, rel(ring[j])));
+  const at = (angle: number) => [...rings[crest].keys()].filter((j) => Math.abs(Math.atan2(Math.sin(polar(j) - angle), Math.cos(polar(j) - angle))) < 0.15);
+  const top = at(1.55), rear = at(0.2);
+  assert.ok(top.length > 0 && rear.length > 0);
+  for (const j of top) assert.equal(crests(profile(j), 0.05), 3, `top: ${profile(j).map((d) => d.toFixed(2)).join(' ')}`);
+  for (const j of rear) assert.equal(crests(profile(j), 0.05), 2, `back: ${profile(j).map((d) => d.toFixed(2)).join(' ')}`);
+});
