@@ -236,13 +236,15 @@ function fitDetail(
 ): number {
   const all = allTriangles(indices);
   const n = head.length / 3;
-  /** The triangles around the folds of `positions` (none: no fold). */
+  /** The vertices around the folds of `positions` and the triangles touching them (none: no fold). */
   const aroundFolds = (positions: Float32Array) => {
     const folds = intersectingVertices(positions, indices, all);
-    return folds.size === 0 ? undefined : trianglesTouching(indices, [...grow(folds, neighbours, FOLD_RINGS)], n);
+    if (folds.size === 0) return undefined;
+    const vertices = grow(folds, neighbours, FOLD_RINGS);
+    return { vertices, triangles: trianglesTouching(indices, [...vertices], n) };
   };
   for (let pass = 0; pass < COARSE_REPAIRS; pass++) {
-    const near = aroundFolds(coarse);
+    const near = aroundFolds(coarse)?.triangles;
     if (!near) break;
     if (relaxTangles(coarse, indices, near) === 0) continue;
     untangle(coarse, start, indices, near);
@@ -257,9 +259,8 @@ function fitDetail(
     const near = aroundFolds(head);
     if (near) {
       // untangle reports 0 moved vertices when it found no fold: no second check needed then.
-      if (untangle(head, kept, indices, near) > 0 && relaxTangles(head, indices, near) > 0) break;
-      const repaired = verticesOf(indices, near);
-      if (distance(head, repaired) > distance(kept, repaired)) break;
+      if (untangle(head, kept, indices, near.triangles) > 0 && relaxTangles(head, indices, near.triangles) > 0) break;
+      if (distance(head, near.vertices) > distance(kept, near.vertices)) break;
     }
     kept.set(head);
     matched = m;
@@ -284,13 +285,6 @@ function meanDistance(surface: TargetSurface, free: readonly number[], n: number
     }
     return count === 0 ? 0 : sum / count;
   };
-}
-
-/** The vertices of some triangles (by triangle index). */
-function verticesOf(indices: Uint32Array, triangles: Iterable<number>): Set<number> {
-  const out = new Set<number>();
-  for (const t of triangles) for (let k = 0; k < 3; k++) out.add(indices[3 * t + k]);
-  return out;
 }
 
 /**
