@@ -35,7 +35,8 @@ const RINGS: [number, number, number, number, number, number][] = [
   [0.58, 1.18, 1, 0.26, 1, 0.95],
   [0.42, 0.85, 1, 0.18, 1, 0.82],
 ];
-const [INNER_LIP, GROOVE, FOSSA, ANTIHELIX, WALL] = [5, 6, 7, 8, 9];
+/** The rings by name: the helix's crest to the concha's wall (the rings the front smooths into one slope from CREST on). */
+const [CREST, INNER_LIP, GROOVE, FOSSA, ANTIHELIX, WALL] = [4, 5, 6, 7, 8, 9];
 /**
  * The antihelix forks at the top: its inferior crus goes on round the concha, its superior crus rises towards the
  * helix, the triangular fossa between them. From FORK[0] (outline angle, upper back) to FORK[1] the scapha's groove
@@ -51,8 +52,6 @@ function forked(r: number, angle: number, distance: number): number {
   if (to === undefined) return distance;
   return distance + (to - distance) * smoothstepBetween(FORK[0], FORK[1], Math.atan2(Math.sin(angle), Math.cos(angle)));
 }
-/** The rings from the helix's crest to the concha's wall, which the front smooths into one slope. */
-const CREST = 4;
 /** Points per ring per base vertex: the pinna needs a finer outline than the skin's opening. */
 const DETAIL = 2;
 /** How much lower the lobe reaches, as a fraction of the outline's size. */

@@ -15,6 +15,8 @@ import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import type { TemplateView } from '../../../src/pipeline/template-view.ts';
 import { headDistance } from '../../../src/geometry/template/head-shape.ts';
 import { earFrame, earRings, openingOutline } from '../../../src/geometry/template/ear.ts';
+import { dot, sub } from '../../../src/geometry/mesh/vec.ts';
+import type { Vec3 } from '../../../src/model/avatar.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { headMeshReport } from '../../../tools/quality/evaluate.ts';
 
@@ -218,15 +220,14 @@ function crests(profile: number[], prominence: number): number {
 // Before, the antihelix ran round the back and the top as one ridge: the top's profile had two crests, as the back's.
 test('the antihelix forks at the top of the ear: helix, superior and inferior crus there, helix and antihelix at the back', () => {
   const { out, back, up } = earFrame(1);
-  const b0 = [7.5, 0, -5];
+  const b0: Vec3 = [7.5, 0, -5];
   const count = 24;
   const positions = Array.from({ length: count }, (_, i) => {
     const [x, y] = openingOutline((2 * Math.PI * i) / count);
     return [0, 1, 2].map((k) => b0[k] + back[k] * x + up[k] * y);
   }).flat();
   const { rings } = earRings(positions, [...Array(count).keys()], 1);
-  const dot = (a: readonly number[], v: readonly number[]) => a[0] * v[0] + a[1] * v[1] + a[2] * v[2];
-  const rel = (p: readonly number[]) => p.map((x, k) => x - b0[k]);
+  const rel = (p: Vec3) => sub(p, b0);
   // Where each ring point lies about the helix's crest ring's centre, seen from the side (0 back, pi/2 up).
   const crest = rings.reduce((best, ring, r) => (dot(out, rel(ring[0])) > dot(out, rel(rings[best][0])) ? r : best), 0);
   const centre = [0, 1].map((k) => rings[crest].reduce((s, p) => s + dot([back, up][k], rel(p)), 0) / rings[crest].length);
