@@ -6,7 +6,7 @@
  * node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
- * --title TEXT says on the sheet what changed between before and after.
+ * --title TEXT says on the sheet what changed between before and after; --photos a,b,c picks the test photos.
  * Needs Blender 3.4 on the PATH.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 
-const PHOTOS = ['p05-a', 'p13-a', 'p03-a'];
 const here = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 /** --closeups: the eyes open, the left one close up, the eyes closed (front, below) and the mouth open, to docs/asset-eyes.png. */
@@ -25,6 +24,8 @@ const VIEWS = mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter
 const sheetName = mouth ? 'asset-mouth' : closeups ? 'asset-eyes' : 'asset-anatomy';
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const before = option('--before');
+/** --photos a,b,c: the test photos whose avatars are drawn (a bald head shows the whole ear). */
+const PHOTOS = option('--photos', 'p05-a,p13-a,p03-a')!.split(',');
 const out = path.resolve(option('--out', path.join(here, 'docs', `${sheetName}.png`))!);
 const work = path.resolve(option('--work', path.join(os.tmpdir(), `${sheetName}-sheet`))!);
 
