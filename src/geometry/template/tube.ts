@@ -9,6 +9,16 @@ export interface TubeSection {
   up: Vec3;
 }
 
+/** The `profilePoints` points round one section, as `addTube` lays them (superellipse of exponent 2/`square`). */
+export function sectionProfile(s: TubeSection, profilePoints: number, square: number): Vec3[] {
+  return Array.from({ length: profilePoints }, (_, k) => {
+    const a = (2 * Math.PI * k) / profilePoints;
+    const c = Math.cos(a), sn = Math.sin(a);
+    const x = Math.sign(c) * Math.abs(c) ** (1 / square), y = Math.sign(sn) * Math.abs(sn) ** (1 / square);
+    return [0, 1, 2].map((d) => s.centre[d] + s.across[d] * x + s.up[d] * y) as Vec3;
+  });
+}
+
 /**
  * A closed tube through `sections`, capped by the two poles, added to `b`. The profile is a
  * superellipse (exponent 2/`square`, boxier as it grows). UVs fill `rect` ([u0, v0, u1, v1]):
@@ -22,15 +32,8 @@ export function addTube(b: MeshBuilder, sections: TubeSection[], poles: [Vec3, V
   const n = sections.length;
   const uAt = (i: number) => u0 + ((u1 - u0) * (i + 1)) / (n + 1);
   const rings = sections.map((s, i) => {
-    const ring: number[] = [];
-    for (let k = 0; k <= profilePoints; k++) {
-      const a = (2 * Math.PI * (k % profilePoints)) / profilePoints;
-      const c = Math.cos(a), sn = Math.sin(a);
-      const x = Math.sign(c) * Math.abs(c) ** (1 / square), y = Math.sign(sn) * Math.abs(sn) ** (1 / square);
-      const p: Vec3 = [0, 1, 2].map((d) => s.centre[d] + s.across[d] * x + s.up[d] * y) as Vec3;
-      ring.push(b.vertex(p, [uAt(i), v1 - ((v1 - v0) * k) / profilePoints]));
-    }
-    return ring;
+    const points = sectionProfile(s, profilePoints, square);
+    return Array.from({ length: profilePoints + 1 }, (_, k) => b.vertex(points[k % profilePoints], [uAt(i), v1 - ((v1 - v0) * k) / profilePoints]));
   });
   const start = b.vertex(poles[0], [u0, (v0 + v1) / 2]);
   const end = b.vertex(poles[1], [u1, (v0 + v1) / 2]);
