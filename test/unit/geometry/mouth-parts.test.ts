@@ -14,6 +14,7 @@ import { segmentCrossesTriangle } from '../../../src/geometry/mesh/triangle-test
 import { closeMouth } from '../../../src/geometry/fit/fit-expression.ts';
 import { MADE_ON, type ArkitName } from '../../../src/geometry/expressions/arkit.ts';
 import { PART_NAMES, type HeadTemplate } from '../../../src/geometry/template/types.ts';
+import { CROWN_U, GUMS_BELOW_V } from '../../../src/geometry/template/mouth-parts.ts';
 
 const versions: TemplateVersion[] = ['1.6', '2.0'];
 const at = (p: ArrayLike<number>, v: number): Vec3 => [p[3 * v], p[3 * v + 1], p[3 * v + 2]];
@@ -174,5 +175,52 @@ for (const version of versions) {
     assert.ok(overbite > 0.1 && overbite < 0.3, `overbite ${overbite.toFixed(2)} cm (an adult's is 1 to 3 mm)`);
     assert.ok(overjet > 0.2 && overjet < 0.5, `overjet ${overjet.toFixed(2)} cm (2 to 4 mm)`);
     assert.ok(upperBack > lowerFront, `the upper incisors' backs (z ${upperBack.toFixed(2)}) ahead of the lower ones' fronts (${lowerFront.toFixed(2)})`);
+  });
+}
+
+/** Where the triangles of `tris` cross the height y, seen from the front: the x interval they cover. */
+function xSpanAt(p: ArrayLike<number>, tris: number[][], y: number): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  for (const t of tris) {
+    for (let e = 0; e < 3; e++) {
+      const a = t[e], b = t[(e + 1) % 3];
+      const ya = p[3 * a + 1], yb = p[3 * b + 1];
+      if ((ya - y) * (yb - y) > 0 || ya === yb) continue;
+      const x = p[3 * a] + ((y - ya) / (yb - ya)) * (p[3 * b] - p[3 * a]);
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+  }
+  return [lo, hi];
+}
+
+for (const version of versions) {
+  test(`${version}: seen from the front, the central incisors of each row meet at the midline, with no slit between them`, () => {
+    const tpl = buildTemplate(version);
+    const { positions: p, uvs, indices } = tpl.parts.teeth;
+    const lower = new Set(tpl.lowerTeeth);
+    // The central incisors are the crowns in the teeth texture's first column of cells.
+    const central = (v: number) => uvs[2 * v] < CROWN_U[1] + 0.001 && uvs[2 * v + 1] > GUMS_BELOW_V;
+    for (const isLower of [false, true]) {
+      const crown = (side: number) => {
+        const tris: number[][] = [];
+        for (let t = 0; t < indices.length; t += 3) {
+          const tri = [indices[t], indices[t + 1], indices[t + 2]];
+          if (tri.every((v) => central(v) && lower.has(v) === isLower && Math.sign(p[3 * v]) === side)) tris.push(tri);
+        }
+        return tris;
+      };
+      const left = crown(-1), right = crown(1);
+      assert.ok(left.length > 0 && right.length > 0, 'both central incisors found');
+      const ys = right.flat().map((v) => p[3 * v + 1]);
+      const top = Math.max(...ys), bottom = Math.min(...ys);
+      let widest = 0;
+      // Over the crown's height but its rounded root and edge (a tenth of it at each end).
+      for (let f = 0.1; f <= 0.9; f += 0.05) {
+        const y = bottom + f * (top - bottom);
+        widest = Math.max(widest, xSpanAt(p, right, y)[0] - xSpanAt(p, left, y)[1]);
+      }
+      assert.ok(widest < 0.03, `${isLower ? 'lower' : 'upper'} row: widest slit ${(widest * 10).toFixed(2)} mm (before: 0.7-1.4 mm)`);
+    }
   });
 }
