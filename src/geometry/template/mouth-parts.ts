@@ -112,14 +112,21 @@ function archAt(a: ReturnType<typeof arch>, length: number): number {
 }
 
 /**
- * Slides each section of a central incisor (of side `side`) across to the midline, until its nearest point is
+ * Widens each section of a central incisor (of side `side`) towards the midline, until its nearest point is
  * `CLEARANCE` from it: the arch's front turns so fast that crowns laid square to it face each other at 23 degrees,
- * and their inner corners left a dark slit 0.7-1 mm wide between the front teeth, seen from the front.
+ * and their inner corners left a dark slit 0.7-1 mm wide between the front teeth, seen from the front. The
+ * crown grows on its inner side only (its centre moves half as far as its inner edge), so its outer edge stays
+ * behind the lateral incisor's as before; slid whole, it opened a notch between them at the biting edge.
  */
 function meetAtMidline(sections: TubeSection[], side: number, profilePoints: number, square: number): void {
   for (const section of sections) {
-    const nearest = Math.min(...sectionProfile(section, profilePoints, square).map((p) => side * p[0]));
-    section.centre[0] -= side * (nearest - CLEARANCE);
+    // The inner point moves a little less than the centre and the half-width together (the crown is turned): a few rounds.
+    for (let round = 0; round < 4; round++) {
+      const short = Math.min(...sectionProfile(section, profilePoints, square).map((p) => side * p[0])) - CLEARANCE;
+      const half = Math.hypot(...section.across);
+      section.centre[0] -= (side * short) / 2;
+      section.across = section.across.map((c) => c * (1 + short / 2 / half)) as Vec3;
+    }
   }
 }
 
