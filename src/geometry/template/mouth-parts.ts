@@ -114,7 +114,7 @@ function archAt(a: ReturnType<typeof arch>, length: number): number {
 /**
  * Widens each section of a central incisor (of side `side`) towards the midline, until its nearest point is
  * `CLEARANCE` from it: the arch's front turns so fast that crowns laid square to it face each other at 23 degrees,
- * and their inner corners left a dark slit 0.7-1 mm wide between the front teeth, seen from the front. The
+ * and their inner corners left a dark slit up to 1.4 mm wide between the front teeth, seen from the front. The
  * crown grows on its inner side only (its centre moves half as far as its inner edge), so its outer edge stays
  * behind the lateral incisor's as before; slid whole, it opened a notch between them at the biting edge.
  */
