@@ -1,5 +1,6 @@
 import { api, ApiError, setCsrf } from './api.js';
-import { errorLine, show } from './dom.js';
+import { errorLine } from './dom.js';
+import { pageSlot } from './page-slot.js';
 import { accountPage } from './pages/account.js';
 import { avatarPage } from './pages/avatar.js';
 import { galleryPage } from './pages/gallery.js';
@@ -14,7 +15,10 @@ const nav = document.getElementById('nav');
 const pages = { gallery: galleryPage, new: newAvatarPage, keys: keysPage, account: accountPage, avatar: avatarPage };
 
 let signedIn = false;
-let leave = () => {};
+const open = pageSlot(main, () => document.createElement('div'), (e, root) => {
+  if (e instanceof ApiError && e.status === 401) expired();
+  else root.append(errorLine(e));
+});
 
 function signedInAs(session) {
   setCsrf(session.csrf);
@@ -30,27 +34,19 @@ function signedOut() {
 }
 
 async function route() {
-  leave();
-  leave = () => {};
   if (!signedIn) {
     nav.hidden = true;
-    show(main, loginPage((session) => {
-      signedInAs(session);
-      void route();
-    }));
+    await open((root) => {
+      root.append(loginPage((session) => {
+        signedInAs(session);
+        void route();
+      }));
+    });
     return;
   }
   // #/page/arg...?query: the query is the page's own (the upload form's prefilled choices).
   const [name, ...args] = location.hash.replace(/^#\/?/, '').split('?')[0].split('/');
-  const page = pages[name] ?? galleryPage;
-  main.replaceChildren();
-  try {
-    // A page may hand back a function that stops what it started (polling, the viewer's render loop).
-    leave = (await page(main, ...args.map(decodeURIComponent))) ?? (() => {});
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 401) return expired();
-    main.append(errorLine(e));
-  }
+  await open(pages[name] ?? galleryPage, ...args.map(decodeURIComponent));
 }
 
 function expired() {
