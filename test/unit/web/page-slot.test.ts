@@ -56,6 +56,7 @@ test('a page that answers after the next one was opened draws out of sight, and 
   assert.deepEqual(shown(main), ['form'], 'only the page asked for last is in main');
   assert.equal(galleryStopped, 1, 'the late gallery was stopped when it returned');
   assert.equal(formStopped, 0, 'the form was not');
+  assert.deepEqual(errors, []);
   await open((root) => root.append(box('keys')));
   assert.deepEqual(shown(main), ['keys']);
   assert.equal(formStopped, 1, 'opening the next page stops the current one');
