@@ -5,7 +5,8 @@
  * inside, the shadow under the upper lip), whatever is not lip red (yellow or shaded teeth, the gaps between them)
  * with a rim around the teeth (their blurred edge), the whole opening, as the neutral's closed lips must not show
  * them (the detector read them as parted lips), and the specks all of it encloses. In a closed mouth only the slit
- * between the lips can show teeth. Dark pixels of a closed mouth stay: they are the seam closed
+ * between the lips can show teeth. A moustache over an open mouth's upper lip stays too: the closed neutral mouth shows
+ * it as the photo does. Dark pixels of a closed mouth stay: they are the seam closed
  * lips show (replacing them too made the renders less like the person). The replaced pixels then take the colour of
  * the lip around them. Works on a copy of the photo, which is then sampled as usual.
  */
@@ -88,7 +89,7 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const reach = (OPEN_MOUTH / 2) * width;
   const inLips = new Set(all);
   const mask = open
-    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], width)
+    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], width, outer)
     : new Set(slitTeeth(d, all, lipLuma, lipSaturation, inner, photo.width, reach));
   for (const i of mask) {
     out.set(colour, i * 3);
@@ -108,14 +109,16 @@ function openMouthMask(
   lip: { luma: number; saturation: number; colour: Rgb },
   box: number[],
   width: number,
+  outer: Point[],
 ): Set<number> {
   const d = photo.data;
+  const hair = moustache(photo, outer, lip.luma, box, width);
   // Teeth are less red than the lips and than the skin, which the detected outer contour often takes in (against
   // red lipstick alone, that skin reads as teeth).
   const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
   const found = openMouthTeeth(d, px.all, lip.luma, lip.saturation, red);
   const teeth = grown(new Set(found), px.inLips, photo.width, Math.round(GROW * width));
-  const mask = new Set([...px.opening, ...darkPixels(d, px.all, lip.luma), ...teeth]);
+  const mask = new Set([...px.opening, ...darkPixels(d, px.all, lip.luma, hair), ...teeth]);
   if (found.length > 0) {
     const most = (median(valuesOf(d, found, redness)) + rednessOf(...lip.colour)) / 2;
     grown(mask, px.inLips, photo.width, Math.round(TEETH_REACH * width), { d, most, lipLuma: lip.luma });
@@ -129,20 +132,14 @@ function openMouthMask(
  * open one (p11-a's, rolled 4 degrees, read open and lost its pale lower lip as teeth).
  */
 function mouthExtent(outer: Point[], inner: Point[]): { width: number; height: number } {
-  let left = outer[0], right = outer[0];
-  for (const p of outer) {
-    if (p[0] < left[0]) left = p;
-    if (p[0] > right[0]) right = p;
-  }
-  const width = Math.hypot(right[0] - left[0], right[1] - left[1]);
-  const ux = (right[0] - left[0]) / width, uy = (right[1] - left[1]) / width;
+  const { ux, uy, span } = mouthLine(outer);
   let lo = Infinity, hi = -Infinity;
   for (const p of inner) {
     const across = ux * p[1] - uy * p[0];
     lo = Math.min(lo, across);
     hi = Math.max(hi, across);
   }
-  return { width, height: hi - lo };
+  return { width: span, height: hi - lo };
 }
 
 /*
@@ -209,11 +206,88 @@ function openMouthTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSatura
   return out;
 }
 
-/** An open mouth's inside: pixels inside the outer contour darker than the lips. */
-function darkPixels(d: Uint8Array, all: number[], lipLuma: number): number[] {
+/** An open mouth's inside: pixels inside the outer contour darker than the lips, but for `hair` over them. */
+function darkPixels(d: Uint8Array, all: number[], lipLuma: number, hair: ReadonlySet<number>): number[] {
   const out: number[] = [];
-  for (const i of all) if (luma(d, i) < INSIDE_DARKER * lipLuma) out.push(i);
+  for (const i of all) if (luma(d, i) < INSIDE_DARKER * lipLuma && !hair.has(i)) out.push(i);
   return out;
+}
+
+/** How far beyond the outer lip contour, in mouth widths, a dark part is hair rather than the mouth's inside. */
+const HAIR_REACH = 0.06;
+/** The share of the mouth's width, about its middle, where a moustache is looked for: the corners are the mouth's. */
+const HAIR_SPAN = 0.8;
+/** A dark part above the lips spanning at least this share of the mouth's width is a moustache. */
+const HAIR_WIDE = 0.5;
+
+/** The mouth's line through its outer contour's ends: its middle, unit direction and width (image pixels). */
+interface MouthLine {
+  mx: number;
+  my: number;
+  ux: number;
+  uy: number;
+  span: number;
+}
+
+function mouthLine(outer: Point[]): MouthLine {
+  let left = outer[0], right = outer[0];
+  for (const p of outer) {
+    if (p[0] < left[0]) left = p;
+    if (p[0] > right[0]) right = p;
+  }
+  const span = Math.hypot(right[0] - left[0], right[1] - left[1]);
+  return { mx: (left[0] + right[0]) / 2, my: (left[1] + right[1]) / 2, ux: (right[0] - left[0]) / span, uy: (right[1] - left[1]) / span, span };
+}
+
+/** How far along the mouth's line from its middle a pixel lies. */
+function alongMouth(line: MouthLine, x: number, y: number): number {
+  return (x - line.mx) * line.ux + (y - line.my) * line.uy;
+}
+
+/** Above the mouth's line (image y grows down) and within HAIR_SPAN of its width about the middle. */
+function overMouthMiddle(line: MouthLine, x: number, y: number): boolean {
+  const up = (x - line.mx) * line.uy - (y - line.my) * line.ux;
+  return up > 0 && Math.abs(alongMouth(line, x, y)) < (HAIR_SPAN / 2) * line.span;
+}
+
+/**
+ * A moustache over the upper lip: the parts of dark pixels above the mouth's middle that reach more than HAIR_REACH
+ * mouth widths beyond the outer contour and span HAIR_WIDE of the mouth. The closed neutral mouth shows it over the
+ * lip as the photo does; replaced as the mouth's inside, it left a lip-coloured slab cut off by the contour (p08-a).
+ * The mouth's inside reaches no farther than the lips; at the corners it may meet a beard or a smile's crease, and a
+ * dark corner of a skewed mouth outside its detected contour is no wider than the corner (p12-a).
+ */
+function moustache(photo: RgbImage, outer: Point[], lipLuma: number, box: number[], width: number): Set<number> {
+  const w = photo.width, d = photo.data, line = mouthLine(outer);
+  const reach = HAIR_REACH * width, margin = Math.ceil(3 * reach), darkBelow = INSIDE_DARKER * lipLuma;
+  const x0 = Math.max(1, box[0] - margin), x1 = Math.min(w - 2, box[2] + margin);
+  const y0 = Math.max(1, box[1] - margin), y1 = Math.min(photo.height - 2, box[3] + margin);
+  const hair = new Set<number>(), seen = new Set<number>();
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const seed = y * w + x;
+      if (seen.has(seed) || luma(d, seed) >= darkBelow || !overMouthMiddle(line, x + 0.5, y + 0.5)) continue;
+      if (signedPolygonDistance(outer, x + 0.5, y + 0.5) >= -reach) continue;
+      // The dark part joined to this seed (4-neighbours, within the box, over the mouth's middle) and its span.
+      const part = [seed];
+      seen.add(seed);
+      let lo = Infinity, hi = -Infinity;
+      for (let k = 0; k < part.length; k++) {
+        const i = part[k], px = i % w, py = (i - px) / w;
+        const a = alongMouth(line, px + 0.5, py + 0.5);
+        lo = Math.min(lo, a);
+        hi = Math.max(hi, a);
+        for (const q of [i - 1, i + 1, i - w, i + w]) {
+          const qx = q % w, qy = (q - qx) / w;
+          if (qx < x0 || qx > x1 || qy < y0 || qy > y1 || seen.has(q) || luma(d, q) >= darkBelow || !overMouthMiddle(line, qx + 0.5, qy + 0.5)) continue;
+          seen.add(q);
+          part.push(q);
+        }
+      }
+      if (hi - lo >= HAIR_WIDE * line.span) for (const i of part) hair.add(i);
+    }
+  }
+  return hair;
 }
 
 /** A closed mouth's teeth: pixels that look like teeth within `reach` of the inner contour. */

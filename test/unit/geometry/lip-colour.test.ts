@@ -117,3 +117,24 @@ test("an open mouth's teeth take their shaded edge with them, less red than the 
   assert.equal(repair.pixels[29 * W + 60], LipPixel.kept, 'the upper lip above it stays');
   for (const y of [48, 49]) assert.equal(repair.pixels[y * W + 60], LipPixel.kept, `the gloss at row ${y} stays`);
 });
+
+test("an open mouth keeps a moustache over its upper lip, but not a dark corner beside it", () => {
+  // Teeth in the opening. A dark-brown moustache from 6 px above the outer contour down into the upper lip (the
+  // contour's top is at y = 24), across most of the mouth; at the left corner the mouth's dark inside, joined to a
+  // crease running out of the contour.
+  const inner = ellipse(60, 42, 28, 6);
+  const moustache = (x: number, y: number) => Math.abs(x - 60) < 30 && y >= 18 && y <= 29;
+  const corner = (x: number, y: number) => (x >= 22 && x <= 30 && y >= 38 && y <= 42) || (x >= 8 && x < 22 && y >= 40 && y <= 41);
+  const teeth = (x: number, y: number) => ((x - 60) / 28) ** 2 + ((y - 42) / 6) ** 2 < 1;
+  const img = photo((x, y) => (moustache(x, y) ? [60, 45, 35] : corner(x, y) ? [70, 35, 35] : teeth(x, y) ? [240, 240, 235] : undefined));
+  const repair = synthesiseLips(img, outer, inner);
+  for (const y of [25, 27, 29]) {
+    assert.equal(repair.pixels[y * W + 60], LipPixel.kept, `the moustache at row ${y} is kept`);
+    assert.deepEqual(at(repair.photo, 60, y), [60, 45, 35]);
+  }
+  assert.equal(repair.pixels[42 * W + 60], LipPixel.replaced, 'the teeth are replaced');
+  assert.equal(repair.pixels[40 * W + 26], LipPixel.replaced, "the corner's dark inside is replaced");
+  // Without the hair beyond the contour the same dark pixels in the lip are the mouth's shade under the upper lip.
+  const shaded = synthesiseLips(photo((x, y) => (moustache(x, y) && y >= 25 ? [60, 45, 35] : teeth(x, y) ? [240, 240, 235] : undefined)), outer, inner);
+  assert.equal(shaded.pixels[27 * W + 60], LipPixel.replaced, 'dark lip pixels not joined to hair are replaced');
+});
