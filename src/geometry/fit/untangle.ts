@@ -2,7 +2,7 @@
  * Keeps a fitted mesh free of self-intersections: detected landmarks occasionally fold the surface (a mouth
  * corner pulled through the mouth bag, pressed lips). Vertices of intersecting triangles, with a ring of
  * neighbours, are blended towards a safe shape (the template under the fit's similarity, which is valid)
- * in growing steps until no intersection is left.
+ * in growing steps until no intersection is left; past the last step, the region grows on at the safe shape.
  */
 import { SelfIntersectionWalk } from '../mesh/checks.ts';
 import { weldMap } from '../mesh/weld.ts';
@@ -66,6 +66,16 @@ export function untangle(positions: Float32Array, safe: Float32Array, indices: U
     bad = intersectingVertices(positions, indices, triangles);
     if (bad.size === 0) return size;
     size += grower.grow(bad, weld, region);
+  }
+  // A fold wider than the steps grew over (a misread mouth closed on itself: p12-a's mirror image kept three crossing
+  // pairs) is left at the safe shape, which has none, over a region grown on until no fold is left or it stops growing.
+  for (let added = 1; added > 0; size += added) {
+    for (let v = 0; v < weld.length; v++) {
+      if (region[weld[v]]) for (let k = 0; k < 3; k++) positions[v * 3 + k] = safe[v * 3 + k];
+    }
+    bad = intersectingVertices(positions, indices, triangles);
+    if (bad.size === 0) return size;
+    added = grower.grow(bad, weld, region);
   }
   return size;
 }

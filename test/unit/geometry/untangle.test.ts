@@ -48,6 +48,14 @@ function reference(positions: Float32Array, safe: Float32Array, indices: Uint32A
     if (bad.size === 0) return region.size;
     region = new Set([...region, ...welded(bad)]);
   }
+  // Past the last step the region grows on at the safe shape.
+  for (let size = 0; region.size > size; ) {
+    size = region.size;
+    for (let v = 0; v < weld.length; v++) if (region.has(weld[v])) for (let k = 0; k < 3; k++) positions[v * 3 + k] = safe[v * 3 + k];
+    bad = intersectingVertices(positions, indices, triangles);
+    if (bad.size === 0) return region.size;
+    region = new Set([...region, ...welded(bad)]);
+  }
   return region.size;
 }
 
@@ -71,4 +79,19 @@ test('untangle blends the folds away, moving exactly the vertices the set-based 
   const flat = safe.slice();
   assert.equal(untangle(flat, safe, indices, all), 0, 'nothing folded, nothing moved');
   assert.deepEqual(flat, safe);
+});
+
+test('a fold wider than the blending steps reach is untangled too: the region grows on at the safe shape', () => {
+  // A fine sphere's upper half pushed down through the lower one: after the last step (the region at the safe shape)
+  // the fold's edge still crossed, 96 vertices.
+  const { positions: safe, indices } = seamedSphere(60, 24);
+  const all = Uint32Array.from({ length: indices.length / 3 }, (_, t) => t);
+  const folded = safe.slice();
+  for (let i = 0; i < folded.length; i += 3) if (folded[i + 1] > 0) folded[i + 1] -= 1.5 + 0.05 * folded[i];
+  assert.ok(intersectingVertices(folded, indices, all).size > 0, 'folded');
+  const expected = folded.slice(), got = folded.slice();
+  const moved = reference(expected, safe, indices, all);
+  assert.equal(untangle(got, safe, indices, all), moved);
+  assert.deepEqual(got, expected);
+  assert.equal(intersectingVertices(got, indices, all).size, 0, 'untangled');
 });
