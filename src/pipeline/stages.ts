@@ -4,6 +4,7 @@ import type { AvatarModel, MeshData } from '../model/avatar.ts';
 import type { Deltas } from '../geometry/expressions/frame.ts';
 import type { MeshName } from '../geometry/template/types.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
+import { untangle } from '../geometry/fit/untangle.ts';
 import type { TemplateView } from './template-view.ts';
 import type { PipelineInput, ProgressFn } from './types.ts';
 
@@ -57,7 +58,12 @@ export function featureShapes(
  */
 export const LID_REST = 0.2;
 
-/** Moves each mesh by its offset to the lids' rest (featureShapes' `rest`; none: as they are), its normals with it. */
+/**
+ * Moves each mesh by its offset to the lids' rest (featureShapes' `rest`; none: as they are), its normals with it. The
+ * rest is a blink's share, and a blink is kept free of folds only where it ends: part of the way, the socket's lining
+ * behind a lid can cross itself (the photo p10-a at half its size: 8 pairs), so the head is untangled towards its shape
+ * before the rest.
+ */
 export function restLids(tpl: TemplateView, geometries: MeshData[], rest: Deltas | undefined): void {
   if (!rest) return;
   // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.
@@ -68,7 +74,9 @@ export function restLids(tpl: TemplateView, geometries: MeshData[], rest: Deltas
     for (let k = 0; k < offset.length && !moves; k++) moves = offset[k] !== 0;
     if (!moves) continue;
     const g = geometries[i];
+    const before = m.name === 'head' ? g.positions.slice() : undefined;
     for (let k = 0; k < offset.length; k++) g.positions[k] += offset[k];
+    if (before) untangle(g.positions, before, m.geometry.indices, tpl.foldProne);
     g.normals = vertexNormals(g.positions, m.geometry.indices);
   }
 }

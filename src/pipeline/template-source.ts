@@ -34,12 +34,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
     ears: [earRest(t.head, t.regions.earRight, EAR_ANCHORS.right), earRest(t.head, t.regions.earLeft, EAR_ANCHORS.left)],
     foldProne: trianglesTouching(
       t.head.indices,
-      near(
-        t.head.positions,
-        [...t.regions.face, ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
-        [...t.loops.lipsInner, ...t.loops.lipsOuter, ...t.loops.leftEye, ...t.loops.rightEye],
-        FOLD_RADIUS,
-      ),
+      [...t.regions.face, ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
       t.head.positions.length / 3,
     ),
     faceOval: t.loops.faceOval,
@@ -115,12 +110,3 @@ function neckFront(positions: Float32Array, neck: readonly number[]): number[] {
   return all.filter((_, i) => i % stride === 0);
 }
 
-/** Folds appear next to the mouth and eye openings: within this distance (cm) of their contours. */
-const FOLD_RADIUS = 1;
-
-/** The candidates within `radius` of any of the anchor vertices. */
-function near(positions: Float32Array, candidates: readonly number[], anchors: readonly number[], radius: number): number[] {
-  return candidates.filter((v) =>
-    anchors.some((a) => Math.hypot(positions[v * 3] - positions[a * 3], positions[v * 3 + 1] - positions[a * 3 + 1], positions[v * 3 + 2] - positions[a * 3 + 2]) < radius),
-  );
-}
