@@ -5,6 +5,7 @@ import type { Deltas } from '../geometry/expressions/frame.ts';
 import type { MeshName } from '../geometry/template/types.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
+import { unfoldLashes } from '../geometry/template/bound-parts.ts';
 import type { TemplateView } from './template-view.ts';
 import type { PipelineInput, ProgressFn } from './types.ts';
 
@@ -62,7 +63,7 @@ export const LID_REST = 0.2;
  * Moves each mesh by its offset to the lids' rest (featureShapes' `rest`; none: as they are), its normals with it. The
  * rest is a blink's share, and a blink is kept free of folds only where it ends: part of the way, the socket's lining
  * behind a lid can cross itself (the photo p10-a at half its size: 8 pairs), so the head is untangled towards its shape
- * before the rest.
+ * before the rest; a lash card can fold at a lid's outer corner, and is unfolded (unfoldLashes).
  */
 export function restLids(tpl: TemplateView, geometries: MeshData[], rest: Deltas | undefined): void {
   if (!rest) return;
@@ -77,6 +78,7 @@ export function restLids(tpl: TemplateView, geometries: MeshData[], rest: Deltas
     const before = m.name === 'head' ? g.positions.slice() : undefined;
     for (let k = 0; k < offset.length; k++) g.positions[k] += offset[k];
     if (before) untangle(g.positions, before, m.geometry.indices, tpl.foldProne);
+    if (m.name === 'eyelashes') unfoldLashes(tpl.source, g.positions);
     g.normals = vertexNormals(g.positions, m.geometry.indices);
   }
 }

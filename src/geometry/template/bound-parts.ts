@@ -1,5 +1,6 @@
 import type { MeshData, Vec3 } from '../../model/avatar.ts';
 import { keepLashesClear } from '../expressions/lash-clearance.ts';
+import { untangle } from '../fit/untangle.ts';
 import { MeshBuilder } from '../mesh/builder.ts';
 import { vertexNormals } from '../mesh/normals.ts';
 import { bindToSurface, nearestTriangle, placeBound, type BindingHost, type SurfaceBinding } from '../mesh/surface-binding.ts';
@@ -127,6 +128,7 @@ function blendRows(head: HeadInput, corner: number): number[] {
 export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostName, Float32Array>): Record<BoundPartName, Float32Array> {
   const placed = Object.fromEntries(Object.keys(template.bound).map((name) => [name, placeBoundPart(template, name as BoundPartName, hosts)])) as Record<BoundPartName, Float32Array>;
   keepLashesClear(template, hosts.head, placed.eyelashes);
+  unfoldLashes(template, placed.eyelashes);
   // Both eyes, left first, as buildBoundParts makes them.
   const { tearStations } = template.boundResolution;
   const tear: Vec3[] = [], caruncles: Vec3[] = [];
@@ -142,6 +144,20 @@ export function placeBoundParts(template: HeadTemplate, hosts: Record<BoundHostN
   placed.tearLine = Float32Array.from(tear.flat());
   placed.caruncle = Float32Array.from(caruncles.flat());
   return placed;
+}
+
+/**
+ * A lash card turned apart between two columns can fold there: cleared of the skin column by column (p10-b) or moved
+ * to the lids' rest (p06-a, p07-a), 2-3 pairs of its triangles crossed at a lid's outer corner. The lashes there are
+ * shortened towards their roots, as far as it takes (`lashes` in place).
+ */
+export function unfoldLashes(template: HeadTemplate, lashes: Float32Array): void {
+  const roots = new Float32Array(lashes.length);
+  for (let v = 0; v < template.lashRoots.length; v++) roots.set(lashes.subarray(3 * template.lashRoots[v], 3 * template.lashRoots[v] + 3), 3 * v);
+  const { indices } = template.parts.eyelashes;
+  const every = new Uint32Array(indices.length / 3);
+  for (let t = 0; t < every.length; t++) every[t] = t;
+  untangle(lashes, roots, indices, every);
 }
 
 /** Per eye (left first), the caruncle's points at each of CARUNCLE_SEATS in the inner corner of `head`'s lids, on `eyes`. */

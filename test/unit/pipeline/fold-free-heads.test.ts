@@ -3,7 +3,8 @@
  * or mirrored stand in for photos the tuning never saw. Each of these three gave a head whose triangles crossed (p04-a
  * turned 12 degrees: beside the nose, 2 cm from the eye, where no fold was looked for; p10-a at half its size: the
  * socket's lining behind a lid, folded by the lids' rest; p12-a mirrored: a closed lip whose fold outgrew the
- * untangling's steps). About ten seconds.
+ * untangling's steps). The lash cards too: cleared of the skin column by column, p10-b's folded at a lid's outer corner,
+ * and p06-a's under the lids' rest. About fifteen seconds.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,5 +27,14 @@ test('misread photos give heads without crossing triangles (template 2.0, expres
     const result = await pipeline.run({ inputType: 'photo', file: new Uint8Array(await photo()), template: '2.0', features: ['expressions'] }, () => {});
     const head = result.model.meshes.find((m) => m.name === 'head')!;
     assert.equal(checkMesh(head.geometry).selfIntersections, 0, name);
+  }
+});
+
+test('lash cards do not cross themselves where the clearance or the lids\' rest turned their columns apart (p10-b, p06-a)', { timeout: 300_000 }, async () => {
+  const pipeline = new PhotoPipeline(loadTemplateView);
+  for (const name of ['p10-b', 'p06-a']) {
+    const result = await pipeline.run({ inputType: 'photo', file: new Uint8Array(face(name)), template: '2.0', features: ['expressions'] }, () => {});
+    const lashes = result.model.meshes.find((m) => m.name === 'eyelashes')!;
+    assert.equal(checkMesh(lashes.geometry).selfIntersections, 0, name);
   }
 });
