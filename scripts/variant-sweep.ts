@@ -1,11 +1,11 @@
 /**
  * The test photos as photos the tuning never saw: each as it is, turned 12 degrees either way, at half its size,
- * darkened and under a warm cast, through the photo pipeline (template 2.0, expressions), and every mesh of each avatar
+ * darkened and under a warm cast, through the photo pipeline (template 2.0 or --template 1.6, expressions), and every mesh of each avatar
  * through the mesh checks but the hair cards, which cross each other by design. Prints one line per run (refusals with
  * their reason) and exits 1 when a mesh crosses itself, is open where it should not be, or has degenerate triangles.
  * The detector misreads some of these (a mouth read off the lips, an eye's contour on the cheek), which is where folds
  * the test photos never show appear (PIPELINE.md, "The mirror images as photos the tuning never saw").
- *   node --import tsx scripts/variant-sweep.ts [--variants plain,roll12,...] [photo ...]
+ *   node --import tsx scripts/variant-sweep.ts [--template 1.6] [--variants plain,roll12,...] [photo ...]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { createPipeline } from '../src/pipeline/index.ts';
 import { PipelineError } from '../src/pipeline/errors.ts';
 import { checkMesh } from '../src/geometry/mesh/checks.ts';
 import { HAIR_MESH } from '../src/pipeline/output.ts';
+import type { TemplateVersion } from '../src/model/product.ts';
 
 const FACES = path.resolve(import.meta.dirname, '../test/fixtures/faces');
 const VARIANTS: Record<string, (photo: Buffer) => Promise<Buffer>> = {
@@ -28,6 +29,8 @@ const VARIANTS: Record<string, (photo: Buffer) => Promise<Buffer>> = {
 const args = process.argv.slice(2);
 const at = args.indexOf('--variants');
 const variants = at >= 0 ? args.splice(at, 2)[1].split(',') : Object.keys(VARIANTS);
+const templateAt = args.indexOf('--template');
+const template: TemplateVersion = templateAt >= 0 ? (args.splice(templateAt, 2)[1] as TemplateVersion) : '2.0';
 const photos = args.length > 0 ? args : readdirSync(FACES).filter((f) => f.endsWith('.jpg') && !f.startsWith('selfie')).map((f) => f.slice(0, -4));
 const pipeline = await createPipeline();
 let runs = 0, bad = 0;
@@ -35,7 +38,7 @@ for (const photo of photos) {
   const bytes = readFileSync(path.join(FACES, `${photo}.jpg`));
   for (const variant of variants) {
     runs++;
-    const result = await pipeline.run({ inputType: 'photo', file: await VARIANTS[variant](bytes), template: '2.0', features: ['expressions'] }, () => {}).catch((e: Error) => e);
+    const result = await pipeline.run({ inputType: 'photo', file: await VARIANTS[variant](bytes), template, features: ['expressions'] }, () => {}).catch((e: Error) => e);
     if (result instanceof PipelineError) {
       console.log(`${photo} ${variant}: refused (${result.message})`);
       continue;
