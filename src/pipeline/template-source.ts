@@ -7,6 +7,7 @@ import { GUMS_BELOW_V } from '../geometry/template/mouth-parts.ts';
 import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
+import { grow, vertexNeighbours } from '../geometry/mesh/adjacency.ts';
 import { FACE_POINTS } from './face/pose.ts';
 import { smoothstep } from '../geometry/mesh/smoothstep.ts';
 
@@ -75,7 +76,9 @@ function earRest(head: MeshData, ear: readonly number[], anchors: number[]): Ear
     const d = Math.min(...[...rim].map((r) => Math.hypot(p[3 * v] - p[3 * r], p[3 * v + 1] - p[3 * r + 1], p[3 * v + 2] - p[3 * r + 2])));
     return smoothstep(d / EAR_STEM);
   });
-  return { vertices: [...ear], weights, anchors, width: FACE_WIDTH, level: EAR_LEVEL };
+  const stemVertices = grow(new Set(ear.filter((_, i) => weights[i] < 1)), vertexNeighbours(p.length / 3, head.indices), STEM_RINGS);
+  const stem = trianglesTouching(head.indices, [...stemVertices], p.length / 3);
+  return { vertices: [...ear], weights, anchors, width: FACE_WIDTH, level: EAR_LEVEL, stem };
 }
 
 /**
@@ -110,3 +113,5 @@ function neckFront(positions: Float32Array, neck: readonly number[]): number[] {
   return all.filter((_, i) => i % stride === 0);
 }
 
+/** Rings of the pinna checked with an ear's stem: a stem gone back towards the warp crossed the pinna beside it. */
+const STEM_RINGS = 2;

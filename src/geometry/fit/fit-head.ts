@@ -9,6 +9,7 @@ import { fitSimilarity, applyMat3, type Similarity } from './similarity.ts';
 import { evaluatePairs, factorRbf, solveRbf, type RbfFactor, type RbfWarp } from './rbf.ts';
 import { TRIANGLE_STRIDE, closestOnTriangle } from '../spatial/closest-on-triangle.ts';
 import { hypot3 } from '../mesh/vec.ts';
+import { untangle } from './untangle.ts';
 
 export type Vec3 = [number, number, number];
 
@@ -52,6 +53,8 @@ export interface EarRest {
   width: [number, number];
   /** Landmarks at the brows and at the nose's base: their mean height places the ear's. */
   level: number[];
+  /** The head triangles with a corner on the ear's stem (weight under 1) or two rings into the pinna: where the blend into the warp can fold. */
+  stem: Uint32Array;
 }
 
 export interface FitTargets {
@@ -125,7 +128,13 @@ function placeFit(src: FitSource, { lm, global, warp }: SolvedFit, rest: Float32
   const head = new Float32Array(src.head.length);
   head.set(lm.subarray(0, FACE_POINTS * 3));
   head.set(rest, FACE_POINTS * 3);
-  for (const ear of src.ears ?? []) placeEar(head, src.head, lm, global, ear);
+  for (const ear of src.ears ?? []) {
+    const warped = head.slice();
+    placeEar(head, src.head, lm, global, ear);
+    // A stem sheared far from the warp can fold (p12-a's right ear on 1.6: one triangle through seven): it goes back
+    // towards the warp's shape, which has no fold, as far as it takes.
+    untangle(head, warped, src.indices, ear.stem);
+  }
 
   const eyes: Record<string, EyeRest> = {};
   const parts: Record<string, Float32Array> = {};
