@@ -131,7 +131,9 @@ export class PhotoPipeline implements Pipeline {
     const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
     // The head as the photo shows it, expression and all, is fitted with it (no parts: only the texture needs it).
     const [fitted, posed] = fitHeadAndPosed(source, { landmarks: expression.neutral }, { landmarks: analysis.headLandmarks });
-    untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.foldProne);
+    // The fit can fold the face anywhere (p04-a turned 12 degrees: beside the nose, 2 cm from the eye); what follows only
+    // next to the openings.
+    untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.faceTriangles);
     // Closing can fold the skin where the lips meet at the corners: those spots open again as far as needed.
     const open = fitted.head.slice();
     fitted.head.set(closeMouth(tpl.source, fitted));

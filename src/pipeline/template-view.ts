@@ -32,8 +32,10 @@ export interface TemplateView {
   openingPairs: [number, number][];
   /** The ears, placed and sized from the face beside them. */
   ears: EarRest[];
-  /** Head triangles where a fit can fold the surface (face, mouth, eye sockets), checked after fitting. */
+  /** Head triangles next to the mouth and eye openings, where closing the mouth and resting the lids can fold the surface. */
   foldProne: Uint32Array;
+  /** Every head triangle of the face, the mouth and the eye sockets, where the fit itself can fold the surface: checked once after it. */
+  faceTriangles: Uint32Array;
   /** Ordered vertex ids of the face's outer boundary (head mesh). */
   faceOval: number[];
   /** Ordered vertex ids of the outer lip contour (head mesh). */
