@@ -17,6 +17,8 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
   let view = views.get(version);
   if (view) return view;
   const t = buildTemplate(version);
+  const face = [...t.regions.face, ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight];
+  const neighbours = vertexNeighbours(t.head.positions.length / 3, t.head.indices);
   view = {
     source: t,
     version,
@@ -32,22 +34,18 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       eyeRight: { center: t.eyes.right.centre, radius: t.eyes.right.radius },
     },
     openingPairs: [t.loops.lipsInner, t.loops.leftEye, t.loops.rightEye].flatMap((loop) => facingPairs(loop, t.head.positions)),
-    ears: [earRest(t.head, t.regions.earRight, EAR_ANCHORS.right), earRest(t.head, t.regions.earLeft, EAR_ANCHORS.left)],
+    ears: [earRest(t.head, neighbours, t.regions.earRight, EAR_ANCHORS.right), earRest(t.head, neighbours, t.regions.earLeft, EAR_ANCHORS.left)],
     foldProne: trianglesTouching(
       t.head.indices,
       near(
         t.head.positions,
-        [...t.regions.face, ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
+        face,
         [...t.loops.lipsInner, ...t.loops.lipsOuter, ...t.loops.leftEye, ...t.loops.rightEye],
         FOLD_RADIUS,
       ),
       t.head.positions.length / 3,
     ),
-    faceTriangles: trianglesTouching(
-      t.head.indices,
-      [...t.regions.face, ...t.regions.mouthBag, ...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
-      t.head.positions.length / 3,
-    ),
+    faceTriangles: trianglesTouching(t.head.indices, face, t.head.positions.length / 3),
     faceOval: t.loops.faceOval,
     lipsOuter: t.loops.lipsOuter,
     neckFront: neckFront(t.head.positions, t.regions.neck),
@@ -73,7 +71,7 @@ const EAR_LEVEL = [105, 334, 98, 327];
  */
 const EAR_STEM = 2;
 
-function earRest(head: MeshData, ear: readonly number[], anchors: number[]): EarRest {
+function earRest(head: MeshData, neighbours: number[][], ear: readonly number[], anchors: number[]): EarRest {
   const inEar = new Set(ear);
   // The skin round the ear's opening: non-ear corners of triangles that touch the ear.
   const rim = new Set<number>();
@@ -86,7 +84,7 @@ function earRest(head: MeshData, ear: readonly number[], anchors: number[]): Ear
     const d = Math.min(...[...rim].map((r) => Math.hypot(p[3 * v] - p[3 * r], p[3 * v + 1] - p[3 * r + 1], p[3 * v + 2] - p[3 * r + 2])));
     return smoothstep(d / EAR_STEM);
   });
-  const stemVertices = grow(new Set(ear.filter((_, i) => weights[i] < 1)), vertexNeighbours(p.length / 3, head.indices), STEM_RINGS);
+  const stemVertices = grow(new Set(ear.filter((_, i) => weights[i] < 1)), neighbours, STEM_RINGS);
   const stem = trianglesTouching(head.indices, [...stemVertices], p.length / 3);
   return { vertices: [...ear], weights, anchors, width: FACE_WIDTH, level: EAR_LEVEL, stem };
 }
