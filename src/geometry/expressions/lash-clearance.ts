@@ -94,7 +94,7 @@ function clear(template: HeadTemplate, head: ArrayLike<number>, lashes: Float32A
       if (head[v] !== restHead[v] || head[v + 1] !== restHead[v + 1] || head[v + 2] !== restHead[v + 2]) still[t] = 0;
     }
   }
-  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes, still, cells: skinCells(skinBoxes), seen: new Int32Array(near.length / 3).fill(-1), cards: new Uint32Array(cards.length) };
+  const pairs: Pairs = { positions: new Float64Array(head.length + lashes.length), skin: near, skinBoxes, still, cells: new SkinCells(skinBoxes), seen: new Int32Array(near.length / 3).fill(-1), cards: new Uint32Array(cards.length) };
   pairs.positions.set(head);
   for (let i = 0; i < cards.length; i++) pairs.cards[i] = cards[i] + head.length / 3;
   // Per column (by its root vertex): the summed normals of the skin it cuts, away from which it turns or moves; for
@@ -154,7 +154,7 @@ interface Pairs {
   /** Per skin triangle, 1 if the shape left it where it is on the neutral head. */
   still: Uint8Array;
   /** The skin's triangles by the grid cells (CELL) their boxes cover; per skin triangle, the last card tested with it. */
-  cells: Map<number, number[]>;
+  cells: SkinCells;
   seen: Int32Array;
   /** The cards' triangles, their vertices numbered after the head's. */
   cards: Uint32Array;
@@ -187,7 +187,10 @@ function crossingsOf(pairs: Pairs, looked: Uint8Array): Crossing[] {
     for (let x = x0; x <= x1; x++)
       for (let y = y0; y <= y1; y++)
         for (let z = z0; z <= z1; z++) {
-          for (const t of cells.get(cellKey(x, y, z)) ?? []) {
+          const at = cells.cell(x, y, z);
+          if (at < 0) continue;
+          for (let e = cells.start[at]; e < cells.start[at + 1]; e++) {
+            const t = cells.members[e];
             if (seen[t] === card || !boxesOverlap(skinBoxes, t, cardBoxes, card)) continue;
             seen[t] = card;
             for (let k = 0; k < 3; k++) {
@@ -252,26 +255,55 @@ function cellRange(boxes: Float64Array, i: number): number[] {
   return [0, 1, 2, 3, 4, 5].map((k) => Math.floor(boxes[6 * i + k] / CELL));
 }
 
-/** A cell's key (cells within a head's size, 2^10 a side either way of the origin). */
-function cellKey(x: number, y: number, z: number): number {
-  return ((x + 512) * 1024 + (y + 512)) * 1024 + (z + 512);
-}
+/**
+ * The skin's triangles by the cells their boxes cover, in a table over the cells of the box round them all (a few
+ * thousand cells round the eyes): each cell's triangles in order, as `members[start[cell]]` up to `start[cell + 1]`.
+ */
+class SkinCells {
+  readonly start: Int32Array;
+  members = new Int32Array(0);
+  private readonly low = [Infinity, Infinity, Infinity];
+  private readonly size = [0, 0, 0];
 
-/** The skin's triangles by the cells their boxes cover. */
-function skinCells(boxes: Float64Array): Map<number, number[]> {
-  const cells = new Map<number, number[]>();
-  for (let t = 0; t < boxes.length / 6; t++) {
-    const [x0, y0, z0, x1, y1, z1] = cellRange(boxes, t);
-    for (let x = x0; x <= x1; x++)
-      for (let y = y0; y <= y1; y++)
-        for (let z = z0; z <= z1; z++) {
-          const key = cellKey(x, y, z);
-          const list = cells.get(key);
-          if (list) list.push(t);
-          else cells.set(key, [t]);
-        }
+  constructor(boxes: Float64Array) {
+    const count = boxes.length / 6;
+    const ranges = new Int32Array(6 * count);
+    const high = [-Infinity, -Infinity, -Infinity];
+    for (let t = 0; t < count; t++) {
+      for (let k = 0; k < 6; k++) ranges[6 * t + k] = Math.floor(boxes[6 * t + k] / CELL);
+      for (let k = 0; k < 3; k++) {
+        this.low[k] = Math.min(this.low[k], ranges[6 * t + k]);
+        high[k] = Math.max(high[k], ranges[6 * t + 3 + k]);
+      }
+    }
+    for (let k = 0; k < 3; k++) this.size[k] = count > 0 ? high[k] - this.low[k] + 1 : 0;
+    // Counted per cell, then each triangle put in its cells' places, in order (two walks: no list of entries).
+    const [nx, ny, nz] = this.size, [lx, ly, lz] = this.low;
+    this.start = new Int32Array(nx * ny * nz + 1);
+    for (let pass = 0; pass < 2; pass++) {
+      const fill = pass === 1 ? this.start.slice(0, -1) : undefined;
+      for (let t = 0; t < count; t++) {
+        const r = 6 * t;
+        for (let x = ranges[r] - lx; x <= ranges[r + 3] - lx; x++)
+          for (let y = ranges[r + 1] - ly; y <= ranges[r + 4] - ly; y++)
+            for (let z = ranges[r + 2] - lz; z <= ranges[r + 5] - lz; z++) {
+              const cell = (x * ny + y) * nz + z;
+              if (fill) this.members[fill[cell]++] = t;
+              else this.start[cell + 1]++;
+            }
+      }
+      if (fill) break;
+      for (let c = 1; c < this.start.length; c++) this.start[c] += this.start[c - 1];
+      this.members = new Int32Array(this.start[this.start.length - 1]);
+    }
   }
-  return cells;
+
+  /** The cell's number in the table, -1 outside it. */
+  cell(x: number, y: number, z: number): number {
+    const i = x - this.low[0], j = y - this.low[1], k = z - this.low[2];
+    if (i < 0 || j < 0 || k < 0 || i >= this.size[0] || j >= this.size[1] || k >= this.size[2]) return -1;
+    return (i * this.size[1] + j) * this.size[2] + k;
+  }
 }
 
 /**
@@ -310,12 +342,24 @@ function slide(moving: number[], still: number[]): number[] {
 /** How far (cm) any shape moves a lash or the skin round it, at most: a lid's whole travel. */
 const REACH = 1.5;
 
-const candidatesOf = new WeakMap<ArrayLike<number>, Uint32Array>();
+/** The head's triangles near the lashes on the neutral head (indices) and their boxes there (triangleBoxes'). */
+interface Candidates {
+  indices: Uint32Array;
+  boxes: Float64Array;
+}
 
-/** The head's triangles (indices) that lie within REACH of the lashes on the neutral head: found once per avatar. */
-function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): Uint32Array {
+const candidatesOf = new WeakMap<ArrayLike<number>, Candidates>();
+
+/**
+ * The head's triangles that lie within REACH of the lashes on the neutral head, and their boxes: found once per avatar
+ * (per neutral head array, which is not moved while its lashes are placed and its shapes made).
+ */
+function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLashes: ArrayLike<number>): Candidates {
   let found = candidatesOf.get(restHead);
-  if (!found) candidatesOf.set(restHead, (found = trianglesWithCornerIn(template.head.indices, inBoxAround(restHead, restLashes, REACH))));
+  if (!found) {
+    const indices = trianglesWithCornerIn(template.head.indices, inBoxAround(restHead, restLashes, REACH));
+    candidatesOf.set(restHead, (found = { indices, boxes: triangleBoxes(restHead, 3, indices) }));
+  }
   return found;
 }
 
@@ -324,7 +368,7 @@ function candidates(template: HeadTemplate, restHead: ArrayLike<number>, restLas
  * that are in play: the moved skin near any column, and all the skin near a column that moved or has moved skin
  * near it (moved skin can push it into still skin).
  */
-function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indices: ArrayLike<number>, lashes: Float32Array, roots: Uint32Array, moved: Uint8Array): number[] {
+function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, around: Candidates, lashes: Float32Array, roots: Uint32Array, moved: Uint8Array): number[] {
   // Per column its root and how far it reaches: a column turns about its root and moves off the skin, all within
   // its length of the root and the most it moves (besides MARGIN).
   const columns = [...new Set(roots)];
@@ -342,47 +386,58 @@ function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, indice
     }
   }
   const all = unionOf(boxes, columns.map((_, c) => c));
-  const inPlay = new Uint8Array(columns.length);
-  for (let c = 0; c < columns.length; c++) inPlay[c] = moved[columns[c]];
+  // The columns in play so far, and the others: a moved triangle marks those of the others it reaches, and is kept
+  // if it reaches any column (most reach many: the first found in play will do).
+  const playing: number[] = [], unplayed: number[] = [];
+  for (let c = 0; c < columns.length; c++) (moved[columns[c]] ? playing : unplayed).push(c);
   const near: number[] = [], still: number[] = [];
+  const { indices, boxes: restBoxes } = around;
   const box = new Float64Array(6);
   for (let t = 0; t < indices.length; t += 3) {
     let isStill = true;
-    for (let k = 0; k < 3; k++) {
-      const a = 3 * indices[t] + k, b = 3 * indices[t + 1] + k, c = 3 * indices[t + 2] + k;
-      if (head[a] !== rest[a] || head[b] !== rest[b] || head[c] !== rest[c]) isStill = false;
-      box[k] = Math.min(head[a], head[b], head[c]);
-      box[k + 3] = Math.max(head[a], head[b], head[c]);
+    for (let k = 0; k < 9 && isStill; k++) {
+      const a = 3 * indices[t + Math.floor(k / 3)] + (k % 3);
+      isStill = head[a] === rest[a];
     }
-    if (!boxesOverlap(box, 0, all, 0)) continue;
     if (isStill) {
-      still.push(t);
+      if (boxesOverlap(restBoxes, t / 3, all, 0)) still.push(t);
       continue;
     }
+    for (let k = 0; k < 3; k++) {
+      const ha = head[3 * indices[t] + k], hb = head[3 * indices[t + 1] + k], hc = head[3 * indices[t + 2] + k];
+      box[k] = ha < hb ? (ha < hc ? ha : hc) : hb < hc ? hb : hc;
+      box[k + 3] = ha > hb ? (ha > hc ? ha : hc) : hb > hc ? hb : hc;
+    }
+    if (!boxesOverlap(box, 0, all, 0)) continue;
     let kept = false;
-    for (let c = 0; c < columns.length; c++) {
-      if (!boxesOverlap(box, 0, boxes, c)) continue;
-      inPlay[c] = 1;
-      if (!kept) near.push(indices[t], indices[t + 1], indices[t + 2]);
+    for (let u = 0; u < unplayed.length; ) {
+      const c = unplayed[u];
+      if (!boxesOverlap(box, 0, boxes, c)) {
+        u++;
+        continue;
+      }
+      playing.push(c);
+      unplayed[u] = unplayed[unplayed.length - 1];
+      unplayed.pop();
       kept = true;
     }
+    if (kept || overlapsAny(box, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
   }
-  const playing: number[] = [];
-  for (let c = 0; c < columns.length; c++) if (inPlay[c]) playing.push(c);
   const reached = unionOf(boxes, playing);
   for (const t of still) {
-    for (let k = 0; k < 3; k++) {
-      box[k] = Math.min(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
-      box[k + 3] = Math.max(head[3 * indices[t] + k], head[3 * indices[t + 1] + k], head[3 * indices[t + 2] + k]);
-    }
-    if (boxesOverlap(box, 0, reached, 0) && overlapsAny(box, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
+    if (boxesOverlap(restBoxes, t / 3, reached, 0) && overlapsAnyAt(restBoxes, t / 3, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
   }
   return near;
 }
 
 /** Whether `box` overlaps any of boxes `which` of `boxes`. */
 function overlapsAny(box: ArrayLike<number>, boxes: Float64Array, which: number[]): boolean {
-  for (const c of which) if (boxesOverlap(box, 0, boxes, c)) return true;
+  return overlapsAnyAt(box, 0, boxes, which);
+}
+
+/** Whether box i of `of` overlaps any of boxes `which` of `boxes`. */
+function overlapsAnyAt(of: ArrayLike<number>, i: number, boxes: Float64Array, which: number[]): boolean {
+  for (const c of which) if (boxesOverlap(of, i, boxes, c)) return true;
   return false;
 }
 
