@@ -2,7 +2,8 @@
  * Close renders of each photo's neutral avatar (template 2.0) around the mouth, lit like the preview: from the front and
  * from 20 degrees below, side by side in `DIR/NAME.jpg` (1024 x 512), so that `scripts/before-after-sheet.ts --crop
  * 0,0,1024,512` can set two checkouts' side by side (the seam between the lips is thinner than a preview's pixel).
- *   node --import tsx scripts/mouth-closeups.ts DIR PHOTO...
+ * With `--shape NAME` the avatar shows that blendshape at weight 1 (mouthClose on jawOpen, as it is used).
+ *   node --import tsx scripts/mouth-closeups.ts [--shape NAME] DIR PHOTO...
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,9 @@ import { createPipeline } from '../src/pipeline/index.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
 import { renderMeshes } from '../src/geometry/render/rasterize.ts';
 import { modelItems, softItems } from '../src/geometry/render/preview.ts';
-import type { Vec3 } from '../src/model/avatar.ts';
+import type { AvatarModel, Vec3 } from '../src/model/avatar.ts';
+import { MADE_ON, type ArkitName } from '../src/geometry/expressions/arkit.ts';
+import { vertexNormals } from '../src/geometry/mesh/normals.ts';
 import { decodeMaterialTextures } from '../tools/decode-image.ts';
 
 /** The views: camera elevation in degrees (negative: below the mouth). */
@@ -23,10 +26,27 @@ const SIZE = 512;
 /** Head landmarks (the template's first 468 head vertices): the mouth's corners and the inner lips' middle. */
 const MOUTH = [61, 291, 13, 14];
 
-const [dir, ...photos] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const shapeAt = args.indexOf('--shape');
+const shape = shapeAt >= 0 ? args.splice(shapeAt, 2)[1] : undefined;
+const [dir, ...photos] = args;
 if (!dir || photos.length === 0) {
-  console.error('usage: node --import tsx scripts/mouth-closeups.ts DIR PHOTO...');
+  console.error('usage: node --import tsx scripts/mouth-closeups.ts [--shape NAME] DIR PHOTO...');
   process.exit(2);
+}
+
+/** The model with the blendshape `name` (and the one it is made on) at weight 1 on every mesh. */
+function shaped(model: AvatarModel, name: string): AvatarModel {
+  const names = [name, MADE_ON[name as ArkitName]].filter((n): n is string => n !== undefined);
+  const meshes = model.meshes.map((mesh) => {
+    const positions = mesh.geometry.positions.slice();
+    for (const n of names) {
+      const deltas = mesh.morphs.find((m) => m.name === n)?.deltas;
+      if (deltas) for (let i = 0; i < positions.length; i++) positions[i] += deltas[i];
+    }
+    return { ...mesh, geometry: { ...mesh.geometry, positions, normals: vertexNormals(positions, mesh.geometry.indices) } };
+  });
+  return { ...model, meshes };
 }
 mkdirSync(dir, { recursive: true });
 const pipeline = await createPipeline();
@@ -35,7 +55,8 @@ for (const photo of photos) {
   const head = result.model.meshes.find((m) => m.name === 'head')!.geometry.positions;
   const mean = (k: number) => MOUTH.reduce((s, v) => s + head[v * 3 + k], 0) / MOUTH.length;
   const target: Vec3 = [mean(0), mean(1), mean(2)];
-  const items = softItems(modelItems(result.model, await decodeMaterialTextures(result.model)));
+  const model = shape ? shaped(result.model, shape) : result.model;
+  const items = softItems(modelItems(model, await decodeMaterialTextures(model)));
   const views = await Promise.all(
     VIEWS.map((deg) => {
       const el = (deg * Math.PI) / 180;
