@@ -239,6 +239,7 @@ function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas, on?: Deltas): voi
   const u = frame.mouthUnit;
   const p = on ? vertexSum(frame.fitted.head, on.head) : frame.fitted.head, d = out.head;
   let moved: TeethFront | undefined;
+  const pushed: number[] = [], pushes: number[] = [];
   for (const v of lipsOverTeeth(frame)) {
     if (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0) continue;
     // Where it lands on the teeth, it lands in front of them (each teeth vertex standing for the cells around it: they are sparse).
@@ -246,8 +247,47 @@ function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas, on?: Deltas): voi
       : anyNonZero(out.teeth) ? teethFront(frame, vertexSum(fittedPositions(frame, 'teeth'), out.teeth)) : neutralTeethFront(frame);
     const m = add(vertex(p, v), vertex(d, v));
     const behind = teethFrontAround(moved, m) + TEETH_CLEAR * u - dot(m, frame.forward);
-    if (behind > 0) for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * behind;
+    if (behind > 0) {
+      pushed.push(v);
+      pushes.push(behind);
+    }
   }
+  if (pushed.length > 0) pushForward(frame, p, d, pushed, pushes);
+}
+
+/**
+ * On a finished frame a push forward spreads over this many times its own length around its vertex: pushed alone, a lip
+ * vertex stood out of its neighbours (up to 0.38 mouth units on mouthLeft) and the lips folded at the mouth's far corner
+ * (mouthLeft and mouthRight on every test photo). Spread so, the push's slope is at most 1.5 / TEETH_SPREAD.
+ */
+const TEETH_SPREAD = 4;
+
+/**
+ * Moves the lips (`d`: the deltas over `p`) forward by `pushes` at the vertices `pushed`; on a finished frame the
+ * surface round each as well, by less the further from it (smoothstep over TEETH_SPREAD times the push), every vertex by
+ * the most it takes from any.
+ */
+function pushForward(frame: ExpressionFrame, p: ArrayLike<number>, d: Float32Array, pushed: number[], pushes: number[]): void {
+  if (!frame.finished) {
+    for (let i = 0; i < pushed.length; i++) moveForward(frame, d, pushed[i], pushes[i]);
+    return;
+  }
+  const at = pushed.map((v) => add(vertex(p, v), vertex(d, v)));
+  const reach = pushes.map((by) => TEETH_SPREAD * by);
+  for (const v of lipZone(frame).reach.vertices) {
+    if (frame.mouthBag[v]) continue;
+    const qx = p[3 * v] + d[3 * v], qy = p[3 * v + 1] + d[3 * v + 1], qz = p[3 * v + 2] + d[3 * v + 2];
+    let most = 0;
+    for (let i = 0; i < at.length; i++) {
+      const distance = hypot3(qx - at[i][0], qy - at[i][1], qz - at[i][2]);
+      if (distance < reach[i]) most = Math.max(most, pushes[i] * (1 - smoothstep(distance / reach[i])));
+    }
+    if (most > 0) moveForward(frame, d, v, most);
+  }
+}
+
+function moveForward(frame: ExpressionFrame, d: Float32Array, v: number, by: number): void {
+  for (let k = 0; k < 3; k++) d[3 * v + k] += frame.forward[k] * by;
 }
 
 const overTeeth = new WeakMap<ExpressionFrame, Uint32Array>();

@@ -61,17 +61,21 @@ export interface ExpressionFrame {
   /** The inner lip contour at the mesh's resolution, in order: its points and, in 2.0, the points refined between. */
   lipRim: number[];
   /**
-   * Whether a closing upper lid's margin points that the fold check holds back close in full all the same, standing
-   * further out, where that makes no new crossing (closeWithoutFolds): so the avatars' blinks leave no slit; the
-   * template's own shapes (templateFrame) keep them held.
+   * Whether the shapes are an avatar's own, finished, rather than the template's own (templateFrame), which the
+   * expression fit reads as its basis in the simpler form the photos' neutral faces were fitted with. Finished:
+   * - a closing upper lid's margin points that the fold check holds back close in full all the same, standing further
+   *   out, where that makes no new crossing (closeWithoutFolds), so that the blinks leave no slit;
+   * - a lip pushed forward off the teeth takes the surface round it along (keepLipsOffTeeth), so that the lips do not fold.
    */
-  closeAhead: boolean;
+  finished: boolean;
 }
 
 /**
- * The template's own frame: its shapes computed on itself at rest. Its lids close as held back (no closeAhead): the
- * expression fit reads these shapes as its basis, and with the template's blinks closed ahead (twenty-fourth session)
- * every 2.0 head was fitted a little differently, less like its photo (identity distance 0.4147 -> 0.4165).
+ * The template's own frame: its shapes computed on itself at rest, not finished (ExpressionFrame.finished). The
+ * expression fit reads these shapes as its basis, and finished, every 2.0 head was fitted a little differently: with
+ * the blinks closed ahead (twenty-fourth session), less like its photo (identity distance 0.4147 -> 0.4165); with the
+ * lips' pushes off the teeth spread (thirty-seventh), the lift 0.0339 -> 0.0327 but the landmark error 0.0341 -> 0.0344
+ * and p04-a's mouth gap 0.028 -> 0.035.
  */
 export function templateFrame(template: HeadTemplate): ExpressionFrame {
   const fitted = { head: template.head.positions, parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])) };
@@ -92,7 +96,7 @@ export function zeroDeltas(frame: ExpressionFrame): Deltas {
   return out as Deltas;
 }
 
-export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, closeAhead = true): ExpressionFrame {
+export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, finished = true): ExpressionFrame {
   for (const m of meshNames()) {
     const expected = m === 'head' ? template.head.positions.length : template.parts[m].positions.length;
     if (fittedPositions({ fitted }, m)?.length !== expected) throw new RangeError(`fitted ${m}: expected ${expected / 3} vertices`);
@@ -145,7 +149,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, 
     lidBack,
     thinLids,
     lipRim,
-    closeAhead,
+    finished,
   };
 }
 

@@ -673,7 +673,7 @@ const FOLD_REACH = 0.4;
  * places only the vertices the lid can move and tests only the pairs with a triangle that moved: a pair of still
  * triangles crosses after as it did before. Then the margin comes further down to hide the eye from below
  * (Lid.hideFromBelow), and the lowered points nearest a new crossing go back towards where they were held (undoLowering).
- * Last, with the frame's closeAhead, the points still held short close in full, further out where they must.
+ * Last, on a finished frame (closeAhead), the points still held short close in full, further out where they must.
  */
 function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array): void {
   const p = frame.fitted.head, { indices } = frame.template.head, c = lid.centre, { nearby } = lid;
@@ -762,7 +762,7 @@ function closeWithoutFolds(frame: ExpressionFrame, lid: Lid, side: Side, closing
   // little further out as makes no new crossing. After the lowering: closed so before it, the points stood further out
   // where the lowering left them or sent them back, and more of the eye showed from below (1.6's p01-a right eye 0.80 ->
   // 1.33 % from 37 degrees).
-  if (frame.closeAhead) {
+  if (frame.finished) {
     settle(s, fresh);
     for (let i = 0; i < lid.points; i++) if (lid.closeInFull(i)) closeAhead(s, i);
   }
