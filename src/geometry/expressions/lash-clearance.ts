@@ -261,7 +261,7 @@ function cellRange(boxes: Float64Array, i: number): number[] {
  */
 class SkinCells {
   readonly start: Int32Array;
-  members = new Int32Array(0);
+  readonly members: Int32Array;
   private readonly low = [Infinity, Infinity, Infinity];
   private readonly size = [0, 0, 0];
 
@@ -277,24 +277,26 @@ class SkinCells {
       }
     }
     for (let k = 0; k < 3; k++) this.size[k] = count > 0 ? high[k] - this.low[k] + 1 : 0;
-    // Counted per cell, then each triangle put in its cells' places, in order (two walks: no list of entries).
-    const [nx, ny, nz] = this.size, [lx, ly, lz] = this.low;
-    this.start = new Int32Array(nx * ny * nz + 1);
-    for (let pass = 0; pass < 2; pass++) {
-      const fill = pass === 1 ? this.start.slice(0, -1) : undefined;
-      for (let t = 0; t < count; t++) {
-        const r = 6 * t;
-        for (let x = ranges[r] - lx; x <= ranges[r + 3] - lx; x++)
-          for (let y = ranges[r + 1] - ly; y <= ranges[r + 4] - ly; y++)
-            for (let z = ranges[r + 2] - lz; z <= ranges[r + 5] - lz; z++) {
-              const cell = (x * ny + y) * nz + z;
-              if (fill) this.members[fill[cell]++] = t;
-              else this.start[cell + 1]++;
-            }
-      }
-      if (fill) break;
-      for (let c = 1; c < this.start.length; c++) this.start[c] += this.start[c - 1];
-      this.members = new Int32Array(this.start[this.start.length - 1]);
+    // Counted per cell, then each triangle put in its cells' places, in order.
+    this.start = new Int32Array(this.size[0] * this.size[1] * this.size[2] + 1);
+    this.walk(ranges);
+    for (let c = 1; c < this.start.length; c++) this.start[c] += this.start[c - 1];
+    this.members = new Int32Array(this.start[this.start.length - 1]);
+    this.walk(ranges, this.start.slice(0, -1));
+  }
+
+  /** Every (cell, triangle) entry of `ranges`, triangles in order: counted into `start`, or with `fill` put in `members`. */
+  private walk(ranges: Int32Array, fill?: Int32Array): void {
+    const [, ny, nz] = this.size, [lx, ly, lz] = this.low;
+    for (let t = 0; t < ranges.length / 6; t++) {
+      const r = 6 * t;
+      for (let x = ranges[r] - lx; x <= ranges[r + 3] - lx; x++)
+        for (let y = ranges[r + 1] - ly; y <= ranges[r + 4] - ly; y++)
+          for (let z = ranges[r + 2] - lz; z <= ranges[r + 5] - lz; z++) {
+            const cell = (x * ny + y) * nz + z;
+            if (fill) this.members[fill[cell]++] = t;
+            else this.start[cell + 1]++;
+          }
     }
   }
 
