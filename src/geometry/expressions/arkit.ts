@@ -232,8 +232,9 @@ const TEETH_CELL = 0.2;
 
 /**
  * Lip vertices that a shape moves (down or up over the teeth) and that were in front of the teeth
- * stay in front of them: each is pushed forward to the teeth's front where it lands. Without this
- * the teeth show through a lip that closes a mouth photographed open.
+ * stay in front of them: each is pushed forward to the teeth's front where it lands (pushForward: on an
+ * avatar, with the surface round it). Without this the teeth show through a lip that closes a mouth
+ * photographed open.
  */
 function keepLipsOffTeeth(frame: ExpressionFrame, out: Deltas, on?: Deltas): void {
   const u = frame.mouthUnit;
