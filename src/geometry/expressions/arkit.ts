@@ -194,21 +194,11 @@ export const motions = {
     for (let i = 0; i < across.length; i++) {
       const x = across[i];
       close[i] = -lipDeficit(before, after, clear, x);
-      // How much more the lower lip rises than the upper one falls.
-      const lead = profileAt(lowerRise, x) + profileAt(upperRise, x);
-      upperShare[i] = frame.finished ? smoothstep(0.5 + lead / (SHARE_BLEND * frame.mouthUnit)) : lead >= 0 ? 1 : 0;
+      upperShare[i] = profileAt(lowerRise, x) >= -profileAt(upperRise, x) ? 1 : 0;
     }
     moveLips(frame, out, close, upperShare);
   },
 };
-
-/**
- * On a finished frame, which lip keeps the lips apart blends from the upper to the lower over this much (mouth units) of
- * the difference between the lower lip's rise and the upper one's fall. Taken whole by one lip or the other, the push
- * flipped between neighbouring columns across the mouth, and the lips sheared through each other there: at a corner
- * (mouthLeft on 8 of the 18 test photos, mouthSmileLeft on 7) and between the closed lips (viseme_PP on 14).
- */
-const SHARE_BLEND = 0.1;
 
 /**
  * Where the neutral lips are already closer than `clear` (or, as read over the bulging lip surface, crossed),

@@ -61,14 +61,11 @@ export interface ExpressionFrame {
   /** The inner lip contour at the mesh's resolution, in order: its points and, in 2.0, the points refined between. */
   lipRim: number[];
   /**
-   * Whether the shapes are an avatar's own, finished, rather than steps of the fit: the template's own shapes
-   * (templateFrame), which the expression fit reads as its basis, and the neutral's mouth closing (closeMouth), both in
-   * the simpler form the photos' neutral faces were fitted with. Finished:
+   * Whether the shapes are an avatar's own, finished, rather than the template's own (templateFrame), which the
+   * expression fit reads as its basis in the simpler form the photos' neutral faces were fitted with. Finished:
    * - a closing upper lid's margin points that the fold check holds back close in full all the same, standing further
    *   out, where that makes no new crossing (closeWithoutFolds), so that the blinks leave no slit;
-   * - a lip pushed forward off the teeth takes the surface round it along (keepLipsOffTeeth), so that the lips do not fold;
-   * - where a shape would bring the lips too close, which lip gives way blends across the mouth (keepLipsApart), so
-   *   that they do not shear through each other.
+   * - a lip pushed forward off the teeth takes the surface round it along (keepLipsOffTeeth), so that the lips do not fold.
    */
   finished: boolean;
 }

@@ -196,9 +196,7 @@ const SEAL_CORNERS = 0.3;
  * p08-a, and the preview showed the teeth between them (sealed: 0.1 to 0.2 mm).
  */
 export function closeMouth(template: HeadTemplate, fitted: FittedGeometry): Float32Array {
-  // Not finished (ExpressionFrame.finished): with the lips kept apart as the avatars' shapes keep them, the neutral
-  // heads closed differently (identity 0.4186 -> 0.4196, p03-a 0.250 -> 0.267; lift 0.0339 -> 0.0335).
-  const frame = expressionFrame(template, fitted, false);
+  const frame = expressionFrame(template, fitted);
   const close = zeroDeltas(frame);
   motions.restingLipsTogether(frame, close);
   motions.sealLips(frame, close, SEAL_CORNERS, true);
