@@ -423,18 +423,13 @@ function headNearLashes(head: ArrayLike<number>, rest: ArrayLike<number>, around
       unplayed.pop();
       kept = true;
     }
-    if (kept || overlapsAny(box, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
+    if (kept || overlapsAnyAt(box, 0, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
   }
   const reached = unionOf(boxes, playing);
   for (const t of still) {
     if (boxesOverlap(restBoxes, t / 3, reached, 0) && overlapsAnyAt(restBoxes, t / 3, boxes, playing)) near.push(indices[t], indices[t + 1], indices[t + 2]);
   }
   return near;
-}
-
-/** Whether `box` overlaps any of boxes `which` of `boxes`. */
-function overlapsAny(box: ArrayLike<number>, boxes: Float64Array, which: number[]): boolean {
-  return overlapsAnyAt(box, 0, boxes, which);
 }
 
 /** Whether box i of `of` overlaps any of boxes `which` of `boxes`. */
