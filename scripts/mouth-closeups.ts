@@ -2,8 +2,10 @@
  * Close renders of each photo's neutral avatar (template 2.0) around the mouth, lit like the preview: from the front and
  * from 20 degrees below, side by side in `DIR/NAME.jpg` (1024 x 512), so that `scripts/before-after-sheet.ts --crop
  * 0,0,1024,512` can set two checkouts' side by side (the seam between the lips is thinner than a preview's pixel).
- * With `--shape NAME` the avatar shows that blendshape at weight 1 (mouthClose on jawOpen, as it is used).
- *   node --import tsx scripts/mouth-closeups.ts [--shape NAME] DIR PHOTO...
+ * With `--shape NAME` the avatar shows that blendshape at weight 1 (mouthClose on jawOpen, as it is used); with `--at V`
+ * the views centre on head vertex V instead of the mouth, and with `--yaw DEG` they turn DEG degrees about the vertical
+ * towards the subject's left (negative: right), as for the jaw's angle (`--at 397 --yaw 70`).
+ *   node --import tsx scripts/mouth-closeups.ts [--shape NAME] [--at V] [--yaw DEG] DIR PHOTO...
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,11 +29,16 @@ const SIZE = 512;
 const MOUTH = [61, 291, 13, 14];
 
 const args = process.argv.slice(2);
-const shapeAt = args.indexOf('--shape');
-const shape = shapeAt >= 0 ? args.splice(shapeAt, 2)[1] : undefined;
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+const shape = option('--shape');
+const centre = option('--at');
+const yaw = (Number(option('--yaw') ?? 0) * Math.PI) / 180;
 const [dir, ...photos] = args;
 if (!dir || photos.length === 0) {
-  console.error('usage: node --import tsx scripts/mouth-closeups.ts [--shape NAME] DIR PHOTO...');
+  console.error('usage: node --import tsx scripts/mouth-closeups.ts [--shape NAME] [--at V] [--yaw DEG] DIR PHOTO...');
   process.exit(2);
 }
 
@@ -53,14 +60,16 @@ const pipeline = await createPipeline();
 for (const photo of photos) {
   const result = await pipeline.run({ inputType: 'photo', file: new Uint8Array(readFileSync(photo)), template: '2.0', features: ['expressions', 'visemes'] }, () => {});
   const head = result.model.meshes.find((m) => m.name === 'head')!.geometry.positions;
-  const mean = (k: number) => MOUTH.reduce((s, v) => s + head[v * 3 + k], 0) / MOUTH.length;
+  const around = centre === undefined ? MOUTH : [Number(centre)];
+  const mean = (k: number) => around.reduce((s, v) => s + head[v * 3 + k], 0) / around.length;
   const target: Vec3 = [mean(0), mean(1), mean(2)];
   const model = shape ? shaped(result.model, shape) : result.model;
   const items = softItems(modelItems(model, await decodeMaterialTextures(model)));
   const views = await Promise.all(
     VIEWS.map((deg) => {
       const el = (deg * Math.PI) / 180;
-      const eye: Vec3 = [target[0], target[1] + DISTANCE * Math.sin(el), target[2] + DISTANCE * Math.cos(el)];
+      const level = DISTANCE * Math.cos(el);
+      const eye: Vec3 = [target[0] + level * Math.sin(yaw), target[1] + DISTANCE * Math.sin(el), target[2] + level * Math.cos(yaw)];
       const img = renderMeshes(items, { type: 'perspective', fovY: FOV, eye, target, up: [0, 1, 0] }, { width: SIZE, height: SIZE, supersample: 2, light: PHOTO_TEXTURE_LIGHT });
       return sharp(Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength), { raw: { width: SIZE, height: SIZE, channels: 4 } }).png().toBuffer();
     }),

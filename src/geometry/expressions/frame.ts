@@ -3,6 +3,7 @@ import { applyMat3, fitSimilarity, type Similarity } from '../fit/similarity.ts'
 import { add, dot, length, normalize, scale, sub, vertex } from '../mesh/vec.ts';
 import { vertexNeighbours } from '../mesh/adjacency.ts';
 import { BONE, PART_NAMES, type HeadTemplate, type MeshName } from '../template/types.ts';
+import { jawBasisShare } from '../template/head-weights.ts';
 
 /** The eyelid contour stays this much (relative to the eyeball's radius) outside the lids' sphere. */
 const LID_REACH = 1.03;
@@ -65,7 +66,8 @@ export interface ExpressionFrame {
    * expression fit reads as its basis in the simpler form the photos' neutral faces were fitted with. Finished:
    * - a closing upper lid's margin points that the fold check holds back close in full all the same, standing further
    *   out, where that makes no new crossing (closeWithoutFolds), so that the blinks leave no slit;
-   * - a lip pushed forward off the teeth takes the surface round it along (keepLipsOffTeeth), so that the lips do not fold.
+   * - a lip pushed forward off the teeth takes the surface round it along (keepLipsOffTeeth), so that the lips do not fold;
+   * - the jaw's weight is the rig's, which reaches further back behind the jaw's angle (JAW_FADE).
    */
   finished: boolean;
 }
@@ -75,7 +77,7 @@ export interface ExpressionFrame {
  * expression fit reads these shapes as its basis, and finished, every 2.0 head was fitted a little differently: with
  * the blinks closed ahead (twenty-fourth session), less like its photo (identity distance 0.4147 -> 0.4165); with the
  * lips' pushes off the teeth spread (thirty-seventh), the lift 0.0339 -> 0.0327 but the landmark error 0.0341 -> 0.0344
- * and p04-a's mouth gap 0.028 -> 0.035.
+ * and p04-a's mouth gap 0.028 -> 0.035; with the rig's jaw weight (thirty-eighth), the observer failed three more shapes.
  */
 export function templateFrame(template: HeadTemplate): ExpressionFrame {
   const fitted = { head: template.head.positions, parts: Object.fromEntries(PART_NAMES.map((p) => [p, template.parts[p].positions])) };
@@ -105,7 +107,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, 
   const place = (p: Vec3): Vec3 => add(scale(applyMat3(toFitted.rotation, p[0], p[1], p[2]), toFitted.scale), toFitted.translation);
   const turn = (d: Vec3): Vec3 => normalize(applyMat3(toFitted.rotation, d[0], d[1], d[2]));
   const at = (v: number) => vertex(fitted.head, v);
-  const jaw = jawWeights(template);
+  const jaw = jawWeights(template, finished);
   const templateEyes = length(sub(template.eyes.left.centre, template.eyes.right.centre));
   // The fitted eyeballs' own centres: the mean of its vertices' (a sphere's) is biased, its bounds' middle is not.
   const eyeCentres = { left: boundsMiddle(fitted.parts.eyeLeft), right: boundsMiddle(fitted.parts.eyeRight) };
@@ -154,13 +156,17 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, 
 }
 
 /**
- * Jaw weight of each head vertex. The frame's per-vertex loops are module functions: a loop in expressionFrame,
- * which runs once per job, had the whole function compiled on stack again every job.
+ * Jaw weight of each head vertex: the rig's, or on the template's own frame (not finished) the expression fit's basis's
+ * (jawBasisShare). The frame's per-vertex loops are module functions: a loop in expressionFrame, which runs once per
+ * job, had the whole function compiled on stack again every job.
  */
-function jawWeights(template: HeadTemplate): Float32Array {
+function jawWeights(template: HeadTemplate, finished: boolean): Float32Array {
   const jaw = new Float32Array(template.head.positions.length / 3);
-  const skin = template.skins.head;
-  for (let v = 0; v < jaw.length; v++) for (let k = 0; k < 4; k++) if (skin.joints[4 * v + k] === BONE.jaw) jaw[v] += skin.weights[4 * v + k];
+  const skin = template.skins.head, p = template.head.positions;
+  for (let v = 0; v < jaw.length; v++) {
+    for (let k = 0; k < 4; k++) if (skin.joints[4 * v + k] === BONE.jaw) jaw[v] += skin.weights[4 * v + k];
+    if (!finished && jaw[v] > 0) jaw[v] *= jawBasisShare(p[3 * v + 2]);
+  }
   return jaw;
 }
 

@@ -12,9 +12,24 @@ export const BONE_COUNT = Object.keys(BONE).length;
 const jawAngle = (p: Vec3) => Math.atan2(JAW_PIVOT[1] - p[1], p[2] - JAW_PIVOT[2]);
 
 /**
+ * How far (cm) behind the jaw's angle its weight fades out. The jaw turned open carries the angle about 2 cm back;
+ * over 3 cm the skin behind it, taking less of the turn, folded on 6 of the 18 test photos' 2.0 heads at jawOpen and
+ * under the jaw bone's 20 degrees on all 18. The expression fit's basis keeps the 3 cm its photos' neutral heads were
+ * fitted with (`jawBasisShare`; over 4 cm there as well, the observer failed three more shapes).
+ */
+export const JAW_FADE = { rig: 4, basis: 3 };
+/** The jaw's reach towards the back at depth `z` (cm, the template's): 0 behind `fade` cm from its angle, 1 in front. */
+const jawFront = (z: number, fade: number) => smoothstep((z - JAW_PIVOT[2] - 3.5 + fade) / fade);
+/** The share of the rig's jaw weight at the template's depth `z` that the expression fit's basis takes. */
+export function jawBasisShare(z: number): number {
+  const rig = jawFront(z, JAW_FADE.rig);
+  return rig > 0 ? jawFront(z, JAW_FADE.basis) / rig : 0;
+}
+
+/**
  * How much a head vertex follows the jaw: the parting runs between the inner lips (upper lip 0,
  * lower lip 1, corners a half) and continues from the mouth corners across the cheeks with a
- * widening band, fading out behind the jaw hinge and down the throat.
+ * widening band, fading out behind the jaw's angle (JAW_FADE) and down the throat.
  */
 export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly number[]): (p: Vec3) => number {
   const half = lipsInner.length / 2;
@@ -39,7 +54,7 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
     const band = Math.max((low - up) / 2, 0.01 + 0.06 * (x / cornerX) ** 4) + (beyond > 0 ? Math.min(0.15, beyond * 0.04) : 0);
     const part = (up + low) / 2;
     const w = smoothstep((jawAngle(p) - (part - band)) / (2 * band));
-    const front = smoothstep((p[2] - JAW_PIVOT[2] - 0.5) / 3);
+    const front = jawFront(p[2], JAW_FADE.rig);
     const throat = 1 - smoothstep((-9.5 - p[1]) / 5);
     return w * front * throat;
   };
