@@ -205,8 +205,15 @@ const EDGE_SAMPLES = 4;
  * it (over a quarter, 0.1-0.3 % of the eyeball stayed seen from the front at the corners of 6 of the 36 fitted eyes).
  */
 const CORNER = { margin: 0.1, skin: 0.6, socket: 1 };
-/** The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). */
-const PUSH = { reach: 0.3, corner: 0.8 };
+/**
+ * The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). An
+ * upper lid's back moves as its margin does; a lower lid's (squints) fades over `lowerBack` eye units: moved in full
+ * behind skin that fades over `reach`, it came out through that skin: 6 of the 36 eye squints of the test photos' 2.0
+ * heads crossed (p11-a's right 18 vertices of crossing triangles), now 2 (couple's right at its upper lid, as before;
+ * p12-a's left 17 -> 9 vertices, at the inner corner). Over 0.45 eye units a cheek squint's back crossed its socket's
+ * lining, over 0.9 two squints came back; 0.6-0.75 gave the same.
+ */
+const PUSH = { reach: 0.3, corner: 0.8, lowerBack: 0.6 };
 /**
  * A thin closing upper lid (1.6's: no back) presses the lower lid's rim and first ring of skin down where its margin
  * would cut them (radians per step of the fold check, and at most), keeping them `clearance` (cm) above the closed
@@ -965,6 +972,12 @@ function lidNear(frame: ExpressionFrame, distance: number): number {
   return 1 - smoothstep((distance - (frame.eyeRadius + 0.5 * frame.eyeUnit)) / (0.8 * frame.eyeUnit));
 }
 
+/** How much of its margin's push in or out a lid vertex `distance` cm from the margin takes (PUSH). */
+function pushShare(frame: ExpressionFrame, back: boolean, which: 'upper' | 'lower', distance: number): number {
+  if (back && which === 'upper') return 1;
+  return 1 - smoothstep(distance / ((back ? PUSH.lowerBack : PUSH.reach) * frame.eyeUnit));
+}
+
 /** Turns the lid (and moves it in or out) by `closing` into `d`; what lies behind a closing upper margin goes `lift` (cm, per head vertex) further up. */
 function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, d: Float32Array, lift?: Float64Array, give?: Float64Array): void {
   const { centre, upper, lower, widest, which } = lid;
@@ -1013,7 +1026,7 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
     const sideways = radialX * left[0] + radialY * left[1] + radialZ * left[2];
     const alongX = radialX - sideways * left[0], alongY = radialY - sideways * left[1], alongZ = radialZ - sideways * left[2];
     const length = hypot3(alongX, alongY, alongZ) || 1;
-    const push = lining ? 0 : Math.max(0, closing) * motion[1] * w * (back.has(v) ? 1 : 1 - smoothstep(motion[2] / (PUSH.reach * frame.eyeUnit))) * smoothstep(opening / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
+    const push = lining ? 0 : Math.max(0, closing) * motion[1] * w * pushShare(frame, back.has(v), which, motion[2]) * smoothstep(opening / ((marginCorner ? CORNER.margin : PUSH.corner) * widest));
     clearOf(turned[0] + (push * alongX) / length, turned[1] + (push * alongY) / length, turned[2] + (push * alongZ) / length, frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
     if (closingOver && (back.has(v) || frame.socket[v])) {
       behind.push(v);
