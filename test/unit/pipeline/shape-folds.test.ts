@@ -6,7 +6,7 @@
  *   photos mouthLeft still crosses, 6-12 vertices, where the lips are kept apart (docs/EXPRESSIONS.md).
  * - The jaw's weight fades out behind the jaw's angle over 4 cm. Over 3 cm the skin there folded at jawOpen on 6 of
  *   the 18 photos (8-11 vertices of crossing triangles; p01-a and p07-a here), and with the jaw bone turned open 20
- *   degrees on all 18 (3-16 pairs of crossing triangles; p12-a's 246 are its lips').
+ *   degrees on all 18 (3-16 pairs of crossing triangles; p12-a's 246 mostly under its chin).
  * - A squinting lower lid's back takes less of its margin's push out the further it lies from the margin; taking all of
  *   it, it came out through the skin in front of it under the lid on 5 of the 36 squints (p11-a's right eye 18
  *   vertices, p06-a's 10).
