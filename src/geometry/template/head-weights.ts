@@ -18,8 +18,10 @@ const jawAngle = (p: Vec3) => Math.atan2(JAW_PIVOT[1] - p[1], p[2] - JAW_PIVOT[2
  * fitted with (`jawBasisShare`; over 4 cm there as well, the observer failed three more shapes).
  */
 export const JAW_FADE = { rig: 4, basis: 3 };
-/** The jaw's reach towards the back at depth `z` (cm, the template's): 0 behind `fade` cm from its angle, 1 in front. */
-const jawFront = (z: number, fade: number) => smoothstep((z - JAW_PIVOT[2] - 3.5 + fade) / fade);
+/** How far (cm) in front of the hinge the jaw's weight is whole: about at the jaw's angle. */
+const JAW_WHOLE_AHEAD = 3.5;
+/** The jaw's reach towards the back at the template's depth `z` (cm): whole from JAW_WHOLE_AHEAD on, 0 `fade` cm behind it. */
+const jawFront = (z: number, fade: number) => smoothstep((z - JAW_PIVOT[2] - JAW_WHOLE_AHEAD + fade) / fade);
 /** The share of the rig's jaw weight at the template's depth `z` that the expression fit's basis takes. */
 export function jawBasisShare(z: number): number {
   const rig = jawFront(z, JAW_FADE.rig);
