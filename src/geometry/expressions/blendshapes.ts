@@ -148,13 +148,15 @@ function difference(a: Float32Array, b: Float32Array, out: Float32Array): void {
 
 /**
  * `count` sets of zero deltas, every mesh's, in one buffer from `allocate` (given a SharedArrayBuffer, the pipeline's
- * helper thread builds the shapes where the job's thread reads them, without copying them there afterwards).
+ * helper thread builds the shapes where the job's thread reads them, without copying them there afterwards). The
+ * buffer may be the last avatar's (ReusedSharedMemory), so it is zeroed first: the visemes are summed into theirs.
  */
 function deltaSlots(frame: ExpressionFrame, count: number, allocate: (bytes: number) => ArrayBufferLike): () => Deltas {
   const meshes = meshNames();
   const lengths = meshes.map((mesh) => fittedPositions(frame, mesh).length);
   const perSet = lengths.reduce((sum, n) => sum + n, 0);
   const memory = allocate(count * perSet * Float32Array.BYTES_PER_ELEMENT);
+  new Float32Array(memory, 0, count * perSet).fill(0);
   let offset = 0;
   return () => {
     if (offset + perSet * Float32Array.BYTES_PER_ELEMENT > memory.byteLength) throw new RangeError('more delta sets than counted');

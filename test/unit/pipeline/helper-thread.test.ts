@@ -57,6 +57,8 @@ test("a shapes result's memory is the next avatar's once it is released, and not
     const c = await workers.shapes(tpl, { head: wider(0.9), parts }, ['basic', 'visemes']);
     assert.deepEqual(deltasOf(a), deltasOf(c));
     assert.notDeepEqual(deltasOf(a), before);
+    // Made there, they are what they are made anywhere: nothing of the last avatar's is left in them.
+    assert.deepEqual(deltasOf(c), deltasOf(b));
     b.release();
     c.release();
   } finally {
