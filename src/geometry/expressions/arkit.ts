@@ -883,10 +883,10 @@ export const MADE_ON: Readonly<Partial<Record<ArkitName, ArkitName>>> = { mouthC
  * The deltas of one ARKit shape on this frame's geometry. `jawLips` false leaves jawOpen the jaw's turn alone: the
  * expression fit reads the lips' own motion with mouthUpperUp and mouthLowerDown (with jawOpen's lip motion in its
  * basis, p05-a's and p13-a's neutral mouth gap rose from 0.019 and 0.033 to 0.025 and 0.040). `made`: shapes already
- * made on this frame (default options), so that a shape made on another (MADE_ON) does not make that one again.
+ * made on this frame (default options), so that a shape made on another (MADE_ON) does not make that one again. `out`:
+ * zero deltas to make it in.
  */
-export function arkitShape(frame: ExpressionFrame, name: ArkitName, { jawLips = true, made }: { jawLips?: boolean; made?: ReadonlyMap<ArkitName, Deltas> } = {}): Deltas {
-  const out = zeroDeltas(frame);
+export function arkitShape(frame: ExpressionFrame, name: ArkitName, { jawLips = true, made, out = zeroDeltas(frame) }: { jawLips?: boolean; made?: ReadonlyMap<ArkitName, Deltas>; out?: Deltas } = {}): Deltas {
   const base = MADE_ON[name], on = base && (made?.get(base) ?? arkitShape(frame, base));
   RECIPES[name](frame, out, on);
   if (name === 'jawOpen' && jawLips) jawOpenLips(frame, out);

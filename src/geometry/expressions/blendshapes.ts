@@ -60,7 +60,7 @@ export function buildShapesAtRest(
   const arkitNames = ARKIT_NAMES.filter((name) => names.includes(name) || extra.includes(name));
   const recipes = features.includes('visemes') ? [...Object.values(OCULUS_VISEMES), ...Object.values(POLLY_VISEMES).map((p) => p.recipe)] : [];
   const slots = deltaSlots(frame, arkitNames.length + new Set(recipes).size, allocate);
-  for (const name of arkitNames) shapes.push({ name, deltas: copyDeltas(arkitOf(frame, arkit, name), slots()) });
+  for (const name of arkitNames) shapes.push({ name, deltas: arkitOf(frame, arkit, name, slots()) });
   if (features.includes('visemes')) {
     const made = new Map<VisemeRecipe, Deltas>();
     const viseme = (recipe: VisemeRecipe) => {
@@ -169,11 +169,6 @@ function deltaSlots(frame: ExpressionFrame, count: number, allocate: (bytes: num
   };
 }
 
-function copyDeltas(from: Deltas, to: Deltas): Deltas {
-  for (const mesh of meshNames()) to[mesh].set(from[mesh]);
-  return to;
-}
-
 /**
  * The parts bound to the lids and eyeballs (lashes, corneas...) moved with them: their deltas set from their hosts'
  * (in place), the lashes kept out of the skin. A part whose host vertices the shape leaves where they are stays, with zero deltas, unplaced: most
@@ -227,13 +222,15 @@ function shifted(positions: Float32Array, d: Float32Array): Float32Array {
 const BILABIAL_JAW = 0.5;
 
 /**
- * The ARKit shape, made once per avatar (kept in `made`). A module function taking its state, not a closure made per
- * avatar: mix's optimized code inlined the closure it was called with, and was thrown away with it after every job.
+ * The ARKit shape, made once per avatar (kept in `made`), in `out` if given (zero deltas: an output shape's own slot,
+ * which the visemes mixed from it read before the lids' rest or the lips' clearing change it). A module function taking
+ * its state, not a closure made per avatar: mix's optimized code inlined the closure it was called with, and was thrown
+ * away with it after every job.
  */
-function arkitOf(frame: ExpressionFrame, made: Map<ArkitName, Deltas>, name: ArkitName): Deltas {
+function arkitOf(frame: ExpressionFrame, made: Map<ArkitName, Deltas>, name: ArkitName, out?: Deltas): Deltas {
   let d = made.get(name);
   if (!d) {
-    d = arkitShape(frame, name, { made });
+    d = arkitShape(frame, name, { made, out });
     made.set(name, d);
   }
   return d;
