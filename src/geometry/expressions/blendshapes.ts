@@ -108,10 +108,11 @@ function clearLips(frame: ExpressionFrame, shapes: { name: string; deltas: Delta
     return under ? [{ deltas, under, made: under.head.slice() }] : [];
   });
   const onOthers = new Set(madeOn.map((m) => m.deltas));
-  for (const deltas of new Set(shapes.map((s) => s.deltas))) if (!onOthers.has(deltas)) keepLipsClear(frame, deltas.head, head);
+  const teeth = frame.fitted.parts.teeth;
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) if (!onOthers.has(deltas)) keepLipsClear(frame, deltas, { head, teeth });
   for (const { deltas, under, made } of madeOn) {
     for (let i = 0; i < made.length; i++) deltas.head[i] += made[i] - under.head[i];
-    keepLipsClear(frame, deltas.head, shifted(head, under.head));
+    keepLipsClear(frame, deltas, { head: shifted(head, under.head), teeth: shifted(teeth, under.teeth) });
   }
 }
 
