@@ -108,11 +108,10 @@ function clearLips(frame: ExpressionFrame, shapes: { name: string; deltas: Delta
     return under ? [{ deltas, under, made: under.head.slice() }] : [];
   });
   const onOthers = new Set(madeOn.map((m) => m.deltas));
-  const teeth = frame.fitted.parts.teeth;
-  for (const deltas of new Set(shapes.map((s) => s.deltas))) if (!onOthers.has(deltas)) keepLipsClear(frame, deltas, { head, teeth });
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) if (!onOthers.has(deltas)) keepLipsClear(frame, deltas.head, head);
   for (const { deltas, under, made } of madeOn) {
     for (let i = 0; i < made.length; i++) deltas.head[i] += made[i] - under.head[i];
-    keepLipsClear(frame, deltas, { head: shifted(head, under.head), teeth: shifted(teeth, under.teeth) });
+    keepLipsClear(frame, deltas.head, shifted(head, under.head));
   }
 }
 
