@@ -223,7 +223,7 @@ const BILABIAL_JAW = 0.5;
 
 /**
  * The ARKit shape, made once per avatar (kept in `made`), in `out` if given (zero deltas: an output shape's own slot,
- * which the visemes mixed from it read before the lids' rest or the lips' clearing change it). A module function taking
+ * which the visemes mixed from it read before the lids' rest changes it). A module function taking
  * its state, not a closure made per avatar: mix's optimized code inlined the closure it was called with, and was thrown
  * away with it after every job.
  */
