@@ -7,7 +7,8 @@ import { keepOnEyeballs } from './on-eyeballs.ts';
 import { pressCaruncles, skinAroundCaruncles } from './caruncle-press.ts';
 import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import { BASIC_SHAPES } from './animations.ts';
-import { ARKIT_NAMES, LIPS_PRESSED, arkitShape, motions, type ArkitName } from './arkit.ts';
+import { ARKIT_NAMES, LIPS_PRESSED, MADE_ON, arkitShape, motions, type ArkitName } from './arkit.ts';
+import { keepLipsClear } from './lip-clearance.ts';
 import { keepLashesClear } from './lash-clearance.ts';
 import { expressionFrame, fittedPositions, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
@@ -82,6 +83,7 @@ export function buildShapesAtRest(
   const eyes = [fitSphere(hosts.eyeLeft), fitSphere(hosts.eyeRight)];
   const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, { hosts, parts: placed, eyes }) : undefined;
   const from = rested ?? { hosts, parts: placed, eyes };
+  clearLips(frame, shapes, from.hosts.head);
   for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
   const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
   // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.
@@ -92,6 +94,26 @@ export function buildShapesAtRest(
     morphs[mesh] = targets;
   }
   return { morphs, rest: rested?.offset };
+}
+
+/**
+ * Each shape's lips kept clear of each other (lip-clearance.ts) from `head`, where the shapes start. A shape made for
+ * use on another one (MADE_ON) is judged on it: it takes over what the clearing took back from that one, so that the
+ * two together are as made, and is cleared from there.
+ */
+function clearLips(frame: ExpressionFrame, shapes: { name: string; deltas: Deltas }[], head: Float32Array): void {
+  const madeOn = shapes.flatMap(({ name, deltas }) => {
+    const base = MADE_ON[name as ArkitName];
+    const under = base && shapes.find((s) => s.name === base)?.deltas;
+    return under ? [{ deltas, under, made: under.head.slice() }] : [];
+  });
+  const onOthers = new Set(madeOn.map((m) => m.deltas));
+  const teeth = frame.fitted.parts.teeth;
+  for (const deltas of new Set(shapes.map((s) => s.deltas))) if (!onOthers.has(deltas)) keepLipsClear(frame, deltas, { head, teeth });
+  for (const { deltas, under, made } of madeOn) {
+    for (let i = 0; i < made.length; i++) deltas.head[i] += made[i] - under.head[i];
+    keepLipsClear(frame, deltas, { head: shifted(head, under.head), teeth: shifted(teeth, under.teeth) });
+  }
 }
 
 /** Where the shapes start from: the lids' hosts and the parts bound to them. */
@@ -223,7 +245,7 @@ const BILABIAL_JAW = 0.5;
 
 /**
  * The ARKit shape, made once per avatar (kept in `made`), in `out` if given (zero deltas: an output shape's own slot,
- * which the visemes mixed from it read before the lids' rest changes it). A module function taking
+ * which the visemes mixed from it read before the lids' rest or the lips' clearing change it). A module function taking
  * its state, not a closure made per avatar: mix's optimized code inlined the closure it was called with, and was thrown
  * away with it after every job.
  */

@@ -84,6 +84,11 @@ export function templateFrame(template: HeadTemplate): ExpressionFrame {
   return expressionFrame(template, fitted, false);
 }
 
+/** One fifth of the mouth's width (from corner 61 to corner 291) of the head at `positions` (cm): the unit of mouth motions. */
+export function mouthUnitOf(positions: ArrayLike<number>): number {
+  return length(sub(vertex(positions, 291), vertex(positions, 61))) / 5;
+}
+
 export function meshNames(): MeshName[] {
   return ['head', ...PART_NAMES];
 }
@@ -136,7 +141,7 @@ export function expressionFrame(template: HeadTemplate, fitted: FittedGeometry, 
     left: turn([1, 0, 0]),
     up: turn([0, 1, 0]),
     forward,
-    mouthUnit: length(sub(at(291), at(61))) / 5,
+    mouthUnit: mouthUnitOf(fitted.head),
     eyeUnit: length(sub(eyeCentres.left, eyeCentres.right)) / templateEyes,
     jaw,
     socket,
