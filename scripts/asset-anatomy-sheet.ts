@@ -2,7 +2,8 @@
  * The render sheets of issue 20 (docs/asset-anatomy.png; with --closeups docs/asset-eyes.png): three
  * avatars rendered in Blender from their FBX (front, side, three-quarter, left ear; or the eyes open,
  * closed and the mouth open; with --mouth docs/asset-mouth.png: the mouth in jawOpen, viseme_aa and tongueOut from the front,
- * jawOpen from three-quarter), made by the code at `--before` (a checkout of an earlier commit, with
+ * jawOpen from three-quarter; with --jaw docs/jaw-bone.png: the jaw bone turned open 20 degrees, from the side and from
+ * below the chin), made by the code at `--before` (a checkout of an earlier commit, with
  * node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
@@ -20,8 +21,9 @@ const args = process.argv.slice(2);
 /** --closeups: the eyes open, the left one close up, the eyes closed (front, below) and the mouth open, to docs/asset-eyes.png. */
 const closeups = args.includes('--closeups');
 const mouth = args.includes('--mouth');
-const VIEWS = mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'] : closeups ? ['eyes', 'eye-close', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
-const sheetName = mouth ? 'asset-mouth' : closeups ? 'asset-eyes' : 'asset-anatomy';
+const jaw = args.includes('--jaw');
+const VIEWS = jaw ? ['jaw-side', 'jaw-below'] : mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'] : closeups ? ['eyes', 'eye-close', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
+const sheetName = jaw ? 'jaw-bone' : mouth ? 'asset-mouth' : closeups ? 'asset-eyes' : 'asset-anatomy';
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const before = option('--before');
 /** --photos a,b,c: the test photos whose avatars are drawn (a bald head shows the whole ear). */
@@ -58,7 +60,7 @@ function exportAvatars(root: string, label: string): void {
 function render(label: string): void {
   for (const photo of PHOTOS) {
     const dir = path.join(work, label, photo);
-    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(mouth ? ['mouth'] : closeups ? ['closeups'] : [])], { stdio: 'ignore' });
+    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(jaw ? ['jaw'] : mouth ? ['mouth'] : closeups ? ['closeups'] : [])], { stdio: 'ignore' });
   }
 }
 
@@ -80,7 +82,9 @@ const sheet = await contactSheet(cells, {
   cellWidth: 260,
   cellHeight: 260,
   background: [236, 236, 238],
-  title: option('--title') ?? (mouth
+  title: option('--title') ?? (jaw
+    ? `The jaw bone open 20°, Blender (Cycles) from the FBX: ${labels.join(' and ')}`
+    : mouth
     ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: the open mouth: jawOpen, viseme_aa, tongueOut, jawOpen from three-quarter)`
     : closeups
     ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: cornea, lashes, tear line, caruncle; blink; open mouth)`

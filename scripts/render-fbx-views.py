@@ -5,7 +5,8 @@ Writes OUT_PREFIX-front.png, -side.png, -three-quarter.png and -ear.png (Cycles 
 transparent background); with `closeups` instead -eyes.png, -eye-close.png (the left eye, 3 cm across), -eyes-closed.png (eyeBlink* at 1),
 -eyes-closed-below.png and -mouth.png (jawOpen at 1); with `mouth` instead -mouth.png, -mouth-aa.png
 (viseme_aa), -mouth-tongue.png (tongueOut) from the front and -mouth-three-quarter.png (jawOpen); with `hair` instead -hair-front.png, -hair-side.png,
--hair-back.png and -hair-three-quarter.png, close on the head from a little above. The avatar's frame is Y up, face along +Z; Blender's importer turns it
+-hair-back.png and -hair-three-quarter.png, close on the head from a little above; with `jaw` instead -jaw-side.png and
+-jaw-below.png, the jaw bone turned open 20 degrees (as a rig opens the mouth), from the side and from below the chin. The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -20,6 +21,7 @@ size = int(argv[2]) if len(argv) > 2 else 480
 closeups = 'closeups' in argv[3:]
 hair = 'hair' in argv[3:]
 mouth = 'mouth' in argv[3:]
+jaw = 'jaw' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -128,6 +130,23 @@ if mouth:
         shoot(name, (0, -1, 0.05), centre, 8 * unit)
     set_shapes({'jawOpen': 1.0})
     shoot('mouth-three-quarter', (0.6, -0.8, 0.1), centre, 8 * unit)
+    sys.exit(0)
+
+if jaw:
+    # The jaw bone turned open about the world's X axis through its joint (the importer keeps the avatar's X), the
+    # chin going down and back; the imported clips would override the pose.
+    armature = next(o for o in scene.objects if o.type == 'ARMATURE')
+    armature.animation_data_clear()
+    armature.data.pose_position = 'POSE'
+    bone = armature.pose.bones['jaw']
+    joint = armature.matrix_world @ bone.bone.head_local
+    turn = Matrix.Translation(joint) @ Matrix.Rotation(math.radians(20), 4, 'X') @ Matrix.Translation(-joint)
+    bone.matrix = armature.matrix_world.inverted() @ turn @ armature.matrix_world @ bone.bone.matrix_local
+    bpy.context.view_layer.update()
+    # Under the chin, where the skin between the jaw and the throat folds if any does (Blender's +Y is the back).
+    chin = (eye_left + eye_right) / 2 + Vector((0, 3 * unit, -12 * unit))
+    shoot('jaw-side', (1, -0.25, -0.1), chin, 18 * unit)
+    shoot('jaw-below', (0.35, -0.6, -0.75), chin, 18 * unit)
     sys.exit(0)
 
 if hair:

@@ -67,7 +67,8 @@ export interface ExpressionFrame {
    * - a closing upper lid's margin points that the fold check holds back close in full all the same, standing further
    *   out, where that makes no new crossing (closeWithoutFolds), so that the blinks leave no slit;
    * - a lip pushed forward off the teeth takes the surface round it along (keepLipsOffTeeth), so that the lips do not fold;
-   * - the jaw's weight is the rig's, which reaches further back behind the jaw's angle (JAW_FADE).
+   * - the jaw's weight is the rig's, which reaches further back behind the jaw's angle (JAW_FADE) and further down the
+   *   throat (THROAT_FADE).
    */
   finished: boolean;
 }
@@ -170,7 +171,7 @@ function jawWeights(template: HeadTemplate, finished: boolean): Float32Array {
   const skin = template.skins.head, p = template.head.positions;
   for (let v = 0; v < jaw.length; v++) {
     for (let k = 0; k < 4; k++) if (skin.joints[4 * v + k] === BONE.jaw) jaw[v] += skin.weights[4 * v + k];
-    if (!finished && jaw[v] > 0) jaw[v] *= jawBasisShare(p[3 * v + 2]);
+    if (!finished && jaw[v] > 0) jaw[v] *= jawBasisShare(vertex(p, v));
   }
   return jaw;
 }

@@ -18,20 +18,29 @@ const jawAngle = (p: Vec3) => Math.atan2(JAW_PIVOT[1] - p[1], p[2] - JAW_PIVOT[2
  * fitted with (`jawBasisShare`; over 4 cm there as well, the observer failed three more shapes).
  */
 export const JAW_FADE = { rig: 4, basis: 3 };
+/**
+ * Where (the template's height, cm) the jaw's weight starts fading out down the throat, and over how far. With the
+ * jaw bone turned open 20 degrees, the skin under p12-a's chin (a full one, fitted lower than the template's) folded
+ * into the throat over the rig's 5 cm from -9.5 (226 pairs of crossing triangles); from -11 over 7 cm none of the 18
+ * test photos' heads folds there. The basis keeps the fade its photos' neutral heads were fitted with.
+ */
+export const THROAT_FADE = { rig: { top: -11, over: 7 }, basis: { top: -9.5, over: 5 } };
 /** How far (cm) in front of the hinge the jaw's weight is whole: about at the jaw's angle. */
 const JAW_WHOLE_AHEAD = 3.5;
 /** The jaw's reach towards the back at the template's depth `z` (cm): whole from JAW_WHOLE_AHEAD on, 0 `fade` cm behind it. */
 const jawFront = (z: number, fade: number) => smoothstep((z - JAW_PIVOT[2] - JAW_WHOLE_AHEAD + fade) / fade);
-/** The share of the rig's jaw weight at the template's depth `z` that the expression fit's basis takes. */
-export function jawBasisShare(z: number): number {
-  const rig = jawFront(z, JAW_FADE.rig);
-  return rig > 0 ? jawFront(z, JAW_FADE.basis) / rig : 0;
+/** The jaw's reach down the throat at the template's height `y` (cm). */
+const jawThroat = (y: number, fade: { top: number; over: number }) => 1 - smoothstep((fade.top - y) / fade.over);
+/** The share of the rig's jaw weight at the template's point `p` that the expression fit's basis takes. */
+export function jawBasisShare(p: Vec3): number {
+  const rig = jawFront(p[2], JAW_FADE.rig) * jawThroat(p[1], THROAT_FADE.rig);
+  return rig > 0 ? (jawFront(p[2], JAW_FADE.basis) * jawThroat(p[1], THROAT_FADE.basis)) / rig : 0;
 }
 
 /**
  * How much a head vertex follows the jaw: the parting runs between the inner lips (upper lip 0,
  * lower lip 1, corners a half) and continues from the mouth corners across the cheeks with a
- * widening band, fading out behind the jaw's angle (JAW_FADE) and down the throat.
+ * widening band, fading out behind the jaw's angle (JAW_FADE) and down the throat (THROAT_FADE).
  */
 export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly number[]): (p: Vec3) => number {
   const half = lipsInner.length / 2;
@@ -56,9 +65,7 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
     const band = Math.max((low - up) / 2, 0.01 + 0.06 * (x / cornerX) ** 4) + (beyond > 0 ? Math.min(0.15, beyond * 0.04) : 0);
     const part = (up + low) / 2;
     const w = smoothstep((jawAngle(p) - (part - band)) / (2 * band));
-    const front = jawFront(p[2], JAW_FADE.rig);
-    const throat = 1 - smoothstep((-9.5 - p[1]) / 5);
-    return w * front * throat;
+    return w * jawFront(p[2], JAW_FADE.rig) * jawThroat(p[1], THROAT_FADE.rig);
   };
 }
 
