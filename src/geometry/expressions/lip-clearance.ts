@@ -155,7 +155,7 @@ const PUSH_ROUNDS = 30;
 const STALL = 4;
 /** Passes spreading the pushes to the vertices round: pushed alone, the corners stood out and folded their neighbours. */
 const SPREAD = 2;
-/** Mouth units a pushed corner ends in front of the other triangle, and the deepest corner pushed out. */
+/** Mouth units a pushed corner ends on its own side of the other triangle's plane, and the deepest corner pushed out. */
 const GAP = 0.01;
 const DEPTH = 1;
 /** How far (in barycentric weight) outside the other triangle's outline a corner behind it still counts as under it. */
