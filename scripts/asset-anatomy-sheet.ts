@@ -18,18 +18,43 @@ import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 
 const here = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-/** --closeups: the eyes open, the left one close up, the eyes closed (front, below) and the mouth open, to docs/asset-eyes.png. */
-const closeups = args.includes('--closeups');
-const mouth = args.includes('--mouth');
-const jaw = args.includes('--jaw');
-const VIEWS = jaw ? ['jaw-side', 'jaw-below'] : mouth ? ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'] : closeups ? ['eyes', 'eye-close', 'eyes-closed', 'eyes-closed-below', 'mouth'] : ['front', 'side', 'three-quarter', 'ear'];
-const sheetName = jaw ? 'jaw-bone' : mouth ? 'asset-mouth' : closeups ? 'asset-eyes' : 'asset-anatomy';
+/** What a sheet shows: render-fbx-views.py's mode and the views it writes in it, the sheet's name, its title and the avatars' features. */
+interface SheetKind {
+  mode?: string;
+  views: string[];
+  name: string;
+  title: (labels: string) => string;
+  features: string[];
+}
+/** The sheets, by the flag that asks for one (the first flag given wins, in this order); the anatomy sheet without one. */
+const KINDS: Record<string, SheetKind> = {
+  /** The jaw bone turned open 20 degrees, from the side and from below the chin. */
+  '--jaw': { mode: 'jaw', views: ['jaw-side', 'jaw-below'], name: 'jaw-bone', title: (l) => `The jaw bone open 20°, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
+  /** The mouth open in the shapes that show its inside. */
+  '--mouth': {
+    mode: 'mouth',
+    views: ['mouth', 'mouth-aa', 'mouth-tongue', 'mouth-three-quarter'],
+    name: 'asset-mouth',
+    title: (l) => `From their FBX in Blender (Cycles): ${l} (issue 20: the open mouth: jawOpen, viseme_aa, tongueOut, jawOpen from three-quarter)`,
+    features: ['basic', 'expressions', 'visemes'],
+  },
+  /** The eyes open, the left one close up, the eyes closed (front, below) and the mouth open. */
+  '--closeups': {
+    mode: 'closeups',
+    views: ['eyes', 'eye-close', 'eyes-closed', 'eyes-closed-below', 'mouth'],
+    name: 'asset-eyes',
+    title: (l) => `From their FBX in Blender (Cycles): ${l} (issue 20: cornea, lashes, tear line, caruncle; blink; open mouth)`,
+    features: ['basic'],
+  },
+};
+const ANATOMY: SheetKind = { views: ['front', 'side', 'three-quarter', 'ear'], name: 'asset-anatomy', title: (l) => `Avatars from their FBX in Blender (Cycles): ${l} (issue 20: ears, bust)`, features: ['basic'] };
+const kind = KINDS[Object.keys(KINDS).find((flag) => args.includes(flag)) ?? ''] ?? ANATOMY;
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const before = option('--before');
 /** --photos a,b,c: the test photos whose avatars are drawn (a bald head shows the whole ear). */
 const PHOTOS = option('--photos', 'p05-a,p13-a,p03-a')!.split(',');
-const out = path.resolve(option('--out', path.join(here, 'docs', `${sheetName}.png`))!);
-const work = path.resolve(option('--work', path.join(os.tmpdir(), `${sheetName}-sheet`))!);
+const out = path.resolve(option('--out', path.join(here, 'docs', `${kind.name}.png`))!);
+const work = path.resolve(option('--work', path.join(os.tmpdir(), `${kind.name}-sheet`))!);
 
 /** Runs the photo pipeline of the checkout `root` on each photo and writes its FBX and textures to work/<label>/<photo>/. */
 function exportAvatars(root: string, label: string): void {
@@ -44,7 +69,7 @@ function exportAvatars(root: string, label: string): void {
     const pipeline = await createPipeline();
     for (const photo of ${JSON.stringify(PHOTOS)}) {
       const file = readFileSync(path.join(${JSON.stringify(path.join(here, 'test/fixtures/faces'))}, photo + '.jpg'));
-      const r = await pipeline.run({ inputType: 'photo', file, template: '2.0', features: ${JSON.stringify(mouth ? ['basic', 'expressions', 'visemes'] : ['basic'])} }, () => {});
+      const r = await pipeline.run({ inputType: 'photo', file, template: '2.0', features: ${JSON.stringify(kind.features)} }, () => {});
       const dir = path.join(${JSON.stringify(path.join(work, label))}, photo);
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'avatar_model.fbx'), writeFbx(r.model));
@@ -60,7 +85,7 @@ function exportAvatars(root: string, label: string): void {
 function render(label: string): void {
   for (const photo of PHOTOS) {
     const dir = path.join(work, label, photo);
-    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(jaw ? ['jaw'] : mouth ? ['mouth'] : closeups ? ['closeups'] : [])], { stdio: 'ignore' });
+    execFileSync('blender', ['-b', '--factory-startup', '-P', path.join(here, 'scripts', 'render-fbx-views.py'), '--', path.join(dir, 'avatar_model.fbx'), path.join(dir, 'view'), '400', ...(kind.mode ? [kind.mode] : [])], { stdio: 'ignore' });
   }
 }
 
@@ -75,20 +100,14 @@ if (!args.includes('--render-only')) {
 for (const label of remake) render(label);
 const cells: SheetCell[] = [];
 for (const photo of PHOTOS) {
-  for (const label of labels) for (const view of VIEWS) cells.push({ image: readFileSync(path.join(work, label, photo, `view-${view}.png`)), label: `${photo} ${label}: ${view}` });
+  for (const label of labels) for (const view of kind.views) cells.push({ image: readFileSync(path.join(work, label, photo, `view-${view}.png`)), label: `${photo} ${label}: ${view}` });
 }
 const sheet = await contactSheet(cells, {
-  columns: VIEWS.length * labels.length,
+  columns: kind.views.length * labels.length,
   cellWidth: 260,
   cellHeight: 260,
   background: [236, 236, 238],
-  title: option('--title') ?? (jaw
-    ? `The jaw bone open 20°, Blender (Cycles) from the FBX: ${labels.join(' and ')}`
-    : mouth
-    ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: the open mouth: jawOpen, viseme_aa, tongueOut, jawOpen from three-quarter)`
-    : closeups
-    ? `From their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: cornea, lashes, tear line, caruncle; blink; open mouth)`
-    : `Avatars from their FBX in Blender (Cycles): ${labels.join(' and ')} (issue 20: ears, bust)`),
+  title: option('--title') ?? kind.title(labels.join(' and ')),
 });
 writeFileSync(out, sheet);
 console.log(`wrote ${out}`);
