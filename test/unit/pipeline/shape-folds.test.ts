@@ -4,8 +4,8 @@
  *   on mouthLeft) it stood out of its neighbours, and mouthLeft and mouthRight folded the lips at the mouth's far
  *   corner on every test photo (43-55 vertices of crossing triangles at mouthLeft on these three).
  * - Where a shape still cuts the closed lips through each other, or into the mouth bag, the crossing corners are pushed
- *   back, and what still crosses has the motion round it smoothed or taken back (lip-clearance.ts). Before, 16 of p01-a's 84 shapes and visemes crossed there (viseme_PP 61
- *   vertices, jawLeft 51) and 12 of p07-a's (viseme_PP 56).
+ *   back, and what still crosses has the motion round it smoothed or taken back (lip-clearance.ts). Before, 16 of
+ *   p01-a's 84 shapes and visemes crossed there (viseme_PP 61 vertices, jawLeft 51) and 12 of p07-a's (viseme_PP 56).
  * - The jaw's weight fades out behind the jaw's angle over 4 cm. Over 3 cm the skin there folded at jawOpen on 6 of
  *   the 18 photos (8-11 vertices of crossing triangles; p01-a and p07-a here), and with the jaw bone turned open 20
  *   degrees on all 18 (3-16 pairs of crossing triangles). Down the throat it fades out from the template's height
