@@ -44,12 +44,44 @@ export function segmentCrossesTriangle(pos: ArrayLike<number>, p: number, q: num
 
 /** Do two triangles (vertex offsets times 3 into `pos`) intersect other than by touching? */
 export function trianglesIntersect(pos: ArrayLike<number>, t1: ArrayLike<number>, t2: ArrayLike<number>, eps: number): boolean {
+  // Most pairs asked about lie on one side of each other (neighbours, lips lying together): answered without the edges.
+  if (offPlane(pos, t1, t2) || offPlane(pos, t2, t1)) return false;
   for (let k = 0; k < 3; k++) {
     if (edgeCrosses(pos, t1[k], t1[(k + 1) % 3], t2, eps)) return true;
     if (edgeCrosses(pos, t2[k], t2[(k + 1) % 3], t1, eps)) return true;
   }
   return false;
 }
+
+/**
+ * Do the corners of triangle t1 other than those it shares with t2 lie on one side of t2's plane, each further from it
+ * than OFF_PLANE of its distance from t2's first corner? Then the two meet at most in a shared corner. Nearer, the
+ * edges' own test decides, so that rounding cannot make the answers differ.
+ */
+function offPlane(pos: ArrayLike<number>, t1: ArrayLike<number>, t2: ArrayLike<number>): boolean {
+  const o = t2[0], p = t2[1], q = t2[2];
+  const ux = pos[p] - pos[o], uy = pos[p + 1] - pos[o + 1], uz = pos[p + 2] - pos[o + 2];
+  const vx = pos[q] - pos[o], vy = pos[q + 1] - pos[o + 1], vz = pos[q + 2] - pos[o + 2];
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const nn = nx * nx + ny * ny + nz * nz;
+  let above = 0, below = 0, own = 0;
+  for (let k = 0; k < 3; k++) {
+    const c = t1[k];
+    if (c === o || c === p || c === q) {
+      own++;
+      continue;
+    }
+    const wx = pos[c] - pos[o], wy = pos[c + 1] - pos[o + 1], wz = pos[c + 2] - pos[o + 2];
+    const side = wx * nx + wy * ny + wz * nz;
+    if (side * side <= OFF_PLANE * OFF_PLANE * nn * (wx * wx + wy * wy + wz * wz)) return false;
+    if (side > 0) above++;
+    else below++;
+  }
+  return above + own === 3 || below + own === 3;
+}
+
+/** The least distance from a plane, relative to the distance from the triangle, offPlane counts as one side. */
+const OFF_PLANE = 1e-9;
 
 /**
  * `segmentCrossesTriangle` without the call when the segment starts at the triangle's first or second
