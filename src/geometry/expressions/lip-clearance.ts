@@ -1,4 +1,4 @@
-import { overlappingPairs } from '../mesh/box-grid.ts';
+import { overlappingBoxPairs, type BoxPartners } from '../mesh/box-sweep.ts';
 import { inBoxAround } from '../mesh/near-points.ts';
 import { smoothstep } from '../mesh/smoothstep.ts';
 import { trianglesIntersect } from '../mesh/triangle-tests.ts';
@@ -20,19 +20,15 @@ import { mouthUnitOf, type Deltas, type ExpressionFrame } from './frame.ts';
 export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { head: ArrayLike<number>; teeth: ArrayLike<number> }): void {
   const area = lipArea(frame);
   const { vertices, headCount } = area;
-  const meshOf = (i: number) => (i < headCount ? 'head' : 'teeth');
   if (!movesAny(deltas.head, vertices.subarray(0, headCount)) && !movesAny(deltas.teeth, vertices.subarray(headCount))) return;
-  const from = new Float64Array(3 * vertices.length), made = new Float64Array(3 * vertices.length), at = new Float64Array(3 * vertices.length);
-  for (let i = 0; i < vertices.length; i++) {
-    const mesh = meshOf(i);
-    for (let k = 0; k < 3; k++) {
-      from[3 * i + k] = start[mesh][3 * vertices[i] + k];
-      made[3 * i + k] = deltas[mesh][3 * vertices[i] + k];
-      at[3 * i + k] = from[3 * i + k] + made[3 * i + k];
-    }
-  }
-  const already = crossingAtStart(area, start.head, from);
-  let crossing = crossingVertices(area, at, already.pairs);
+  const { from, made, at } = area;
+  gather(start.head, vertices, 0, headCount, from);
+  gather(start.teeth, vertices, headCount, vertices.length, from);
+  gather(deltas.head, vertices, 0, headCount, made);
+  gather(deltas.teeth, vertices, headCount, vertices.length, made);
+  for (let i = 0; i < at.length; i++) at[i] = from[i] + made[i];
+  const already = crossingAtStart(area, start.head, from), known = { from, pairs: already.pairs };
+  let crossing = crossingVertices(area, at, known);
   if (crossing.length === 0) return;
   const free = new Uint8Array(vertices.length);
   for (let i = 0; i < headCount; i++) free[i] = area.movable[i] && !already.vertices[i] ? 1 : 0;
@@ -42,7 +38,7 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
   let bestCrossing = crossing;
   for (let round = 0, since = 0; round < PUSH_ROUNDS && crossing.length > 0 && since < STALL; round++) {
     pushOut(area, from, at, crossing, free, GAP * frame.mouthUnit, DEPTH * frame.mouthUnit, push, pushes);
-    crossing = crossingVertices(area, at, already.pairs);
+    crossing = crossingVertices(area, at, known);
     if (crossing.length < bestCrossing.length) (bestCrossing = crossing), bestAt.set(at), (since = 0);
     else since++;
   }
@@ -61,7 +57,7 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
     moved.set(made);
     for (let pass = 0; pass < passes; pass++) smoothOnce(area, near, moved, scratch);
     for (let i = 0; i < at.length; i++) at[i] = from[i] + moved[i];
-    crossing = crossingVertices(area, at, already.pairs);
+    crossing = crossingVertices(area, at, known);
     if (crossing.length === 0) return setDeltas(deltas.head, vertices.subarray(0, headCount), moved);
   }
   made.set(moved);
@@ -70,7 +66,7 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
     heldBack(from, seeds, reach, share, free, near);
     for (let i = 0; i < vertices.length; i++) for (let k = 0; k < 3; k++) moved[3 * i + k] = made[3 * i + k] * (1 - near[i]);
     for (let i = 0; i < at.length; i++) at[i] = from[i] + moved[i];
-    crossing = crossingVertices(area, at, already.pairs);
+    crossing = crossingVertices(area, at, known);
     if (crossing.length === 0) return setDeltas(deltas.head, vertices.subarray(0, headCount), moved);
   }
 }
@@ -176,6 +172,11 @@ function crossingAtStart(area: LipArea, head: ArrayLike<number>, from: Float64Ar
   return marks;
 }
 
+/** The area's vertices `first..end` (its own numbering) of one mesh's `values` (xyz per vertex), into `out`. */
+function gather(values: ArrayLike<number>, vertices: Uint32Array, first: number, end: number, out: Float64Array): void {
+  for (let i = first; i < end; i++) for (let k = 0; k < 3; k++) out[3 * i + k] = values[3 * vertices[i] + k];
+}
+
 function setDeltas(deltas: Float32Array, vertices: Uint32Array, moved: Float64Array): void {
   for (let i = 0; i < vertices.length; i++) for (let k = 0; k < 3; k++) deltas[3 * vertices[i] + k] = moved[3 * i + k];
 }
@@ -275,6 +276,12 @@ interface LipArea extends LipTopology {
   pairs: Uint32Array;
   /** The triangles' boxes, written again for each shape looked at. */
   boxes: Float64Array;
+  /** Per triangle, 1 where it is still where the shape starts: written again for each shape looked at. */
+  still: Uint8Array;
+  /** Per vertex (xyz), where the shape looked at starts, its motion and where it ends: written again for each. */
+  from: Float64Array;
+  made: Float64Array;
+  at: Float64Array;
   /** Per start the shapes are made from (its head positions), the pairs crossing there: crossingAtStart. */
   atStart: WeakMap<ArrayLike<number>, { pairs: Uint8Array; vertices: Uint8Array }>;
 }
@@ -333,43 +340,56 @@ function lipArea(frame: ExpressionFrame): LipArea {
     const grow = b / 6 < topology.headTriangles ? margin : teethMargin;
     boxes[b] += b % 6 < 3 ? -grow : grow;
   }
-  found.triangles = triangles;
-  found.headTriangles = topology.headTriangles;
-  found.partners = Array.from({ length: count }, () => []);
-  overlappingPairs(boxes, 3, 8 * margin, keepPair);
-  const start = new Uint32Array(count + 1);
-  for (let t = 0; t < count; t++) start[t + 1] = start[t] + found.partners[t].length;
-  area = { ...topology, start, pairs: Uint32Array.from(found.partners.flat()), boxes, atStart: new WeakMap() };
-  found.partners = [];
+  const { start, pairs } = partnersApart(overlappingBoxPairs(boxes, topology.headTriangles), triangles, topology.headTriangles);
+  area = { ...topology, start, pairs, boxes, still: new Uint8Array(count), ...workSpace(vertices.length), atStart: new WeakMap() };
   areas.set(frame, area);
   return area;
 }
 
-/** The pairs lipArea is finding. Its visitor is a module function over this, not a closure made per avatar: its optimised code would die with it. */
-const found: { triangles: Uint32Array; headTriangles: number; partners: number[][] } = { triangles: new Uint32Array(0), headTriangles: 0, partners: [] };
-
-function keepPair(i: number, j: number): void {
-  if (i >= found.headTriangles && j >= found.headTriangles) return;
-  const t = found.triangles;
-  for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) if (t[3 * i + a] === t[3 * j + b]) return;
-  found.partners[Math.min(i, j)].push(Math.max(i, j));
+function workSpace(vertexCount: number): Pick<LipArea, 'from' | 'made' | 'at'> {
+  return { from: new Float64Array(3 * vertexCount), made: new Float64Array(3 * vertexCount), at: new Float64Array(3 * vertexCount) };
 }
 
-/** The area's vertices (its own numbering, with repeats) on the pairs of its triangles that cut through each other at `at`. */
-function crossingVertices(area: LipArea, at: Float64Array, already?: Uint8Array, mark?: Uint8Array): number[] {
-  const { triangles, start, pairs } = area;
+/** The pairs of triangles (`found`'s) that share no corner and are not both teeth (from `headTriangles` on), as their later partners. */
+function partnersApart(found: BoxPartners, triangles: Uint32Array, headTriangles: number): { start: Uint32Array; pairs: Uint32Array } {
+  const count = found.start.length - 1;
+  const start = new Uint32Array(count + 1), pairs = new Uint32Array(found.partners.length);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    for (let e = found.start[i]; e < found.start[i + 1]; e++) {
+      const j = found.partners[e];
+      if (i >= headTriangles && j >= headTriangles) continue;
+      let shared = false;
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) shared ||= triangles[3 * i + a] === triangles[3 * j + b];
+      if (!shared) pairs[n++] = j;
+    }
+    start[i + 1] = n;
+  }
+  return { start, pairs: pairs.slice(0, n) };
+}
+
+/**
+ * The area's vertices (its own numbering, with repeats) on the pairs of its triangles that cut through each other at
+ * `at`. Given where the shape starts (`since.from`) and the pairs crossing there, those are not counted, and a pair
+ * whose corners are all still where they start is not looked at: it crosses there or not at all.
+ */
+function crossingVertices(area: LipArea, at: Float64Array, since?: { from: Float64Array; pairs: Uint8Array }, mark?: Uint8Array): number[] {
+  const { triangles, start, pairs, still } = area;
   const boxes = boxesOf(at, triangles, area.boxes);
+  if (since) stillTriangles(triangles, at, since.from, still);
+  else still.fill(0);
   const out: number[] = [];
   const first = [0, 0, 0], second = [0, 0, 0];
   for (let t = 0; t + 1 < start.length; t++) {
     const i = 6 * t;
-    const x0 = boxes[i], y0 = boxes[i + 1], z0 = boxes[i + 2], x1 = boxes[i + 3], y1 = boxes[i + 4], z1 = boxes[i + 5];
+    const x0 = boxes[i], y0 = boxes[i + 1], z0 = boxes[i + 2], x1 = boxes[i + 3], y1 = boxes[i + 4], z1 = boxes[i + 5], tStill = still[t];
     for (let e = start[t]; e < start[t + 1]; e++) {
+      if (tStill & still[pairs[e]]) continue;
       const j = 6 * pairs[e];
       // Without branches: neighbours' boxes overlap along some axes and not others, past the branch predictor's guess.
       if ((+(x0 <= boxes[j + 3]) & +(boxes[j] <= x1) & +(y0 <= boxes[j + 4]) & +(boxes[j + 1] <= y1) & +(z0 <= boxes[j + 5]) & +(boxes[j + 2] <= z1)) === 0) continue;
       const a = 3 * t, b = 3 * pairs[e];
-      if (already?.[e] || oneSide(at, triangles, a, b) || oneSide(at, triangles, b, a)) continue;
+      if (since?.pairs[e]) continue;
       for (let k = 0; k < 3; k++) {
         first[k] = 3 * triangles[a + k];
         second[k] = 3 * triangles[b + k];
@@ -380,6 +400,18 @@ function crossingVertices(area: LipArea, at: Float64Array, already?: Uint8Array,
     }
   }
   return out;
+}
+
+/** Per triangle, 1 where its corners are all at `from` (exactly), into `out`. */
+function stillTriangles(triangles: Uint32Array, at: Float64Array, from: Float64Array, out: Uint8Array): void {
+  for (let t = 0, c = 0; c < triangles.length; t++, c += 3) {
+    let moved = 0;
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * triangles[c + k];
+      moved |= +(at[v] !== from[v]) | +(at[v + 1] !== from[v + 1]) | +(at[v + 2] !== from[v + 2]);
+    }
+    out[t] = moved ^ 1;
+  }
 }
 
 /** Each triangle's box at `at` (min xyz, then max xyz), into `out`. */
@@ -393,25 +425,6 @@ function boxesOf(at: Float64Array, triangles: Uint32Array, out: Float64Array): F
     }
   }
   return out;
-}
-
-/**
- * Do the corners of triangle `a` (at `triangles[a..a+2]`) all lie strictly on one side of triangle `b`'s plane? Then
- * the two do not cross: most pairs whose boxes meet are the closed lips lying against each other.
- */
-function oneSide(at: Float64Array, triangles: Uint32Array, a: number, b: number): boolean {
-  const o = 3 * triangles[b], p = 3 * triangles[b + 1], q = 3 * triangles[b + 2];
-  const ux = at[p] - at[o], uy = at[p + 1] - at[o + 1], uz = at[p + 2] - at[o + 2];
-  const vx = at[q] - at[o], vy = at[q + 1] - at[o + 1], vz = at[q + 2] - at[o + 2];
-  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-  let above = 0, below = 0;
-  for (let k = 0; k < 3; k++) {
-    const c = 3 * triangles[a + k];
-    const side = (at[c] - at[o]) * nx + (at[c + 1] - at[o + 1]) * ny + (at[c + 2] - at[o + 2]) * nz;
-    if (side > 0) above++;
-    else if (side < 0) below++;
-  }
-  return above === 3 || below === 3;
 }
 
 /** Tolerance of the crossing test, as `countIntersectionsBetween`'s (mesh/checks.ts), so both find the same pairs. */
