@@ -86,10 +86,9 @@ function pushOut(area: LipArea, from: Float64Array, at: Float64Array, crossing: 
       const p = 3 * crossing[y], q = 3 * crossing[y + 2], r = 3 * crossing[y + 4];
       const ux = at[q] - at[p], uy = at[q + 1] - at[p + 1], uz = at[q + 2] - at[p + 2];
       const vx = at[r] - at[p], vy = at[r + 1] - at[p + 1], vz = at[r + 2] - at[p + 2];
-      let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-      const len = Math.hypot(nx, ny, nz);
-      if (len === 0) continue;
-      (nx /= len), (ny /= len), (nz /= len);
+      const [nx, ny, nz] = unit(planeNormal(at, p, q, r, normal));
+      if (Number.isNaN(nx)) continue;
+      const [fx, fy, fz] = planeNormal(from, p, q, r, fromNormal);
       const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz, det = uu * vv - uv * uv;
       const yFree = +free[crossing[y]] + free[crossing[y + 2]] + free[crossing[y + 4]];
       for (let k = 0; k < 6; k += 2) {
@@ -98,7 +97,7 @@ function pushOut(area: LipArea, from: Float64Array, at: Float64Array, crossing: 
         const side = wx * nx + wy * ny + wz * nz;
         const wu = wx * ux + wy * uy + wz * uz, wv = wx * vx + wy * vy + wz * vz;
         const b = (vv * wu - uv * wv) / det, e = (uu * wv - uv * wu) / det;
-        const want = Math.sign(sideOf(from, p, q, r, c)) || 1;
+        const want = Math.sign((from[c] - from[p]) * fx + (from[c + 1] - from[p + 1]) * fy + (from[c + 2] - from[p + 2]) * fz) || 1;
         if (side * want >= 0 || side * want < -depth) continue;
         if (b < -OUTLINE || e < -OUTLINE || b + e > 1 + OUTLINE) continue;
         const move = want * gap - side, own = free[v] ? (yFree > 0 ? 0.5 : 1) : 0, other = yFree > 0 ? 1 - own : 0;
@@ -127,13 +126,25 @@ function pushOut(area: LipArea, from: Float64Array, at: Float64Array, crossing: 
   for (let i = 0; i < at.length; i++) at[i] += push[i];
 }
 
-/** Which side of the plane of triangle (p, q, r) point c lies at `at` (offsets times 3), by the triangle's winding (not normalised). */
-function sideOf(at: Float64Array, p: number, q: number, r: number, c: number): number {
+/** The normal of the plane of triangle (p, q, r) at `at` (offsets times 3), by its winding, not normalised, into `out`. */
+function planeNormal(at: Float64Array, p: number, q: number, r: number, out: number[]): number[] {
   const ux = at[q] - at[p], uy = at[q + 1] - at[p + 1], uz = at[q + 2] - at[p + 2];
   const vx = at[r] - at[p], vy = at[r + 1] - at[p + 1], vz = at[r + 2] - at[p + 2];
-  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-  return (at[c] - at[p]) * nx + (at[c + 1] - at[p + 1]) * ny + (at[c + 2] - at[p + 2]) * nz;
+  out[0] = uy * vz - uz * vy;
+  out[1] = uz * vx - ux * vz;
+  out[2] = ux * vy - uy * vx;
+  return out;
 }
+
+/** `n` at length 1, in place (NaN where it has none). */
+function unit(n: number[]): number[] {
+  const len = Math.hypot(n[0], n[1], n[2]);
+  for (let k = 0; k < 3; k++) n[k] = len === 0 ? NaN : n[k] / len;
+  return n;
+}
+
+/** pushOut's normals, written again for each triangle. */
+const normal = [0, 0, 0], fromNormal = [0, 0, 0];
 
 function add(push: Float64Array, pushes: Uint16Array, v: number, by: number, nx: number, ny: number, nz: number): void {
   push[3 * v] += by * nx;
