@@ -1,3 +1,8 @@
+/**
+ * Pairs of overlapping boxes found by sorting them along one axis and sweeping: for a few thousand boxes wanted all at
+ * once in two groups (the head's triangles round the lips and the teeth's), where the grid (box-grid.ts) would pair the
+ * dense group with itself only to drop those pairs.
+ */
 /** Every pair of overlapping boxes, as each box's later partners: box i's are `partners[start[i]..start[i + 1]]`, ascending. */
 export interface BoxPartners {
   start: Uint32Array;
