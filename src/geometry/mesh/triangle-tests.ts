@@ -80,7 +80,10 @@ function offPlane(pos: ArrayLike<number>, t1: ArrayLike<number>, t2: ArrayLike<n
   return above + own === 3 || below + own === 3;
 }
 
-/** The least distance from a plane, relative to the distance from the triangle, offPlane counts as one side. */
+/**
+ * The least distance from the plane, as a share of the corner's distance from the plane's triangle's first corner,
+ * that offPlane counts as one side.
+ */
 const OFF_PLANE = 1e-9;
 
 /**
