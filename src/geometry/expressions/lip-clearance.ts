@@ -1,4 +1,5 @@
 import { overlappingBoxPairs, type BoxPartners } from '../mesh/box-sweep.ts';
+import { gatherVec3 } from '../mesh/gather.ts';
 import { inBoxAround } from '../mesh/near-points.ts';
 import { smoothstep } from '../mesh/smoothstep.ts';
 import { trianglesIntersect } from '../mesh/triangle-tests.ts';
@@ -20,12 +21,13 @@ import { mouthUnitOf, type Deltas, type ExpressionFrame } from './frame.ts';
 export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { head: ArrayLike<number>; teeth: ArrayLike<number> }): void {
   const area = lipArea(frame);
   const { vertices, headCount } = area;
-  if (!movesAny(deltas.head, vertices.subarray(0, headCount)) && !movesAny(deltas.teeth, vertices.subarray(headCount))) return;
+  const head = vertices.subarray(0, headCount), teeth = vertices.subarray(headCount);
+  if (!movesAny(deltas.head, head) && !movesAny(deltas.teeth, teeth)) return;
   const { from, made, at } = area;
-  gather(start.head, vertices, 0, headCount, from);
-  gather(start.teeth, vertices, headCount, vertices.length, from);
-  gather(deltas.head, vertices, 0, headCount, made);
-  gather(deltas.teeth, vertices, headCount, vertices.length, made);
+  gatherVec3(start.head, head, from);
+  gatherVec3(start.teeth, teeth, from.subarray(3 * headCount));
+  gatherVec3(deltas.head, head, made);
+  gatherVec3(deltas.teeth, teeth, made.subarray(3 * headCount));
   for (let i = 0; i < at.length; i++) at[i] = from[i] + made[i];
   const already = crossingAtStart(area, start.head, from), known = { from, pairs: already.pairs };
   let crossing = crossingVertices(area, at, known);
@@ -45,7 +47,7 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
   at.set(bestAt);
   crossing = bestCrossing;
   for (let i = 0; i < at.length; i++) made[i] = at[i] - from[i];
-  if (crossing.length === 0) return setDeltas(deltas.head, vertices.subarray(0, headCount), made);
+  if (crossing.length === 0) return setDeltas(deltas.head, head, made);
   const seeds = new Uint8Array(vertices.length), near = new Float64Array(vertices.length);
   const moved = new Float64Array(made.length), scratch = new Float64Array(made.length);
   const reach = FALLOFF * frame.mouthUnit;
@@ -58,7 +60,7 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
     for (let pass = 0; pass < passes; pass++) smoothOnce(area, near, moved, scratch);
     for (let i = 0; i < at.length; i++) at[i] = from[i] + moved[i];
     crossing = crossingVertices(area, at, known);
-    if (crossing.length === 0) return setDeltas(deltas.head, vertices.subarray(0, headCount), moved);
+    if (crossing.length === 0) return setDeltas(deltas.head, head, moved);
   }
   made.set(moved);
   for (const share of STEPS) {
@@ -67,7 +69,7 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
     for (let i = 0; i < vertices.length; i++) for (let k = 0; k < 3; k++) moved[3 * i + k] = made[3 * i + k] * (1 - near[i]);
     for (let i = 0; i < at.length; i++) at[i] = from[i] + moved[i];
     crossing = crossingVertices(area, at, known);
-    if (crossing.length === 0) return setDeltas(deltas.head, vertices.subarray(0, headCount), moved);
+    if (crossing.length === 0) return setDeltas(deltas.head, head, moved);
   }
 }
 
@@ -181,11 +183,6 @@ function crossingAtStart(area: LipArea, head: ArrayLike<number>, from: Float64Ar
     area.atStart.set(head, marks);
   }
   return marks;
-}
-
-/** The area's vertices `first..end` (its own numbering) of one mesh's `values` (xyz per vertex), into `out`. */
-function gather(values: ArrayLike<number>, vertices: Uint32Array, first: number, end: number, out: Float64Array): void {
-  for (let i = first; i < end; i++) for (let k = 0; k < 3; k++) out[3 * i + k] = values[3 * vertices[i] + k];
 }
 
 function setDeltas(deltas: Float32Array, vertices: Uint32Array, moved: Float64Array): void {

@@ -1,6 +1,5 @@
-/** The xyz triples of `source` at the given vertex indexes, in that order, as doubles. */
-export function gatherVec3(source: ArrayLike<number>, indexes: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(indexes.length * 3);
+/** The xyz triples of `source` at the given vertex indexes, in that order, as doubles (into `out` when given). */
+export function gatherVec3(source: ArrayLike<number>, indexes: ArrayLike<number>, out: Float64Array = new Float64Array(indexes.length * 3)): Float64Array {
   for (let k = 0; k < indexes.length; k++) {
     const i = indexes[k] * 3;
     out[k * 3] = source[i];
