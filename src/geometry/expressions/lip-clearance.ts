@@ -1,3 +1,4 @@
+import { triangleBoxes } from '../mesh/box-grid.ts';
 import { overlappingBoxPairs, type BoxPartners } from '../mesh/box-sweep.ts';
 import { gatherVec3 } from '../mesh/gather.ts';
 import { inBoxAround } from '../mesh/near-points.ts';
@@ -342,7 +343,7 @@ function lipArea(frame: ExpressionFrame): LipArea {
     for (let k = 0; k < 3; k++) at[3 * i + k] = p[3 * vertices[i] + k];
   }
   const count = triangles.length / 3, margin = (NEAR * frame.mouthUnit) / 2;
-  const boxes = boxesOf(at, triangles, new Float64Array(6 * count));
+  const boxes = triangleBoxes(at, 3, triangles);
   const teethMargin = TEETH_NEAR * frame.mouthUnit - margin;
   for (let b = 0; b < boxes.length; b++) {
     const grow = b / 6 < topology.headTriangles ? margin : teethMargin;
@@ -383,7 +384,7 @@ function partnersApart(found: BoxPartners, triangles: Uint32Array, headTriangles
  */
 function crossingVertices(area: LipArea, at: Float64Array, since?: { from: Float64Array; pairs: Uint8Array }, mark?: Uint8Array): number[] {
   const { triangles, start, pairs, still } = area;
-  const boxes = boxesOf(at, triangles, area.boxes);
+  const boxes = triangleBoxes(at, 3, triangles, area.boxes);
   if (since) stillTriangles(triangles, at, since.from, still);
   else still.fill(0);
   const out: number[] = [];
@@ -420,19 +421,6 @@ function stillTriangles(triangles: Uint32Array, at: Float64Array, from: Float64A
     }
     out[t] = moved ^ 1;
   }
-}
-
-/** Each triangle's box at `at` (min xyz, then max xyz), into `out`. */
-function boxesOf(at: Float64Array, triangles: Uint32Array, out: Float64Array): Float64Array {
-  for (let t = 0, b = 0; t < triangles.length; t += 3, b += 6) {
-    const p = 3 * triangles[t], q = 3 * triangles[t + 1], r = 3 * triangles[t + 2];
-    for (let k = 0; k < 3; k++) {
-      const x = at[p + k], y = at[q + k], z = at[r + k];
-      out[b + k] = Math.min(x, y, z);
-      out[b + 3 + k] = Math.max(x, y, z);
-    }
-  }
-  return out;
 }
 
 /** Tolerance of the crossing test, as `countIntersectionsBetween`'s (mesh/checks.ts), so both find the same pairs. */

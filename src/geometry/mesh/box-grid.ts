@@ -251,10 +251,9 @@ export function sortInGridOrder(boxes: Float64Array, dims: 2 | 3, cellSize: numb
   });
 }
 
-/** Axis-aligned bounds of every triangle, for `overlappingPairs`. */
-export function triangleBoxes(coords: ArrayLike<number>, dims: 2 | 3, indices: ArrayLike<number>): Float64Array {
+/** Axis-aligned bounds of every triangle, for `overlappingPairs` (into `boxes` when given). */
+export function triangleBoxes(coords: ArrayLike<number>, dims: 2 | 3, indices: ArrayLike<number>, boxes: Float64Array = new Float64Array((indices.length / 3) * 2 * dims)): Float64Array {
   const count = indices.length / 3;
-  const boxes = new Float64Array(count * 2 * dims);
   for (let t = 0; t < count; t++) {
     for (let d = 0; d < dims; d++) {
       const x0 = coords[indices[3 * t] * dims + d], x1 = coords[indices[3 * t + 1] * dims + d], x2 = coords[indices[3 * t + 2] * dims + d];
