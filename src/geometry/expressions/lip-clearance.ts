@@ -25,10 +25,8 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
   const head = vertices.subarray(0, headCount), teeth = vertices.subarray(headCount);
   if (!movesAny(deltas.head, head) && !movesAny(deltas.teeth, teeth)) return;
   const { from, made, at } = area;
-  gatherVec3(start.head, head, from);
-  gatherVec3(start.teeth, teeth, from.subarray(3 * headCount));
-  gatherVec3(deltas.head, head, made);
-  gatherVec3(deltas.teeth, teeth, made.subarray(3 * headCount));
+  gatherArea(area, start.head, start.teeth, from);
+  gatherArea(area, deltas.head, deltas.teeth, made);
   for (let i = 0; i < at.length; i++) at[i] = from[i] + made[i];
   const already = crossingAtStart(area, start.head, from), known = { from, pairs: already.pairs };
   let crossing = crossingVertices(area, at, known);
@@ -89,8 +87,10 @@ function pushOut(area: LipArea, from: Float64Array, at: Float64Array, crossing: 
       const p = 3 * crossing[y], q = 3 * crossing[y + 2], r = 3 * crossing[y + 4];
       const ux = at[q] - at[p], uy = at[q + 1] - at[p + 1], uz = at[q + 2] - at[p + 2];
       const vx = at[r] - at[p], vy = at[r + 1] - at[p + 1], vz = at[r + 2] - at[p + 2];
-      const [nx, ny, nz] = unit(planeNormal(at, p, q, r, normal));
-      if (Number.isNaN(nx)) continue;
+      const [mx, my, mz] = planeNormal(at, p, q, r, normal);
+      const len = Math.hypot(mx, my, mz);
+      if (len === 0) continue;
+      const nx = mx / len, ny = my / len, nz = mz / len;
       const [fx, fy, fz] = planeNormal(from, p, q, r, fromNormal);
       const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz, det = uu * vv - uv * uv;
       const yFree = +free[crossing[y]] + free[crossing[y + 2]] + free[crossing[y + 4]];
@@ -139,13 +139,6 @@ function planeNormal(at: Float64Array, p: number, q: number, r: number, out: num
   return out;
 }
 
-/** `n` at length 1, in place (NaN where it has none). */
-function unit(n: number[]): number[] {
-  const len = Math.hypot(n[0], n[1], n[2]);
-  for (let k = 0; k < 3; k++) n[k] = len === 0 ? NaN : n[k] / len;
-  return n;
-}
-
 /** pushOut's normals, written again for each triangle. */
 const normal = [0, 0, 0], fromNormal = [0, 0, 0];
 
@@ -184,6 +177,14 @@ function crossingAtStart(area: LipArea, head: ArrayLike<number>, from: Float64Ar
     area.atStart.set(head, marks);
   }
   return marks;
+}
+
+/** The head's and the teeth's values (xyz per vertex) at the area's vertices, in its own numbering, into `out`. */
+function gatherArea(area: LipTopology, head: ArrayLike<number>, teeth: ArrayLike<number>, out: Float64Array): Float64Array {
+  const { vertices, headCount } = area;
+  gatherVec3(head, vertices.subarray(0, headCount), out);
+  gatherVec3(teeth, vertices.subarray(headCount), out.subarray(3 * headCount));
+  return out;
 }
 
 function setDeltas(deltas: Float32Array, vertices: Uint32Array, moved: Float64Array): void {
@@ -337,11 +338,7 @@ function lipArea(frame: ExpressionFrame): LipArea {
   let area = areas.get(frame);
   if (area) return area;
   const topology = lipTopology(frame.template, frame.lipRim), { vertices, triangles } = topology;
-  const at = new Float64Array(3 * vertices.length);
-  for (let i = 0; i < vertices.length; i++) {
-    const p = i < topology.headCount ? frame.fitted.head : frame.fitted.parts.teeth;
-    for (let k = 0; k < 3; k++) at[3 * i + k] = p[3 * vertices[i] + k];
-  }
+  const at = gatherArea(topology, frame.fitted.head, frame.fitted.parts.teeth, new Float64Array(3 * vertices.length));
   const count = triangles.length / 3, margin = (NEAR * frame.mouthUnit) / 2;
   const boxes = triangleBoxes(at, 3, triangles);
   const teethMargin = TEETH_NEAR * frame.mouthUnit - margin;
