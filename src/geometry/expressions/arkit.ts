@@ -1,4 +1,5 @@
 import type { Vec3 } from '../../model/avatar.ts';
+import type { HeadTemplate } from '../template/types.ts';
 import { add, dot, hypot3, scale, sub, vertex } from '../mesh/vec.ts';
 import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import { along, fittedPositions, zeroDeltas, type Deltas, type ExpressionFrame } from './frame.ts';
@@ -493,7 +494,7 @@ interface LipZone {
   front: Float32Array;
   /** Lip surface vertices (not the bag) near the contour: where the gap between the lips is read. */
   surface: number[];
-  /** 0 nearest the upper lip's inner contour, 1 the lower's, 0.5 a corner. */
+  /** The lip each vertex belongs to (lipSides): 0 upper, 1 lower, 0.5 a corner. */
   lowerness: Float32Array;
   /** The inner lip rim and the surface: every vertex a lip gap is read from (movedLips). */
   read: Uint32Array;
@@ -517,12 +518,9 @@ function lipZone(f: ExpressionFrame): LipZone {
   if (zone) return zone;
   const loop = f.template.loops.lipsInner;
   const contour = loop.map((c) => vertex(f.fitted.head, c));
-  const { upper, lower } = upperAndLower(f, loop);
-  const upperInside = new Set(upper.slice(1, -1)), lowerInside = new Set(lower.slice(1, -1));
-  const contourLowerness = loop.map((c) => (upperInside.has(c) ? 0 : lowerInside.has(c) ? 1 : 0.5));
   const p = f.fitted.head;
   const n = p.length / 3;
-  const distance = new Float32Array(n), front = new Float32Array(n), lowerness = new Float32Array(n);
+  const distance = new Float32Array(n), front = new Float32Array(n);
   const surface: number[] = [];
   const [fx, fy, fz] = f.forward;
   for (let v = 0; v < n; v++) {
@@ -540,14 +538,39 @@ function lipZone(f: ExpressionFrame): LipZone {
     const c = contour[which];
     const behind = (c[0] - qx) * fx + (c[1] - qy) * fy + (c[2] - qz) * fz;
     distance[v] = Math.sqrt(nearest);
-    lowerness[v] = contourLowerness[which];
     // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
   }
-  zone = { distance, front, surface, lowerness, read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
+  zone = { distance, front, surface, lowerness: lipSides(f.template), read: Uint32Array.from([...f.lipRim, ...surface]), reach: lipReach(f, distance) };
   lipZones.set(f, zone);
   return zone;
+}
+
+const lipSidesOf = new WeakMap<HeadTemplate, Float32Array>();
+/**
+ * Per head vertex, the lip it belongs to, by its nearest inner contour point on the template at rest, where the lips
+ * stand 5 mm apart: 0 the upper lip, 1 the lower, 0.5 a corner. Read on a fitted head instead, the nearest point can
+ * be the other lip's: p12-a's upper contour was read 3 mm to the side of its lower one, its upper lip's front was
+ * sealed as lower lip (back, as the upper rim came forward), the lip folded, and untangling reopened the mouth by 1 mm.
+ */
+function lipSides(t: HeadTemplate): Float32Array {
+  let sides = lipSidesOf.get(t);
+  if (sides) return sides;
+  const p = t.head.positions, loop = t.loops.lipsInner, half = loop.length / 2;
+  sides = new Float32Array(p.length / 3);
+  for (let v = 0; v < sides.length; v++) {
+    let nearest = Infinity, which = 0;
+    for (let i = 0; i < loop.length; i++) {
+      const c = loop[i];
+      const d = (p[3 * c] - p[3 * v]) ** 2 + (p[3 * c + 1] - p[3 * v + 1]) ** 2 + (p[3 * c + 2] - p[3 * v + 2]) ** 2;
+      if (d < nearest) (nearest = d), (which = i);
+    }
+    // The loop runs from one corner along the upper lip to the other corner and back along the lower lip.
+    sides[v] = which === 0 || which === half ? 0.5 : which < half ? 0 : 1;
+  }
+  lipSidesOf.set(t, sides);
+  return sides;
 }
 
 function lipReach(f: ExpressionFrame, distance: Float32Array): LipReach {
