@@ -4,8 +4,9 @@
  * 0,0,1024,512` can set two checkouts' side by side (the seam between the lips is thinner than a preview's pixel).
  * With `--shape NAME` the avatar shows that blendshape at weight 1 (mouthClose on jawOpen, as it is used); with `--at V`
  * the views centre on head vertex V instead of the mouth, and with `--yaw DEG` they turn DEG degrees about the vertical
- * towards the subject's left (negative: right), as for the jaw's angle (`--at 397 --yaw 70`).
- *   node --import tsx scripts/mouth-closeups.ts [--shape NAME] [--at V] [--yaw DEG] DIR PHOTO...
+ * towards the subject's left (negative: right), as for the jaw's angle (`--at 397 --yaw 70`). With `--flat` every mesh
+ * is drawn untextured, the teeth blue and the tongue red: the opening the mesh leaves, whatever the texture shows.
+ *   node --import tsx scripts/mouth-closeups.ts [--shape NAME] [--at V] [--yaw DEG] [--flat] DIR PHOTO...
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,9 +37,13 @@ const option = (name: string) => {
 const shape = option('--shape');
 const centre = option('--at');
 const yaw = (Number(option('--yaw') ?? 0) * Math.PI) / 180;
+const flatAt = args.indexOf('--flat');
+const flat = flatAt >= 0 && args.splice(flatAt, 1).length > 0;
+/** `--flat`'s colours (linear), by mesh name; the rest grey. */
+const FLAT: Record<string, [number, number, number]> = { teeth: [0.1, 0.3, 1], tongue: [1, 0.2, 0.2] };
 const [dir, ...photos] = args;
 if (!dir || photos.length === 0) {
-  console.error('usage: node --import tsx scripts/mouth-closeups.ts [--shape NAME] [--at V] [--yaw DEG] DIR PHOTO...');
+  console.error('usage: node --import tsx scripts/mouth-closeups.ts [--shape NAME] [--at V] [--yaw DEG] [--flat] DIR PHOTO...');
   process.exit(2);
 }
 
@@ -64,7 +69,10 @@ for (const photo of photos) {
   const mean = (k: number) => around.reduce((s, v) => s + head[v * 3 + k], 0) / around.length;
   const target: Vec3 = [mean(0), mean(1), mean(2)];
   const model = shape ? shaped(result.model, shape) : result.model;
-  const items = softItems(modelItems(model, await decodeMaterialTextures(model)));
+  const textured = softItems(modelItems(model, await decodeMaterialTextures(model)));
+  const items = flat
+    ? textured.map((item, i) => ({ ...item, texture: undefined, normalMap: undefined, tangents: undefined, occlusion: undefined, color: FLAT[model.meshes[i].name] ?? [0.8, 0.8, 0.8] }))
+    : textured;
   const views = await Promise.all(
     VIEWS.map((deg) => {
       const el = (deg * Math.PI) / 180;
