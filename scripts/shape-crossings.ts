@@ -2,7 +2,7 @@
  * The head crossing itself in the blendshapes of the test photos' avatars (issue 20: mesh checks on each part): per
  * avatar, every shape at weight 1 (mouthClose on jawOpen, as it is used) whose face, mouth-bag and socket triangles
  * cross each other, with the vertices of its crossing triangles; then the totals, and per shape on how many avatars it
- * crosses (docs/EXPRESSIONS.md, "Open"). The neutral is checked first: a shape's crossings count only from a head that
+ * crosses (docs/EXPRESSIONS.md, "Limits"). The neutral is checked first: a shape's crossings count only from a head that
  * had none. Exits 1 if a neutral head crosses itself.
  * Usage: node --import tsx scripts/shape-crossings.ts [--template 1.6|2.0] [photo ...]
  * (names in test/fixtures/faces without .jpg; all of them by default). Expressions and visemes.

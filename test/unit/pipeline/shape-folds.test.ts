@@ -110,7 +110,7 @@ test('no shape or viseme cuts the closed lips through each other or into the mou
   }
 });
 
-// The eye shapes' crossings left (EXPRESSIONS.md, "Open"; `scripts/shape-crossings.ts`): the frame's similarity is fitted
+// The eye shapes' crossings left (EXPRESSIONS.md, "Limits"; `scripts/shape-crossings.ts`): the frame's similarity is fitted
 // to all 468 face points, so the sealed lips moved p07-a's eye shapes by up to 0.27 mm, enough to flip this one.
 test('eyeSquintLeft does not cross at the eye\'s corner (p07-a, p12-a)', { todo: '9 vertices of crossing triangles on each' }, async () => {
   for (const photo of ['p07-a', 'p12-a']) {
