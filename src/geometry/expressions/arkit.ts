@@ -526,18 +526,9 @@ function lipZone(f: ExpressionFrame): LipZone {
   for (let v = 0; v < n; v++) {
     // Unrolled (no vectors made): this runs over every vertex of the head for each frame.
     const qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
-    let nearest = Infinity, which = 0;
-    for (let i = 0; i < contour.length; i++) {
-      const c = contour[i];
-      const d = (c[0] - qx) ** 2 + (c[1] - qy) ** 2 + (c[2] - qz) ** 2;
-      if (d < nearest) {
-        nearest = d;
-        which = i;
-      }
-    }
-    const c = contour[which];
+    const c = contour[nearestOf(contour, qx, qy, qz)];
     const behind = (c[0] - qx) * fx + (c[1] - qy) * fy + (c[2] - qz) * fz;
-    distance[v] = Math.sqrt(nearest);
+    distance[v] = Math.sqrt((c[0] - qx) ** 2 + (c[1] - qy) ** 2 + (c[2] - qz) ** 2);
     // The mouth bag, right in front of the teeth, gives way sooner than the lips' own inner side.
     front[v] = f.mouthBag[v] ? 1 - smoothstep(behind / (0.2 * f.mouthUnit)) : 1 - smoothstep((behind - 0.1 * f.mouthUnit) / (0.3 * f.mouthUnit));
     if (!f.mouthBag[v] && distance[v] < 0.5 * f.mouthUnit) surface.push(v);
@@ -558,19 +549,26 @@ function lipSides(t: HeadTemplate): Float32Array {
   let sides = lipSidesOf.get(t);
   if (sides) return sides;
   const p = t.head.positions, loop = t.loops.lipsInner, half = loop.length / 2;
+  const contour = loop.map((c) => vertex(p, c));
   sides = new Float32Array(p.length / 3);
   for (let v = 0; v < sides.length; v++) {
-    let nearest = Infinity, which = 0;
-    for (let i = 0; i < loop.length; i++) {
-      const c = loop[i];
-      const d = (p[3 * c] - p[3 * v]) ** 2 + (p[3 * c + 1] - p[3 * v + 1]) ** 2 + (p[3 * c + 2] - p[3 * v + 2]) ** 2;
-      if (d < nearest) (nearest = d), (which = i);
-    }
+    const which = nearestOf(contour, p[3 * v], p[3 * v + 1], p[3 * v + 2]);
     // The loop runs from one corner along the upper lip to the other corner and back along the lower lip.
     sides[v] = which === 0 || which === half ? 0.5 : which < half ? 0 : 1;
   }
   lipSidesOf.set(t, sides);
   return sides;
+}
+
+/** The index of the point of `contour` nearest (x, y, z) (the first of equals). */
+function nearestOf(contour: readonly Vec3[], x: number, y: number, z: number): number {
+  let nearest = Infinity, which = 0;
+  for (let i = 0; i < contour.length; i++) {
+    const c = contour[i];
+    const d = (c[0] - x) ** 2 + (c[1] - y) ** 2 + (c[2] - z) ** 2;
+    if (d < nearest) (nearest = d), (which = i);
+  }
+  return which;
 }
 
 function lipReach(f: ExpressionFrame, distance: Float32Array): LipReach {
