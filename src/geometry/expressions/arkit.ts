@@ -20,6 +20,13 @@ export const ARKIT_NAMES = [
 ] as const;
 export type ArkitName = (typeof ARKIT_NAMES)[number];
 
+/** The shapes that move the lids, the blinks apart: the glances, squints, widenings and the cheeks' squints. */
+export const LID_SHAPES: readonly ArkitName[] = [
+  'eyeLookDownLeft', 'eyeLookInLeft', 'eyeLookOutLeft', 'eyeLookUpLeft', 'eyeSquintLeft', 'eyeWideLeft',
+  'eyeLookDownRight', 'eyeLookInRight', 'eyeLookOutRight', 'eyeLookUpRight', 'eyeSquintRight', 'eyeWideRight',
+  'cheekSquintLeft', 'cheekSquintRight',
+];
+
 const deg = Math.PI / 180;
 /** Full jaw opening of jawOpen; the rig keeps a clean mesh up to 20 degrees. */
 export const JAW_OPEN = 20 * deg;

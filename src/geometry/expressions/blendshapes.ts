@@ -7,9 +7,10 @@ import { keepOnEyeballs } from './on-eyeballs.ts';
 import { pressCaruncles, skinAroundCaruncles } from './caruncle-press.ts';
 import type { SurfaceBinding } from '../mesh/surface-binding.ts';
 import { BASIC_SHAPES } from './animations.ts';
-import { ARKIT_NAMES, LIPS_PRESSED, MADE_ON, arkitShape, motions, type ArkitName } from './arkit.ts';
+import { ARKIT_NAMES, LID_SHAPES, LIPS_PRESSED, MADE_ON, arkitShape, motions, type ArkitName } from './arkit.ts';
 import { keepLipsClear } from './lip-clearance.ts';
 import { keepLashesClear } from './lash-clearance.ts';
+import { untangleAroundEyes } from './eye-untangle.ts';
 import { expressionFrame, fittedPositions, meshNames, zeroDeltas, type Deltas, type ExpressionFrame, type FittedGeometry } from './frame.ts';
 import { OCULUS_VISEMES, POLLY_VISEMES, tongueMotions, type VisemeRecipe } from './visemes.ts';
 
@@ -84,6 +85,8 @@ export function buildShapesAtRest(
   const rested = lidRest > 0 ? lidsAtRest(frame, shapes, lidRest, bindings, { hosts, parts: placed, eyes }) : undefined;
   const from = rested ?? { hosts, parts: placed, eyes };
   clearLips(frame, shapes, from.hosts.head);
+  // The blinks are left as made: their closing has its own fold check, and taken back a lid would open a slit.
+  untangleAroundEyes(template, new Set(shapes.filter((s) => LID_SHAPES.includes(s.name as ArkitName)).map((s) => s.deltas)), from.hosts.head);
   for (const deltas of new Set(shapes.map((s) => s.deltas))) followHosts(frame, bindings, from, deltas);
   const kept = shapes.filter((s) => !extra.includes(s.name as ArkitName));
   // Loops, not callbacks made per avatar: their optimised code died with them, compiled again every job.

@@ -209,9 +209,9 @@ const CORNER = { margin: 0.1, skin: 0.6, socket: 1 };
  * The lid's skin moves in or out with its margin within `reach` eye units of it, fading at the corners (as CORNER). An
  * upper lid's back moves as its margin does; a lower lid's (squints) fades over `lowerBack` eye units: moved in full
  * behind skin that fades over `reach`, it came out through that skin: 6 of the 36 eye squints of the test photos' 2.0
- * heads crossed (p11-a's right 18 vertices of crossing triangles), now 2 (couple's right at its upper lid, as before;
- * p12-a's left 17 -> 9 vertices, at the inner corner). Over 0.45 eye units a cheek squint's back crossed its socket's
- * lining, over 0.9 two squints came back; 0.6-0.75 gave the same.
+ * heads crossed (p11-a's right 18 vertices of crossing triangles), then 2 (couple's right at its upper lid; p12-a's
+ * left 17 -> 9 vertices, at the inner corner), which eye-untangle.ts takes back. Over 0.45 eye units a cheek squint's
+ * back crossed its socket's lining, over 0.9 two squints came back; 0.6-0.75 gave the same.
  */
 const PUSH = { reach: 0.3, corner: 0.8, lowerBack: 0.6 };
 /**

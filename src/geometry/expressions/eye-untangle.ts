@@ -1,0 +1,81 @@
+/**
+ * Each shape's head kept from crossing itself round the eyes. The lids' motions are checked for folds as they are made
+ * (primitives.ts), but a squint's or a cheek squint's skin, lid back and socket lining can still cut through each other
+ * at an eye's corner (2.0: p07-a's and p12-a's eyeSquintLeft, 9 vertices of crossing triangles each). There the
+ * crossing triangles, with two rings of neighbours, are taken back towards where the shape starts (untangle.ts), in
+ * small steps, so that the shape loses only what crossed.
+ */
+import type { HeadTemplate } from '../template/types.ts';
+import { trianglesTouching, untangle } from '../fit/untangle.ts';
+import type { Deltas } from './frame.ts';
+
+/** Head vertices this far (cm, on the template) past an eyeball's surface are checked: every lid and brow motion's reach near the eye (`lidNear`: 1.3). */
+const REACH = 1.5;
+/** Triangles this far (cm) round what a shape moves are checked against it: longer than the templates' edges. */
+const MARGIN = 0.5;
+
+/**
+ * Takes back, in place, what in each shape's head deltas makes the head at `head` + deltas cross itself near the eyes,
+ * where the head at `head` does not.
+ */
+export function untangleAroundEyes(template: HeadTemplate, shapes: Iterable<Deltas>, head: Float32Array): void {
+  const region = aroundEyes(template);
+  const shaped = new Float32Array(head.length);
+  for (const deltas of shapes) {
+    const d = deltas.head;
+    const box = movedBox(d, head, region.vertices);
+    if (!box) continue;
+    for (let i = 0; i < head.length; i++) shaped[i] = head[i] + d[i];
+    if (untangle(shaped, head, template.head.indices, trianglesIn(region.triangles, template.head.indices, shaped, box)) === 0) continue;
+    for (let i = 0; i < head.length; i++) d[i] = shaped[i] - head[i];
+  }
+}
+
+/** Where the shape moves any of `vertices`, from where they start to where it takes them, MARGIN wider all round; undefined if it moves none. */
+function movedBox(d: Float32Array, head: Float32Array, vertices: Uint32Array): Float64Array | undefined {
+  const box = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+  for (const v of vertices) {
+    if (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0) continue;
+    for (let k = 0; k < 3; k++) {
+      const a = head[3 * v + k], b = a + d[3 * v + k];
+      box[k] = Math.min(box[k], a, b);
+      box[k + 3] = Math.max(box[k + 3], a, b);
+    }
+  }
+  if (box[0] === Infinity) return undefined;
+  for (let k = 0; k < 3; k++) (box[k] -= MARGIN), (box[k + 3] += MARGIN);
+  return box;
+}
+
+/** Those of `triangles` with a vertex at `positions` inside `box`: the only ones a shape's motion there can bring to cross. */
+function trianglesIn(triangles: Uint32Array, indices: Uint32Array, positions: Float32Array, box: Float64Array): Uint32Array {
+  const out: number[] = [];
+  for (const t of triangles) {
+    if (inBox(positions, indices[3 * t], box) || inBox(positions, indices[3 * t + 1], box) || inBox(positions, indices[3 * t + 2], box)) out.push(t);
+  }
+  return Uint32Array.from(out);
+}
+
+function inBox(positions: Float32Array, v: number, box: Float64Array): boolean {
+  for (let k = 0; k < 3; k++) if (positions[3 * v + k] < box[k] || positions[3 * v + k] > box[k + 3]) return false;
+  return true;
+}
+
+/** The face and socket triangles with a vertex within REACH of an eyeball on the template, and their vertices; once per template. */
+function aroundEyes(template: HeadTemplate): { triangles: Uint32Array; vertices: Uint32Array } {
+  let out = cache.get(template);
+  if (!out) {
+    const p = template.head.positions, count = p.length / 3;
+    const { regions, eyes } = template;
+    const near = [...regions.face, ...regions.eyeSocketLeft, ...regions.eyeSocketRight].filter((v) =>
+      [eyes.left, eyes.right].some((e) => Math.hypot(p[3 * v] - e.centre[0], p[3 * v + 1] - e.centre[1], p[3 * v + 2] - e.centre[2]) < e.radius + REACH),
+    );
+    const triangles = trianglesTouching(template.head.indices, near, count);
+    const mark = new Uint8Array(count);
+    for (const t of triangles) for (let k = 0; k < 3; k++) mark[template.head.indices[3 * t + k]] = 1;
+    out = { triangles, vertices: Uint32Array.from({ length: count }, (_, v) => v).filter((v) => mark[v] === 1) };
+    cache.set(template, out);
+  }
+  return out;
+}
+const cache = new WeakMap<HeadTemplate, { triangles: Uint32Array; vertices: Uint32Array }>();
