@@ -11,8 +11,6 @@ import type { Deltas } from './frame.ts';
 
 /** Head vertices this far (cm, on the template) past an eyeball's surface are checked: every lid and brow motion's reach near the eye (`lidNear`: 1.3). */
 const REACH = 1.5;
-/** Triangles this far (cm) round what a shape moves are checked against it: longer than the templates' edges. */
-const MARGIN = 0.5;
 
 /**
  * Takes back, in place, what in each shape's head deltas makes the head at `head` + deltas cross itself near the eyes,
@@ -20,44 +18,68 @@ const MARGIN = 0.5;
  */
 export function untangleAroundEyes(template: HeadTemplate, shapes: Iterable<Deltas>, head: Float32Array): void {
   const region = aroundEyes(template);
+  const { indices } = template.head;
   const shaped = new Float32Array(head.length);
   for (const deltas of shapes) {
     const d = deltas.head;
     const box = movedBox(d, head, region.vertices);
     if (!box) continue;
     for (let i = 0; i < head.length; i++) shaped[i] = head[i] + d[i];
-    if (untangle(shaped, head, template.head.indices, trianglesIn(region.triangles, template.head.indices, shaped, box)) === 0) continue;
+    // A moved triangle lies within its longest edge of the box; what crosses it, within its own box.
+    grow(box, longestMovedEdge(region.triangles, indices, shaped, d));
+    if (untangle(shaped, head, indices, trianglesMeeting(region.triangles, indices, shaped, box)) === 0) continue;
     for (let i = 0; i < head.length; i++) d[i] = shaped[i] - head[i];
   }
 }
 
-/** Where the shape moves any of `vertices`, from where they start to where it takes them, MARGIN wider all round; undefined if it moves none. */
+/** The box round what the shape moves of `vertices`, from where they start to where it takes them; undefined if it moves none. */
 function movedBox(d: Float32Array, head: Float32Array, vertices: Uint32Array): Float64Array | undefined {
   const box = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
   for (const v of vertices) {
-    if (d[3 * v] === 0 && d[3 * v + 1] === 0 && d[3 * v + 2] === 0) continue;
+    if (!moves(d, v)) continue;
     for (let k = 0; k < 3; k++) {
       const a = head[3 * v + k], b = a + d[3 * v + k];
       box[k] = Math.min(box[k], a, b);
       box[k + 3] = Math.max(box[k + 3], a, b);
     }
   }
-  if (box[0] === Infinity) return undefined;
-  for (let k = 0; k < 3; k++) (box[k] -= MARGIN), (box[k + 3] += MARGIN);
-  return box;
+  return box[0] === Infinity ? undefined : box;
 }
 
-/** Those of `triangles` with a vertex at `positions` inside `box`: the only ones a shape's motion there can bring to cross. */
-function trianglesIn(triangles: Uint32Array, indices: Uint32Array, positions: Float32Array, box: Float64Array): Uint32Array {
-  const out: number[] = [];
+function moves(d: Float32Array, v: number): boolean {
+  return d[3 * v] !== 0 || d[3 * v + 1] !== 0 || d[3 * v + 2] !== 0;
+}
+
+function grow(box: Float64Array, by: number): void {
+  for (let k = 0; k < 3; k++) (box[k] -= by), (box[k + 3] += by);
+}
+
+/** The longest edge, at `positions`, of the triangles with a corner the shape moves. */
+function longestMovedEdge(triangles: Uint32Array, indices: Uint32Array, positions: Float32Array, d: Float32Array): number {
+  let most = 0;
   for (const t of triangles) {
-    if (inBox(positions, indices[3 * t], box) || inBox(positions, indices[3 * t + 1], box) || inBox(positions, indices[3 * t + 2], box)) out.push(t);
+    const a = indices[3 * t], b = indices[3 * t + 1], c = indices[3 * t + 2];
+    if (!moves(d, a) && !moves(d, b) && !moves(d, c)) continue;
+    most = Math.max(most, distance(positions, a, b), distance(positions, b, c), distance(positions, c, a));
   }
+  return most;
+}
+
+function distance(p: Float32Array, a: number, b: number): number {
+  return Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+}
+
+/** Those of `triangles` whose box at `positions` meets `box`: the only ones that can cross a triangle inside it. */
+function trianglesMeeting(triangles: Uint32Array, indices: Uint32Array, positions: Float32Array, box: Float64Array): Uint32Array {
+  const out: number[] = [];
+  for (const t of triangles) if (boxMeets(positions, indices[3 * t], indices[3 * t + 1], indices[3 * t + 2], box)) out.push(t);
   return Uint32Array.from(out);
 }
 
-function inBox(positions: Float32Array, v: number, box: Float64Array): boolean {
-  for (let k = 0; k < 3; k++) if (positions[3 * v + k] < box[k] || positions[3 * v + k] > box[k + 3]) return false;
+function boxMeets(p: Float32Array, a: number, b: number, c: number, box: Float64Array): boolean {
+  for (let k = 0; k < 3; k++) {
+    if (Math.max(p[3 * a + k], p[3 * b + k], p[3 * c + k]) < box[k] || Math.min(p[3 * a + k], p[3 * b + k], p[3 * c + k]) > box[k + 3]) return false;
+  }
   return true;
 }
 
