@@ -1,5 +1,6 @@
 import { triangleBoxes } from '../mesh/box-grid.ts';
 import { overlappingBoxPairs, type BoxPartners } from '../mesh/box-sweep.ts';
+import { fanLiesFlat, fansOf, type Fans } from '../mesh/fans.ts';
 import { gatherVec3 } from '../mesh/gather.ts';
 import { inBoxAround } from '../mesh/near-points.ts';
 import { smoothstep } from '../mesh/smoothstep.ts';
@@ -33,18 +34,11 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
   if (crossing.length === 0) return;
   const free = new Uint8Array(vertices.length);
   for (let i = 0; i < headCount; i++) free[i] = area.movable[i] && !already.vertices[i] ? 1 : 0;
-  const push = new Float64Array(at.length), pushes = new Uint16Array(vertices.length);
-  // First the crossing corners pushed apart, which leaves the rest of the shape as made; the best round kept.
-  const bestAt = Float64Array.from(at);
-  let bestCrossing = crossing;
-  for (let round = 0, since = 0; round < PUSH_ROUNDS && crossing.length > 0 && since < STALL; round++) {
-    pushOut(area, from, at, crossing, free, GAP * frame.mouthUnit, DEPTH * frame.mouthUnit, push, pushes);
-    crossing = crossingVertices(area, at, known);
-    if (crossing.length < bestCrossing.length) (bestCrossing = crossing), bestAt.set(at), (since = 0);
-    else since++;
-  }
-  at.set(bestAt);
-  crossing = bestCrossing;
+  const work: RoundWork = { from, free, gap: GAP * frame.mouthUnit, depth: DEPTH * frame.mouthUnit, push: new Float64Array(at.length), pushes: new Uint16Array(vertices.length) };
+  // First the crossing corners pushed apart, then the fans folded round a shared corner laid open, each of which
+  // leaves the rest of the shape as made.
+  crossing = bestRounds(area, at, known, crossing, pushOut, work);
+  if (crossing.length > 0) crossing = bestRounds(area, at, known, crossing, unfoldFans, work);
   for (let i = 0; i < at.length; i++) made[i] = at[i] - from[i];
   if (crossing.length === 0) return setDeltas(deltas.head, head, made);
   const seeds = new Uint8Array(vertices.length), near = new Float64Array(vertices.length);
@@ -72,17 +66,46 @@ export function keepLipsClear(frame: ExpressionFrame, deltas: Deltas, start: { h
   }
 }
 
+/** What the rounds of one shape share: where it starts, which vertices may move, the push's reach, and scratch. */
+interface RoundWork {
+  from: Float64Array;
+  free: Uint8Array;
+  gap: number;
+  depth: number;
+  push: Float64Array;
+  pushes: Uint16Array;
+}
+
+/**
+ * Rounds of `round` on `at` (in place), each given what crosses, stopping once none does or STALL rounds in a row have
+ * not bettered the fewest crossing pairs (at most ROUNDS); `at` is left at the best round's, whose crossing is returned.
+ */
+function bestRounds(area: LipArea, at: Float64Array, known: { from: Float64Array; pairs: Uint8Array }, crossing: number[], round: (area: LipArea, at: Float64Array, crossing: number[], work: RoundWork) => void, work: RoundWork): number[] {
+  const bestAt = Float64Array.from(at);
+  let best = crossing;
+  for (let n = 0, since = 0; n < ROUNDS && crossing.length > 0 && since < STALL; n++) {
+    round(area, at, crossing, work);
+    crossing = crossingVertices(area, at, known);
+    if (crossing.length < best.length) (best = crossing), bestAt.set(at), (since = 0);
+    else since++;
+  }
+  at.set(bestAt);
+  return best;
+}
+
 /**
  * One round of pushing the crossing pairs apart (`crossing` as crossingVertices gives it). A corner of one triangle that
  * lies under the other (within its outline, by OUTLINE) but on the other side of its plane than where the shape starts
- * (`from`), less than `depth` deep, is moved back out to `gap` on its own side, and the other triangle the other way,
- * halved between them where both may move (`free`). A vertex pushed by several pairs takes their mean, and the pushes
- * spread to the vertices round (SPREAD). `at` changes in place.
+ * (`work.from`), less than `work.depth` deep, is moved back out to `work.gap` on its own side, and the other triangle
+ * the other way, halved between them where both may move (`work.free`). A vertex pushed by several pairs takes their mean, and the pushes
+ * spread to the vertices round (SPREAD). Pairs that share a corner are left to unfoldFans. `at` changes in place.
  */
-function pushOut(area: LipArea, from: Float64Array, at: Float64Array, crossing: number[], free: Uint8Array, gap: number, depth: number, push: Float64Array, pushes: Uint16Array): void {
+function pushOut(area: LipArea, at: Float64Array, crossing: number[], work: RoundWork): void {
+  const { from, free, gap, depth, push, pushes } = work;
   push.fill(0);
   pushes.fill(0);
   for (let g = 0; g < crossing.length; g += 6) {
+    if (sharedCorner(crossing, g) >= 0) continue;
     for (const [x, y] of [[g, g + 1], [g + 1, g]]) {
       const p = 3 * crossing[y], q = 3 * crossing[y + 2], r = 3 * crossing[y + 4];
       const ux = at[q] - at[p], uy = at[q + 1] - at[p + 1], uz = at[q + 2] - at[p + 2];
@@ -129,6 +152,34 @@ function pushOut(area: LipArea, from: Float64Array, at: Float64Array, crossing: 
   for (let i = 0; i < at.length; i++) at[i] += push[i];
 }
 
+/**
+ * One round of laying open the fans folded round a corner. Where two crossing triangles share a corner (p12-a's lip
+ * corner on 1.6: the lower lip's corner triangle turns with the jaw, the upper rim's and the mouth bag's beside it
+ * barely do), that corner moves FAN_STEP of the way to its neighbours' mean, if it may move (`work.free`).
+ */
+function unfoldFans(area: LipArea, at: Float64Array, crossing: number[], work: RoundWork): void {
+  const { free, pushes: marked } = work;
+  marked.fill(0);
+  const { neighbourStart, neighbours } = area;
+  for (let g = 0; g < crossing.length; g += 6) {
+    const v = sharedCorner(crossing, g);
+    if (v < 0 || !free[v] || marked[v]) continue;
+    marked[v] = 1;
+    const n = neighbourStart[v + 1] - neighbourStart[v];
+    for (let k = 0; k < 3; k++) {
+      let sum = 0;
+      for (let e = neighbourStart[v]; e < neighbourStart[v + 1]; e++) sum += at[3 * neighbours[e] + k];
+      at[3 * v + k] += FAN_STEP * (sum / n - at[3 * v + k]);
+    }
+  }
+}
+
+/** The corner the crossing pair at `g` (as crossingVertices lists it) shares, or -1. */
+function sharedCorner(crossing: number[], g: number): number {
+  for (let a = 0; a < 6; a += 2) for (let b = 1; b < 6; b += 2) if (crossing[g + a] === crossing[g + b]) return crossing[g + a];
+  return -1;
+}
+
 /** The normal of the plane of triangle (p, q, r) at `at` (offsets times 3), by its winding, not normalised, into `out`. */
 function planeNormal(at: Float64Array, p: number, q: number, r: number, out: number[]): number[] {
   const ux = at[q] - at[p], uy = at[q + 1] - at[p + 1], uz = at[q + 2] - at[p + 2];
@@ -150,12 +201,15 @@ function add(push: Float64Array, pushes: Uint16Array, v: number, by: number, nx:
 }
 
 /**
- * Rounds of pushOut tried, stopping once STALL rounds in a row have not bettered the fewest crossing pairs, before the
- * shape's motion is smoothed or taken back round what still crosses. On the test photos' 2.0 heads pushing alone
- * cleared 123 of the 178 crossing shapes; a corner pushed out can push a neighbouring pair in, so the count can rise.
+ * Rounds of pushOut (then of unfoldFans) tried, stopping once STALL rounds in a row have not bettered the fewest
+ * crossing pairs, before the shape's motion is smoothed or taken back round what still crosses. On the test photos'
+ * 2.0 heads pushing alone cleared 123 of the 178 crossing shapes; a corner pushed out can push a neighbouring pair in,
+ * so the count can rise.
  */
-const PUSH_ROUNDS = 30;
+const ROUNDS = 30;
 const STALL = 4;
+/** The share of the way to its neighbours' mean a folded fan's corner moves per round (p12-a's lip corner on 1.6 opens by 0.3). */
+const FAN_STEP = 0.1;
 /** Passes spreading the pushes to the vertices round: pushed alone, the corners stood out and folded their neighbours. */
 const SPREAD = 2;
 /** Mouth units a pushed corner ends on its own side of the other triangle's plane, and the deepest corner pushed out. */
@@ -277,13 +331,19 @@ interface LipTopology {
   /** Per vertex i, its neighbours (in the area) `neighbours[neighbourStart[i]..neighbourStart[i + 1]]`. */
   neighbourStart: Uint32Array;
   neighbours: Uint32Array;
+  /** The triangles round each vertex: a pair sharing only a corner whose fan lies flat does not cross. */
+  fans: Fans;
 }
 
 /** The head round the lips on one avatar, with the pairs of its triangles a shape's crossing is looked for between. */
 interface LipArea extends LipTopology {
-  /** The pairs: per triangle t, its later partners `pairs[start[t]..start[t + 1]]`, sharing no corner with it. */
+  /** The pairs: per triangle t, its later partners `pairs[start[t]..start[t + 1]]`, sharing no edge with it. */
   start: Uint32Array;
   pairs: Uint32Array;
+  /** Per pair, the corner its two triangles share, or -1. */
+  sharing: Int32Array;
+  /** Per vertex, whether its fan lies flat (2) or not (1) at the positions a check looks at, 0 until asked: written again for each check. */
+  flat: Uint8Array;
   /** The triangles' boxes, written again for each shape looked at. */
   boxes: Float64Array;
   /** Per triangle, 1 where it is still where the shape starts: written again for each shape looked at. */
@@ -329,7 +389,7 @@ function lipTopology(template: HeadTemplate, rim: readonly number[]): LipTopolog
   for (let t = 0; t < triangles.length; t += 3) for (let k = 0; k < 3; k++) for (let m = 1; m < 3; m++) around[triangles[t + k]].add(triangles[t + ((k + m) % 3)]);
   const neighbourStart = new Uint32Array(vertices.length + 1);
   around.forEach((set, i) => (neighbourStart[i + 1] = neighbourStart[i] + set.size));
-  topology = { vertices: Uint32Array.from(vertices), movable: Uint8Array.from(movable), headCount, headTriangles, triangles: Uint32Array.from(triangles), neighbourStart, neighbours: Uint32Array.from(around.flatMap((set) => [...set])) };
+  topology = { vertices: Uint32Array.from(vertices), movable: Uint8Array.from(movable), headCount, headTriangles, triangles: Uint32Array.from(triangles), neighbourStart, neighbours: Uint32Array.from(around.flatMap((set) => [...set])), fans: fansOf(triangles, vertices.length) };
   topologies.set(template, topology);
   return topology;
 }
@@ -346,8 +406,8 @@ function lipArea(frame: ExpressionFrame): LipArea {
     const grow = b / 6 < topology.headTriangles ? margin : teethMargin;
     boxes[b] += b % 6 < 3 ? -grow : grow;
   }
-  const { start, pairs } = partnersApart(overlappingBoxPairs(boxes, topology.headTriangles), triangles, topology.headTriangles);
-  area = { ...topology, start, pairs, boxes, still: new Uint8Array(count), ...workSpace(vertices.length), atStart: new WeakMap() };
+  const { start, pairs, sharing } = partnersApart(overlappingBoxPairs(boxes, topology.headTriangles), triangles, topology.headTriangles);
+  area = { ...topology, start, pairs, sharing, flat: new Uint8Array(vertices.length), boxes, still: new Uint8Array(count), ...workSpace(vertices.length), atStart: new WeakMap() };
   areas.set(frame, area);
   return area;
 }
@@ -356,22 +416,22 @@ function workSpace(vertexCount: number): Pick<LipArea, 'from' | 'made' | 'at'> {
   return { from: new Float64Array(3 * vertexCount), made: new Float64Array(3 * vertexCount), at: new Float64Array(3 * vertexCount) };
 }
 
-/** The pairs of triangles (`found`'s) that share no corner and are not both teeth (from `headTriangles` on), as their later partners. */
-function partnersApart(found: BoxPartners, triangles: Uint32Array, headTriangles: number): { start: Uint32Array; pairs: Uint32Array } {
+/** The pairs of triangles (`found`'s) that share no edge and are not both teeth (from `headTriangles` on), as their later partners. */
+function partnersApart(found: BoxPartners, triangles: Uint32Array, headTriangles: number): { start: Uint32Array; pairs: Uint32Array; sharing: Int32Array } {
   const count = found.start.length - 1;
-  const start = new Uint32Array(count + 1), pairs = new Uint32Array(found.partners.length);
+  const start = new Uint32Array(count + 1), pairs = new Uint32Array(found.partners.length), sharing = new Int32Array(found.partners.length);
   let n = 0;
   for (let i = 0; i < count; i++) {
     for (let e = found.start[i]; e < found.start[i + 1]; e++) {
       const j = found.partners[e];
       if (i >= headTriangles && j >= headTriangles) continue;
-      let shared = false;
-      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) shared ||= triangles[3 * i + a] === triangles[3 * j + b];
-      if (!shared) pairs[n++] = j;
+      let shared = 0, corner = -1;
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) if (triangles[3 * i + a] === triangles[3 * j + b]) (shared++), (corner = triangles[3 * i + a]);
+      if (shared < 2) (sharing[n] = corner), (pairs[n++] = j);
     }
     start[i + 1] = n;
   }
-  return { start, pairs: pairs.slice(0, n) };
+  return { start, pairs: pairs.slice(0, n), sharing: sharing.slice(0, n) };
 }
 
 /**
@@ -380,8 +440,9 @@ function partnersApart(found: BoxPartners, triangles: Uint32Array, headTriangles
  * whose corners are all still where they start is not looked at: it crosses there or not at all.
  */
 function crossingVertices(area: LipArea, at: Float64Array, since?: { from: Float64Array; pairs: Uint8Array }, mark?: Uint8Array): number[] {
-  const { triangles, start, pairs, still } = area;
+  const { triangles, start, pairs, still, sharing, flat, fans } = area;
   const boxes = triangleBoxes(at, 3, triangles, area.boxes);
+  flat.fill(0);
   if (since) stillTriangles(triangles, at, since.from, still);
   else still.fill(0);
   const out: number[] = [];
@@ -396,6 +457,11 @@ function crossingVertices(area: LipArea, at: Float64Array, since?: { from: Float
       if ((+(x0 <= boxes[j + 3]) & +(boxes[j] <= x1) & +(y0 <= boxes[j + 4]) & +(boxes[j + 1] <= y1) & +(z0 <= boxes[j + 5]) & +(boxes[j + 2] <= z1)) === 0) continue;
       const a = 3 * t, b = 3 * pairs[e];
       if (since?.pairs[e]) continue;
+      const corner = sharing[e];
+      if (corner >= 0) {
+        if (flat[corner] === 0) flat[corner] = fanLiesFlat(fans, triangles, at, corner) ? 2 : 1;
+        if (flat[corner] === 2) continue;
+      }
       for (let k = 0; k < 3; k++) {
         first[k] = 3 * triangles[a + k];
         second[k] = 3 * triangles[b + k];
