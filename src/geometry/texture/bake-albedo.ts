@@ -486,7 +486,9 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     const k = kept * (skinLum / Math.max(1, rec601Luma(c)));
     // Deeper in shadow than the light explains, a sample's hue is the shadow's (saturated, often red), not the skin's.
     const trust = smoothstepBetween(SHADOW_HUE_RATIO, ANCHOR_LUMINANCE[0], ratio);
-    const colour = c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept);
+    // Nor is a hue far from the skin's (a blush, an ear, a shadow's red under the side light's gain): one such border
+    // sample spread over the unseen cheek behind it as a red blotch.
+    const colour = nearSkinHue(c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept), skin);
     return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: colour, neck: false }];
   });
   // Far from every anchor the colour drifts to a tone, weighted as the anchors are: the photo's neck
@@ -572,12 +574,23 @@ function interpolateAnchors(
   return out;
 }
 
+/** How far (in chromaticity: r, g over r + g + b) skin's hue lies from the skin tone's. */
+const SKIN_HUE = 0.025;
 /**
- * A neck sample is skin when its chromaticity (r, g over r + g + b) lies this close to the skin tone's
- * and its luminance within these ratios of it: a white collar, a dark scarf or the background are not.
+ * A neck sample is skin when its chromaticity lies within SKIN_HUE of the skin tone's and its luminance within these
+ * ratios of it: a white collar, a dark scarf or the background are not.
  */
-const NECK_SKIN = { chromaticity: 0.025, darkest: 0.7, brightest: 1.2 };
+const NECK_SKIN = { darkest: 0.7, brightest: 1.2 };
 const chromaticity = (c: ArrayLike<number>) => [c[0] / (c[0] + c[1] + c[2] || 1), c[1] / (c[0] + c[1] + c[2] || 1)];
+
+/** `c` with its chromaticity moved towards `skin`'s until within SKIN_HUE of it, its sum (r + g + b) kept. */
+function nearSkinHue(c: number[], skin: Rgb): number[] {
+  const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), off = Math.hypot(cr - sr, cg - sg);
+  if (off <= SKIN_HUE) return c;
+  const kept = SKIN_HUE / off, sum = c[0] + c[1] + c[2];
+  const r = sr + (cr - sr) * kept, g = sg + (cg - sg) * kept;
+  return [r * sum, g * sum, (1 - r - g) * sum];
+}
 
 /** Fill anchors at the neck vertices the photo shows as skin, with the photo's colour there. */
 function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: number): { p: number[]; c: number[] }[] {
@@ -593,7 +606,7 @@ function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: n
     // Under the same white balance and light as the face's anchors, which `skin` already is.
     const c = g ? applyGains(medianPatch(input.photo, x, y, radius), [g[v * 3], g[v * 3 + 1], g[v * 3 + 2]]) : medianPatch(input.photo, x, y, radius);
     const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), ratio = rec601Luma(c) / lum;
-    if (Math.hypot(cr - sr, cg - sg) > NECK_SKIN.chromaticity || ratio < NECK_SKIN.darkest || ratio > NECK_SKIN.brightest) return [];
+    if (Math.hypot(cr - sr, cg - sg) > SKIN_HUE || ratio < NECK_SKIN.darkest || ratio > NECK_SKIN.brightest) return [];
     return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: [...c] }];
   });
 }

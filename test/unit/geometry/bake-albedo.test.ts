@@ -229,3 +229,18 @@ test('the atlas is baked into the array given for it (shared memory) as it is in
   assert.deepEqual([...out], [...bakeAlbedo(input).rgba]);
   assert.throws(() => bakeAlbedo({ ...input, out: new Uint8Array(16) }), RangeError);
 });
+
+test("the border fill keeps the skin's hue where the photo's border is lit but of another hue (a blush, an ear)", () => {
+  const p = plane();
+  // Skin everywhere but a band along the face's left border, as light as the skin and redder: the fill's samples
+  // there kept its hue, and the unseen cheek behind it took it as a red blotch.
+  const data = new Uint8Array(200 * 200 * 3);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x < 60 ? [225, 135, 120] : [200, 160, 140], (y * 200 + x) * 3);
+  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140] });
+  const o = (32 * 64) * 4;
+  const [r, g, b] = res.rgba.subarray(o, o + 3);
+  // The skin's chromaticity (r, g) is (0.400, 0.320), the band's (0.469, 0.281).
+  const off = Math.hypot(r / (r + g + b) - 0.4, g / (r + g + b) - 0.32);
+  assert.ok(off < 0.03, `rim ${[r, g, b]}: ${off.toFixed(3)} from the skin's hue`);
+  assert.ok(r + g + b > 0.9 * 500, `rim ${[r, g, b]}: as light as the skin`);
+});
