@@ -207,17 +207,33 @@ test("the lips' unseen inner rim takes the lips' colour in shade, not the skin a
   assert.ok(Math.abs(r2 - 200) < 10 && Math.abs(g2 - 160) < 10 && Math.abs(b2 - 140) < 10, `unseen skin ${[r2, g2, b2]}`);
 });
 
-test("the border fill keeps the skin's hue where the photo's border lies in deep shadow (no red rim)", () => {
+/**
+ * Skin everywhere but a band of `band` along the face's left border; the atlas at the left rim (u = 0), where the photo
+ * gives no weight: the fill alone.
+ */
+function rimBeyondBorderBand(band: number[]): number[] {
   const p = plane();
-  // Skin everywhere but a band along the face's left border, in a shadow far deeper than the skin and saturated red,
-  // as a side-lit face's far cheek photographs.
   const data = new Uint8Array(200 * 200 * 3);
-  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x < 60 ? [60, 20, 15] : [200, 160, 140], (y * 200 + x) * 3);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x < 60 ? band : [200, 160, 140], (y * 200 + x) * 3);
   const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140] });
-  // The left rim (u = 0), where the photo gives no weight: the fill alone.
   const o = (32 * 64) * 4;
-  const [r, g, b] = res.rgba.subarray(o, o + 3);
+  return Array.from(res.rgba.subarray(o, o + 3));
+}
+
+test("the border fill keeps the skin's hue where the photo's border lies in deep shadow (no red rim)", () => {
+  // A shadow far deeper than the skin and saturated red, as a side-lit face's far cheek photographs.
+  const [r, g, b] = rimBeyondBorderBand([60, 20, 15]);
   assert.ok(r / (r + g + b) < 0.45, `rim ${[r, g, b]}: the skin's red share is 0.40, the shadow's 0.63`);
+});
+
+test("the border fill keeps the skin's hue where the photo's border is lit but of another hue (a blush, an ear)", () => {
+  // As light as the skin and redder: the fill's samples there kept its hue, and the unseen cheek behind it took it as a
+  // red blotch.
+  const [r, g, b] = rimBeyondBorderBand([225, 135, 120]);
+  // The skin's chromaticity (r, g) is (0.400, 0.320), the band's (0.469, 0.281).
+  const off = Math.hypot(r / (r + g + b) - 0.4, g / (r + g + b) - 0.32);
+  assert.ok(off < 0.03, `rim ${[r, g, b]}: ${off.toFixed(3)} from the skin's hue`);
+  assert.ok(r + g + b > 0.9 * 500, `rim ${[r, g, b]}: as light as the skin`);
 });
 
 test('the atlas is baked into the array given for it (shared memory) as it is into a new one', () => {
@@ -228,19 +244,4 @@ test('the atlas is baked into the array given for it (shared memory) as it is in
   assert.equal(given.rgba, out);
   assert.deepEqual([...out], [...bakeAlbedo(input).rgba]);
   assert.throws(() => bakeAlbedo({ ...input, out: new Uint8Array(16) }), RangeError);
-});
-
-test("the border fill keeps the skin's hue where the photo's border is lit but of another hue (a blush, an ear)", () => {
-  const p = plane();
-  // Skin everywhere but a band along the face's left border, as light as the skin and redder: the fill's samples
-  // there kept its hue, and the unseen cheek behind it took it as a red blotch.
-  const data = new Uint8Array(200 * 200 * 3);
-  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x < 60 ? [225, 135, 120] : [200, 160, 140], (y * 200 + x) * 3);
-  const res = bakeAlbedo({ size: 64, ...p, photo: { width: 200, height: 200, data }, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] }, faceOval: p.oval, skin: [200, 160, 140] });
-  const o = (32 * 64) * 4;
-  const [r, g, b] = res.rgba.subarray(o, o + 3);
-  // The skin's chromaticity (r, g) is (0.400, 0.320), the band's (0.469, 0.281).
-  const off = Math.hypot(r / (r + g + b) - 0.4, g / (r + g + b) - 0.32);
-  assert.ok(off < 0.03, `rim ${[r, g, b]}: ${off.toFixed(3)} from the skin's hue`);
-  assert.ok(r + g + b > 0.9 * 500, `rim ${[r, g, b]}: as light as the skin`);
 });
