@@ -89,6 +89,7 @@ function printTable(r: QualityReport): void {
       `skin colour of the same person: mean ΔE ${f(o.skinDeltaE, 1)} over ${o.skinPairs} pairs (goal <= ${r.goals.skinDeltaE}), of different people ${f(o.skinSpreadDeltaE, 1)} apart, L* SD ${f(o.skinLightnessSd, 1)}; ` +
       `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}; ` +
       `cheeks' a*b* distance mean ${f(o.meanCheekChroma, 1)}, highest ${f(o.maxCheekChroma, 1)}; ` +
+      `the side views' skin behind the face, hue's distance from the skin tone's mean ${f(o.meanSideSkinHue)}, highest ${f(o.maxSideSkinHue)}; ` +
       `the irises on the previews against the photos' (1 as light) median ${f(o.medianIrisLightness, 2)}, ${f(o.minIrisLightness, 2)}-${f(o.maxIrisLightness, 2)}, ` +
       `the eyes' white median ${f(o.medianScleraLightness, 2)}, ${f(o.minScleraLightness, 2)}-${f(o.maxScleraLightness, 2)}`,
   );

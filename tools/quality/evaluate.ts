@@ -13,12 +13,12 @@ import type { PhotoPipeline, PhotoPipelineResult } from '../../src/pipeline/phot
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
 import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
-import { renderedSkin, srgbToLab, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
+import { renderedSkin, rgbOfHex, sideSkinHue, srgbToLab, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
 import { mouthShape, meshMouthShape } from './mouth-shape.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
 import { modelItems, previewCamera, PREVIEW_SIZE } from '../../src/geometry/render/preview.ts';
-import { decodeMaterialTextures } from '../decode-image.ts';
+import { decodeImage, decodeMaterialTextures } from '../decode-image.ts';
 import { photoRenderCamera } from '../../src/geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
@@ -67,6 +67,8 @@ export interface PhotoQuality {
   /** The darker cheek's luminance over the brighter one's on the front preview (1 = even; skin-colour.ts). */
   cheekBalance?: number;
   cheekChroma?: number;
+  /** The side view's skin behind the face: its hue's mean distance from the skin tone's (skin-colour.ts sideSkinHue). */
+  sideSkinHue?: number;
   /**
    * The same skin measure on the analysed photo itself: what the pipeline starts from, so that a difference
    * between two photos of a person can be told apart from one the pipeline adds.
@@ -125,6 +127,9 @@ export interface QualityReport {
     /** The cheeks' a*b* distance on the front previews (0 = the same colour): mean and highest. */
     meanCheekChroma: number;
     maxCheekChroma: number;
+    /** The side views' skin behind the face (sideSkinHue): mean and highest. */
+    meanSideSkinHue: number;
+    maxSideSkinHue: number;
     /** The irises' lightness on the previews against the photos' (irisLightness): median, lowest and highest. */
     medianIrisLightness: number;
     minIrisLightness: number;
@@ -285,6 +290,7 @@ export async function evaluatePhotos(
     const headSilhouette = await headSilhouetteOf(result);
     const skin = await renderedSkin(preview);
     const photoSkin = await renderedSkin(result.analysis.image);
+    const sideHue = sideSkinHue(await decodeImage(result.views.side), rgbOfHex(result.meta['skin-tone']));
     const { irisLightness, scleraLightness, irisTint } = eyeFigures(
       previewLandmarks && eyeColours(preview, previewLandmarks),
       eyeColours(result.analysis.image, result.analysis.landmarks),
@@ -307,6 +313,7 @@ export async function evaluatePhotos(
       skinLab: skin?.lab,
       cheekBalance: skin?.cheekBalance,
       cheekChroma: skin?.cheekChroma,
+      sideSkinHue: sideHue?.mean,
       photoSkinLab: photoSkin?.lab,
       irisLightness,
       scleraLightness,
@@ -372,6 +379,8 @@ export async function evaluatePhotos(
       minCheekBalance: done.length ? Math.min(...done.map((p) => p.cheekBalance!)) : NaN,
       meanCheekChroma: mean(done.map((p) => p.cheekChroma!)),
       maxCheekChroma: max(done.map((p) => p.cheekChroma!)),
+      meanSideSkinHue: mean(done.map((p) => p.sideSkinHue!)),
+      maxSideSkinHue: max(done.map((p) => p.sideSkinHue!)),
       medianIrisLightness: irises.length ? median(irises) : NaN,
       minIrisLightness: min(irises),
       maxIrisLightness: max(irises),

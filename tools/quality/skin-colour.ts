@@ -7,6 +7,7 @@ import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import { medianPatch } from '../../src/geometry/texture/sample.ts';
 import { srgbToLinear } from '../../src/geometry/render/srgb.ts';
 import { detectFaces } from '../../src/pipeline/face/landmark-model.ts';
+import type { RgbaImage } from '../../src/geometry/render/image.ts';
 
 export type Lab = [number, number, number];
 
@@ -24,6 +25,11 @@ export function srgbToLab(rgb: ArrayLike<number>): Lab {
   const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
   const [fx, fy, fz] = [f(x), f(y), f(z)];
   return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+/** '#rrggbb' (as the meta gives colours) to sRGB 0..255. */
+export function rgbOfHex(hex: string): [number, number, number] {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 }
 
 /** CIE76 colour difference. */
@@ -69,6 +75,32 @@ export async function renderedSkin(image: RgbImage): Promise<RenderedSkin | unde
     cheekChroma: Math.hypot(rightAb[0] - leftAb[0], rightAb[1] - leftAb[1]),
   };
 }
+
+/**
+ * The side view's cheek and jaw behind the face (`SIDE_CHEEK`, the pipeline's 512 px side view framing the head):
+ * pixels of the head at least half as light as `tone` (hair and shadow below that are left out), their r/g
+ * chromaticity's distance from `tone`'s, mean and 90th percentile (0 = the skin tone's hue). The skin the photo does
+ * not show is filled there; a blotch of another hue (a blush or a shadow's red carried over from the face's border)
+ * shows as a higher figure. Undefined where no pixel counts.
+ */
+export function sideSkinHue(side: RgbaImage, tone: ArrayLike<number>): { mean: number; p90: number } | undefined {
+  const toneSum = tone[0] + tone[1] + tone[2];
+  const off: number[] = [];
+  for (let y = SIDE_CHEEK.y[0]; y < Math.min(side.height, SIDE_CHEEK.y[1]); y++) {
+    for (let x = SIDE_CHEEK.x[0]; x < Math.min(side.width, SIDE_CHEEK.x[1]); x++) {
+      const o = (y * side.width + x) * 4, { rgba } = side;
+      const sum = rgba[o] + rgba[o + 1] + rgba[o + 2];
+      if (rgba[o + 3] < 255 || sum < 0.5 * toneSum) continue;
+      off.push(Math.hypot(rgba[o] / sum - tone[0] / toneSum, rgba[o + 1] / sum - tone[1] / toneSum));
+    }
+  }
+  if (off.length === 0) return undefined;
+  off.sort((a, b) => a - b);
+  return { mean: off.reduce((s, d) => s + d, 0) / off.length, p90: off[Math.floor(0.9 * off.length)] };
+}
+
+/** The side view's cheek and jaw behind the face, in its pixels. */
+const SIDE_CHEEK = { x: [150, 330], y: [180, 360] };
 
 function linearLuminance(rgb: ArrayLike<number>): number {
   const [r, g, b] = [0, 1, 2].map((c) => srgbToLinear[Math.min(255, Math.max(0, Math.round(rgb[c])))]);

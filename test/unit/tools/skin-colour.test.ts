@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { srgbToLab, deltaE, samePersonDeltaE, betweenPersonSpread, renderedSkin } from '../../../tools/quality/skin-colour.ts';
+import { srgbToLab, deltaE, samePersonDeltaE, betweenPersonSpread, renderedSkin, rgbOfHex, sideSkinHue } from '../../../tools/quality/skin-colour.ts';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 
 test('sRGB converts to CIE Lab under D65', () => {
@@ -67,4 +67,27 @@ test("the cheeks' a*b* distance sees one half of a face tinted warm at the same 
   const after = (await renderedSkin(tinted))!;
   assert.ok(after.cheekChroma > before.cheekChroma + 5, `a*b* distance ${before.cheekChroma} -> ${after.cheekChroma}`);
   assert.ok(Math.abs(after.cheekBalance - before.cheekBalance) < 0.1, `balance ${before.cheekBalance} -> ${after.cheekBalance}`);
+});
+
+test("the side view's skin hue: 0 on the skin tone at any lightness, a red blotch raises it, hair and background do not count", () => {
+  const tone = rgbOfHex('#c8a08c');
+  assert.deepEqual(tone, [200, 160, 140]);
+  // A 512 px side view: the skin tone, shaded to 80 % in its lower half; dark hair in its top rows; background (alpha 0) on its left.
+  const view = (blotch: boolean) => {
+    const rgba = new Uint8Array(512 * 512 * 4);
+    for (let y = 0; y < 512; y++) {
+      for (let x = 0; x < 512; x++) {
+        const o = (y * 512 + x) * 4;
+        const shade = y > 270 ? 0.8 : 1;
+        const colour = y < 200 ? [40, 30, 25] : blotch && x > 250 && y > 250 && y < 320 ? [230, 130, 120] : tone.map((c) => c * shade);
+        rgba.set([...colour, x < 170 ? 0 : 255], o);
+      }
+    }
+    return { width: 512, height: 512, rgba };
+  };
+  const even = sideSkinHue(view(false), tone)!;
+  assert.ok(even.mean < 0.002 && even.p90 < 0.002, `${even.mean}, ${even.p90}`);
+  const blotched = sideSkinHue(view(true), tone)!;
+  assert.ok(blotched.mean > 0.01 && blotched.p90 > 0.05, `${blotched.mean}, ${blotched.p90}`);
+  assert.equal(sideSkinHue({ width: 512, height: 512, rgba: new Uint8Array(512 * 512 * 4) }, tone), undefined);
 });
