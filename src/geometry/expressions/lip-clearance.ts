@@ -97,8 +97,9 @@ function bestRounds(area: LipArea, at: Float64Array, known: { from: Float64Array
  * One round of pushing the crossing pairs apart (`crossing` as crossingVertices gives it). A corner of one triangle that
  * lies under the other (within its outline, by OUTLINE) but on the other side of its plane than where the shape starts
  * (`work.from`), less than `work.depth` deep, is moved back out to `work.gap` on its own side, and the other triangle
- * the other way, halved between them where both may move (`work.free`). A vertex pushed by several pairs takes their mean, and the pushes
- * spread to the vertices round (SPREAD). Pairs that share a corner are left to unfoldFans. `at` changes in place.
+ * the other way, halved between them where both may move (`work.free`). A vertex pushed by several pairs takes their
+ * mean, and the pushes spread to the vertices round (SPREAD). Pairs that share a corner are left to unfoldFans. `at`
+ * changes in place.
  */
 function pushOut(area: LipArea, at: Float64Array, crossing: number[], work: RoundWork): void {
   const { from, free, gap, depth, push, pushes } = work;
