@@ -8,6 +8,7 @@
 import type { HeadTemplate } from '../template/types.ts';
 import { trianglesTouching, untangle } from '../fit/untangle.ts';
 import type { Deltas } from './frame.ts';
+import { hypot3 } from '../mesh/vec.ts';
 
 /** Head vertices this far (cm, on the template) past an eyeball's surface are checked: every lid and brow motion's reach near the eye (`lidNear`: 1.3). */
 const REACH = 1.5;
@@ -66,7 +67,7 @@ function longestMovedEdge(triangles: Uint32Array, indices: Uint32Array, position
 }
 
 function distance(p: Float32Array, a: number, b: number): number {
-  return Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+  return hypot3(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
 }
 
 /** Those of `triangles` whose box at `positions` meets `box`: the only ones that can cross a triangle inside it. */
