@@ -7,7 +7,9 @@ import type { TemplateView } from './template-view.ts';
 import { surfaceMapName } from './surface-maps.ts';
 import type { PipelineResult } from './types.ts';
 import type { FittedHead } from '../geometry/fit/fit-head.ts';
-import { fitBones } from '../geometry/fit/fit-bones.ts';
+import { fitBones, worldPositions } from '../geometry/fit/fit-bones.ts';
+import { clearJawSkin } from '../geometry/fit/jaw-skin.ts';
+import { BONE } from '../geometry/template/types.ts';
 import { modelItems, previewCamera, softItems, PREVIEW_SIZE, type PreviewView } from '../geometry/render/preview.ts';
 import { renderMeshes } from '../geometry/render/rasterize.ts';
 import type { LightRig } from '../geometry/render/lighting.ts';
@@ -43,6 +45,9 @@ export function assemble(
   hair?: { geometry: MeshData; skin: Skin },
 ): AvatarModel {
   const materials: Material[] = [];
+  const bones = fitBones(tpl.bones, fitted);
+  const pivot = worldPositions(bones).subarray(3 * BONE.jaw, 3 * BONE.jaw + 3);
+  const headSkin = clearJawSkin(geometries[0].positions, tpl.meshes[0].skin, { bone: BONE.jaw, head: BONE.head, pivot: [pivot[0], pivot[1], pivot[2]] }, tpl.jawArea);
   const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
     const texture = (name: string) => (images.has(name) ? name : undefined);
     const roughnessMap = texture(surfaceMapName(m.name, 'metallicRoughness'));
@@ -59,7 +64,7 @@ export function assemble(
       alphaMode: 'OPAQUE',
       ...PART_MATERIALS[m.name],
     });
-    return { name: m.name, geometry: geometries[i], material: m.name, skin: m.skin, morphs: morphs?.[m.name] ?? [] };
+    return { name: m.name, geometry: geometries[i], material: m.name, skin: i === 0 ? headSkin : m.skin, morphs: morphs?.[m.name] ?? [] };
   });
   if (hair) {
     // Cards with coverage in alpha, seen from both sides; MASK rather than BLEND so that every viewer
@@ -81,7 +86,7 @@ export function assemble(
     name: 'avatar',
     template: tpl.version,
     meshes,
-    bones: fitBones(tpl.bones, fitted),
+    bones,
     materials,
     textures: [],
     animations: [],

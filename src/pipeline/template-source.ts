@@ -7,11 +7,17 @@ import { GUMS_BELOW_V } from '../geometry/template/mouth-parts.ts';
 import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
+import { jawArea } from '../geometry/fit/jaw-skin.ts';
 import { grow, vertexNeighbours } from '../geometry/mesh/adjacency.ts';
 import { FACE_POINTS } from './face/pose.ts';
 import { smoothstep } from '../geometry/mesh/smoothstep.ts';
 
 const views = new Map<TemplateVersion, TemplateView>();
+/**
+ * How far (cm) from the lips' inner contour the jaw's weights are checked: the lips, the corners and the front of the
+ * mouth bag, where skin the jaw turns lies against skin it turns less.
+ */
+const JAW_AREA = 1.5;
 
 export function loadTemplateView(version: TemplateVersion): TemplateView {
   let view = views.get(version);
@@ -45,6 +51,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
       ),
       t.head.positions.length / 3,
     ),
+    jawArea: jawArea(t.head.positions, t.head.indices, t.loops.lipsInner, JAW_AREA),
     faceTriangles: trianglesTouching(t.head.indices, face, t.head.positions.length / 3),
     faceOval: t.loops.faceOval,
     lipsOuter: t.loops.lipsOuter,

@@ -6,6 +6,7 @@ import type { Bone, MeshData, Skin, TemplateVersion } from '../model/avatar.ts';
 import type { EarRest, EyeRest } from '../geometry/fit/fit-head.ts';
 import type { IrisUv } from '../geometry/texture/bake-parts.ts';
 import type { HeadTemplate } from '../geometry/template/types.ts';
+import type { JawArea } from '../geometry/fit/jaw-skin.ts';
 
 export interface TemplatePart {
   name: string;
@@ -34,6 +35,8 @@ export interface TemplateView {
   ears: EarRest[];
   /** Head triangles next to the mouth and eye openings, where closing the mouth and resting the lids can fold the surface. */
   foldProne: Uint32Array;
+  /** Head triangles round the mouth, where the jaw bone turned open can fold a fitted face's skin (clearJawSkin). */
+  jawArea: JawArea;
   /** Every head triangle of the face, the mouth and the eye sockets, where the fit itself can fold the surface: checked once after it. */
   faceTriangles: Uint32Array;
   /** Ordered vertex ids of the face's outer boundary (head mesh). */

@@ -47,7 +47,8 @@ function parentWorldRotation(bones: Bone[], i: number): Q {
   return q;
 }
 
-function worldPositions(bones: Bone[]): Float32Array {
+/** The joints' world positions, xyz per bone. */
+export function worldPositions(bones: readonly Bone[]): Float32Array {
   const out = new Float32Array(bones.length * 3);
   const rot: Q[] = [];
   bones.forEach((b, i) => {

@@ -70,8 +70,8 @@ test('mouthLeft and mouthRight do not fold the fitted heads at the mouth\'s corn
   }
 });
 
-const jawBoneOpen = (result: PhotoPipelineResult) =>
-  poseVertices(headOf(result).geometry.positions, headOf(result).skin, result.model.bones, new Map([[BONE.jaw, axisAngle([1, 0, 0], JAW_OPEN)]]));
+const jawBoneOpen = (result: PhotoPipelineResult, angle = JAW_OPEN) =>
+  poseVertices(headOf(result).geometry.positions, headOf(result).skin, result.model.bones, new Map([[BONE.jaw, axisAngle([1, 0, 0], angle)]]));
 /** Head vertices within `cm` of the inner lip contour on the neutral head. */
 function nearLips(head: AvatarMesh, cm: number): Set<number> {
   const p = head.geometry.positions, contour = lipsInner.map((c) => [p[c * 3], p[c * 3 + 1], p[c * 3 + 2]]);
@@ -82,22 +82,15 @@ function nearLips(head: AvatarMesh, cm: number): Set<number> {
 const allTriangles = (head: AvatarMesh) => Uint32Array.from({ length: head.geometry.indices.length / 3 }, (_, t) => t);
 
 test('jawOpen and the jaw bone turned as far do not fold the fitted heads (p01-a, p07-a, p02-a, p03-a, p12-a)', { timeout: 300_000 }, async () => {
+  // p12-a's lower lip stands ahead of the upper at the corners: before the jaw's weights were cleared there
+  // (clearJawSkin), the jaw bone turned 17 degrees and more swept it through the upper rim (8 pairs at 20).
   for (const photo of ['p01-a', 'p07-a', 'p02-a', 'p03-a', 'p12-a']) {
     const result = await avatar(photo);
     const head = headOf(result);
     assert.equal(crossings(head, withShape(head, 'jawOpen')), 0, `${photo} jawOpen`);
-    const open = jawBoneOpen(result);
-    if (photo !== 'p12-a') assert.equal(crossings(head, open), 0, `${photo} jaw bone`);
-    // p12-a's chin and throat, which folded over a shorter fade; its mouth corners are the TODO below.
-    const lips = nearLips(head, 1);
-    const away = [...intersectingVertices(open, head.geometry.indices, allTriangles(head))].filter((v) => !lips.has(v));
-    assert.deepEqual(away, [], `${photo} jaw bone, away from the lips`);
+    assert.equal(crossings(head, jawBoneOpen(result)), 0, `${photo} jaw bone`);
+    assert.equal(crossings(head, jawBoneOpen(result, JAW_OPEN / 2)), 0, `${photo} jaw bone half open`);
   }
-});
-
-test('the jaw bone turned 20 degrees does not cross at p12-a\'s mouth corners', { todo: '8 pairs of crossing triangles, from 17 degrees' }, async () => {
-  const result = await avatar('p12-a');
-  assert.equal(crossings(headOf(result), jawBoneOpen(result)), 0);
 });
 
 test('eyeSquint does not bring the lower lid\'s back out through its skin (p11-a, p06-a)', { timeout: 300_000 }, async () => {
@@ -125,8 +118,11 @@ test('no shape that moves the lids crosses round the eyes (p07-a, p12-a)', { tim
   }
 });
 
-test('no shape or viseme crosses on p12-a\'s light head (1.6)', { timeout: 300_000 }, async () => {
-  const head = headOf(await avatar('p12-a', '1.6'));
+test('no shape, viseme or jaw bone turn crosses on p12-a\'s light head (1.6)', { timeout: 300_000 }, async () => {
+  const result = await avatar('p12-a', '1.6');
+  const head = headOf(result);
   assert.equal(crossings(head, head.geometry.positions), 0, 'neutral');
   assert.deepEqual(head.morphs.filter((m) => crossings(head, asUsed(head, m.name)) > 0).map((m) => m.name), []);
+  // Its lower lip's corner swept through the upper rim behind it at 20 degrees (4 pairs) before clearJawSkin.
+  assert.equal(crossings(head, jawBoneOpen(result)), 0, 'jaw bone');
 });
