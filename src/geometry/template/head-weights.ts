@@ -70,6 +70,18 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
 }
 
 /**
+ * How much longer (cm) the neck's fade into the chest is at the nape than the 4.5 cm at the throat and the sides, and
+ * from how far behind the neck's axis over how far it lengthens. The neck tilted back presses the nape together: over
+ * 4.5 cm, at 20 degrees, it folded on the 2.0 template (122 pairs of crossing triangles) and on all 18 test photos'
+ * 2.0 heads (105-160; p03-a from 15 degrees); over 7.5 they are clear to 30 degrees (1.6's coarser heads were
+ * before). The head's own fade is left as it is: the jaw's weights (its share of the head's), which the avatars'
+ * shapes are made with, stay byte for byte.
+ */
+export const NAPE_FADE = { extra: 3, from: 1, over: 3 };
+/** The neck's fade (cm) at a point `behind` cm behind the neck's axis. */
+const neckFade = (behind: number) => 4.5 + NAPE_FADE.extra * smoothstep((behind - NAPE_FADE.from) / NAPE_FADE.over);
+
+/**
  * Dense weight row (one entry per bone) of a head vertex, by height: the head (with the jaw's
  * share) above the neck, the neck blending into the chest at the neck's base and the chest into
  * the spine low in the bust, so that turning any of them bends the neck or the shoulders smoothly.
@@ -79,7 +91,8 @@ export function headRow(p: Vec3, jaw: number): number[] {
   // Below the cut the neck's share also fades out along the shoulders, away from the neck's axis, so
   // that turning the head leaves the shoulders with the chest.
   const out = Math.hypot(p[0] - NECK_AXIS[0], p[2] - NECK_AXIS[1]);
-  const neck = smoothstep((p[1] + 20) / 4.5) * (p[1] < NECK_CUT_Y ? 1 - smoothstep((out - 6.5) / 4) : 1);
+  const fade = neckFade(NECK_AXIS[1] - p[2]);
+  const neck = smoothstep((p[1] + 15.5 + fade) / fade) * (p[1] < NECK_CUT_Y ? 1 - smoothstep((out - 6.5) / 4) : 1);
   const chest = smoothstep((p[1] + 32) / 6);
   const row = new Array<number>(BONE_COUNT).fill(0);
   row[BONE.head] = head * (1 - jaw);

@@ -241,6 +241,13 @@ for (const version of versions) {
     }
   });
 
+  test(`${version}: tilting the neck back 30 degrees folds no skin at the nape`, () => {
+    // Over the sides' 4.5 cm fade into the chest (NAPE_FADE) the nape folded from 20 degrees (122 pairs of crossing triangles on 2.0).
+    const pose = new Map([[BONE.neck, axisAngle([1, 0, 0], (-30 * Math.PI) / 180)]]);
+    const head = poseVertices(tpl.head.positions, tpl.skins.head, tpl.bones, pose);
+    assert.equal(checkMesh({ ...tpl.head, positions: head }).selfIntersections, 0);
+  });
+
   test(`${version}: the eye bones turn the eyeballs about their centres`, () => {
     const eye = tpl.parts.eyeLeft, centre = tpl.eyes.left.centre;
     const posed = poseVertices(eye.positions, tpl.skins.eyeLeft, tpl.bones, new Map([[BONE.eyeLeft, axisAngle([0, 1, 0], 0.3)]]));

@@ -13,7 +13,10 @@
  *   The bone at 20 degrees crossed at p02-a's and p03-a's lower lip (5 and 3 pairs, from 15 degrees) until the
  *   neutral's lips were sealed by the lip each vertex belongs to on the template (`lipSides`); since, it crosses at
  *   p12-a's mouth corners (8 pairs, from 17 degrees; the `talk` clip opens it 8.4), whose lower lip, sealed now to
- *   the corners, stands ahead of the upper one there (jawForward 1.0 in its face's make): a TODO here.
+ *   the corners, stands ahead of the upper one there (jawForward 1.0 in its face's make). Since the avatar's jaw weights
+ *   are evened where the bone turned open would fold the fitted face (clearJawSkin), none does, on 1.6 either.
+ * - The neck tilted back presses the nape together: over the 4.5 cm fade into the chest it folded from 15 degrees on
+ *   p03-a (42 pairs; at 20 degrees 146, p12-a 105); the nape's fade is 7.5 cm now (NAPE_FADE).
  * - A squinting lower lid's back takes less of its margin's push out the further it lies from the margin; taking all of
  *   it, it came out through the skin in front of it under the lid on 5 of the 36 squints (p11-a's right eye 18
  *   vertices, p06-a's 10).
@@ -90,6 +93,15 @@ test('jawOpen and the jaw bone turned as far do not fold the fitted heads (p01-a
     assert.equal(crossings(head, withShape(head, 'jawOpen')), 0, `${photo} jawOpen`);
     assert.equal(crossings(head, jawBoneOpen(result)), 0, `${photo} jaw bone`);
     assert.equal(crossings(head, jawBoneOpen(result, JAW_OPEN / 2)), 0, `${photo} jaw bone half open`);
+  }
+});
+
+test('the neck tilted back 30 degrees folds no nape (p03-a, p12-a)', { timeout: 300_000 }, async () => {
+  for (const photo of ['p03-a', 'p12-a']) {
+    const result = await avatar(photo);
+    const head = headOf(result);
+    const back = poseVertices(head.geometry.positions, head.skin, result.model.bones, new Map([[BONE.neck, axisAngle([1, 0, 0], (-30 * Math.PI) / 180)]]));
+    assert.equal(crossings(head, back), 0, photo);
   }
 });
 
