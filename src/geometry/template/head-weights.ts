@@ -70,16 +70,17 @@ export function jawWeights(positions: ArrayLike<number>, lipsInner: readonly num
 }
 
 /**
- * How much longer (cm) the neck's fade into the chest is at the nape than the 4.5 cm at the throat and the sides, and
- * from how far behind the neck's axis over how far it lengthens. The neck tilted back presses the nape together: over
- * 4.5 cm, at 20 degrees, it folded on the 2.0 template (122 pairs of crossing triangles) and on all 18 test photos'
- * 2.0 heads (105-160; p03-a from 15 degrees); over 7.5 they are clear to 30 degrees (1.6's coarser heads were
- * before). The head's own fade is left as it is: the jaw's weights (its share of the head's), which the avatars'
- * shapes are made with, stay byte for byte.
+ * How much longer (cm) the neck's and the head's fades are where a joint turned towards them presses the skin
+ * together than the 4.5 cm at the neck's sides, and from how far behind (the nape) or ahead of (the throat) the neck's
+ * axis over how far they lengthen. Over 4.5 cm, the neck tilted back 20 degrees folded the nape on the 2.0 template
+ * (122 pairs of crossing triangles) and on all 18 test photos' 2.0 heads (105-160; p03-a from 15 degrees), and the
+ * head nodded 30 degrees folded the throat under the chin on both templates' (2.0: 231-277, 1.6: 100-137). Over 7.5
+ * both are clear to 30 degrees.
  */
-export const NAPE_FADE = { extra: 3, from: 1, over: 3 };
-/** The neck's fade (cm) at a point `behind` cm behind the neck's axis. */
-const neckFade = (behind: number) => 4.5 + NAPE_FADE.extra * smoothstep((behind - NAPE_FADE.from) / NAPE_FADE.over);
+export const PRESSED_FADE = { extra: 3, nape: { from: 1, over: 3 }, throat: { from: 3, over: 3 } };
+/** The neck's fade into the chest and the head's into the neck (cm) at a point `ahead` cm ahead of the neck's axis. */
+const neckFade = (ahead: number) => 4.5 + PRESSED_FADE.extra * smoothstep((-ahead - PRESSED_FADE.nape.from) / PRESSED_FADE.nape.over);
+const headFade = (ahead: number) => 4.5 + PRESSED_FADE.extra * smoothstep((ahead - PRESSED_FADE.throat.from) / PRESSED_FADE.throat.over);
 
 /**
  * Dense weight row (one entry per bone) of a head vertex, by height: the head (with the jaw's
@@ -87,16 +88,19 @@ const neckFade = (behind: number) => 4.5 + NAPE_FADE.extra * smoothstep((behind 
  * the spine low in the bust, so that turning any of them bends the neck or the shoulders smoothly.
  */
 export function headRow(p: Vec3, jaw: number): number[] {
-  const head = smoothstep((p[1] + 13.5) / 4.5);
+  const ahead = p[2] - NECK_AXIS[1];
+  // The jaw keeps its share of the head's weight over the sides' fade: the throat's longer fade goes to the head bone
+  // alone, so that the jaw's weights, which the avatars' shapes are made with, stay (within packing's rounding).
+  const jawCarrier = smoothstep((p[1] + 13.5) / 4.5);
+  const head = smoothstep((p[1] + 9 + headFade(ahead)) / headFade(ahead));
   // Below the cut the neck's share also fades out along the shoulders, away from the neck's axis, so
   // that turning the head leaves the shoulders with the chest.
   const out = Math.hypot(p[0] - NECK_AXIS[0], p[2] - NECK_AXIS[1]);
-  const fade = neckFade(NECK_AXIS[1] - p[2]);
-  const neck = smoothstep((p[1] + 15.5 + fade) / fade) * (p[1] < NECK_CUT_Y ? 1 - smoothstep((out - 6.5) / 4) : 1);
+  const neck = smoothstep((p[1] + 15.5 + neckFade(ahead)) / neckFade(ahead)) * (p[1] < NECK_CUT_Y ? 1 - smoothstep((out - 6.5) / 4) : 1);
   const chest = smoothstep((p[1] + 32) / 6);
   const row = new Array<number>(BONE_COUNT).fill(0);
-  row[BONE.head] = head * (1 - jaw);
-  row[BONE.jaw] = head * jaw;
+  row[BONE.head] = head - jawCarrier * jaw;
+  row[BONE.jaw] = jawCarrier * jaw;
   row[BONE.neck] = (1 - head) * neck;
   row[BONE.chest] = (1 - head) * (1 - neck) * chest;
   row[BONE.spine] = (1 - head) * (1 - neck) * (1 - chest);

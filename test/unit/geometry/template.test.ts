@@ -241,11 +241,13 @@ for (const version of versions) {
     }
   });
 
-  test(`${version}: tilting the neck back 30 degrees folds no skin at the nape`, () => {
-    // Over the sides' 4.5 cm fade into the chest (NAPE_FADE) the nape folded from 20 degrees (122 pairs of crossing triangles on 2.0).
-    const pose = new Map([[BONE.neck, axisAngle([1, 0, 0], (-30 * Math.PI) / 180)]]);
-    const head = poseVertices(tpl.head.positions, tpl.skins.head, tpl.bones, pose);
-    assert.equal(checkMesh({ ...tpl.head, positions: head }).selfIntersections, 0);
+  test(`${version}: the neck tilted back 30 degrees folds no nape, the head nodded 30 degrees no throat`, () => {
+    // Over the sides' 4.5 cm fades (PRESSED_FADE) the nape folded from 20 degrees (122 pairs of crossing triangles on
+    // 2.0) and the throat under the chin at 30 (2.0 262, 1.6 126).
+    for (const [bone, degrees] of [[BONE.neck, -30], [BONE.head, 30]]) {
+      const head = poseVertices(tpl.head.positions, tpl.skins.head, tpl.bones, new Map([[bone, axisAngle([1, 0, 0], (degrees * Math.PI) / 180)]]));
+      assert.equal(checkMesh({ ...tpl.head, positions: head }).selfIntersections, 0, `bone ${bone} at ${degrees} degrees`);
+    }
   });
 
   test(`${version}: the eye bones turn the eyeballs about their centres`, () => {

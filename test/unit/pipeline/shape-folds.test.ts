@@ -15,8 +15,9 @@
  *   p12-a's mouth corners (8 pairs, from 17 degrees; the `talk` clip opens it 8.4), whose lower lip, sealed now to
  *   the corners, stands ahead of the upper one there (jawForward 1.0 in its face's make). Since the avatar's jaw weights
  *   are evened where the bone turned open would fold the fitted face (clearJawSkin), none does, on 1.6 either.
- * - The neck tilted back presses the nape together: over the 4.5 cm fade into the chest it folded from 15 degrees on
- *   p03-a (42 pairs; at 20 degrees 146, p12-a 105); the nape's fade is 7.5 cm now (NAPE_FADE).
+ * - The neck tilted back presses the nape together, the head nodded the throat under the chin: over the 4.5 cm fades
+ *   the nape folded from 15 degrees on p03-a (42 pairs; at 20 degrees 146, p12-a 105), the throat at 30 degrees (256,
+ *   259); both fades are 7.5 cm there now (PRESSED_FADE).
  * - A squinting lower lid's back takes less of its margin's push out the further it lies from the margin; taking all of
  *   it, it came out through the skin in front of it under the lid on 5 of the 36 squints (p11-a's right eye 18
  *   vertices, p06-a's 10).
@@ -96,12 +97,14 @@ test('jawOpen and the jaw bone turned as far do not fold the fitted heads (p01-a
   }
 });
 
-test('the neck tilted back 30 degrees folds no nape (p03-a, p12-a)', { timeout: 300_000 }, async () => {
+test('the neck tilted back 30 degrees folds no nape, the head nodded 30 degrees no throat (p03-a, p12-a)', { timeout: 300_000 }, async () => {
   for (const photo of ['p03-a', 'p12-a']) {
     const result = await avatar(photo);
     const head = headOf(result);
-    const back = poseVertices(head.geometry.positions, head.skin, result.model.bones, new Map([[BONE.neck, axisAngle([1, 0, 0], (-30 * Math.PI) / 180)]]));
-    assert.equal(crossings(head, back), 0, photo);
+    for (const [bone, degrees] of [[BONE.neck, -30], [BONE.head, 30]]) {
+      const posed = poseVertices(head.geometry.positions, head.skin, result.model.bones, new Map([[bone, axisAngle([1, 0, 0], (degrees * Math.PI) / 180)]]));
+      assert.equal(crossings(head, posed), 0, `${photo} bone ${bone} at ${degrees} degrees`);
+    }
   }
 });
 
