@@ -6,7 +6,9 @@ transparent background); with `closeups` instead -eyes.png, -eye-close.png (the 
 -eyes-closed-below.png and -mouth.png (jawOpen at 1); with `mouth` instead -mouth.png, -mouth-aa.png
 (viseme_aa), -mouth-tongue.png (tongueOut) from the front and -mouth-three-quarter.png (jawOpen); with `hair` instead -hair-front.png, -hair-side.png,
 -hair-back.png and -hair-three-quarter.png, close on the head from a little above; with `jaw` instead -jaw-side.png and
--jaw-below.png, the jaw bone turned open 20 degrees (as a rig opens the mouth), from the side and from below the chin. The avatar's frame is Y up, face along +Z; Blender's importer turns it
+-jaw-below.png, the jaw bone turned open 20 degrees (as a rig opens the mouth), from the side and from below the chin;
+with `neck` instead -neck-back.png (the neck bone tilted back 30 degrees: the nape from the side, behind) and
+-head-nod.png (the head bone nodded 30 degrees forward: the throat from the side, below). The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -22,6 +24,7 @@ closeups = 'closeups' in argv[3:]
 hair = 'hair' in argv[3:]
 mouth = 'mouth' in argv[3:]
 jaw = 'jaw' in argv[3:]
+neck = 'neck' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -132,21 +135,38 @@ if mouth:
     shoot('mouth-three-quarter', (0.6, -0.8, 0.1), centre, 8 * unit)
     sys.exit(0)
 
-if jaw:
-    # The jaw bone turned open about the world's X axis through its joint (the importer keeps the avatar's X), the
-    # chin going down and back; the imported clips would override the pose.
+def turn_bone(name, degrees):
+    """Turns a bone about the world's X axis through its joint (the importer keeps the avatar's X; positive: the
+    chin down and back), every other bone at rest; the imported clips would override the pose."""
     armature = next(o for o in scene.objects if o.type == 'ARMATURE')
     armature.animation_data_clear()
     armature.data.pose_position = 'POSE'
-    bone = armature.pose.bones['jaw']
+    for other in armature.pose.bones:
+        other.matrix_basis = Matrix()
+    bpy.context.view_layer.update()
+    bone = armature.pose.bones[name]
     joint = armature.matrix_world @ bone.bone.head_local
-    turn = Matrix.Translation(joint) @ Matrix.Rotation(math.radians(20), 4, 'X') @ Matrix.Translation(-joint)
+    turn = Matrix.Translation(joint) @ Matrix.Rotation(math.radians(degrees), 4, 'X') @ Matrix.Translation(-joint)
     bone.matrix = armature.matrix_world.inverted() @ turn @ armature.matrix_world @ bone.bone.matrix_local
     bpy.context.view_layer.update()
+
+
+if jaw:
+    turn_bone('jaw', 20)
     # Under the chin, where the skin between the jaw and the throat folds if any does (Blender's +Y is the back).
     chin = (eye_left + eye_right) / 2 + Vector((0, 3 * unit, -12 * unit))
     shoot('jaw-side', (1, -0.25, -0.1), chin, 18 * unit)
     shoot('jaw-below', (0.35, -0.6, -0.75), chin, 18 * unit)
+    sys.exit(0)
+
+if neck:
+    # The head looking up on the neck bone, the nape from the side and behind; nodding on the head bone, the throat
+    # from the side and below.
+    eyes = (eye_left + eye_right) / 2
+    turn_bone('neck', -30)
+    shoot('neck-back', (1, 1.1, 0.05), eyes + Vector((0, 9 * unit, -16 * unit)), 20 * unit)
+    turn_bone('head', 30)
+    shoot('head-nod', (1, -0.3, -0.3), eyes + Vector((0, 3 * unit, -11 * unit)), 20 * unit)
     sys.exit(0)
 
 if hair:
