@@ -2,7 +2,7 @@
  * The last stages both inputs (photo and head mesh) share: the AvatarModel assembled from the fitted
  * geometry, its textures encoded, and the preview rendered under the photo-texture light.
  */
-import type { AvatarMesh, AvatarModel, Material, MeshData, MorphTarget, Skin } from '../model/avatar.ts';
+import type { AvatarMesh, AvatarModel, Bone, Material, MeshData, MorphTarget, Skin } from '../model/avatar.ts';
 import type { TemplateView } from './template-view.ts';
 import { surfaceMapName } from './surface-maps.ts';
 import type { PipelineResult } from './types.ts';
@@ -36,18 +36,29 @@ const PART_MATERIALS: Partial<Record<string, Partial<Material>>> = {
   caruncle: { roughness: 0.3 },
 };
 
+/** The rig fitted to an avatar: its skeleton, and its head's skin (the template's unless its jaw's weights were cleared). */
+export interface FittedRig {
+  bones: Bone[];
+  headSkin: Skin;
+}
+
+/** The skeleton moved with the fit, and the jaw's weights cleared where the jaw bone would fold the neutral `head` (clearJawSkin). */
+export function fitRig(tpl: TemplateView, fitted: FittedHead, head: ArrayLike<number>): FittedRig {
+  const bones = fitBones(tpl.bones, fitted);
+  const pivot = worldPositions(bones).subarray(3 * BONE.jaw, 3 * BONE.jaw + 3);
+  const headSkin = clearJawSkin(head, tpl.meshes[0].skin, { bone: BONE.jaw, head: BONE.head, pivot: [pivot[0], pivot[1], pivot[2]] }, tpl.jawArea);
+  return { bones, headSkin };
+}
+
 export function assemble(
   tpl: TemplateView,
   geometries: MeshData[],
-  fitted: FittedHead,
+  rig: FittedRig,
   images: Map<string, RgbaImage>,
   morphs: Partial<Record<string, MorphTarget[]>> | undefined,
   hair?: { geometry: MeshData; skin: Skin },
 ): AvatarModel {
   const materials: Material[] = [];
-  const bones = fitBones(tpl.bones, fitted);
-  const pivot = worldPositions(bones).subarray(3 * BONE.jaw, 3 * BONE.jaw + 3);
-  const headSkin = clearJawSkin(geometries[0].positions, tpl.meshes[0].skin, { bone: BONE.jaw, head: BONE.head, pivot: [pivot[0], pivot[1], pivot[2]] }, tpl.jawArea);
   const meshes: AvatarMesh[] = tpl.meshes.map((m, i) => {
     const texture = (name: string) => (images.has(name) ? name : undefined);
     const roughnessMap = texture(surfaceMapName(m.name, 'metallicRoughness'));
@@ -64,7 +75,7 @@ export function assemble(
       alphaMode: 'OPAQUE',
       ...PART_MATERIALS[m.name],
     });
-    return { name: m.name, geometry: geometries[i], material: m.name, skin: i === 0 ? headSkin : m.skin, morphs: morphs?.[m.name] ?? [] };
+    return { name: m.name, geometry: geometries[i], material: m.name, skin: i === 0 ? rig.headSkin : m.skin, morphs: morphs?.[m.name] ?? [] };
   });
   if (hair) {
     // Cards with coverage in alpha, seen from both sides; MASK rather than BLEND so that every viewer
@@ -86,7 +97,7 @@ export function assemble(
     name: 'avatar',
     template: tpl.version,
     meshes,
-    bones,
+    bones: rig.bones,
     materials,
     textures: [],
     animations: [],

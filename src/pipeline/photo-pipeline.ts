@@ -19,7 +19,7 @@ import {
   type ShapeSource,
 } from './helper-thread.ts';
 import type { PhotoTexturePrep } from './photo-prep.ts';
-import { assemble, startPreviews } from './output.ts';
+import { assemble, fitRig, startPreviews } from './output.ts';
 import { imagesInSharedMemory, ReusedSharedMemory, type SharedAllocator } from './shared-memory.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-textures.ts';
@@ -190,6 +190,9 @@ export class PhotoPipeline implements Pipeline {
     encoding.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
     lap('textures', 45);
 
+    // While the helper finishes the shapes. Resting the lids (below) moves nothing round the mouth, where the jaw's
+    // weights are cleared.
+    const rig = fitRig(tpl, fitted, fitted.head);
     const {
       shapes: { morphs, animations, rest },
       ms: shapesMs,
@@ -204,7 +207,7 @@ export class PhotoPipeline implements Pipeline {
     // The PBR maps are the template's, baked and encoded once for all its avatars.
     const maps = surfaceMaps(tpl);
     const images = new Map([...textures.images, ...maps.images]);
-    const model = assemble(tpl, geometries, fitted, images, morphs, hairMesh);
+    const model = assemble(tpl, geometries, rig, images, morphs, hairMesh);
     model.animations = animations;
     lap('assembly', 65);
 

@@ -10,8 +10,8 @@ import { neighbourLists, type NeighbourLists } from '../mesh/adjacency.ts';
  * rim behind it (8 pairs of crossing triangles on 2.0 from 17 degrees, 4 on 1.6). Where the jaw bone, turned open to
  * each of TURNS, folds the skin round the mouth (the area), each crossing pair's corners take SHARE of the way to the
  * pair's mean jaw weight and their neighbours SPREAD of that change, in rounds, until nothing crosses: two triangles
- * of one weight turn as one. The head keeps the rest of its head and jaw weights' sum. The skin is returned as it was
- * where nothing crosses (the template's arrays, shared by every avatar), else as a copy with the weights changed.
+ * of one weight turn as one. The head bone takes what the jaw gives up, and the jaw what the head does. The skin is
+ * returned as it was where nothing crosses (the template's arrays, shared by every avatar), else as a copy.
  * The jaw turns about the x axis through `pivot`: the rig's bones keep identity rest rotations (template/rig.ts).
  */
 export function clearJawSkin(positions: ArrayLike<number>, skin: Skin, jaw: { bone: number; head: number; pivot: Vec3 }, area: JawArea): Skin {

@@ -13,7 +13,7 @@ import { LID_REST, featureShapes, restLids, stageClock, supportsMeta } from '../
 import { analyseFace } from '../face/analyse.ts';
 import { FACE_POINTS } from '../face/pose.ts';
 import type { TemplateView } from '../template-view.ts';
-import { assemble, startPreviews } from '../output.ts';
+import { assemble, fitRig, startPreviews } from '../output.ts';
 import { encodeAvatarTextures, PART_ALPHA_TEXTURES } from '../part-textures.ts';
 import { placeBoundParts } from '../../geometry/template/bound-parts.ts';
 import { loadScan, type Scan } from './scan.ts';
@@ -71,7 +71,7 @@ export async function runMeshPipeline(
   lap('textures', 55);
 
   restLids(tpl, geometries, rest);
-  const model = assemble(tpl, geometries, fitted, textures.images, morphs);
+  const model = assemble(tpl, geometries, fitRig(tpl, fitted, geometries[0].positions), textures.images, morphs);
   model.animations = animations;
   lap('assembly', 65);
 

@@ -10,7 +10,6 @@ import { surfaceMapName, surfaceMaps } from '../../../src/pipeline/surface-maps.
 import { vertexOcclusion, yawFreeEyeOcclusion } from '../../../src/geometry/texture/bake-surface-maps.ts';
 import { assemble } from '../../../src/pipeline/output.ts';
 import type { RgbaImage } from '../../../src/geometry/render/image.ts';
-import type { FittedHead } from '../../../src/geometry/fit/fit-head.ts';
 import { BOUND_PART_NAMES } from '../../../src/geometry/template/types.ts';
 
 const tpl = loadTemplateView('1.6');
@@ -86,8 +85,8 @@ test('normal map: unit normals facing out, with detail on the face', () => {
 
 test('every mesh material names its three maps, and each is encoded (the clear films, lash cards and caruncle have none)', async () => {
   const geometries = tpl.meshes.map((m) => m.geometry);
-  const fitted = { global: { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] } } as unknown as FittedHead;
-  const model = assemble(tpl, geometries, { ...fitted, head: geometries[0].positions, parts: {}, eyes: {}, deform: (points: Float32Array) => points } as unknown as FittedHead, maps.images, undefined);
+  // The template's own rig, as a fit that moved nothing leaves it.
+  const model = assemble(tpl, geometries, { bones: tpl.bones, headSkin: tpl.meshes[0].skin }, maps.images, undefined);
   const names = new Set((await maps.textures).map((t) => t.name));
   const bound = new Set<string>(BOUND_PART_NAMES);
   for (const m of model.materials) {
