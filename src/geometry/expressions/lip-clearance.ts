@@ -2,7 +2,7 @@ import { triangleBoxes } from '../mesh/box-grid.ts';
 import { overlappingBoxPairs, type BoxPartners } from '../mesh/box-sweep.ts';
 import { fanLiesFlat, fansOf, type Fans } from '../mesh/fans.ts';
 import { gatherVec3 } from '../mesh/gather.ts';
-import { inBoxAround } from '../mesh/near-points.ts';
+import { withinReach } from '../mesh/near-points.ts';
 import { smoothstep } from '../mesh/smoothstep.ts';
 import { trianglesIntersect } from '../mesh/triangle-tests.ts';
 import type { HeadTemplate } from '../template/types.ts';
@@ -373,8 +373,7 @@ function lipTopology(template: HeadTemplate, rim: readonly number[]): LipTopolog
   // The head's, then the teeth's: a lip held back must not go into them.
   for (const mesh of [template.head, template.parts.teeth]) {
     const q = mesh.positions, { indices } = mesh;
-    const near = inBoxAround(q, rimPoints, reach);
-    for (let v = 0; v < near.length; v++) if (near[v]) near[v] = rim.some((r) => Math.hypot(q[3 * v] - p[3 * r], q[3 * v + 1] - p[3 * r + 1], q[3 * v + 2] - p[3 * r + 2]) < reach) ? 1 : 0;
+    const near = withinReach(q, rimPoints, reach);
     const local = new Int32Array(near.length).fill(-1);
     for (let t = 0; t < indices.length; t += 3) {
       if (!near[indices[t]] && !near[indices[t + 1]] && !near[indices[t + 2]]) continue;

@@ -1,6 +1,6 @@
 import type { Skin, Vec3 } from '../../model/avatar.ts';
 import { forEachSelfIntersection } from '../mesh/checks.ts';
-import { inBoxAround } from '../mesh/near-points.ts';
+import { withinReach } from '../mesh/near-points.ts';
 import { neighbourLists, type NeighbourLists } from '../mesh/adjacency.ts';
 
 /**
@@ -82,11 +82,7 @@ export interface JawArea {
 /** The head's triangles with a corner within `reach` of the lips' inner contour (the template's, once). */
 export function jawArea(positions: ArrayLike<number>, indices: ArrayLike<number>, lipsInner: readonly number[], reach: number): JawArea {
   const lips = Float32Array.from(lipsInner.flatMap((v) => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]]));
-  const near = inBoxAround(positions, lips, reach);
-  for (let v = 0; v < near.length; v++) {
-    if (!near[v]) continue;
-    near[v] = lipsInner.some((c) => Math.hypot(positions[3 * c] - positions[3 * v], positions[3 * c + 1] - positions[3 * v + 1], positions[3 * c + 2] - positions[3 * v + 2]) < reach) ? 1 : 0;
-  }
+  const near = withinReach(positions, lips, reach);
   const local = new Int32Array(near.length).fill(-1), vertices: number[] = [], triangles: number[] = [];
   let edges = 0;
   for (let t = 0; t < indices.length; t += 3) {

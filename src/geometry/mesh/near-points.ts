@@ -16,6 +16,19 @@ export function inBoxAround(positions: ArrayLike<number>, points: ArrayLike<numb
   return inside;
 }
 
+/** Per vertex of `positions`, 1 where it lies within `reach` of one of `points` (both packed xyz), else 0. */
+export function withinReach(positions: ArrayLike<number>, points: ArrayLike<number>, reach: number): Uint8Array {
+  const near = inBoxAround(positions, points, reach);
+  for (let v = 0; v < near.length; v++) {
+    if (!near[v]) continue;
+    near[v] = 0;
+    for (let i = 0; i < points.length && !near[v]; i += 3) {
+      if (Math.hypot(positions[3 * v] - points[i], positions[3 * v + 1] - points[i + 1], positions[3 * v + 2] - points[i + 2]) < reach) near[v] = 1;
+    }
+  }
+  return near;
+}
+
 /** The triangles of `indices` (their three vertex indices each, in order) with a corner where `inside` is 1. */
 export function trianglesWithCornerIn(indices: ArrayLike<number>, inside: Uint8Array): Uint32Array {
   const kept: number[] = [];
