@@ -8,8 +8,8 @@ const HEAD = 4, JAW = 5;
 const PIVOT: Vec3 = [0, 2, -6];
 
 /**
- * Two sheets (2 cm wide, 4 cm tall, 8 x 8 cells) facing forward, `gap` cm apart: the back one on the head, the front one on the
- * jaw, as a fitted face can bring the lower lip against the upper lip's rim. Their corners' jaw weights are `back` and `front`.
+ * Two sheets (2 cm wide, 4 cm tall, 8 x 8 cells) facing forward, `gap` cm apart, as a fitted face can bring the lower
+ * lip against the upper lip's rim: their vertices' jaw weights are `back` and `front`, the rest the head's.
  */
 function sheets(gap: number, back: number, front: number) {
   const n = 8, positions: number[] = [], indices: number[] = [], jaw: number[] = [];
