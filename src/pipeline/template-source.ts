@@ -9,6 +9,8 @@ import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
 import { jawArea } from '../geometry/fit/jaw-skin.ts';
 import { grow, vertexNeighbours } from '../geometry/mesh/adjacency.ts';
+import { withinReach } from '../geometry/mesh/near-points.ts';
+import { gatherVec3 } from '../geometry/mesh/gather.ts';
 import { FACE_POINTS } from './face/pose.ts';
 import { smoothstep } from '../geometry/mesh/smoothstep.ts';
 
@@ -136,9 +138,8 @@ const FOLD_RADIUS = 1;
 
 /** The candidates within `radius` of any of the anchor vertices. */
 function near(positions: Float32Array, candidates: readonly number[], anchors: readonly number[], radius: number): number[] {
-  return candidates.filter((v) =>
-    anchors.some((a) => Math.hypot(positions[v * 3] - positions[a * 3], positions[v * 3 + 1] - positions[a * 3 + 1], positions[v * 3 + 2] - positions[a * 3 + 2]) < radius),
-  );
+  const within = withinReach(positions, gatherVec3(positions, anchors), radius);
+  return candidates.filter((v) => within[v]);
 }
 
 /** Rings of the pinna checked with an ear's stem: a stem gone back towards the warp crossed the pinna beside it. */

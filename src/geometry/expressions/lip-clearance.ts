@@ -365,7 +365,7 @@ function lipTopology(template: HeadTemplate, rim: readonly number[]): LipTopolog
   if (topology) return topology;
   const p = template.head.positions;
   const reach = AREA * mouthUnitOf(p);
-  const rimPoints = Float32Array.from(rim.flatMap((v) => [p[3 * v], p[3 * v + 1], p[3 * v + 2]]));
+  const rimPoints = gatherVec3(p, rim);
   const vertices: number[] = [], triangles: number[] = [];
   let headCount = 0, headTriangles = 0;
   // Only the head's vertices within reach move: every triangle round one of them is in the area, so it is looked at.

@@ -1,6 +1,7 @@
 import type { Skin, Vec3 } from '../../model/avatar.ts';
 import { forEachSelfIntersection } from '../mesh/checks.ts';
 import { withinReach } from '../mesh/near-points.ts';
+import { gatherVec3 } from '../mesh/gather.ts';
 import { neighbourLists, type NeighbourLists } from '../mesh/adjacency.ts';
 
 /**
@@ -81,8 +82,7 @@ export interface JawArea {
 
 /** The head's triangles with a corner within `reach` of the lips' inner contour (the template's, once). */
 export function jawArea(positions: ArrayLike<number>, indices: ArrayLike<number>, lipsInner: readonly number[], reach: number): JawArea {
-  const lips = Float32Array.from(lipsInner.flatMap((v) => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]]));
-  const near = withinReach(positions, lips, reach);
+  const near = withinReach(positions, gatherVec3(positions, lipsInner), reach);
   const local = new Int32Array(near.length).fill(-1), vertices: number[] = [], triangles: number[] = [];
   let edges = 0;
   for (let t = 0; t < indices.length; t += 3) {
