@@ -172,7 +172,7 @@ export class PhotoPipeline implements Pipeline {
       warp: avatarWarp(library.warp, head.geometry.positions, fitted.head),
       avatar: avatarHead,
     });
-    const hairMesh = choice && fitHair(library, choice.style.mesh, choice.positions, choice.centre, fitted.head, HAIR_MARGIN);
+    const hairMesh = choice && fitHair(library, choice.style, choice.positions, choice.centre, fitted.head, HAIR_MARGIN);
     lap('hair', 40);
 
     const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;

@@ -6,7 +6,6 @@
  */
 import type { MeshData, Skin, Vec3 } from '../../model/avatar.ts';
 import { factorRbf, solveRbf, type RbfFactor, type RbfWarp } from '../fit/rbf.ts';
-import { BONE } from '../template/types.ts';
 import { hypot3 } from '../mesh/vec.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import type { TriangleBvh } from '../spatial/triangle-bvh.ts';
@@ -119,7 +118,7 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
 /**
  * A library style on an avatar (`positions`: carried onto it, warpedStyle; `centre`: the cranium's centre carried
  * the same way; `lib.outer`: the head's outer vertices, as HairLibrary holds them), kept `margin` outside the
- * avatar's head (`avatar`: the fitted head's positions, numbered as the template's `lib.body`) and bust, on the head bone.
+ * avatar's head (`avatar`: the fitted head's positions, numbered as the template's `lib.body`) and bust, with the style's skin.
  * The normals stay the style's (away from the cranium, the way hair is lit); the warp hardly turns them.
  * Above the ears' top the push takes the surface towards each vertex, not the outermost of the map's cells around
  * it: the style was built clear of the template's ears already, and on the avatar the cells' maximum took an ear's
@@ -127,16 +126,10 @@ function styleAt(root: Float32Array, full: Float32Array, volume: ArrayLike<numbe
  * p04-a, beyond the photo's outline). Lower down hair may hang over an ear, and only the cells' maximum keeps its
  * triangles, not just its vertices, out of the ear. The exact closest-point test after it keeps every vertex outside.
  */
-export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face: { earTop: number } }, style: MeshData, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
+export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face: { earTop: number } }, style: { mesh: MeshData; skin: Skin }, placed: Float32Array, centre: Vec3, avatar: Float32Array, margin: number): FittedHair {
   const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, lib.face.earTop + EAR_SLACK);
   keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
-  const n = positions.length / 3;
-  const joints = new Uint16Array(n * 4);
-  const weights = new Float32Array(n * 4);
-  for (let v = 0; v < n; v++) {
-    joints[v * 4] = BONE.head;
-    weights[v * 4] = 1;
-  }
-  return { geometry: { positions, normals: style.normals, uvs: style.uvs, indices: style.indices }, skin: { joints, weights } };
+  const { normals, uvs, indices } = style.mesh;
+  return { geometry: { positions, normals, uvs, indices }, skin: style.skin };
 }

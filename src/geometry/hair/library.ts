@@ -2,7 +2,7 @@
  * The hairstyle library of a head template: every style of styles.ts grown over the template's cranium,
  * built on first use and kept (the pipeline only fits the chosen one).
  */
-import type { MeshData, TemplateVersion } from '../../model/avatar.ts';
+import type { MeshData, Skin, TemplateVersion } from '../../model/avatar.ts';
 import type { HeadTemplate } from '../template/types.ts';
 import { generateHairstyle, orientFaces, type CardBudget, type FaceClearance } from './cards.ts';
 import { craniumCentre, scalpMap, type ScalpMap } from './scalp-map.ts';
@@ -10,6 +10,7 @@ import { HAIRSTYLES, type HairStyle } from './styles.ts';
 import { keepOutside, keepOutsideMesh, OUTSIDE_PASSES } from './keep-outside.ts';
 import { TriangleBvh } from '../spatial/triangle-bvh.ts';
 import { scalpWarp, type ScalpWarp } from './fit-hair.ts';
+import { hairSkin } from './hair-skin.ts';
 
 /** Triangle budgets per template (the issue's: 5,000 for 2.0, 2,000 for 1.6). */
 export const HAIR_BUDGET: Record<TemplateVersion, CardBudget> = {
@@ -22,6 +23,8 @@ export interface LibraryStyle {
   mesh: MeshData;
   /** An index over the mesh's triangles, for refitting to the style fitted on an avatar (TriangleBvh.refit). */
   tree: TriangleBvh;
+  /** Its skin, the same on every avatar (hair-skin.ts). */
+  skin: Skin;
 }
 
 export interface HairLibrary {
@@ -98,7 +101,7 @@ function buildLibrary(t: HeadTemplate, coverage: Float32Array): HairLibrary {
     keepOutsideMesh(mesh.positions, body, HAIR_MARGIN, OUTSIDE_PASSES);
     // A push can fold a triangle over: wind it again.
     orientFaces(mesh);
-    return { style, mesh, tree: TriangleBvh.build(mesh.positions, mesh.indices) };
+    return { style, mesh, tree: TriangleBvh.build(mesh.positions, mesh.indices), skin: hairSkin(mesh, body, t.head.indices, t.skins.head) };
   });
   return { map, face, styles, warp: scalpWarp(p, outer), outer, body };
 }
