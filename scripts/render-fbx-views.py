@@ -8,7 +8,9 @@ transparent background); with `closeups` instead -eyes.png, -eye-close.png (the 
 -hair-back.png and -hair-three-quarter.png, close on the head from a little above; with `jaw` instead -jaw-side.png and
 -jaw-below.png, the jaw bone turned open 20 degrees (as a rig opens the mouth), from the side and from below the chin;
 with `neck` instead -neck-back.png (the neck bone tilted back 30 degrees: the nape from the side, behind) and
--head-nod.png (the head bone nodded 30 degrees forward: the throat from the side, below). The avatar's frame is Y up, face along +Z; Blender's importer turns it
+-head-nod.png (the head bone nodded 30 degrees forward: the throat from the side, below); with `hair-pose` instead
+-pose-back.png (the neck tilted back 30 degrees), -pose-turn.png (the neck turned 40) and -pose-roll.png (the head
+rolled 30), the hair and the shoulders from behind. The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -22,6 +24,7 @@ fbx, prefix = argv[0], argv[1]
 size = int(argv[2]) if len(argv) > 2 else 480
 closeups = 'closeups' in argv[3:]
 hair = 'hair' in argv[3:]
+hair_pose = 'hair-pose' in argv[3:]
 mouth = 'mouth' in argv[3:]
 jaw = 'jaw' in argv[3:]
 neck = 'neck' in argv[3:]
@@ -135,9 +138,9 @@ if mouth:
     shoot('mouth-three-quarter', (0.6, -0.8, 0.1), centre, 8 * unit)
     sys.exit(0)
 
-def turn_bone(name, degrees):
-    """Turns a bone about the world's X axis through its joint (the importer keeps the avatar's X; positive: the
-    chin down and back), every other bone at rest; the imported clips would override the pose."""
+def turn_bone(name, degrees, axis='X'):
+    """Turns a bone about a world axis through its joint, every other bone at rest; the imported clips would override
+    the pose. X is the avatar's X (positive: the chin down and back), Z its up (a turn), Y its back (a roll)."""
     armature = next(o for o in scene.objects if o.type == 'ARMATURE')
     armature.animation_data_clear()
     armature.data.pose_position = 'POSE'
@@ -146,7 +149,7 @@ def turn_bone(name, degrees):
     bpy.context.view_layer.update()
     bone = armature.pose.bones[name]
     joint = armature.matrix_world @ bone.bone.head_local
-    turn = Matrix.Translation(joint) @ Matrix.Rotation(math.radians(degrees), 4, 'X') @ Matrix.Translation(-joint)
+    turn = Matrix.Translation(joint) @ Matrix.Rotation(math.radians(degrees), 4, axis) @ Matrix.Translation(-joint)
     bone.matrix = armature.matrix_world.inverted() @ turn @ armature.matrix_world @ bone.bone.matrix_local
     bpy.context.view_layer.update()
 
@@ -167,6 +170,19 @@ if neck:
     shoot('neck-back', (1, 1.1, 0.05), eyes + Vector((0, 9 * unit, -16 * unit)), 20 * unit)
     turn_bone('head', 30)
     shoot('head-nod', (1, -0.3, -0.3), eyes + Vector((0, 3 * unit, -11 * unit)), 20 * unit)
+    sys.exit(0)
+
+if hair_pose:
+    # The hair with the head posed: looking up on the neck (the nape from the side, behind), turned on the neck
+    # (from behind, three-quarter) and rolled on the head (from behind): where hanging hair meets the neck and back.
+    eyes = (eye_left + eye_right) / 2
+    centre = eyes + Vector((0, 6 * unit, -9 * unit))
+    turn_bone('neck', -30)
+    shoot('pose-back', (1, 1.1, 0.05), centre, 40 * unit)
+    turn_bone('neck', 40, 'Z')
+    shoot('pose-turn', (0.6, 1, 0.15), centre, 40 * unit)
+    turn_bone('head', 30, 'Y')
+    shoot('pose-roll', (0, 1, 0.1), centre, 40 * unit)
     sys.exit(0)
 
 if hair:
