@@ -582,11 +582,17 @@ const SKIN_HUE = 0.025;
  */
 const NECK_SKIN = { darkest: 0.7, brightest: 1.2 };
 const chromaticity = (c: ArrayLike<number>) => [c[0] / (c[0] + c[1] + c[2] || 1), c[1] / (c[0] + c[1] + c[2] || 1)];
+/** How far `c`'s chromaticity lies from `skin`'s. */
+const hueDistance = (c: ArrayLike<number>, skin: Rgb) => {
+  const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin);
+  return Math.hypot(cr - sr, cg - sg);
+};
 
 /** `c` with its chromaticity moved towards `skin`'s until within SKIN_HUE of it, its sum (r + g + b) kept. */
 function nearSkinHue(c: number[], skin: Rgb): number[] {
-  const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), off = Math.hypot(cr - sr, cg - sg);
+  const off = hueDistance(c, skin);
   if (off <= SKIN_HUE) return c;
+  const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin);
   const kept = SKIN_HUE / off, sum = c[0] + c[1] + c[2];
   const r = sr + (cr - sr) * kept, g = sg + (cg - sg) * kept;
   return [r * sum, g * sum, (1 - r - g) * sum];
@@ -605,8 +611,8 @@ function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: n
     const g = input.photoGain;
     // Under the same white balance and light as the face's anchors, which `skin` already is.
     const c = g ? applyGains(medianPatch(input.photo, x, y, radius), [g[v * 3], g[v * 3 + 1], g[v * 3 + 2]]) : medianPatch(input.photo, x, y, radius);
-    const [cr, cg] = chromaticity(c), [sr, sg] = chromaticity(skin), ratio = rec601Luma(c) / lum;
-    if (Math.hypot(cr - sr, cg - sg) > SKIN_HUE || ratio < NECK_SKIN.darkest || ratio > NECK_SKIN.brightest) return [];
+    const ratio = rec601Luma(c) / lum;
+    if (hueDistance(c, skin) > SKIN_HUE || ratio < NECK_SKIN.darkest || ratio > NECK_SKIN.brightest) return [];
     return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: [...c] }];
   });
 }
