@@ -80,7 +80,7 @@ function deepestInPoses(tpl: ReturnType<typeof loadTemplateView>, hair: MeshData
 
 /**
  * Deepest a hair vertex may go into the body in POSES, cm. Hair squeezed into a crease goes in a little (the
- * templates' deepest: 0.6 cm, long hair under the rolled head); on the head bone alone long hair went 5-9 cm in.
+ * templates' deepest: 0.46 cm, 1.6's shoulder-length hair with the head back); on the head bone alone 5-9 cm.
  */
 const MAX_DEPTH = 1;
 
