@@ -49,8 +49,11 @@ export function hairSkin(hair: MeshData, body: TriangleBvh, bodyIndices: ArrayLi
     hold[v] = 1 - smoothstepBetween(HOLD.near, HOLD.far, hit.distance);
   }
   const around = neighbourLists(n, hair.indices);
+  const named = new Uint8Array(BONE_COUNT);
+  for (let i = 0; i < under.length; i++) if (under[i] > 0) named[i % BONE_COUNT] = 1;
+  const bones = [...named.keys()].filter((j) => named[j] === 1);
   let rows: Float64Array = under;
-  for (let pass = 0; pass < EVEN_PASSES; pass++) rows = evenedHeld(rows, around, under, hold);
+  for (let pass = 0; pass < EVEN_PASSES; pass++) rows = evenedHeld(rows, around, under, hold, bones);
   return packSkin(Array.from({ length: n }, (_, v) => Array.from(rows.subarray(v * BONE_COUNT, (v + 1) * BONE_COUNT))));
 }
 
@@ -58,13 +61,17 @@ function addRow(rows: Float64Array, row: number, skin: Skin, vertex: number, sha
   for (let k = 0; k < 4; k++) rows[row + skin.joints[vertex * 4 + k]] += share * skin.weights[vertex * 4 + k];
 }
 
-/** Each row averaged with its neighbours' mean, half and half, then moved the share `hold` of the way back to `under` (new rows). */
-function evenedHeld(rows: Float64Array, around: NeighbourLists, under: Float64Array, hold: Float64Array): Float64Array {
-  const out = new Float64Array(rows.length);
+/**
+ * Each row averaged with its neighbours' mean, half and half, then moved the share `hold` of the way back to `under`
+ * (new rows); only the `bones` any row names change, and a row held wholly stays `under`'s.
+ */
+function evenedHeld(rows: Float64Array, around: NeighbourLists, under: Float64Array, hold: Float64Array, bones: readonly number[]): Float64Array {
+  const out = under.slice();
   for (let v = 0; v < hold.length; v++) {
+    if (hold[v] === 1) continue;
     const row = v * BONE_COUNT;
     const first = around.start[v], count = around.start[v + 1] - first;
-    for (let j = 0; j < BONE_COUNT; j++) {
+    for (const j of bones) {
       let sum = 0;
       for (let i = first; i < first + count; i++) sum += rows[around.list[i] * BONE_COUNT + j];
       const evened = count === 0 ? rows[row + j] : (rows[row + j] + sum / count) / 2;
