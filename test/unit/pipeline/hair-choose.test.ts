@@ -78,6 +78,8 @@ test('the observed length decides between silhouettes alike from the front', () 
 test('on the test photos: the bald person gets no hair mesh, long hair a long style, short hair a short one, hair tied back a gathered one', async () => {
   const pipeline = new PhotoPipeline(loadTemplateView);
   const faces = new URL('../../fixtures/faces/', import.meta.url);
+  const light = loadTemplateView('1.6');
+  const lightLib = hairLibrary(light.source, light.hairCoverage);
   const run = async (file: string) => {
     const r = await pipeline.run({ inputType: 'photo', file: new Uint8Array(readFileSync(new URL(file, faces))), template: '1.6', features: [] }, () => {});
     const hair = r.model.meshes.find((m) => m.name === 'hair');
@@ -92,8 +94,7 @@ test('on the test photos: the bald person gets no hair mesh, long hair a long st
         if (bvh.closestPoint(x, y, z, hit) && hit.inside) inside++;
       }
       assert.equal(inside, 0, `${file}: hair vertices inside the head`);
-      const light = loadTemplateView('1.6');
-      assert.equal(hair.skin, hairLibrary(light.source, light.hairCoverage).styles.find((s) => s.style.name === r.meta.hairstyle)!.skin);
+      assert.equal(hair.skin, lightLib.styles.find((s) => s.style.name === r.meta.hairstyle)!.skin);
     }
     return { style: lib.styles.find((s) => s.style.name === r.meta.hairstyle)?.style, hair, meta: r.meta };
   };
