@@ -1,14 +1,15 @@
 /**
  * Bakes the head's albedo atlas: texels of the visible face come from the photo through the estimated
  * camera; everything else is skin whose colour is interpolated from the face's border (so that the colour
- * continues across the seam) and drifts to the median skin tone far from the face. A feathered weight
+ * continues across the seam) and drifts to the median skin tone far from the face, a beard at the jaw's border going
+ * on under the chin and along the jaw. A feathered weight
  * blends the two. Parts of the face the camera did not see (turned away, or hidden behind the nose) and the skin under
  * a hair mesh take the photo's skin around them instead of smeared pixels or the fill.
  */
 import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
 import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
-import { sampleBilinear, medianPatch, median } from './sample.ts';
+import { sampleBilinear, medianPatch, median, lumaGrain } from './sample.ts';
 import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import type { HairCover } from '../hair/hair-cover.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
@@ -459,9 +460,20 @@ const ANCHOR_LUMINANCE = [0.7, 1.1] as const;
 const SHADOW_HUE_RATIO = 0.35;
 
 /**
+ * Facial hair at the jaw's border goes on past it. A border sample below the mouth's corners is a beard's or stubble's as
+ * far as it is both much darker than the skin tone (de-lit luminance ratio: not at `darkFrom`, wholly at `darkFull`)
+ * and grainy (see lumaGrain: not at `grainFrom`, wholly at `grainFull`; a shadow is smooth, clean skin 0-0.04 on the
+ * test photos, beards 0.04-0.24). With at least `least` such samples, the beard's colour (their median, no darker than
+ * `lightest` of the skin tone's luminance: the border's samples lie where the jaw turns away into shadow) covers the
+ * fill as they weigh among the samples near it, wholly within `reachFull` cm of one, not from `reach` cm: under the
+ * chin and along the jaw the photo does not show, the beard goes on instead of clean skin.
+ */
+const BEARD = { darkFrom: 0.7, darkFull: 0.5, grainFrom: 0.04, grainFull: 0.08, least: 3, lightest: 0.45, reachFull: 1, reach: 3 };
+
+/**
  * The fill under the photo for every vertex: skin colour by inverse-distance interpolation of colours sampled just
  * inside the face's border, each kept near the median tone (hair or shadow at the border must not spread), fading to
- * the median; but on the lips (`onLips`) their colour in shade, under the vertex's gains as the photo there.
+ * the median, under a beard the jaw's border shows (see BEARD); but on the lips (`onLips`) their colour in shade, under the vertex's gains as the photo there.
  */
 function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: Uint8Array, onLips: Uint8Array): Float32Array {
   const ovalIds = input.faceOval;
@@ -473,7 +485,10 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   }
   const r = Math.max(2, Math.round(input.camera.pixelsPerCm * 0.3));
   const skinLum = rec601Luma(skin);
-  const { photo, matte, photoGain } = input;
+  const { photo, matte, photoGain, positions } = input;
+  // The border below the mouth's corners (the lips' outer contour's 1st and 11th points) is the jaw's.
+  const lips = input.lips?.contour;
+  const jawBelow = lips ? (positions[lips[0] * 3 + 1] + positions[lips[10] * 3 + 1]) / 2 : -Infinity;
   const anchors = ovalIds.flatMap((v) => {
     const x = img[v * 2] + (cx - img[v * 2]) * 0.12;
     const y = img[v * 2 + 1] + (cy - img[v * 2 + 1]) * 0.12;
@@ -489,29 +504,45 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     // Nor is a hue far from the skin's (a blush, an ear, a shadow's red under the side light's gain): one such border
     // sample spread over the unseen cheek behind it as a red blotch.
     const colour = nearSkinHue(c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept), skin);
-    return [{ p: [input.positions[v * 3], input.positions[v * 3 + 1], input.positions[v * 3 + 2]], c: colour, neck: false }];
+    const beard = positions[v * 3 + 1] < jawBelow
+      ? smoothstepBetween(BEARD.darkFrom, BEARD.darkFull, ratio) * smoothstepBetween(BEARD.grainFrom, BEARD.grainFull, lumaGrain(photo, x, y, r))
+      : 0;
+    return [{ p: [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]], c: colour, neck: false, beard, seen: c }];
   });
+  const beardColour = beardColourOf(anchors, skinLum);
   // Far from every anchor the colour drifts to a tone, weighted as the anchors are: the photo's neck
   // (its median) near the neck's anchors (the shoulders and the chest), the face's skin tone near the
   // face's, and everywhere when the photo shows no neck skin.
   const neck = neckAnchors(input, img, skin, r);
   const neckTone = neck.length > 0 ? ([0, 1, 2].map((c) => median(neck.map((a) => a.c[c]))) as Rgb) : skin;
-  anchors.push(...neck.map((a) => ({ ...a, neck: true })));
-  if (anchors.length === 0) anchors.push({ p: [0, 0, 0], c: [...skin], neck: false });
-  // Packed for the loop over every vertex and anchor: position, colour and far tone per anchor.
-  const count = anchors.length;
+  const faceAnchors = anchors.map((a) => ({ ...a, beard: beardColour ? a.beard : 0 }));
+  const all = [...faceAnchors, ...neck.map((a) => ({ ...a, neck: true, beard: 0 }))];
+  if (all.length === 0) all.push({ p: [0, 0, 0], c: [...skin], neck: false, beard: 0 });
+  // Packed for the loop over every vertex and anchor: position, colour, far tone and beard per anchor.
+  const count = all.length;
   const at = new Float64Array(3 * count), colour = new Float64Array(3 * count), tone = new Float64Array(3 * count);
-  anchors.forEach((a, i) => {
+  const beard = new Float64Array(count);
+  all.forEach((a, i) => {
     at.set(a.p, 3 * i);
     colour.set(a.c, 3 * i);
     tone.set(a.neck ? neckTone : skin, 3 * i);
+    beard[i] = a.beard;
   });
   const fixedColours = new Float64Array(3 * ((input.fixed?.length ?? 0) + 1));
   input.fixed?.forEach((f, i) => fixedColours.set(f.colour, 3 * (i + 1)));
-  const fill = interpolateAnchors(input.positions, fixedOf, fixedColours, { at, colour, tone }, input.hair);
+  const fill = interpolateAnchors(positions, fixedOf, fixedColours, { at, colour, tone, beard, beardColour }, input.hair);
   const lipColour = input.lips?.colour;
   if (lipColour && Math.max(...lipColour) > 0) fillLips(fill, onLips, fixedOf, lipColour, photoGain);
   return fill;
+}
+
+/** The beard's colour (see BEARD) of the border samples, or undefined when too few of them show one. */
+function beardColourOf(anchors: { beard: number; seen: number[] }[], skinLum: number): Rgb | undefined {
+  const bearded = anchors.filter((a) => a.beard >= 0.5);
+  if (bearded.length < BEARD.least) return undefined;
+  const c = [0, 1, 2].map((k) => median(bearded.map((a) => a.seen[k])));
+  const lift = Math.max(1, (BEARD.lightest * skinLum) / Math.max(1, rec601Luma(c)));
+  return c.map((x) => x * lift) as Rgb;
 }
 
 /**
@@ -528,7 +559,7 @@ function fillLips(fill: Float32Array, onLips: Uint8Array, fixedOf: Uint8Array, c
 
 /**
  * Per vertex, the anchors' colours weighted by inverse squared distance squared, drifting to their far tones away from
- * the nearest, under the hair's colour where it covers; vertices with a fixed colour (`fixedOf`, index + 1 into
+ * the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices with a fixed colour (`fixedOf`, index + 1 into
  * `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
  * callback in it made per bake is compiled again on every avatar.
  */
@@ -536,10 +567,10 @@ function interpolateAnchors(
   positions: Float32Array,
   fixedOf: Uint8Array,
   fixedColours: Float64Array,
-  anchors: { at: Float64Array; colour: Float64Array; tone: Float64Array },
+  anchors: { at: Float64Array; colour: Float64Array; tone: Float64Array; beard: Float64Array; beardColour: Rgb | undefined },
   hair: AlbedoInput['hair'],
 ): Float32Array {
-  const { at, colour, tone } = anchors;
+  const { at, colour, tone, beard, beardColour } = anchors;
   const n = positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
@@ -548,9 +579,9 @@ function interpolateAnchors(
       continue;
     }
     const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
-    let ws = 0, nearest = Infinity;
+    let ws = 0, nearest = Infinity, bs = 0, nearestBeard = Infinity;
     let acc0 = 0, acc1 = 0, acc2 = 0, far0 = 0, far1 = 0, far2 = 0;
-    for (let i = 0; i < at.length; i += 3) {
+    for (let i = 0, j = 0; i < at.length; i += 3, j++) {
       const dx = x - at[i], dy = y - at[i + 1], dz = z - at[i + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       nearest = Math.min(nearest, d2);
@@ -562,12 +593,17 @@ function interpolateAnchors(
       far0 += w * tone[i];
       far1 += w * tone[i + 1];
       far2 += w * tone[i + 2];
+      if (beard[j] === 0) continue;
+      bs += w * beard[j];
+      nearestBeard = Math.min(nearestBeard, d2);
     }
     const toMedian = smoothstepBetween(2, 9, Math.sqrt(nearest));
+    const bearded = bs > 0 ? (bs / ws) * smoothstepBetween(BEARD.reach, BEARD.reachFull, Math.sqrt(nearestBeard)) : 0;
     const cover = hair ? hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {
       const a = c === 0 ? acc0 : c === 1 ? acc1 : acc2, f = c === 0 ? far0 : c === 1 ? far1 : far2;
-      const s = (a / ws) * (1 - toMedian) + (f / ws) * toMedian;
+      const skinColour = (a / ws) * (1 - toMedian) + (f / ws) * toMedian;
+      const s = bearded > 0 ? skinColour * (1 - bearded) + beardColour![c] * bearded : skinColour;
       out[v * 3 + c] = cover > 0 ? s * (1 - cover) + hair!.colour[c] * cover : s;
     }
   }

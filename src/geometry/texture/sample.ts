@@ -1,5 +1,6 @@
 /** Sampling of packed RGB images (3 bytes per pixel, row 0 at the top). */
 import type { Rgb, RgbImage } from './rgb-image.ts';
+import { rec601Luma } from '../render/srgb.ts';
 
 /**
  * Bilinear sample of the first three channels at continuous pixel coordinates (pixel centres at integer + 0.5),
@@ -33,6 +34,29 @@ export function medianPatch(img: RgbImage, x: number, y: number, r: number): [nu
     }
   }
   return ch.map(median) as [number, number, number];
+}
+
+/**
+ * How grainy a square of half-size `r` around (x, y) is: the median of each pixel's luma's distance from its 3x3
+ * neighbourhood's mean, over the square's mean luma. Hair and stubble are grainy everywhere; a smooth shadow is not,
+ * and one edge (a jaw line, a shadow's border) moves the median little.
+ */
+export function lumaGrain(img: RgbImage, x: number, y: number, r: number): number {
+  const cx = Math.round(x), cy = Math.round(y);
+  const x0 = Math.max(1, cx - r), x1 = Math.min(img.width - 2, cx + r), y0 = Math.max(1, cy - r), y1 = Math.min(img.height - 2, cy + r);
+  const luma = (xx: number, yy: number) => rec601Luma(img.data, (yy * img.width + xx) * 3);
+  const grain: number[] = [];
+  let sum = 0;
+  for (let yy = y0; yy <= y1; yy++) {
+    for (let xx = x0; xx <= x1; xx++) {
+      let around = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) around += luma(xx + dx, yy + dy);
+      const l = luma(xx, yy);
+      grain.push(Math.abs(l - around / 9));
+      sum += l;
+    }
+  }
+  return grain.length === 0 || sum <= 0 ? 0 : median(grain) / (sum / grain.length);
 }
 
 export function median(values: number[]): number {

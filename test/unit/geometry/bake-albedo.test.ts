@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bakeAlbedo } from '../../../src/geometry/texture/bake-albedo.ts';
 import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
+import { seededRandom } from '../../../src/util/seeded-random.ts';
 
 /** A 21x21 vertex grid in the plane z = 0 facing +z, 10 cm wide, UVs spanning the whole atlas. */
 function plane() {
@@ -97,10 +98,10 @@ test('photo colours are multiplied by the per-vertex gains (linear light)', () =
 });
 
 /**
- * A face (a 10 cm square, its border the oval) above a 20 cm strip that stands in for the neck and the
- * bust, facing the camera; the photo shows the face in the skin tone and the neck a little darker.
+ * A face (a 10 cm square, its border the oval) above a 20 cm strip that stands in for the neck and the bust, facing
+ * the camera: 5 px/cm, the face's top edge at image row 75, its bottom at row 125.
  */
-function faceAndBust(neckSeen: boolean) {
+function faceAndBustMesh() {
   const cols = 11, rows = 31;
   const positions = new Float32Array(cols * rows * 3), normals = new Float32Array(cols * rows * 3), uvs = new Float32Array(cols * rows * 2);
   const indices: number[] = [];
@@ -118,18 +119,27 @@ function faceAndBust(neckSeen: boolean) {
   for (let j = 0; j < 10; j++) oval.push(j * cols + cols - 1);
   for (let i = cols - 1; i > 0; i--) oval.push(10 * cols + i);
   for (let j = 10; j > 0; j--) oval.push(j * cols);
+  const camera = { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 5, translation: [130, 100] as [number, number] };
+  return { size: 64, positions, normals, uvs, indices: Uint32Array.from(indices), faceOval: oval, camera, cols };
+}
+
+/** The 64 px atlas's colour on the strip's middle, `below` cm under the face. */
+function stripColour(rgba: Uint8Array, below: number): number[] {
+  const o = (Math.floor(((10 + below) / 30) * 64) * 64 + 32) * 4;
+  return Array.from(rgba.subarray(o, o + 3));
+}
+
+/** The photo shows the face in the skin tone and the neck a little darker. */
+function faceAndBust(neckSeen: boolean) {
+  const mesh = faceAndBustMesh();
   const skin: [number, number, number] = [200, 160, 140], neckColour = [180, 140, 120];
-  // 5 px/cm, the face's top edge at image row 75: the neck (2 to 4 cm below the face) at rows 135 to 145.
+  // The neck, 2 to 4 cm below the face, at image rows 135 to 145.
   const data = new Uint8Array(260 * 260 * 3);
   for (let y = 0; y < 260; y++) for (let x = 0; x < 260; x++) data.set(y > 128 ? neckColour : skin, (y * 260 + x) * 3);
-  const neck = [12, 13, 14].flatMap((j) => [3, 4, 5, 6, 7].map((i) => j * cols + i));
-  const res = bakeAlbedo({
-    size: 64, positions, normals, uvs, indices: Uint32Array.from(indices), photo: { width: 260, height: 260, data },
-    camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 5, translation: [130, 100] }, faceOval: oval, skin, neck: neckSeen ? neck : [],
-  });
+  const neck = [12, 13, 14].flatMap((j) => [3, 4, 5, 6, 7].map((i) => j * mesh.cols + i));
+  const res = bakeAlbedo({ ...mesh, photo: { width: 260, height: 260, data }, skin, neck: neckSeen ? neck : [] });
   // The strip's far end, 16 cm below the neck.
-  const o = (Math.floor((1 - 0.02) * 64) * 64 + 32) * 4;
-  return Array.from(res.rgba.subarray(o, o + 3));
+  return stripColour(res.rgba, 19.4);
 }
 
 test("the bust takes the photo's neck colour where the photo shows the neck, the face's skin tone where it does not", () => {
@@ -137,6 +147,40 @@ test("the bust takes the photo's neck colour where the photo shows the neck, the
   assert.ok(unseen.every((c) => Number.isFinite(c)), `no neck seen: ${unseen}`);
   assert.ok(Math.abs(unseen[0] - 200) <= 3 && Math.abs(unseen[2] - 140) <= 3, `no neck seen: the skin tone, ${unseen}`);
   assert.ok(seen[0] < 190 && seen[0] >= 178, `neck seen: near its colour (180, 140, 120), ${seen}`);
+});
+
+/**
+ * The face in the skin tone with its lower 2.6 cm (image rows 112-127) in `band`, and the mouth's corners at y -0.5
+ * cm: the fill 1 and 5 cm under the face (rgb and rec. 601 luma).
+ */
+function underTheJaw(band: (x: number, y: number) => number[]) {
+  const mesh = faceAndBustMesh();
+  const skin: [number, number, number] = [200, 160, 140];
+  const data = new Uint8Array(260 * 260 * 3);
+  for (let y = 0; y < 260; y++) for (let x = 0; x < 260; x++) data.set(y >= 112 && y < 128 ? band(x, y) : skin, (y * 260 + x) * 3);
+  const v = (i: number, j: number) => j * mesh.cols + i;
+  // The lips' outer contour: its 1st and 11th points are the corners (y 0 and -1).
+  const contour = [...[2, 3, 4, 5, 6, 7, 8].map((i) => v(i, 5)), ...[8, 7, 6, 5, 4, 3, 2].map((i) => v(i, 6))];
+  const res = bakeAlbedo({ ...mesh, photo: { width: 260, height: 260, data }, skin, lips: { contour, colour: [180, 60, 80] } });
+  const luma = (c: number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+  const [near, far] = [stripColour(res.rgba, 1), stripColour(res.rgba, 5)];
+  return { near, far, nearLuma: luma(near), farLuma: luma(far) };
+}
+
+test("a beard at the jaw's border goes on under the chin; a shadow as dark does not, and neither reaches far", () => {
+  const rnd = seededRandom(5);
+  // Dark brown strands, a pixel wide, and a smooth shadow of the same mean.
+  const beard = underTheJaw(() => {
+    const l = 30 + 60 * rnd();
+    return [l * 1.2, l, l * 0.8];
+  });
+  const shadow = underTheJaw(() => [72, 60, 48]);
+  // The skin tone's luma is 170; the beard's about 60, shown at no less than 0.45 of the skin's (76).
+  assert.ok(beard.nearLuma < 95, `1 cm under a beard: ${beard.near}`);
+  assert.ok(beard.near[0] > beard.near[2], `the beard's brown: ${beard.near}`);
+  // A shadow at the border is kept to 0.7 of the skin tone (119) and fades to it.
+  assert.ok(shadow.nearLuma > 110, `1 cm under a shadow: ${shadow.near}`);
+  assert.ok(Math.abs(beard.farLuma - shadow.farLuma) < 3, `5 cm under: ${beard.far} against ${shadow.far}`);
 });
 
 /**
