@@ -10,7 +10,8 @@ transparent background); with `closeups` instead -eyes.png, -eye-close.png (the 
 with `neck` instead -neck-back.png (the neck bone tilted back 30 degrees: the nape from the side, behind) and
 -head-nod.png (the head bone nodded 30 degrees forward: the throat from the side, below); with `hair-pose` instead
 -pose-back.png (the neck tilted back 30 degrees), -pose-turn.png (the neck turned 40) and -pose-roll.png (the head
-rolled 30), the hair and the shoulders from behind. The avatar's frame is Y up, face along +Z; Blender's importer turns it
+rolled 30), the hair and the shoulders from behind; with `beard` instead -beard-front.png, -beard-three-quarter.png and
+-beard-side.png, the face from a little below, the chin and the jaw in the middle. The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -28,6 +29,7 @@ hair_pose = 'hair-pose' in argv[3:]
 mouth = 'mouth' in argv[3:]
 jaw = 'jaw' in argv[3:]
 neck = 'neck' in argv[3:]
+beard = 'beard' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -183,6 +185,14 @@ if hair_pose:
     shoot('pose-turn', (0.6, 1, 0.15), centre, 40 * unit)
     turn_bone('head', 30, 'Y')
     shoot('pose-roll', (0, 1, 0.1), centre, 40 * unit)
+    sys.exit(0)
+
+if beard:
+    # The face from a little below, centred between the mouth and the jaw: where a beard goes on past the photo.
+    eyes = (eye_left + eye_right) / 2
+    centre = eyes + Vector((0, 2 * unit, -7 * unit))
+    for name, direction in (('front', (0, -1, -0.2)), ('three-quarter', (0.7, -0.7, -0.2)), ('side', (1, 0, -0.15))):
+        shoot(f'beard-{name}', direction, centre, 22 * unit)
     sys.exit(0)
 
 if hair:
