@@ -26,6 +26,8 @@ import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
+import { outlineOnPerson } from './face/outline-on-person.ts';
+import { mirrorPartners } from './face/mirror-reading.ts';
 import type { TemplateView } from './template-view.ts';
 import { applySimilarityInPlace, fitHeadAndPosed, type EyeRest, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
@@ -113,6 +115,8 @@ export class PhotoPipeline implements Pipeline {
     const segmentationStart = performance.now();
     const matte = await estimatePersonMatte(analysis.image);
     timings.segmentation = performance.now() - segmentationStart;
+    // The fit's landmarks: an outline the landmark model put on the background takes the other side's, mirrored.
+    const headLandmarks = outlineOnPerson(analysis.landmarks, analysis.headLandmarks, matte, mirrorPartners(tpl.canonicalFace));
     // What needs only the photo is made beside the fitting (on the helper thread, or here when first awaited). Its
     // times are taken where it runs: `hair-observation` and `photo-textures` (not in this thread's laps when on the helper).
     const prep = this.helper.photo(tpl, { image: analysis.image, landmarks: analysis.landmarks, cmPerPixel: analysis.cmPerPixel, matte });
@@ -128,9 +132,9 @@ export class PhotoPipeline implements Pipeline {
       openingPairs: tpl.openingPairs,
       ears: tpl.ears,
     };
-    const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, analysis.headLandmarks);
+    const expression = fitExpression(expressionBasis(tpl.source), head.geometry.positions, headLandmarks);
     // The head as the photo shows it, expression and all, is fitted with it (no parts: only the texture needs it).
-    const [fitted, posed] = fitHeadAndPosed(source, { landmarks: expression.neutral }, { landmarks: analysis.headLandmarks });
+    const [fitted, posed] = fitHeadAndPosed(source, { landmarks: expression.neutral }, { landmarks: headLandmarks });
     // The fit can fold the face anywhere (p04-a turned 12 degrees: beside the nose, 2 cm from the eye); what follows only
     // next to the openings.
     untangle(fitted.head, safeShape(head.geometry.positions, fitted), head.geometry.indices, tpl.faceTriangles);

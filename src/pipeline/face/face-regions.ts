@@ -9,6 +9,11 @@ import { sampleIrisColour } from '../../geometry/texture/bake-parts.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './pose.ts';
 import { rec601Luma } from '../../geometry/render/srgb.ts';
 
+/** The face's outline, in order around the face from the forehead's middle. */
+export const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
+  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+];
 /** Eye contours (eyelid margins) as closed loops: the subject's right eye (image left), then the left. */
 export const EYE_CONTOURS = [
   [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],

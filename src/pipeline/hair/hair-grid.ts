@@ -8,12 +8,8 @@ import type { PersonMatte } from '../face/person-matte.ts';
 import { signedPolygonDistance } from '../../geometry/spatial/polygon-distance.ts';
 import { colourFeatureInto, type ColourFeature } from './colour-model.ts';
 import type { FaceFrame } from './face-frame.ts';
+import { FACE_OVAL } from '../face/face-regions.ts';
 
-/** The face oval of the landmark model, in order around the face. */
-const FACE_OVAL = [
-  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
-  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
-];
 /** Grid cells along the face's height: fine enough for a fringe's edge, coarse enough to be quick. */
 const CELLS_PER_FACE_HEIGHT = 120;
 /**
