@@ -3,10 +3,11 @@
  * outline as far out as the near side's, on the background (p04-a: 0.08-0.19 face widths beyond the cheek); the fit
  * then widens the far cheek past the face, and the albedo finds the photo's hair and background along it. Such an
  * outline landmark takes its mirror partner's place in the head frame, mirrored across the face's middle, where that
- * partner lies on the person.
+ * partner lies on the person, and the face's points near it go along.
  */
 import type { PersonMatte } from './person-matte.ts';
 import { FACE_OVAL } from './face-regions.ts';
+import { FACE_POINTS } from './pose.ts';
 
 /** The matte's alpha (0..255) from which a pixel is the person's: its soft edge's middle. */
 const PERSON = 128;
@@ -18,11 +19,16 @@ const PERSON = 128;
  */
 const CELLS = 2;
 const NETWORK_GRID = 256;
+/**
+ * The face's points near a moved landmark go along, weighted by a Gaussian of this spread (cm, head frame): moved
+ * alone, p04-a's outline came in past the points inside it and folded the far cheek in a ridge Blender shows.
+ */
+const ALONG_CM = 1.5;
 
 /**
  * `headLandmarks` (the head frame: x across the face, 0 in its middle) with each outline landmark that is off the person
  * in the photo (`landmarks`, in the matte's pixels) replaced by its partner's (`partners`) mirrored, where that partner is
- * on the person; the same array when none is replaced.
+ * on the person, and the face's other points moved along (see ALONG_CM); the same array when none is replaced.
  */
 export function outlineOnPerson(landmarks: ArrayLike<number>, headLandmarks: Float32Array, matte: PersonMatte, partners: Int32Array): Float32Array {
   const isPerson = (x: number, y: number) => {
@@ -43,12 +49,29 @@ export function outlineOnPerson(landmarks: ArrayLike<number>, headLandmarks: Flo
   };
   const off = FACE_OVAL.filter((i) => partners[i] !== i && !onPerson(i) && onPerson(partners[i]));
   if (off.length === 0) return headLandmarks;
+  // Each off landmark's way to its partner's mirror image; the face's points go along by their Gaussian weights (their
+  // sum capped at 1, so a point between two moves takes their mean).
+  const moves = off.map((i) => {
+    const j = partners[i];
+    return { i, d: [-headLandmarks[j * 3] - headLandmarks[i * 3], headLandmarks[j * 3 + 1] - headLandmarks[i * 3 + 1], headLandmarks[j * 3 + 2] - headLandmarks[i * 3 + 2]] };
+  });
   const out = headLandmarks.slice();
+  for (let k = 0; k < FACE_POINTS; k++) {
+    let sum = 0;
+    const move = [0, 0, 0];
+    for (const { i, d } of moves) {
+      const r2 = (headLandmarks[k * 3] - headLandmarks[i * 3]) ** 2 + (headLandmarks[k * 3 + 1] - headLandmarks[i * 3 + 1]) ** 2 + (headLandmarks[k * 3 + 2] - headLandmarks[i * 3 + 2]) ** 2;
+      const w = Math.exp(-r2 / (2 * ALONG_CM * ALONG_CM));
+      sum += w;
+      for (let c = 0; c < 3; c++) move[c] += w * d[c];
+    }
+    if (sum < 1e-6) continue;
+    const share = Math.min(1, sum) / sum;
+    for (let c = 0; c < 3; c++) out[k * 3 + c] += move[c] * share;
+  }
   for (const i of off) {
     const j = partners[i];
-    out[i * 3] = -headLandmarks[j * 3];
-    out[i * 3 + 1] = headLandmarks[j * 3 + 1];
-    out[i * 3 + 2] = headLandmarks[j * 3 + 2];
+    out.set([-headLandmarks[j * 3], headLandmarks[j * 3 + 1], headLandmarks[j * 3 + 2]], i * 3);
   }
   return out;
 }
