@@ -460,20 +460,21 @@ const ANCHOR_LUMINANCE = [0.7, 1.1] as const;
 const SHADOW_HUE_RATIO = 0.35;
 
 /**
- * Facial hair at the jaw's border goes on past it. A border sample below the mouth's corners is a beard's or stubble's as
- * far as it is both much darker than the skin tone (de-lit luminance ratio: not at `darkFrom`, wholly at `darkFull`)
- * and grainy (see lumaGrain: not at `grainFrom`, wholly at `grainFull`; a shadow is smooth, clean skin 0-0.04 on the
- * test photos, beards 0.04-0.24). With at least `least` such samples, the beard's colour (their median, no darker than
- * `lightest` of the skin tone's luminance: the border's samples lie where the jaw turns away into shadow) covers the
- * fill as they weigh among the samples near it, wholly within `reachFull` cm of one, not from `reach` cm: under the
- * chin and along the jaw the photo does not show, the beard goes on instead of clean skin.
+ * Facial hair at the jaw's border goes on past it. A border sample below the mouth's corners is a beard's or stubble's
+ * as far as it is both much darker than the skin tone (de-lit luminance ratio: not at `darkFrom`, wholly at
+ * `darkFull`) and grainy (see lumaGrain: not at `grainFrom`, wholly at `grainFull`; a shadow is smooth, clean skin
+ * 0-0.04 on the test photos, beards 0.04-0.24). With at least `least` such samples, the beard's colour (their median,
+ * no darker than `lightest` of the skin tone's luminance: the border's samples lie where the jaw turns away into
+ * shadow) covers the fill as they weigh among the samples near it, wholly within `reachFull` cm of one, not from
+ * `reach` cm: under the chin and along the jaw the photo does not show, the beard goes on instead of clean skin.
  */
 const BEARD = { darkFrom: 0.7, darkFull: 0.5, grainFrom: 0.04, grainFull: 0.08, least: 3, lightest: 0.45, reachFull: 1, reach: 3 };
 
 /**
  * The fill under the photo for every vertex: skin colour by inverse-distance interpolation of colours sampled just
  * inside the face's border, each kept near the median tone (hair or shadow at the border must not spread), fading to
- * the median, under a beard the jaw's border shows (see BEARD); but on the lips (`onLips`) their colour in shade, under the vertex's gains as the photo there.
+ * the median, under a beard the jaw's border shows (see BEARD); but on the lips (`onLips`) their colour in shade,
+ * under the vertex's gains as the photo there.
  */
 function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: Uint8Array, onLips: Uint8Array): Float32Array {
   const ovalIds = input.faceOval;
@@ -559,8 +560,8 @@ function fillLips(fill: Float32Array, onLips: Uint8Array, fixedOf: Uint8Array, c
 
 /**
  * Per vertex, the anchors' colours weighted by inverse squared distance squared, drifting to their far tones away from
- * the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices with a fixed colour (`fixedOf`, index + 1 into
- * `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
+ * the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices
+ * with a fixed colour (`fixedOf`, index + 1 into `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
  * callback in it made per bake is compiled again on every avatar.
  */
 function interpolateAnchors(

@@ -26,9 +26,9 @@ const NETWORK_GRID = 256;
 const ALONG_CM = 1.5;
 
 /**
- * `headLandmarks` (the head frame: x across the face, 0 in its middle) with each outline landmark that is off the person
- * in the photo (`landmarks`, in the matte's pixels) replaced by its partner's (`partners`) mirrored, where that partner is
- * on the person, and the face's other points moved along (see ALONG_CM); the same array when none is replaced.
+ * `headLandmarks` (the head frame: x across the face, 0 in its middle) with each outline landmark that is off the
+ * person in the photo (`landmarks`, in the matte's pixels) replaced by its partner's (`partners`) mirrored, where that
+ * partner is on the person, and the face's other points moved along (see ALONG_CM); the same array when none is.
  */
 export function outlineOnPerson(landmarks: ArrayLike<number>, headLandmarks: Float32Array, matte: PersonMatte, partners: Int32Array): Float32Array {
   const isPerson = (x: number, y: number) => {
