@@ -463,12 +463,13 @@ const SHADOW_HUE_RATIO = 0.35;
  * Facial hair at the jaw's border goes on past it. A border sample below the mouth's corners is a beard's or stubble's
  * as far as it is both much darker than the skin tone (de-lit luminance ratio: not at `darkFrom`, wholly at
  * `darkFull`) and grainy (see lumaGrain: not at `grainFrom`, wholly at `grainFull`; a shadow is smooth, clean skin
- * 0-0.04 on the test photos, beards 0.04-0.24). With at least `least` such samples, the beard's colour (their median,
- * no darker than `lightest` of the skin tone's luminance: the border's samples lie where the jaw turns away into
- * shadow) covers the fill as they weigh among the samples near it, wholly within `reachFull` cm of one, not from
- * `reach` cm: under the chin and along the jaw the photo does not show, the beard goes on instead of clean skin.
+ * 0-0.04 on the test photos, beards 0.04-0.24). With at least `least` such samples, one of them within `chin` cm of
+ * the chin's middle (see beardColourOf), the beard's colour (their median, no darker than `lightest` of the skin
+ * tone's luminance: the border's samples lie where the jaw turns away into shadow) covers the fill as they weigh among
+ * the samples near it, wholly within `reachFull` cm of one, not from `reach` cm: under the chin and along the jaw the
+ * photo does not show, the beard goes on instead of clean skin.
  */
-const BEARD = { darkFrom: 0.7, darkFull: 0.5, grainFrom: 0.04, grainFull: 0.08, least: 3, lightest: 0.45, reachFull: 1, reach: 3 };
+const BEARD = { darkFrom: 0.7, darkFull: 0.5, grainFrom: 0.04, grainFull: 0.08, least: 3, chin: 2, lightest: 0.45, reachFull: 1, reach: 3 };
 
 /**
  * The fill under the photo for every vertex: skin colour by inverse-distance interpolation of colours sampled just
@@ -537,10 +538,14 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   return fill;
 }
 
-/** The beard's colour (see BEARD) of the border samples, or undefined when too few of them show one. */
-function beardColourOf(anchors: { beard: number; seen: number[] }[], skinLum: number): Rgb | undefined {
+/**
+ * The beard's colour (see BEARD) of the border samples, or undefined when too few of them show one or none does at the
+ * chin's middle (within BEARD.chin cm of the face's midline, x = 0): hair hanging down beside the jaw is dark and
+ * grainy too, but does not cover the chin as a beard does.
+ */
+function beardColourOf(anchors: { p: number[]; beard: number; seen: number[] }[], skinLum: number): Rgb | undefined {
   const bearded = anchors.filter((a) => a.beard >= 0.5);
-  if (bearded.length < BEARD.least) return undefined;
+  if (bearded.length < BEARD.least || !bearded.some((a) => Math.abs(a.p[0]) < BEARD.chin)) return undefined;
   const c = [0, 1, 2].map((k) => median(bearded.map((a) => a.seen[k])));
   const lift = Math.max(1, (BEARD.lightest * skinLum) / Math.max(1, rec601Luma(c)));
   return c.map((x) => x * lift) as Rgb;

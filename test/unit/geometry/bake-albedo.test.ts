@@ -123,9 +123,9 @@ function faceAndBustMesh() {
   return { size: 64, positions, normals, uvs, indices: Uint32Array.from(indices), faceOval: oval, camera, cols };
 }
 
-/** The 64 px atlas's colour on the strip's middle, `below` cm under the face. */
-function stripColour(rgba: Uint8Array, below: number): number[] {
-  const o = (Math.floor(((10 + below) / 30) * 64) * 64 + 32) * 4;
+/** The 64 px atlas's colour on the strip, `below` cm under the face and `across` cm right of its middle. */
+function stripColour(rgba: Uint8Array, below: number, across = 0): number[] {
+  const o = (Math.floor(((10 + below) / 30) * 64) * 64 + Math.floor(((across + 5) / 10) * 64)) * 4;
   return Array.from(rgba.subarray(o, o + 3));
 }
 
@@ -163,17 +163,22 @@ function underTheJaw(band: (x: number, y: number) => number[]) {
   const contour = [...[2, 3, 4, 5, 6, 7, 8].map((i) => v(i, 5)), ...[8, 7, 6, 5, 4, 3, 2].map((i) => v(i, 6))];
   const res = bakeAlbedo({ ...mesh, photo: { width: 260, height: 260, data }, skin, lips: { contour, colour: [180, 60, 80] } });
   const luma = (c: number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
-  const [near, far] = [stripColour(res.rgba, 1), stripColour(res.rgba, 5)];
-  return { near, far, nearLuma: luma(near), farLuma: luma(far) };
+  const [near, far, side] = [stripColour(res.rgba, 1), stripColour(res.rgba, 5), stripColour(res.rgba, 1, -4)];
+  return { near, far, nearLuma: luma(near), farLuma: luma(far), side, sideLuma: luma(side) };
+}
+
+/** Dark brown strands, a pixel wide. */
+function strands(seed: number) {
+  const rnd = seededRandom(seed);
+  return () => {
+    const l = 30 + 60 * rnd();
+    return [l * 1.2, l, l * 0.8];
+  };
 }
 
 test("a beard at the jaw's border goes on under the chin; a shadow as dark does not, and neither reaches far", () => {
-  const rnd = seededRandom(5);
-  // Dark brown strands, a pixel wide, and a smooth shadow of the same mean.
-  const beard = underTheJaw(() => {
-    const l = 30 + 60 * rnd();
-    return [l * 1.2, l, l * 0.8];
-  });
+  // Strands, and a smooth shadow of the same mean.
+  const beard = underTheJaw(strands(5));
   const shadow = underTheJaw(() => [72, 60, 48]);
   // The skin tone's luma is 170; the beard's about 60, shown at no less than 0.45 of the skin's (76).
   assert.ok(beard.nearLuma < 95, `1 cm under a beard: ${beard.near}`);
@@ -181,6 +186,15 @@ test("a beard at the jaw's border goes on under the chin; a shadow as dark does 
   // A shadow at the border is kept to 0.7 of the skin tone (119) and fades to it.
   assert.ok(shadow.nearLuma > 110, `1 cm under a shadow: ${shadow.near}`);
   assert.ok(Math.abs(beard.farLuma - shadow.farLuma) < 3, `5 cm under: ${beard.far} against ${shadow.far}`);
+});
+
+test("hair hanging beside the jaw, the chin's middle clean, is no beard", () => {
+  // The strands only more than 2.5 cm either side of the face's middle (image x 130 +- 12.5).
+  const hair = strands(6);
+  const beside = underTheJaw((x) => (Math.abs(x - 130) > 12.5 ? hair() : [200, 160, 140]));
+  const beard = underTheJaw(strands(6));
+  assert.ok(beard.sideLuma < 95, `1 cm under a beard, 4 cm aside: ${beard.side}`);
+  assert.ok(beside.sideLuma > 110, `1 cm under hair beside the jaw, 4 cm aside: ${beside.side}`);
 });
 
 /**
