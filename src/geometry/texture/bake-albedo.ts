@@ -506,9 +506,9 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     // Nor is a hue far from the skin's (a blush, an ear, a shadow's red under the side light's gain): one such border
     // sample spread over the unseen cheek behind it as a red blotch.
     const colour = nearSkinHue(c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept), skin);
-    const beard = positions[v * 3 + 1] < jawBelow
-      ? smoothstepBetween(BEARD.darkFrom, BEARD.darkFull, ratio) * smoothstepBetween(BEARD.grainFrom, BEARD.grainFull, lumaGrain(photo, x, y, r))
-      : 0;
+    // The grain is measured only where a beard could be: below the mouth's corners and dark.
+    const dark = positions[v * 3 + 1] < jawBelow ? smoothstepBetween(BEARD.darkFrom, BEARD.darkFull, ratio) : 0;
+    const beard = dark > 0 ? dark * smoothstepBetween(BEARD.grainFrom, BEARD.grainFull, lumaGrain(photo, x, y, r)) : 0;
     return [{ p: [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]], c: colour, neck: false, beard, seen: c }];
   });
   const beardColour = beardColourOf(anchors, skinLum);

@@ -5,20 +5,17 @@
  * outline landmark takes its mirror partner's place in the head frame, mirrored across the face's middle, where that
  * partner lies on the person, and the face's points near it go along.
  */
-import type { PersonMatte } from './person-matte.ts';
+import { isPersonAt, matteCell, type PersonMatte } from './person-matte.ts';
 import { FACE_OVAL } from './face-regions.ts';
 import { FACE_POINTS } from './pose.ts';
 
-/** The matte's alpha (0..255) from which a pixel is the person's: its soft edge's middle. */
-const PERSON = 128;
 /**
  * A landmark is off the person when the matte calls it background and also this many of the matte network's cells
- * (1/256 of the photo's longer side) towards the outline's centre: nearer, the matte's edge is no surer than the
+ * (see matteCell) towards the outline's centre: nearer, the matte's edge is no surer than the
  * landmark. On the test photos p04-a's far outline lies 7-15 cells out, p10-b's and p12-a's strays 2-3, the others' at
  * most 1.2; mirroring those too made the couple's head silhouette and identity worse.
  */
 const CELLS = 2;
-const NETWORK_GRID = 256;
 /**
  * The face's points near a moved landmark go along, weighted by a Gaussian of this spread (cm, head frame): moved
  * alone, p04-a's outline came in past the points inside it and folded the far cheek in a ridge Blender shows.
@@ -31,21 +28,16 @@ const ALONG_CM = 1.5;
  * partner is on the person, and the face's other points moved along (see ALONG_CM); the same array when none is.
  */
 export function outlineOnPerson(landmarks: ArrayLike<number>, headLandmarks: Float32Array, matte: PersonMatte, partners: Int32Array): Float32Array {
-  const isPerson = (x: number, y: number) => {
-    const px = Math.min(matte.width - 1, Math.max(0, Math.round(x)));
-    const py = Math.min(matte.height - 1, Math.max(0, Math.round(y)));
-    return matte.alpha[py * matte.width + px] >= PERSON;
-  };
   let cx = 0, cy = 0;
   for (const i of FACE_OVAL) {
     cx += landmarks[i * 3] / FACE_OVAL.length;
     cy += landmarks[i * 3 + 1] / FACE_OVAL.length;
   }
-  const reach = (CELLS * Math.max(matte.width, matte.height)) / NETWORK_GRID;
+  const reach = CELLS * matteCell(matte);
   const onPerson = (i: number) => {
     const x = landmarks[i * 3], y = landmarks[i * 3 + 1];
     const d = Math.hypot(cx - x, cy - y) || 1;
-    return isPerson(x, y) || isPerson(x + ((cx - x) / d) * reach, y + ((cy - y) / d) * reach);
+    return isPersonAt(matte, x, y) || isPersonAt(matte, x + ((cx - x) / d) * reach, y + ((cy - y) / d) * reach);
   };
   const off = FACE_OVAL.filter((i) => partners[i] !== i && !onPerson(i) && onPerson(partners[i]));
   if (off.length === 0) return headLandmarks;

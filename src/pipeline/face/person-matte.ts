@@ -52,12 +52,26 @@ export async function estimatePersonMatte(photo: RgbImage): Promise<PersonMatte>
   }
 }
 
+/** The alpha (0..255) from which a pixel is the person's: the soft edge's middle. */
+export const PERSON_ALPHA = 128;
+
+/** One cell of the network's input grid in the photo's pixels: the matte knows its edge no finer. */
+export function matteCell(matte: PersonMatte): number {
+  return Math.max(matte.width, matte.height) / INPUT_SIZE;
+}
+
+/** Whether the pixel nearest (x, y) shows the person; none outside the photo. */
+export function isPersonAt(matte: PersonMatte, x: number, y: number): boolean {
+  const xi = Math.round(x), yi = Math.round(y);
+  return xi >= 0 && yi >= 0 && xi < matte.width && yi < matte.height && matte.alpha[yi * matte.width + xi] >= PERSON_ALPHA;
+}
+
 /**
  * The matte where it is sure: each pixel takes the least person of its neighbourhood, one cell of the
  * network's input grid (the matte's edge is only known to that) plus a pixel (a bilinear sample's reach)
  * around it. Colour sampled from the photo for the skin comes only from there: no background at the border.
  */
 export function innerMatte(matte: PersonMatte): Uint8Array {
-  const r = Math.ceil(Math.max(matte.width, matte.height) / INPUT_SIZE) + 1;
+  const r = Math.ceil(matteCell(matte)) + 1;
   return rankFilter(matte.alpha, matte.width, matte.height, r, 'min', new Uint8Array(matte.width * matte.height));
 }

@@ -4,7 +4,7 @@
  * follows the face's size, so the work is the same for a small and a large face.
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
-import type { PersonMatte } from '../face/person-matte.ts';
+import { PERSON_ALPHA, type PersonMatte } from '../face/person-matte.ts';
 import { signedPolygonDistance } from '../../geometry/spatial/polygon-distance.ts';
 import { colourFeatureInto, type ColourFeature } from './colour-model.ts';
 import type { FaceFrame } from './face-frame.ts';
@@ -66,7 +66,7 @@ export function hairGrid(photo: RgbImage, matte: PersonMatte, landmarks: ArrayLi
       const t = ((x - frame.chin[0]) * frame.up[0] + (y - frame.chin[1]) * frame.up[1]) / frame.height;
       grid.s[c] = s;
       grid.t[c] = t;
-      grid.person[c] = matte.alpha[p] >= 128 ? 1 : 0;
+      grid.person[c] = matte.alpha[p] >= PERSON_ALPHA ? 1 : 0;
       for (let k = 0; k < 3; k++) grid.rgb[c * 3 + k] = photo.data[p * 3 + k];
       colourFeatureInto(grid.feature, c * 3, photo.data[p * 3], photo.data[p * 3 + 1], photo.data[p * 3 + 2]);
       const near = Math.abs(s) < OVAL_REACH.s && t > OVAL_REACH.tLow && t < OVAL_REACH.tHigh;

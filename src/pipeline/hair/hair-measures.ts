@@ -3,7 +3,7 @@
  * Lengths are read against the face's own proportions (face-frame heights from the chin), not pixels.
  */
 import type { Rgb } from '../../geometry/texture/rgb-image.ts';
-import type { PersonMatte } from '../face/person-matte.ts';
+import { isPersonAt, type PersonMatte } from '../face/person-matte.ts';
 import type { HairLength, HairParting } from './observation.ts';
 import { featuresOf, type HairGrid } from './hair-grid.ts';
 import { fromFace, toFace, type FaceFrame } from './face-frame.ts';
@@ -227,12 +227,7 @@ function sideOf(s: number): HairParting {
 export function silhouetteVolume(matte: PersonMatte, frame: FaceFrame, temples: [[number, number], [number, number]]): number {
   const [a, b] = temples.map(([x, y]) => toFace(frame, x, y));
   const t = (a[1] + b[1]) / 2;
-  const inside = (s: number) => {
-    const [x, y] = fromFace(frame, s, t);
-    const xi = Math.round(x);
-    const yi = Math.round(y);
-    return xi >= 0 && yi >= 0 && xi < matte.width && yi < matte.height && matte.alpha[yi * matte.width + xi] >= 128;
-  };
+  const inside = (s: number) => isPersonAt(matte, ...fromFace(frame, s, t));
   const ds = 1 / frame.width;
   let left = 0;
   while (left > -3 && inside(left - ds)) left -= ds;
