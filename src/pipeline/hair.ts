@@ -1,6 +1,7 @@
 /**
  * A hair cap: the template has no hair, and a bald head changes how a face reads. When the photo shows
- * hair (hair/observe.ts), the scalp of the atlas takes its colour (a flat colour, not a hairstyle).
+ * hair (hair/observe.ts), the scalp of the atlas takes its colour (a flat colour, not a hairstyle): all of it without a
+ * hair mesh, under the fitted mesh only with one (capUnderHair in geometry/hair/hair-cover.ts).
  */
 import { smoothstepBetween } from '../geometry/mesh/smoothstep.ts';
 

@@ -43,7 +43,7 @@ import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
 import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
-import { hairCover, type HairCover } from '../geometry/hair/hair-cover.ts';
+import { capUnderHair, hairCover, type HairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
 import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { projectPoints, visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
@@ -182,7 +182,10 @@ export class PhotoPipeline implements Pipeline {
     const { result: photoTextures, ms: photoTexturesMs } = await prep.textures;
     timings['photo-textures'] = photoTexturesMs;
     const albedoMemory = this.albedoMemory.lend();
-    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, Object.values(fitted.eyes), hairMesh && hairCover(fitted.head, choice.style.tree.refit(hairMesh.geometry.positions)));
+    const hairTree = hairMesh && choice.style.tree.refit(hairMesh.geometry.positions);
+    // Without a hair mesh the cap stands for the hair; with one, it is the scalp seen between its cards.
+    const cap = hairTree ? capUnderHair(tpl.hairCoverage, fitted.head, geometries[0].normals, tpl.headNeighbours, hairTree) : tpl.hairCoverage;
+    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, Object.values(fitted.eyes), hairTree && hairCover(fitted.head, hairTree), cap);
     prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
@@ -257,7 +260,7 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, eyes: EyeRest[], hairOver?: HairCover) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, eyes: EyeRest[], hairOver: HairCover | undefined, cap: Float32Array) {
     const { features, balance, person } = prep;
     const photo = thisThreadsImage(prep.photo);
     const skin = applyGains(prep.photoSkin, balance.gains);
@@ -296,7 +299,7 @@ export class PhotoPipeline implements Pipeline {
       visible: hiddenByEyeballs(visible, tpl.eyeSockets, headGeometry.positions, camera, eyes),
       lips: { contour: tpl.lipsOuter, colour: prep.lipColour },
       // The scalp takes the roots' colour: between the cards and at the parting, the skin reads as roots.
-      hair: hair.bald ? undefined : { coverage: tpl.hairCoverage, colour: hairRootColour(hairColours.base) },
+      hair: hair.bald ? undefined : { coverage: cap, colour: hairRootColour(hairColours.base) },
       hairOver,
       fixed: [
         { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },

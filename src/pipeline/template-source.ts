@@ -8,7 +8,7 @@ import type { TemplateView } from './template-view.ts';
 import { hairCoverage } from './hair.ts';
 import { trianglesTouching } from '../geometry/fit/untangle.ts';
 import { jawArea } from '../geometry/fit/jaw-skin.ts';
-import { grow, vertexNeighbours } from '../geometry/mesh/adjacency.ts';
+import { grow, neighbourLists, vertexNeighbours } from '../geometry/mesh/adjacency.ts';
 import { withinReach } from '../geometry/mesh/near-points.ts';
 import { gatherVec3 } from '../geometry/mesh/gather.ts';
 import { FACE_POINTS } from './face/pose.ts';
@@ -60,6 +60,7 @@ export function loadTemplateView(version: TemplateVersion): TemplateView {
     neckFront: neckFront(t.head.positions, t.regions.neck),
     mouthInside: t.regions.mouthBag,
     hairCoverage: hairCoverage(t.head.positions, scalpOf(t.regions), t.loops.faceOval),
+    headNeighbours: neighbourLists(t.head.positions.length / 3, t.head.indices),
     eyeSockets: [...t.regions.eyeSocketLeft, ...t.regions.eyeSocketRight],
     irisUv: { center: t.irisUv.centre, radius: t.irisUv.radius, pupilRadius: t.irisUv.pupilRadius },
     gumsBelowV: GUMS_BELOW_V,

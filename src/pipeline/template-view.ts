@@ -7,6 +7,7 @@ import type { EarRest, EyeRest } from '../geometry/fit/fit-head.ts';
 import type { IrisUv } from '../geometry/texture/bake-parts.ts';
 import type { HeadTemplate } from '../geometry/template/types.ts';
 import type { JawArea } from '../geometry/fit/jaw-skin.ts';
+import type { NeighbourLists } from '../geometry/mesh/adjacency.ts';
 
 export interface TemplatePart {
   name: string;
@@ -49,6 +50,8 @@ export interface TemplateView {
   mouthInside: number[];
   /** Per head vertex, how much hair would cover it (0 on the face, ears and neck). */
   hairCoverage: Float32Array;
+  /** The head's one ring of every vertex (the hair cap's gaps are closed over it). */
+  headNeighbours: NeighbourLists;
   /** Head vertices of the eye sockets behind the eyeballs (painted dark). */
   eyeSockets: number[];
   irisUv: IrisUv;
