@@ -38,6 +38,7 @@ import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
 import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
 import { blinkReach } from '../geometry/expressions/blink-reach.ts';
 import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
+import { boxBeforeTurns, personAboveFace, rollBeforeTurns } from './face/photo-orientation.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
@@ -110,11 +111,9 @@ export class PhotoPipeline implements Pipeline {
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
-    const analysis = await analyseFace(input.file, tpl.canonicalFace);
+    const { analysis, matte, segmentationMs } = await analyseUpright(input.file, tpl.canonicalFace);
     timings.detection = analysis.detectionMs;
-    const segmentationStart = performance.now();
-    const matte = await estimatePersonMatte(analysis.image);
-    timings.segmentation = performance.now() - segmentationStart;
+    timings.segmentation = segmentationMs;
     // The fit's landmarks: an outline the landmark model put on the background takes the other side's, mirrored.
     const headLandmarks = outlineOnPerson(analysis.landmarks, analysis.headLandmarks, matte, mirrorPartners(tpl.canonicalFace));
     // What needs only the photo is made beside the fitting (on the helper thread, or here when first awaited). Its
@@ -344,6 +343,30 @@ function hex(c: Rgb): string {
   return '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The face analysis and the person matte of a photo. Where the person lies above the face as read (personAboveFace:
+ * the photo is upside down, and the model read the face upright all the same), the photo is read again turned half
+ * round, and that reading is taken if the person lies below its face.
+ */
+async function analyseUpright(file: Uint8Array, canonical: ArrayLike<number>): Promise<{ analysis: FaceAnalysis; matte: PersonMatte; segmentationMs: number }> {
+  const analysis = await analyseFace(file, canonical);
+  let start = performance.now();
+  const matte = await estimatePersonMatte(analysis.image);
+  let segmentationMs = performance.now() - start;
+  if (!personAboveFace(analysis.landmarks, matte)) return { analysis, matte, segmentationMs };
+  // A refusal of the turned reading leaves the photo's own.
+  const turned = await analyseFace(file, canonical, true).catch((e: unknown) => {
+    if (e instanceof PipelineError) return undefined;
+    throw e;
+  });
+  if (!turned) return { analysis, matte, segmentationMs };
+  start = performance.now();
+  const turnedMatte = await estimatePersonMatte(turned.image);
+  segmentationMs += performance.now() - start;
+  turned.detectionMs += analysis.detectionMs;
+  return personAboveFace(turned.landmarks, turnedMatte) ? { analysis, matte, segmentationMs } : { analysis: turned, matte: turnedMatte, segmentationMs };
+}
+
 function pipelineMeta(
   input: PipelineInput,
   model: AvatarModel,
@@ -351,12 +374,12 @@ function pipelineMeta(
   t: { skin: Rgb; iris: Rgb; hair: HairObservation; hairColours: { base: Rgb }; glasses: boolean; light: PhotoLight & { colour: Rgb } },
 ): Record<string, string> {
   const s = a.originalScale;
-  const [x, y, w, h] = a.faceBox;
+  // The box and the roll as the photo was uploaded, before any turn that stood its face upright.
   return {
     ...supportsMeta(input.template, model),
     'face-count': String(a.faceCount),
-    'face-box': [x, y, w, h].map((v) => Math.round(v * s)).join(','),
-    'head-pose': [a.pose.yaw, a.pose.pitch, a.pose.roll].map((v) => v.toFixed(1)).join(','),
+    'face-box': boxBeforeTurns(a.faceBox, a.turns, a.image.width, a.image.height).map((v) => Math.round(v * s)).join(','),
+    'head-pose': [a.pose.yaw, a.pose.pitch, rollBeforeTurns(a.pose.roll, a.turns)].map((v) => v.toFixed(1)).join(','),
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
     'hair-colour': t.hair.length === 'none' ? 'none' : hex(t.hairColours.base),

@@ -9,6 +9,7 @@ import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { detectFaces, type DetectedFace } from './landmark-model.ts';
 import { eyesAlike } from './face-regions.ts';
 import { mirrorImage, mirroredBack, mirrorPartners } from './mirror-reading.ts';
+import { quarterTurnsUpright, rollBeforeTurns, turnImage } from './photo-orientation.ts';
 import {
   estimatePose,
   irisDiameterPx,
@@ -20,12 +21,19 @@ import {
 
 /** Longest side of the image given to the detector and used for texture sampling. */
 export const ANALYSIS_MAX_SIDE = 1280;
+/** The quarter turns (clockwise) a photo is read at where the detector finds no face as it stands: sideways first. */
+const NO_FACE_TURNS = [1, 3, 2];
 /** Plausible range of the face's size relative to the canonical face (guards a misread iris). */
 const FACE_SIZE_RATIO = [0.9, 1.12] as const;
 
 export interface FaceAnalysis {
-  /** The oriented, shrunk photo the landmarks refer to. */
+  /** The oriented, shrunk photo the landmarks refer to, turned upright (`turns`). */
   image: RgbImage;
+  /**
+   * Quarter turns (clockwise, 0-3) the oriented photo was turned to stand its face upright before it was read: `image`
+   * and all read on it are the turned photo's (photo-orientation.ts).
+   */
+  turns: number;
   /** Factor from analysis-image pixels to original-photo pixels. */
   originalScale: number;
   faceCount: number;
@@ -63,13 +71,39 @@ export async function decodePhoto(file: Uint8Array): Promise<{ image: RgbImage; 
   }
 }
 
-/** Face analysis of one photo; `canonical` is the template's 468 face vertices (cm). */
-export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>): Promise<FaceAnalysis> {
-  const { image, originalScale } = await decodePhoto(file);
+/**
+ * Face analysis of one photo; `canonical` is the template's 468 face vertices (cm). `upsideDown` reads the photo turned
+ * half round (the landmark model reads an upside-down face as upright: see personAboveFace).
+ */
+export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>, upsideDown = false): Promise<FaceAnalysis> {
+  const decoded = await decodePhoto(file);
+  const { originalScale } = decoded;
   const t0 = performance.now();
-  const faces = await detectFaces(image.data, image.width, image.height);
+  let turns = upsideDown ? 2 : 0;
+  let image = turnImage(decoded.image, turns);
+  let faces = await detectFaces(image.data, image.width, image.height);
+  // A photo taken sideways (a phone's orientation lost): the detector finds some such faces and reads their roll, others
+  // only with the photo turned; the quarter turns are tried where it finds none as the photo stands.
+  for (const more of NO_FACE_TURNS) {
+    if (faces.length > 0) break;
+    const turned = turnImage(image, more);
+    faces = await detectFaces(turned.data, turned.width, turned.height);
+    if (faces.length > 0) [image, turns] = [turned, (turns + more) % 4];
+  }
   if (faces.length === 0) throw new PipelineError(PipelineCodes.noFace, 'no face was found in the photo');
-  const landmarks = await checkedReading(image, landmarksOf(largest(faces)), canonical);
+  let landmarks = await checkedReading(image, landmarksOf(largest(faces)), canonical);
+  // A face read lying sideways: the photo turned upright by the nearest quarter turns is read again, where that leaves
+  // the face within the roll's limit (else it is refused at its own roll).
+  const roll = estimatePose(landmarks, canonical).roll;
+  const more = quarterTurnsUpright(roll);
+  if (more !== 0 && Math.abs(rollBeforeTurns(roll, -more)) <= PHOTO_LIMITS.maxRollDeg) {
+    const turned = turnImage(image, more);
+    const again = await detectFaces(turned.data, turned.width, turned.height);
+    if (again.length > 0) {
+      [image, turns, faces] = [turned, (turns + more) % 4, again];
+      landmarks = await checkedReading(image, landmarksOf(largest(faces)), canonical);
+    }
+  }
   const detectionMs = performance.now() - t0;
   const faceBox = landmarkBox(landmarks);
 
@@ -91,7 +125,7 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   const sizeRatio = Math.min(hi, Math.max(lo, pose.scale / irisScale));
   const cmPerPixel = sizeRatio / pose.scale;
   const headLandmarks = landmarksInHeadFrame(landmarks, pose, canonical, cmPerPixel);
-  return { image, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
+  return { image, turns, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
 }
 
 /**

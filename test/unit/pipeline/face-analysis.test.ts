@@ -82,6 +82,40 @@ test('EXIF orientation is respected: a sideways-stored photo tagged to display u
   for (let k = 0; k < 4; k++) assert.ok(Math.abs(box(a)[k] - box(b)[k]) < 8, `face box ${box(a)} vs ${box(b)}`);
 });
 
+test('a photo stored sideways or upside down without its orientation is turned upright, and its meta describes it as uploaded', async () => {
+  const upright = photo('p10-a.jpg');
+  const { width: W, height: H } = (await sharp(upright).metadata()) as { width: number; height: number };
+  const a = await run(upright);
+  const pose = (r: typeof a) => r.meta['head-pose'].split(',').map(Number);
+  const box = (r: typeof a) => r.meta['face-box'].split(',').map(Number);
+  const [x, y, w, h] = box(a);
+  // Turned clockwise a quarter, half and three quarters (sharp's rotate), no EXIF tag: where the face box goes.
+  const turned: [number, [number, number, number, number]][] = [
+    [90, [H - y - h, x, h, w]],
+    [180, [W - x - w, H - y - h, w, h]],
+    [270, [y, W - x - w, h, w]],
+  ];
+  for (const [degrees, expected] of turned) {
+    const file = await sharp(upright).rotate(degrees).jpeg({ quality: 95 }).toBuffer();
+    assert.equal((await sharp(file).metadata()).orientation, undefined);
+    const b = await run(new Uint8Array(file));
+    // The roll as uploaded: turned clockwise, the face's roll falls by the turn.
+    const roll = ((pose(a)[2] - degrees + 540) % 360) - 180;
+    assert.ok(Math.abs(((pose(b)[2] - roll + 540) % 360) - 180) < 3, `${degrees}°: roll ${pose(b)[2]}, upright ${pose(a)[2]}`);
+    assert.ok(Math.abs(pose(b)[0] - pose(a)[0]) < 3 && Math.abs(pose(b)[1] - pose(a)[1]) < 3, `${degrees}°: yaw and pitch ${pose(b)} against ${pose(a)}`);
+    for (let k = 0; k < 4; k++) assert.ok(Math.abs(box(b)[k] - expected[k]) < 8, `${degrees}°: face box ${box(b)}, expected ${expected}`);
+  }
+});
+
+test('a head tilted half way between upright and sideways is refused at its own roll (10003)', async () => {
+  const tilted = await sharp(photo('p10-a.jpg')).rotate(45, { background: '#808080' }).jpeg().toBuffer();
+  await assert.rejects(run(new Uint8Array(tilted)), (e: unknown) => {
+    assert.ok(e instanceof PipelineError && e.code === PipelineCodes.headTurned, String(e));
+    assert.match(e.message, /tilted -4\d° sideways/);
+    return true;
+  });
+});
+
 test('a greyscale photo is analysed like a colour one', async () => {
   const grey = await sharp(photo('p10-a.jpg')).greyscale().jpeg().toBuffer();
   const r = await run(new Uint8Array(grey));
