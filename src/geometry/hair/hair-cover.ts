@@ -58,7 +58,7 @@ const ABOVE_REACH = 4;
  * it: the scalp's roots colour is for the skin seen between the cards, not for the forehead or the temples the mesh
  * leaves bare (the cap's fade from the face's border showed there as a dark band under the mesh's edge). Above means the
  * mesh's closest point (within ABOVE_REACH) lies along the vertex's outward normal: the hair stands about 1 cm off the
- * scalp (median 0.7-1 cm on the test avatars), so its distance alone does not tell the scalp under it from the forehead
+ * scalp (median 0.7-1 cm on most test avatars), so its distance alone does not tell the scalp under it from the forehead
  * just beyond its edge. Gaps of a ring between cards are closed (a dilation, then an erosion, over `neighbours`), so that
  * the skin does not show through them as pale specks.
  */
