@@ -94,14 +94,15 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   let landmarks = await checkedReading(image, landmarksOf(largest(faces)), canonical);
   // A face read lying sideways: the photo turned upright by the nearest quarter turns is read again, where that leaves
   // the face within the roll's limit (else it is refused at its own roll).
-  const roll = estimatePose(landmarks, canonical).roll;
-  const more = quarterTurnsUpright(roll);
-  if (more !== 0 && Math.abs(rollBeforeTurns(roll, -more)) <= PHOTO_LIMITS.maxRollDeg) {
+  let pose = estimatePose(landmarks, canonical);
+  const more = quarterTurnsUpright(pose.roll);
+  if (more !== 0 && Math.abs(rollBeforeTurns(pose.roll, -more)) <= PHOTO_LIMITS.maxRollDeg) {
     const turned = turnImage(image, more);
     const again = await detectFaces(turned.data, turned.width, turned.height);
     if (again.length > 0) {
       [image, turns, faces] = [turned, (turns + more) % 4, again];
       landmarks = await checkedReading(image, landmarksOf(largest(faces)), canonical);
+      pose = estimatePose(landmarks, canonical);
     }
   }
   const detectionMs = performance.now() - t0;
@@ -117,7 +118,6 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   if (!faceInside(landmarks, image)) {
     throw new PipelineError(PipelineCodes.faceCut, 'the face is cut by the border of the photo');
   }
-  const pose = estimatePose(landmarks, canonical);
   refuseTurnedHead(pose);
 
   const [lo, hi] = FACE_SIZE_RATIO;
