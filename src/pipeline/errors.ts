@@ -40,7 +40,7 @@ export const PIPELINE_FAILURES: Readonly<Record<PipelineCode, string>> = {
   10000: "error in pipeline: the avatar could not be made (an internal failure, tried three times); upload it again, and if it fails again tell the service's administrator",
   10001: 'error in pipeline: no face was found in the photo; use a front-facing photo of one person, with the whole face visible and evenly lit',
   10002: `error in pipeline: the face is too small in the photo; use a photo with at least ${L.minEyeDistancePx} pixels between the pupils (taken closer, or at a higher resolution)`,
-  10003: `error in pipeline: the head is turned or tilted too far; use a photo facing the camera (at most ${L.maxYawDeg}° turned, ${L.maxPitchDeg}° up or down, ${L.maxRollDeg}° sideways)`,
+  10003: `error in pipeline: the head is turned or tilted too far; use a photo facing the camera (at most ${L.maxYawDeg}° turned, ${L.maxPitchDeg}° up or down; tilted sideways is fine)`,
   10004: 'error in pipeline: the photo cannot be decoded; save it again as JPEG or PNG and upload it again',
   10005: 'error in pipeline: the face is cut by the border of the photo; use a photo that shows the whole head with some space around it',
   10010: 'error in pipeline: the mesh archive cannot be read; check that mesh.obj is a valid OBJ and its texture a valid image',

@@ -7,7 +7,6 @@ export const PHOTO_LIMITS = {
   minEyeDistancePx: 40,
   maxYawDeg: 30,
   maxPitchDeg: 30,
-  maxRollDeg: 35,
 } as const;
 
 /** Larger scans are refused (10012): their closest-point structures would not fit a worker's memory budget. */

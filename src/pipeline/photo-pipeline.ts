@@ -38,7 +38,7 @@ import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
 import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
 import { blinkReach } from '../geometry/expressions/blink-reach.ts';
 import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
-import { boxBeforeTurns, personAboveFace, rollBeforeTurns } from './face/photo-orientation.ts';
+import { personAboveFace, rollAsUploaded } from './face/photo-orientation.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
@@ -378,8 +378,8 @@ function pipelineMeta(
   return {
     ...supportsMeta(input.template, model),
     'face-count': String(a.faceCount),
-    'face-box': boxBeforeTurns(a.faceBox, a.turns, a.image.width, a.image.height).map((v) => Math.round(v * s)).join(','),
-    'head-pose': [a.pose.yaw, a.pose.pitch, rollBeforeTurns(a.pose.roll, a.turns)].map((v) => v.toFixed(1)).join(','),
+    'face-box': a.faceBox.map((v) => Math.round(v * s)).join(','),
+    'head-pose': [a.pose.yaw, a.pose.pitch, rollAsUploaded(a.orientation, a.pose.roll)].map((v) => v.toFixed(1)).join(','),
     'skin-tone': hex(t.skin),
     'iris-colour': hex(t.iris),
     'hair-colour': t.hair.length === 'none' ? 'none' : hex(t.hairColours.base),

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
 import { PipelineCodes } from '../../src/pipeline/errors.ts';
-import { readFace } from '../fixtures/faces.ts';
+import { readFace, readTurnedHead } from '../fixtures/faces.ts';
 import { jpeg, startTestService, type TestClient } from '../../tools/harness/service.ts';
 import { sphere, zipScan } from '../fixtures/scans.ts';
 
@@ -57,7 +57,7 @@ describe('refusals of the real pipeline: a NOK status with the 100xx code, the p
     const cases: [string, Uint8Array, number, string][] = [
       ['photo', new Uint8Array(plain), PipelineCodes.noFace, 'a photo without a face'],
       ['photo', new Uint8Array(small), PipelineCodes.faceTooSmall, 'a face too small'],
-      ['photo', readFace('selfie-many-people.jpg'), PipelineCodes.headTurned, 'the largest face turned 32 degrees'],
+      ['photo', readTurnedHead(), PipelineCodes.headTurned, 'a face turned 45 degrees'],
       ['photo', new Uint8Array(truncated), PipelineCodes.imageUnreadable, 'a truncated JPEG'],
       ['photo', new Uint8Array(cut), PipelineCodes.faceCut, 'a face cut by the border'],
       ['lofimesh_texture', await zipScan(sphere(10), skin), PipelineCodes.meshNoFace, 'a textured mesh without a face'],

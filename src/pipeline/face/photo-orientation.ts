@@ -1,10 +1,20 @@
 /**
- * A photo whose face is not upright because the camera was held sideways or upside down and its orientation was lost
- * (no EXIF, or stripped on the way): turned by quarter turns before it is analysed, and what the analysis reports
- * mapped back onto the photo as uploaded. Turns count clockwise.
+ * A photo whose face is not upright: turned by quarter turns where the camera was held sideways or upside down and
+ * its orientation was lost (no EXIF, or stripped on the way), then levelled where the head or the camera is tilted,
+ * before it is analysed; what the analysis reports is mapped back onto the photo as uploaded. Turns count clockwise.
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { isPersonAt, matteCell, type PersonMatte } from './person-matte.ts';
+
+/** How the analysed image was made from the photo as uploaded (EXIF orientation applied, shrunk). */
+export interface PhotoOrientation {
+  /** Quarter turns (clockwise, 0-3), lossless. */
+  turns: number;
+  /** Degrees the turned image was then rotated clockwise about its centre (`levelImage`), 0 for none. */
+  level: number;
+  /** Width and height of the image after the turns, before the levelling. */
+  turnedSize: [number, number];
+}
 
 /** The top of the forehead and the bottom of the chin on the face's midline (landmark indices). */
 const FOREHEAD = 10;
@@ -55,12 +65,70 @@ export function pointBeforeTurns(x: number, y: number, turns: number, width: num
   return [px, py];
 }
 
-/** A box (x, y, width, height) of the image turned `turns` quarters clockwise, `width` x `height` as turned, in the image before the turns. */
-export function boxBeforeTurns(box: readonly [number, number, number, number], turns: number, width: number, height: number): [number, number, number, number] {
-  const [x, y, w, h] = box;
-  const [ax, ay] = pointBeforeTurns(x, y, turns, width, height);
-  const [bx, by] = pointBeforeTurns(x + w, y + h, turns, width, height);
-  return [Math.min(ax, bx), Math.min(ay, by), Math.abs(bx - ax), Math.abs(by - ay)];
+/**
+ * The image rotated `degrees` clockwise about its centre, bilinearly, on a canvas that holds all of it; the corners
+ * it leaves continue the photo's border pixels (clamped), so that nothing new, a flat colour or an edge, is drawn in.
+ */
+export function levelImage(image: RgbImage, degrees: number): RgbImage {
+  const { width, height, data: src } = image;
+  const [c, s] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+  const w = Math.ceil(width * Math.abs(c) + height * Math.abs(s) - 1e-6);
+  const h = Math.ceil(width * Math.abs(s) + height * Math.abs(c) - 1e-6);
+  const data = new Uint8Array(w * h * 3);
+  // Each pixel's source (rotateAbout by -degrees, less the half pixel of a pixel centre) steps by (c, -s) along a row.
+  for (let y = 0, o = 0; y < h; y++) {
+    const dy = y + 0.5 - h / 2;
+    let sx = (0.5 - w / 2) * c + dy * s + width / 2 - 0.5;
+    let sy = -(0.5 - w / 2) * s + dy * c + height / 2 - 0.5;
+    for (let x = 0; x < w; x++, sx += c, sy -= s, o += 3) {
+      // Clamped to the image: the corners continue its border (sampleBilinear's rule).
+      const fx = sx < 0 ? 0 : sx > width - 1 ? width - 1 : sx;
+      const fy = sy < 0 ? 0 : sy > height - 1 ? height - 1 : sy;
+      const x0 = fx | 0, y0 = fy | 0, ax = fx - x0, ay = fy - y0;
+      const i = (y0 * width + x0) * 3;
+      const dx = x0 < width - 1 ? 3 : 0, dn = y0 < height - 1 ? width * 3 : 0;
+      for (let k = 0; k < 3; k++) {
+        const top = src[i + k] + (src[i + k + dx] - src[i + k]) * ax;
+        const bottom = src[i + k + dn] + (src[i + k + dn + dx] - src[i + k + dn]) * ax;
+        data[o + k] = Math.round(top + (bottom - top) * ay);
+      }
+    }
+  }
+  return { width: w, height: h, data };
+}
+
+/** A point of an image `from` (width, height) rotated `degrees` clockwise about the centre, in an image `to` of the same centre. */
+function rotateAbout(x: number, y: number, degrees: number, from: [number, number], to: [number, number]): [number, number] {
+  const [c, s] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+  const [dx, dy] = [x - from[0] / 2, y - from[1] / 2];
+  // Clockwise as seen, with y down: the top's middle (0, -1) goes to the right (1, 0) at 90 degrees.
+  return [dx * c - dy * s + to[0] / 2, dx * s + dy * c + to[1] / 2];
+}
+
+/** A point of an image `size` (width, height) where `levelImage` puts it, levelled by `degrees` to `levelledSize`. */
+export function levelledPoint(x: number, y: number, degrees: number, size: [number, number], levelledSize: [number, number]): [number, number] {
+  return rotateAbout(x, y, degrees, size, levelledSize);
+}
+
+/** A point (pixel-edge coordinates) of the analysed image, `size` (width, height), in the photo as uploaded. */
+export function pointAsUploaded(o: PhotoOrientation, x: number, y: number, size: [number, number]): [number, number] {
+  const [tx, ty] = o.level === 0 ? [x, y] : rotateAbout(x, y, -o.level, size, o.turnedSize);
+  return pointBeforeTurns(tx, ty, o.turns, o.turnedSize[0], o.turnedSize[1]);
+}
+
+/** The face's roll in the photo as uploaded, from its roll in the analysed image. */
+export function rollAsUploaded(o: PhotoOrientation, roll: number): number {
+  return rollBeforeTurns(roll + o.level, o.turns);
+}
+
+/** The box (x, y, width, height) round the first `count` points (x, y, z triples) of the analysed image, `size`, in the photo as uploaded. */
+export function boxAsUploaded(o: PhotoOrientation, points: ArrayLike<number>, count: number, size: [number, number]): [number, number, number, number] {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < count; i++) {
+    const [x, y] = pointAsUploaded(o, points[i * 3], points[i * 3 + 1], size);
+    [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  }
+  return [x0, y0, x1 - x0, y1 - y0];
 }
 
 /**

@@ -10,6 +10,8 @@ import { analyseFace, decodePhoto } from '../../../src/pipeline/face/analyse.ts'
 import { eyesAlike } from '../../../src/pipeline/face/face-regions.ts';
 import { mirroredBack, mirrorPartners } from '../../../src/pipeline/face/mirror-reading.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
+import { readTurnedHead } from '../../fixtures/faces.ts';
+import { pointAsUploaded, rollAsUploaded } from '../../../src/pipeline/face/photo-orientation.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
 const photo = (name: string) => new Uint8Array(readFileSync(new URL(name, faces)));
@@ -46,8 +48,8 @@ test('a face cut by the border is refused (10005)', async () => {
   await refusedWith(new Uint8Array(cut), PipelineCodes.faceCut);
 });
 
-test('the many-faces selfie is refused: its largest face is turned beyond the limit (10003)', async () => {
-  await refusedWith(photo('selfie-many-people.jpg'), PipelineCodes.headTurned);
+test('a face turned beyond the limit is refused (10003)', async () => {
+  await refusedWith(readTurnedHead(), PipelineCodes.headTurned);
 });
 
 test('mesh inputs are refused with a clear code until they are supported (10020)', async () => {
@@ -107,13 +109,33 @@ test('a photo stored sideways or upside down without its orientation is turned u
   }
 });
 
-test('a head tilted half way between upright and sideways is refused at its own roll (10003)', async () => {
-  const tilted = await sharp(photo('p10-a.jpg')).rotate(45, { background: '#808080' }).jpeg().toBuffer();
-  await assert.rejects(run(new Uint8Array(tilted)), (e: unknown) => {
-    assert.ok(e instanceof PipelineError && e.code === PipelineCodes.headTurned, String(e));
-    assert.match(e.message, /tilted -4\d° sideways/);
-    return true;
-  });
+test("a tilted head is levelled before it is read: the upright photo's pose, and its roll and face box as uploaded", async () => {
+  const file = photo('p10-a.jpg');
+  const upright = await analyseFace(file, canonical);
+  assert.equal(upright.orientation.level, 0);
+  for (const degrees of [25, 45]) {
+    const tiltedFile = await sharp(file).rotate(degrees, { background: '#808080' }).jpeg({ quality: 95 }).toBuffer();
+    const tilted = await analyseFace(new Uint8Array(tiltedFile), canonical);
+    // Turned clockwise, the face's roll falls by the turn; levelled, it stands as upright as the photo's own.
+    assert.ok(Math.abs(tilted.orientation.level - (upright.pose.roll - degrees)) < 3, `${degrees}°: levelled by ${tilted.orientation.level}`);
+    assert.ok(Math.abs(tilted.pose.roll - upright.pose.roll) < 3, `${degrees}°: roll ${tilted.pose.roll} against ${upright.pose.roll}`);
+    assert.ok(Math.abs(tilted.pose.yaw - upright.pose.yaw) < 3 && Math.abs(tilted.pose.pitch - upright.pose.pitch) < 3, `${degrees}°: ${tilted.pose.yaw}, ${tilted.pose.pitch}`);
+    // The face box as uploaded: round the upright landmarks turned as sharp turned the photo (about its centre, on a canvas that holds it).
+    const { width: W, height: H } = (await sharp(file).metadata()) as { width: number; height: number };
+    const { width: W2, height: H2 } = (await sharp(tiltedFile).metadata()) as { width: number; height: number };
+    const [c, s] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+    const xs: number[] = [], ys: number[] = [];
+    for (let i = 0; i < 468; i++) {
+      const [dx, dy] = [upright.landmarks[i * 3] * upright.originalScale - W / 2, upright.landmarks[i * 3 + 1] * upright.originalScale - H / 2];
+      xs.push(dx * c - dy * s + W2 / 2);
+      ys.push(dx * s + dy * c + H2 / 2);
+    }
+    const expected = [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
+    const box = tilted.faceBox.map((v) => v * tilted.originalScale);
+    // Within 4 % of the face's size: the resampled photo's landmarks are read a little differently (p10-a's chin 3 %).
+    const within = 0.04 * Math.max(expected[2], expected[3]);
+    for (let k = 0; k < 4; k++) assert.ok(Math.abs(box[k] - expected[k]) < within, `${degrees}°: face box ${box.map(Math.round)}, expected ${expected.map(Math.round)}`);
+  }
 });
 
 test('a greyscale photo is analysed like a colour one', async () => {
@@ -124,14 +146,22 @@ test('a greyscale photo is analysed like a colour one', async () => {
 
 test("a reading with an eye's contour on the skin is taken again on the mirror image (p12-a's mirror image)", async () => {
   // On p12-a's mirror image the detector puts one eye's contour on the cheek (its face score still 1): the avatar
-  // was a wreck. Its own reading of the photo, mirrored, is sound: the analysis must land near it.
+  // was a wreck. Its own reading of the photo, mirrored, is sound: the analysis must land near it. Both photos are
+  // levelled by their roll (10 degrees), each its own way: the readings are compared on the photos as uploaded.
   const own = await analyseFace(photo('p12-a.jpg'), canonical);
   const mirrored = await analyseFace(new Uint8Array(await sharp(photo('p12-a.jpg')).flop().jpeg({ quality: 95 }).toBuffer()), canonical);
   assert.ok(eyesAlike(mirrored.image, mirrored.landmarks) >= 0.5, 'both eyes read on eyes');
-  const back = mirroredBack(mirrored.landmarks, mirrored.image.width, mirrorPartners(canonical));
-  const iod = Math.hypot(own.landmarks[468 * 3] - own.landmarks[473 * 3], own.landmarks[468 * 3 + 1] - own.landmarks[473 * 3 + 1]);
+  const asUploaded = (a: typeof own) => {
+    const out = new Float32Array(a.landmarks.length);
+    for (let i = 0; i < a.landmarks.length / 3; i++) out.set(pointAsUploaded(a.orientation, a.landmarks[i * 3], a.landmarks[i * 3 + 1], [a.image.width, a.image.height]), i * 3);
+    return out;
+  };
+  const photoLandmarks = asUploaded(own);
+  const back = mirroredBack(asUploaded(mirrored), own.orientation.turnedSize[0], mirrorPartners(canonical));
+  const iod = Math.hypot(photoLandmarks[468 * 3] - photoLandmarks[473 * 3], photoLandmarks[468 * 3 + 1] - photoLandmarks[473 * 3 + 1]);
   let sum = 0;
-  for (let i = 0; i < 468; i++) sum += Math.hypot(own.landmarks[i * 3] - back[i * 3], own.landmarks[i * 3 + 1] - back[i * 3 + 1]);
+  for (let i = 0; i < 468; i++) sum += Math.hypot(photoLandmarks[i * 3] - back[i * 3], photoLandmarks[i * 3 + 1] - back[i * 3 + 1]);
   assert.ok(sum / 468 / iod < 0.1, `the mirror image's reading, mirrored back, lies ${(sum / 468 / iod).toFixed(3)} eye distances from the photo's`);
-  assert.ok(Math.abs(mirrored.pose.roll + own.pose.roll) < 5, `roll ${mirrored.pose.roll.toFixed(1)} against the photo's ${own.pose.roll.toFixed(1)}`);
+  const roll = (a: typeof own) => rollAsUploaded(a.orientation, a.pose.roll);
+  assert.ok(Math.abs(roll(mirrored) + roll(own)) < 5, `roll ${roll(mirrored).toFixed(1)} against the photo's ${roll(own).toFixed(1)}`);
 });
