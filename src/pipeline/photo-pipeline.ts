@@ -385,5 +385,6 @@ function pipelineMeta(
     'hair-colour': t.hair.length === 'none' ? 'none' : hex(t.hairColours.base),
     glasses: String(t.glasses),
     light: `${t.light.direction.map((v) => v.toFixed(2)).join(',')} ${hex(t.light.colour)}`,
+    exposure: a.exposure.toFixed(2),
   };
 }

@@ -9,6 +9,7 @@ import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { detectFaces, type DetectedFace } from './landmark-model.ts';
 import { eyesAlike } from './face-regions.ts';
 import { mirrorImage, mirroredBack, mirrorPartners } from './mirror-reading.ts';
+import { exposeImage, exposureGain, faceBrightEnd } from './exposure.ts';
 import { boxAsUploaded, levelImage, levelledPoint, quarterTurnsUpright, turnImage, type PhotoOrientation } from './photo-orientation.ts';
 import {
   estimatePose,
@@ -36,10 +37,12 @@ const NOSE_TIP = 1;
 const FACE_SIZE_RATIO = [0.9, 1.12] as const;
 
 export interface FaceAnalysis {
-  /** The oriented, shrunk photo the landmarks refer to, turned and levelled to stand the face upright (`orientation`). */
+  /** The oriented, shrunk photo the landmarks refer to, turned and levelled to stand the face upright (`orientation`), and brightened (`exposure`). */
   image: RgbImage;
   /** How `image` was turned and levelled from the photo as uploaded: all read on it is the turned photo's (photo-orientation.ts). */
   orientation: PhotoOrientation;
+  /** The gain (linear light) `image` was brightened by, the face being under-exposed; 1 for none (exposure.ts). */
+  exposure: number;
   /** Factor from analysis-image pixels to original-photo pixels. */
   originalScale: number;
   faceCount: number;
@@ -147,7 +150,10 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   const sizeRatio = Math.min(hi, Math.max(lo, pose.scale / irisScale));
   const cmPerPixel = sizeRatio / pose.scale;
   const headLandmarks = landmarksInHeadFrame(landmarks, pose, canonical, cmPerPixel);
-  return { image, orientation, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
+  // Everything after is taken from the photo brightened where the face was under-exposed.
+  const exposure = exposureGain(faceBrightEnd(image, landmarks));
+  if (exposure > 1) image = exposeImage(image, exposure);
+  return { image, orientation, exposure, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
 }
 
 /**

@@ -11,6 +11,7 @@ import { eyesAlike } from '../../../src/pipeline/face/face-regions.ts';
 import { mirroredBack, mirrorPartners } from '../../../src/pipeline/face/mirror-reading.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
 import { readTurnedHead } from '../../fixtures/faces.ts';
+import { faceBrightEnd, UNDER_EXPOSED } from '../../../src/pipeline/face/exposure.ts';
 import { pointAsUploaded, rollAsUploaded } from '../../../src/pipeline/face/photo-orientation.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
@@ -136,6 +137,18 @@ test("a tilted head is levelled before it is read: the upright photo's pose, and
     const within = 0.04 * Math.max(expected[2], expected[3]);
     for (let k = 0; k < 4; k++) assert.ok(Math.abs(box[k] - expected[k]) < within, `${degrees}°: face box ${box.map(Math.round)}, expected ${expected.map(Math.round)}`);
   }
+});
+
+test('an under-exposed photo is brightened before anything is taken from it; a well-exposed one is not', async () => {
+  const file = photo('p10-a.jpg');
+  const upright = await analyseFace(file, canonical);
+  assert.equal(upright.exposure, 1);
+  assert.ok(faceBrightEnd(upright.image, upright.landmarks) >= UNDER_EXPOSED);
+  // Its pixel values at 45 %, as an under-exposed camera would give them (its bright end 243 -> about 110).
+  const dark = await analyseFace(new Uint8Array(await sharp(file).linear(0.45, 0).jpeg({ quality: 95 }).toBuffer()), canonical);
+  assert.ok(dark.exposure > 3, `gain ${dark.exposure}`);
+  const end = faceBrightEnd(dark.image, dark.landmarks);
+  assert.ok(Math.abs(end - UNDER_EXPOSED) <= 3, `bright end ${end}`);
 });
 
 test('a greyscale photo is analysed like a colour one', async () => {
