@@ -1042,13 +1042,17 @@ function moveLid(frame: ExpressionFrame, lid: Lid, side: Side, closing: number, 
   // What lies behind the closing upper margin (2.0's lid back, the socket's lining) stays above the lower lid: above
   // the line from the closed margin over the lower margin, so the strip between them does not cut through the lower lid.
   const marginElevation = profileOf(closedRim), marginDistance = profileOf(closedRimDistance);
+  const eye = frame.eyeCentres[side], { forward } = frame;
   for (let i = 0; i < behind.length; i++) {
     const v = behind[i], qx = p[3 * v], qy = p[3 * v + 1], qz = p[3 * v + 2];
     let mx = behindAt[3 * i], my = behindAt[3 * i + 1], mz = behindAt[3 * i + 2];
     const x = qx * left[0] + qy * left[1] + qz * left[2];
+    // Only what lies in front of the eyeball's middle can meet the lower lid. Behind it a lining point's elevation about
+    // the lid centre wraps round, and raising it swung it round the eyeball to the front (p12-a's right socket, 1.5 cm).
+    const inFront = (qx - eye[0]) * forward[0] + (qy - eye[1]) * forward[1] + (qz - eye[2]) * forward[2] > 0;
     const need = Math.min(lid.elevationAt(qx, qy, qz), lid.above(x, lid.distanceAt(mx, my, mz), profileAt(marginElevation, x), profileAt(marginDistance, x)));
     const raise = Math.max(0, need - lid.elevationAt(mx, my, mz)) + (lift ? lift[v] / lid.distanceAt(mx, my, mz) : 0);
-    if (raise > 0) {
+    if (inFront && raise > 0) {
       rotateAbout(mx, my, mz, centre, left, -raise, turned);
       clearOf(turned[0], turned[1], turned[2], frame.eyeCentres[side], frame.eyeRadius + EYE_CLEARANCE, moved);
       mx = moved[0]; my = moved[1]; mz = moved[2];
