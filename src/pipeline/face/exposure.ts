@@ -6,9 +6,8 @@
  * photo's darkness as the skin's (p03-a at 45 % of its pixel values: skin L* 41 instead of 85).
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
-import { insidePolygon } from '../../geometry/spatial/inside-polygon.ts';
 import { linearToSrgb, LINEAR_STEPS, srgbToLinear } from '../../geometry/render/srgb.ts';
-import { FACE_OVAL } from './face-regions.ts';
+import { FACE_OVAL, polygonRuns } from './face-regions.ts';
 
 /** The face's bright end (see above) below which the photo is brightened: under the test photos' lowest, 213. */
 export const UNDER_EXPOSED = 200;
@@ -17,16 +16,12 @@ const BRIGHT_END = 0.99;
 
 /** The face's bright end: the BRIGHT_END percentile of each pixel's brightest channel inside the face oval. */
 export function faceBrightEnd(image: RgbImage, landmarks: ArrayLike<number>): number {
-  const oval = FACE_OVAL.map((i) => [landmarks[i * 3], landmarks[i * 3 + 1]] as const);
-  const xs = oval.map((p) => p[0]), ys = oval.map((p) => p[1]);
-  const x0 = Math.max(0, Math.floor(Math.min(...xs))), x1 = Math.min(image.width - 1, Math.ceil(Math.max(...xs)));
-  const y0 = Math.max(0, Math.floor(Math.min(...ys))), y1 = Math.min(image.height - 1, Math.ceil(Math.max(...ys)));
+  const oval = FACE_OVAL.map((i) => [landmarks[i * 3], landmarks[i * 3 + 1]] as [number, number]);
+  const runs = polygonRuns(image.width, image.height, oval);
   const counts = new Uint32Array(256);
   let total = 0;
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      if (!insidePolygon(oval, x + 0.5, y + 0.5)) continue;
-      const o = (y * image.width + x) * 3;
+  for (let r = 0; r < runs.length; r += 3) {
+    for (let o = (runs[r] * image.width + runs[r + 1]) * 3, end = (runs[r] * image.width + runs[r + 2]) * 3; o <= end; o += 3) {
       counts[Math.max(image.data[o], image.data[o + 1], image.data[o + 2])]++;
       total++;
     }

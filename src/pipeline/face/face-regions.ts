@@ -58,7 +58,7 @@ export function scaleAboutCentroid(poly: Point[], k: number): Point[] {
  * The runs of pixels whose centres lie inside the polygon (even-odd rule), clipped to the image: [y, first x, last x]
  * per run, rows top down and runs left to right within a row.
  */
-function polygonRuns(width: number, height: number, poly: Point[]): number[] {
+export function polygonRuns(width: number, height: number, poly: Point[]): number[] {
   const runs: number[] = [];
   const ys = poly.map((p) => p[1]);
   const y0 = Math.max(0, Math.floor(Math.min(...ys)));
