@@ -374,7 +374,7 @@ function pipelineMeta(
   t: { skin: Rgb; iris: Rgb; hair: HairObservation; hairColours: { base: Rgb }; glasses: boolean; light: PhotoLight & { colour: Rgb } },
 ): Record<string, string> {
   const s = a.originalScale;
-  // The box and the roll as the photo was uploaded, before any turn that stood its face upright.
+  // The roll as the photo was uploaded, before the turns and the levelling that stood its face upright (the box is so already).
   return {
     ...supportsMeta(input.template, model),
     'face-count': String(a.faceCount),

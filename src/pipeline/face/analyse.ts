@@ -106,11 +106,10 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   const more = quarterTurnsUpright(pose.roll);
   if (more !== 0) {
     const turned = turnImage(image, more);
-    const again = await detectFaces(turned.data, turned.width, turned.height);
-    if (again.length > 0) {
-      [image, turns, faces] = [turned, (turns + more) % 4, again];
-      landmarks = await checkedReading(image, landmarksOf(largest(faces)), canonical);
-      pose = estimatePose(landmarks, canonical);
+    const again = await readAgain(turned, canonical, largest);
+    if (again) {
+      [image, turns] = [turned, (turns + more) % 4];
+      ({ faces, landmarks, pose } = again);
     }
   }
   // A tilted head (or camera): the photo levelled by the face's roll and read again.
@@ -118,13 +117,12 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   let level = 0;
   if (Math.abs(pose.roll) > LEVEL_FROM_DEG) {
     const levelled = levelImage(image, pose.roll);
-    const again = await detectFaces(levelled.data, levelled.width, levelled.height);
-    if (again.length > 0) {
-      // The same person: of several faces, the one where the levelling took the face read first.
-      const [x, y] = levelledPoint(landmarks[NOSE_TIP * 3], landmarks[NOSE_TIP * 3 + 1], pose.roll, turnedSize, [levelled.width, levelled.height]);
-      [image, level, faces] = [levelled, pose.roll, again];
-      landmarks = await checkedReading(image, landmarksOf(nearest(faces, x, y)), canonical);
-      pose = estimatePose(landmarks, canonical);
+    // The same person: of several faces, the one where the levelling took the face read first.
+    const [x, y] = levelledPoint(landmarks[NOSE_TIP * 3], landmarks[NOSE_TIP * 3 + 1], pose.roll, turnedSize, [levelled.width, levelled.height]);
+    const again = await readAgain(levelled, canonical, (found) => nearest(found, x, y));
+    if (again) {
+      [image, level] = [levelled, pose.roll];
+      ({ faces, landmarks, pose } = again);
     }
   }
   const detectionMs = performance.now() - t0;
@@ -173,6 +171,18 @@ async function checkedReading(image: RgbImage, landmarks: Float32Array, canonica
   if (again.length === 0) return landmarks;
   const other = mirroredBack(landmarksOf(largest(again)), image.width, mirrorPartners(canonical));
   return eyesAlike(image, other) > alike ? other : landmarks;
+}
+
+/** The photo read again as `image`: the faces found, the landmarks of the one `pick` takes (checked) and its pose; none where no face is found. */
+async function readAgain(
+  image: RgbImage,
+  canonical: ArrayLike<number>,
+  pick: (faces: DetectedFace[]) => DetectedFace,
+): Promise<{ faces: DetectedFace[]; landmarks: Float32Array; pose: HeadPose } | undefined> {
+  const faces = await detectFaces(image.data, image.width, image.height);
+  if (faces.length === 0) return undefined;
+  const landmarks = await checkedReading(image, landmarksOf(pick(faces)), canonical);
+  return { faces, landmarks, pose: estimatePose(landmarks, canonical) };
 }
 
 function landmarksOf(face: DetectedFace): Float32Array {

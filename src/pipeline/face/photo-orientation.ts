@@ -4,6 +4,7 @@
  * before it is analysed; what the analysis reports is mapped back onto the photo as uploaded. Turns count clockwise.
  */
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
+import { sampleBilinear } from '../../geometry/texture/sample.ts';
 import { isPersonAt, matteCell, type PersonMatte } from './person-matte.ts';
 
 /** How the analysed image was made from the photo as uploaded (EXIF orientation applied, shrunk). */
@@ -70,28 +71,22 @@ export function pointBeforeTurns(x: number, y: number, turns: number, width: num
  * it leaves continue the photo's border pixels (clamped), so that nothing new, a flat colour or an edge, is drawn in.
  */
 export function levelImage(image: RgbImage, degrees: number): RgbImage {
-  const { width, height, data: src } = image;
+  const { width, height } = image;
   const [c, s] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
   const w = Math.ceil(width * Math.abs(c) + height * Math.abs(s) - 1e-6);
   const h = Math.ceil(width * Math.abs(s) + height * Math.abs(c) - 1e-6);
   const data = new Uint8Array(w * h * 3);
-  // Each pixel's source (rotateAbout by -degrees, less the half pixel of a pixel centre) steps by (c, -s) along a row.
+  const px = new Float32Array(3);
+  // Each pixel centre's source (rotateAbout by -degrees) steps by (c, -s) along a row: no point made per pixel.
   for (let y = 0, o = 0; y < h; y++) {
     const dy = y + 0.5 - h / 2;
-    let sx = (0.5 - w / 2) * c + dy * s + width / 2 - 0.5;
-    let sy = -(0.5 - w / 2) * s + dy * c + height / 2 - 0.5;
+    let sx = (0.5 - w / 2) * c + dy * s + width / 2;
+    let sy = -(0.5 - w / 2) * s + dy * c + height / 2;
     for (let x = 0; x < w; x++, sx += c, sy -= s, o += 3) {
-      // Clamped to the image: the corners continue its border (sampleBilinear's rule).
-      const fx = sx < 0 ? 0 : sx > width - 1 ? width - 1 : sx;
-      const fy = sy < 0 ? 0 : sy > height - 1 ? height - 1 : sy;
-      const x0 = fx | 0, y0 = fy | 0, ax = fx - x0, ay = fy - y0;
-      const i = (y0 * width + x0) * 3;
-      const dx = x0 < width - 1 ? 3 : 0, dn = y0 < height - 1 ? width * 3 : 0;
-      for (let k = 0; k < 3; k++) {
-        const top = src[i + k] + (src[i + k + dx] - src[i + k]) * ax;
-        const bottom = src[i + k + dn] + (src[i + k + dn + dx] - src[i + k + dn]) * ax;
-        data[o + k] = Math.round(top + (bottom - top) * ay);
-      }
+      sampleBilinear(image, sx, sy, px);
+      data[o] = Math.round(px[0]);
+      data[o + 1] = Math.round(px[1]);
+      data[o + 2] = Math.round(px[2]);
     }
   }
   return { width: w, height: h, data };
