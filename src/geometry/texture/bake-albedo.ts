@@ -12,7 +12,7 @@ import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median, lumaGrain } from './sample.ts';
 import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import type { HairCover } from '../hair/hair-cover.ts';
-import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
+import { srgbToLinear, linearToSrgb, LINEAR_STEPS, LUMINANCE, luminance, rec601Luma } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
@@ -314,8 +314,13 @@ function photoColour(s: PhotoSource, t: Float32Array): number {
   if (w <= 0.002) return 0;
   sampleBilinear(photo, t[0], t[1], px);
   if (s.convert) {
-    for (let c = 0; c < 3; c++) px[c] = srgbToLinear[roundSingle(px[c])] * t[3 + c];
-    if (s.skinLum && !s.features![pixel]) compressHighlight(px, s.skinLum);
+    let own = 0;
+    for (let c = 0; c < 3; c++) {
+      const linear = srgbToLinear[roundSingle(px[c])];
+      own += LUMINANCE[c] * linear;
+      px[c] = linear * t[3 + c];
+    }
+    if (s.skinLum && !s.features![pixel]) compressHighlight(px, s.skinLum, own / s.skinLum);
     for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, roundSingle(px[c] * (LINEAR_STEPS - 1)))];
   }
   return w;
@@ -433,13 +438,17 @@ function roundSingle(x: number): number {
 
 /**
  * Highlights: skin brighter than HIGHLIGHT_KNEE times the skin tone's luminance keeps only a part of the
- * excess, at its own colour. A separation into skin colour plus white (dichromatic reflection) was tried:
- * per texel it amplified pores and freckles into grey speckles on the forehead.
+ * excess, at its own colour. The gains lift shadows: they bring a texel up to the knee but no brighter than the photo
+ * showed it (`own`, its luminance before the gains, over the skin tone's). The side light's gain on a face's shaded
+ * side is up to 2x, and the photo's highlights there (a nose bridge's, a cheekbone's) came out as white blotches. A
+ * separation into skin colour plus white (dichromatic reflection) was tried: per texel it amplified pores and freckles
+ * into grey speckles on the forehead.
  */
-function compressHighlight(c: Float32Array, skinLum: number): void {
+function compressHighlight(c: Float32Array, skinLum: number, own: number): void {
   const l = luminance(c) / skinLum;
   if (l <= HIGHLIGHT_KNEE) return;
-  const k = (HIGHLIGHT_KNEE + (l - HIGHLIGHT_KNEE) * HIGHLIGHT_KEEP) / l;
+  const lifted = Math.min(l, Math.max(own, HIGHLIGHT_KNEE));
+  const k = (HIGHLIGHT_KNEE + (lifted - HIGHLIGHT_KNEE) * HIGHLIGHT_KEEP) / l;
   for (let i = 0; i < 3; i++) c[i] *= k;
 }
 

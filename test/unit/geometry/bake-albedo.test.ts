@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { bakeAlbedo } from '../../../src/geometry/texture/bake-albedo.ts';
 import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
 import { seededRandom } from '../../../src/util/seeded-random.ts';
+import { luminance, srgbToLinear } from '../../../src/geometry/render/srgb.ts';
 
 /** A 21x21 vertex grid in the plane z = 0 facing +z, 10 cm wide, UVs spanning the whole atlas. */
 function plane() {
@@ -95,6 +96,42 @@ test('photo colours are multiplied by the per-vertex gains (linear light)', () =
   // sRGB 200 at half the linear light is about 146.
   assert.ok(Math.abs(res.rgba[o] - 146) <= 1, `red ${res.rgba[o]}`);
   assert.equal(res.rgba[o + 1], 40);
+});
+
+/**
+ * The plane baked from a photo of skin with a highlight stripe (image columns 40-59), every vertex's gains `gain`:
+ * the linear luminance, over the skin's, of a texel on the skin and of one on the stripe.
+ */
+function highlightUnderGain(gain: number): { skin: number; highlight: number } {
+  const p = plane();
+  const skin: [number, number, number] = [200, 160, 140];
+  const data = new Uint8Array(200 * 200 * 3);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) data.set(x >= 40 && x < 60 ? [250, 235, 225] : skin, (y * 200 + x) * 3);
+  const gains = new Float32Array(p.positions.length).fill(gain);
+  const res = bakeAlbedo({
+    size: 64, ...p, photo: { width: 200, height: 200, data }, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
+    faceOval: p.oval, skin, photoGain: gains, highlights: { skin, features: new Uint8Array(200 * 200) },
+  });
+  // Image column x is u = (x - 100) / 150 + 0.5: the stripe's middle (x 50) at u 0.167, skin at u 0.6; v in the middle.
+  const lum = (u: number) => {
+    const o = (32 * 64 + Math.floor(u * 64)) * 4;
+    return luminance([0, 1, 2].map((c) => srgbToLinear[res.rgba[o + c]]));
+  };
+  const skinLum = luminance(skin.map((c) => srgbToLinear[c]));
+  return { skin: lum(0.6) / skinLum, highlight: lum(0.167) / skinLum };
+}
+
+test("the gains lift shaded skin up to the highlights' knee and a highlight no brighter than the photo showed it", () => {
+  const unlifted = highlightUnderGain(1);
+  const lifted = highlightUnderGain(2);
+  // The stripe is 2.17x as bright as the skin in the photo: compressed to 1.15 + 35 % of the excess either way.
+  assert.ok(Math.abs(unlifted.highlight - 1.5) < 0.03, `highlight ${unlifted.highlight}`);
+  assert.ok(Math.abs(lifted.highlight - unlifted.highlight) < 0.03, `lifted highlight ${lifted.highlight} against ${unlifted.highlight}`);
+  // The skin, twice as bright under the gains, stops at the knee (1.15), not at 1.15 + 35 % of the rest (1.45).
+  assert.ok(Math.abs(lifted.skin - 1.15) < 0.03, `lifted skin ${lifted.skin}`);
+  // Darkening gains work as before: half the light, under the knee, is not compressed.
+  const darkened = highlightUnderGain(0.5);
+  assert.ok(Math.abs(darkened.highlight - 0.5 * 2.165) < 0.03, `darkened highlight ${darkened.highlight}`);
 });
 
 /**
