@@ -12,7 +12,7 @@ import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
 import { sampleBilinear, medianPatch, median, lumaGrain } from './sample.ts';
 import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import type { HairCover } from '../hair/hair-cover.ts';
-import { srgbToLinear, linearToSrgb, LINEAR_STEPS, LUMINANCE, luminance, rec601Luma } from '../render/srgb.ts';
+import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
 import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
@@ -314,12 +314,10 @@ function photoColour(s: PhotoSource, t: Float32Array): number {
   if (w <= 0.002) return 0;
   sampleBilinear(photo, t[0], t[1], px);
   if (s.convert) {
-    let own = 0;
-    for (let c = 0; c < 3; c++) {
-      const linear = srgbToLinear[roundSingle(px[c])];
-      own += LUMINANCE[c] * linear;
-      px[c] = linear * t[3 + c];
-    }
+    for (let c = 0; c < 3; c++) px[c] = srgbToLinear[roundSingle(px[c])];
+    // The photo's own luminance, before the gains: how bright the highlights may come out.
+    const own = luminance(px);
+    for (let c = 0; c < 3; c++) px[c] *= t[3 + c];
     if (s.skinLum && !s.features![pixel]) compressHighlight(px, s.skinLum, own / s.skinLum);
     for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, roundSingle(px[c] * (LINEAR_STEPS - 1)))];
   }
