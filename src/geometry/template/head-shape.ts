@@ -1,7 +1,8 @@
 import type { Vec3 } from '../../model/avatar.ts';
+import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /**
- * The head's outer shape away from the face: a smooth union of a cranium, a jaw and a neck,
+ * The head's outer shape away from the face: a smooth union of a cranium, a jaw with the mouth's floor under it and a neck,
  * sized from the adult mean dimensions (cm, canonical face frame: Y up, face along +Z, the tip
  * of the chin at y = -9.4). It is star-shaped from `HEAD_CENTRE`, so the skin is a radial surface
  * and cannot cross itself.
@@ -21,11 +22,27 @@ interface Ellipsoid {
 /** Breadth 15.5, chin to vertex 23.5, glabella to back 19.8 (men's means, the canonical face is that size). */
 const CRANIUM: Ellipsoid = { centre: [0, 3.7, -4.5], radii: [7.7, 10.4, 10.0] };
 const JAW: Ellipsoid = { centre: [0, -3.8, -1.5], radii: [6.6, 6.0, 5.6] };
+/**
+ * The floor of the mouth: under the chin the skin runs back nearly level (about 1 cm below the chin's tip) to the
+ * throat, where it turns down the neck. The jaw's rounded underside alone, blended into the neck, made one slope
+ * from the chin down the throat: a double chin on every head, and no jaw line seen from the side.
+ */
+const MOUTH_FLOOR: Ellipsoid = { centre: [0, -7.8, 0.8], radii: [4.2, 2.0, 3.8] };
+/** The floor joins the jaw over a short blend, so the jaw's line stays. */
+const FLOOR_BLEND = 2;
 /** Neck: elliptic cylinder (circumference about 36 cm) ending inside the head. */
 const NECK = { centreX: 0, centreZ: -6.0, radiusX: 5.3, radiusZ: 5.7, top: -1 };
 const BLEND = 3;
-/** The neck flows into the back of the head over a wider blend. */
-const NECK_BLEND = 6;
+/**
+ * The neck flows into the back of the head over a wide blend. Under the jaw, towards the front (from 3 cm behind
+ * the throat's front to half a centimetre behind it, and from y = -6 down to -9), it narrows to a short one, so the
+ * throat meets the mouth's floor at an angle. Narrowed from the neck's axis forward, the skin beside the ears moved
+ * in under the pinnae (1.6 crossed them) and the jaw's sides folded with the jaw opened 20 degrees; at 2 instead of
+ * 2.5 one test photo's fitted head still folded there.
+ */
+const NECK_BLEND = { wide: 6, underChin: 2.5 };
+const neckBlend = (p: Vec3) =>
+  NECK_BLEND.wide + (NECK_BLEND.underChin - NECK_BLEND.wide) * smoothstepBetween(NECK.centreZ + NECK.radiusZ - 3, NECK.centreZ + NECK.radiusZ - 0.5, p[2]) * smoothstepBetween(-6, -9, p[1]);
 
 /** Approximate signed distance to an ellipsoid (exact on the surface, good near it). */
 function ellipsoidDistance(p: Vec3, e: Ellipsoid): number {
@@ -47,7 +64,8 @@ function smoothMin(a: number, b: number, k: number): number {
 }
 
 export function headDistance(p: Vec3): number {
-  return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), ellipsoidDistance(p, JAW), BLEND), neckDistance(p), NECK_BLEND);
+  const jaw = smoothMin(ellipsoidDistance(p, JAW), ellipsoidDistance(p, MOUTH_FLOOR), FLOOR_BLEND);
+  return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), jaw, BLEND), neckDistance(p), neckBlend(p));
 }
 
 /**

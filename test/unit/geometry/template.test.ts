@@ -146,6 +146,19 @@ for (const version of versions) {
     }
   });
 
+  test(`${version}: seen from the side, the skin under the chin runs back nearly level to the throat`, () => {
+    // Face vertex 152 is the chin's tip. From half a centimetre behind it to 1 cm ahead of the throat the midline's
+    // lowest skin is the chin's underside: 1.13 cm below the tip at most (before the mouth's floor it sloped from the
+    // chin down the throat, 1.7 cm below on 1.6 and 1.8 on 2.0, a double chin).
+    const [, chinY, chinZ] = at(tpl.head.positions, 152);
+    let lowest = Infinity;
+    for (let v = 0; v < tpl.head.positions.length / 3; v++) {
+      const [x, y, z] = at(tpl.head.positions, v);
+      if (Math.abs(x) < 0.3 && z >= 1 && z <= chinZ - 0.5 && y < chinY && y > NECK_CUT_Y) lowest = Math.min(lowest, y);
+    }
+    assert.ok(chinY - lowest <= 1.2, `the skin under the chin reaches ${(chinY - lowest).toFixed(2)} cm below the chin's tip`);
+  });
+
   test(`${version}: eyes, teeth and tongue are closed and valid and do not cut into the head or each other`, () => {
     // The parts riding on the eyes and lids are checked in eye-parts.test.ts.
     for (const name of PART_NAMES.filter((p) => !BOUND_PART_NAMES.includes(p as BoundPartName))) {
