@@ -28,8 +28,9 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * its colour against its own white (the detector's readings move with the eyes' texture); p13-a's mouthFrownRight and
  * p06-a's mouthFunnel since the lips' unseen inner rim takes their colour in shade (the mouth's texture); p13-a's
  * eyeLookDownLeft and eyeLookDownRight since the observer looks for the iris where the eyeball shows, not on the lid
- * inside the neutral's opening; p13-a's eyeBlinkLeft since cheekSquint lifts the lower lid (the expression fit, whose
- * basis it is, moved the neutral's lids). An entry is 'photo/shape/check' or 'shape/check'.
+ * inside the neutral's opening. p13-a's eyeBlinkLeft passed since cheekSquint lifts the lower lid (the expression fit,
+ * whose basis it is, moved the neutral's lids) and is known again since the mouth's floor (below). An entry is
+ * 'photo/shape/check' or 'shape/check'.
  */
 const KNOWN: Record<string, string> = {
   // Since the eyes' corners take the photo's colours (socket-in-photo.ts) and the tear lines and caruncles lie on the

@@ -147,9 +147,9 @@ for (const version of versions) {
   });
 
   test(`${version}: seen from the side, the skin under the chin runs back nearly level to the throat`, () => {
-    // Face vertex 152 is the chin's tip. From half a centimetre behind it to 1 cm ahead of the throat the midline's
-    // lowest skin is the chin's underside: 1.13 cm below the tip at most (before the mouth's floor it sloped from the
-    // chin down the throat, 1.7 cm below on 1.6 and 1.8 on 2.0, a double chin).
+    // Face vertex 152 is the chin's tip. From half a centimetre behind it back to z = 1 (1.3 cm ahead of the throat's
+    // front) the midline's lowest skin above the neck cut is the chin's underside: 1.13 cm below the tip at most (before
+    // the mouth's floor it sloped from the chin down the throat, 1.7 cm below on 1.6 and 1.8 on 2.0, a double chin).
     const [, chinY, chinZ] = at(tpl.head.positions, 152);
     let lowest = Infinity;
     for (let v = 0; v < tpl.head.positions.length / 3; v++) {
