@@ -41,8 +41,9 @@ const BLEND = 3;
  * 2.5 one test photo's fitted head still folded there.
  */
 const NECK_BLEND = { wide: 6, underChin: 2.5 };
+const THROAT_FRONT_Z = NECK.centreZ + NECK.radiusZ;
 const neckBlend = (p: Vec3) =>
-  NECK_BLEND.wide + (NECK_BLEND.underChin - NECK_BLEND.wide) * smoothstepBetween(NECK.centreZ + NECK.radiusZ - 3, NECK.centreZ + NECK.radiusZ - 0.5, p[2]) * smoothstepBetween(-6, -9, p[1]);
+  NECK_BLEND.wide + (NECK_BLEND.underChin - NECK_BLEND.wide) * smoothstepBetween(THROAT_FRONT_Z - 3, THROAT_FRONT_Z - 0.5, p[2]) * smoothstepBetween(-6, -9, p[1]);
 
 /** Approximate signed distance to an ellipsoid (exact on the surface, good near it). */
 function ellipsoidDistance(p: Vec3, e: Ellipsoid): number {
