@@ -2,7 +2,8 @@ import type { Vec3 } from '../../model/avatar.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /**
- * The head's outer shape away from the face: a smooth union of a cranium, a jaw with the mouth's floor under it and a neck,
+ * The head's outer shape away from the face: a smooth union of a cranium with the occiput at its back, a jaw with the
+ * mouth's floor under it and a neck,
  * sized from the adult mean dimensions (cm, canonical face frame: Y up, face along +Z, the tip
  * of the chin at y = -9.4). It is star-shaped from `HEAD_CENTRE`, so the skin is a radial surface
  * and cannot cross itself.
@@ -21,6 +22,12 @@ interface Ellipsoid {
 
 /** Breadth 15.5, chin to vertex 23.5, glabella to back 19.8 (men's means, the canonical face is that size). */
 const CRANIUM: Ellipsoid = { centre: [0, 3.7, -4.5], radii: [7.7, 10.4, 10.0] };
+/**
+ * The back of the skull above the nape. The cranium alone, blended into the neck, ran in one straight slope from the
+ * crown down to the neck (a bulb seen from the side); the occiput rounds the skull's back off above the nape.
+ */
+const OCCIPUT: Ellipsoid = { centre: [0, 0, -9.5], radii: [5.5, 4, 5] };
+const OCCIPUT_BLEND = 3;
 const JAW: Ellipsoid = { centre: [0, -3.8, -1.5], radii: [6.6, 6.0, 5.6] };
 /**
  * The floor of the mouth: under the chin the skin runs back nearly level (about 1 cm below the chin's tip) to the
@@ -32,6 +39,12 @@ const MOUTH_FLOOR: Ellipsoid = { centre: [0, -7.8, 0.8], radii: [4.2, 2.0, 3.8] 
 const FLOOR_BLEND = 2;
 /** Neck: elliptic cylinder (circumference about 36 cm) ending inside the head. */
 const NECK = { centreX: 0, centreZ: -6.0, radiusX: 5.3, radiusZ: 5.7, top: -1 };
+/**
+ * The nape: the neck's back comes forward by `inset` cm from its base (y = `base`, where the trapezius fans out to the
+ * shoulders) up to below the occiput (y = `top`), so the neck's back line curves in under the skull.
+ */
+const NAPE = { inset: 1.5, base: -13, top: -6 };
+const neckBackRadius = (y: number) => NECK.radiusZ - NAPE.inset * smoothstepBetween(NAPE.base, NAPE.top, y);
 const BLEND = 3;
 /**
  * The neck flows into the back of the head over a wide blend. Under the jaw, towards the front (from 3 cm behind
@@ -54,7 +67,8 @@ function ellipsoidDistance(p: Vec3, e: Ellipsoid): number {
 }
 
 function neckDistance(p: Vec3): number {
-  const x = (p[0] - NECK.centreX) / NECK.radiusX, z = (p[2] - NECK.centreZ) / NECK.radiusZ;
+  const behind = p[2] < NECK.centreZ;
+  const x = (p[0] - NECK.centreX) / NECK.radiusX, z = (p[2] - NECK.centreZ) / (behind ? neckBackRadius(p[1]) : NECK.radiusZ);
   const side = (Math.hypot(x, z) - 1) * Math.min(NECK.radiusX, NECK.radiusZ);
   return Math.max(side, p[1] - NECK.top);
 }
@@ -66,7 +80,8 @@ function smoothMin(a: number, b: number, k: number): number {
 
 export function headDistance(p: Vec3): number {
   const jaw = smoothMin(ellipsoidDistance(p, JAW), ellipsoidDistance(p, MOUTH_FLOOR), FLOOR_BLEND);
-  return smoothMin(smoothMin(ellipsoidDistance(p, CRANIUM), jaw, BLEND), neckDistance(p), neckBlend(p));
+  const cranium = smoothMin(ellipsoidDistance(p, CRANIUM), ellipsoidDistance(p, OCCIPUT), OCCIPUT_BLEND);
+  return smoothMin(smoothMin(cranium, jaw, BLEND), neckDistance(p), neckBlend(p));
 }
 
 /**

@@ -159,6 +159,22 @@ for (const version of versions) {
     assert.ok(chinY - lowest <= 1.2, `the skin under the chin reaches ${(chinY - lowest).toFixed(2)} cm below the chin's tip`);
   });
 
+  test(`${version}: seen from the side, the back of the head stands out over the nape, which curves in under it`, () => {
+    // The midline's back skin (behind the neck's axis) per half-centimetre of height: the occiput is its furthest back
+    // between y = -2 and 4, the nape its furthest forward between -12 and -4. Before the occiput, one straight slope
+    // ran from the skull down the neck (occiput 3.1 cm behind the nape, and the nape 0.2-0.3 cm ahead of the cut).
+    const back = new Map<number, number>();
+    for (let v = 0; v < tpl.head.positions.length / 3; v++) {
+      const [x, y, z] = at(tpl.head.positions, v);
+      if (Math.abs(x) < 0.3 && z < -6 && y > NECK_CUT_Y) back.set(Math.floor(y * 2), Math.min(back.get(Math.floor(y * 2)) ?? Infinity, z));
+    }
+    const rows = [...back].sort((a, b) => a[0] - b[0]);
+    const within = (lo: number, hi: number) => rows.filter(([row]) => row / 2 >= lo && row / 2 < hi).map(([, z]) => z);
+    const occiput = Math.min(...within(-2, 4)), nape = Math.max(...within(-12, -4)), cut = rows[0][1];
+    assert.ok(nape - occiput >= 3.6, `the occiput stands ${(nape - occiput).toFixed(2)} cm behind the nape`);
+    assert.ok(nape - cut >= 0.6, `the nape lies ${(nape - cut).toFixed(2)} cm ahead of the neck's back at the cut`);
+  });
+
   test(`${version}: eyes, teeth and tongue are closed and valid and do not cut into the head or each other`, () => {
     // The parts riding on the eyes and lids are checked in eye-parts.test.ts.
     for (const name of PART_NAMES.filter((p) => !BOUND_PART_NAMES.includes(p as BoundPartName))) {
