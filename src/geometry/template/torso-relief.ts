@@ -20,12 +20,18 @@ interface Ridge {
   height: number;
   /** Its half-width (the Gaussian's sigma), cm. */
   width: number;
+  /**
+   * The fraction of its length over which it grows from nothing at `from`, for a muscle that emerges from under
+   * something the relief does not reach; without it, full height to both ends.
+   */
+  rise?: number;
 }
 
 /** Right side (x < 0) of each pair; the left one is its mirror image. */
 const FRONT: Ridge[] = [
-  // Sternocleidomastoid: from the mastoid behind the ear down and forward to the sternum's top.
-  { from: [-5.6, -9.8], to: [-1.4, -17.2], height: 0.45, width: 0.8 },
+  // Sternocleidomastoid: from the mastoid behind the ear down and forward to the sternum's top. It emerges from under
+  // the jaw, where the relief stops: at full height there it was cut off level, a band round the neck.
+  { from: [-5.6, -9.8], to: [-1.4, -17.2], height: 0.45, width: 0.8, rise: 0.4 },
   // Clavicle: from the sternum out to the acromion, rising a little, in an S seen from above.
   { from: [-1.8, -17.8], to: [-7.5, -18.6], height: 0.4, width: 0.75 },
   { from: [-7.5, -18.6], to: [-15.5, -18.9], height: 0.4, width: 0.75 },
@@ -55,7 +61,8 @@ function ridge(x: number, y: number, r: Ridge): number {
   const ex = bx - ax, ey = by - ay;
   const t = Math.max(0, Math.min(1, ((x - ax) * ex + (y - ay) * ey) / (ex * ex + ey * ey)));
   const d2 = (x - ax - t * ex) ** 2 + (y - ay - t * ey) ** 2;
-  return r.height * Math.exp(-d2 / (2 * r.width * r.width));
+  const grow = r.rise === undefined ? 1 : smoothstep(t / r.rise);
+  return grow * r.height * Math.exp(-d2 / (2 * r.width * r.width));
 }
 
 /** The relief's height (cm, outwards along the normal) at a point of the neck or the bust. */
