@@ -1,6 +1,7 @@
 import type { Vec3 } from '../../model/avatar.ts';
 import { MeshBuilder } from '../mesh/builder.ts';
 import { vertex } from '../mesh/vec.ts';
+import { smoothstep } from '../mesh/smoothstep.ts';
 import { NECK_CUT_Y } from './head-shape.ts';
 
 /**
@@ -15,8 +16,15 @@ import { NECK_CUT_Y } from './head-shape.ts';
 export const BUST_BOTTOM_Y = -36;
 /** The neck's axis (x, z), the centre of every column's half-plane. */
 export const NECK_AXIS: [number, number] = [0, -6];
-/** Where the neck meets the trapezius, below the neck cut. */
-const NECK_BASE_DROP = 0.5;
+/**
+ * The neck's line and the shoulder line (out to the shoulder tips, the top of the chest, the trapezius) meet at a
+ * corner this fraction of the shoulder's drop below the neck cut. A curve tangent to both rounds the corner off,
+ * from the neck cut to FILLET_REACH of the way along the shoulder line: the trapezius sloping from the neck. A
+ * quarter-round from the neck down to a level shelf, then a kink onto the shoulder line, read as a cylinder
+ * stuck into the shoulders with a crease round its foot.
+ */
+const NECK_BASE = 0.4;
+const FILLET_REACH = 0.5;
 /**
  * The torso's outline at the shoulders, seen from above: a superellipse about the axis with half
  * widths to the shoulder tips, the chest and the back (adult means: biacromial breadth 39 cm,
@@ -80,37 +88,43 @@ function byDirection(values: { side: number; front: number; back: number }, dx: 
 }
 
 /**
- * A column's profile as (distance from the axis, height) points, densely sampled: down the neck's
- * base, a concave turn onto the shoulder line, out to a convex rounded edge and down to the bottom,
+ * A column's profile as (distance from the axis, height) points, densely sampled: from the neck cut
+ * a concave turn onto the shoulder line, out to a convex rounded edge and down to the bottom,
  * falling in at the sides.
  */
-function profile(start: number, dx: number, dz: number): [number, number][] {
+export function columnProfile(start: number, dx: number, dz: number): [number, number][] {
   const outer = outlineRadius(dx, dz);
   const drop = byDirection(SHOULDER_DROP, dx, dz);
-  const baseY = NECK_CUT_Y - NECK_BASE_DROP;
+  const baseY = NECK_CUT_Y - NECK_BASE * drop;
   const edgeY = NECK_CUT_Y - drop;
   const round = Math.min(EDGE_ROUND.reach, (outer - start) / 3);
   const roundHeight = Math.max(round, byDirection(EDGE_ROUND, dx, dz));
   const points: [number, number][] = [[start, NECK_CUT_Y]];
   const steps = 24;
-  // Concave fillet from the vertical neck onto the sloping shoulder line.
-  const filletReach = (outer - round - start) * 0.45, filletDrop = (baseY - edgeY) * 0.45;
-  for (let s = 0; s <= steps; s++) {
-    const phi = (s / steps) * (Math.PI / 2);
-    points.push([start + filletReach * (1 - Math.cos(phi)), baseY - filletDrop * Math.sin(phi)]);
-  }
-  const [fx, fy] = points[points.length - 1];
-  // The shoulder line, then a quarter ellipse down into the wall.
   const lineEnd: [number, number] = [outer - round, edgeY];
-  for (let s = 1; s <= steps; s++) points.push([fx + ((lineEnd[0] - fx) * s) / steps, fy + ((lineEnd[1] - fy) * s) / steps]);
-  for (let s = 1; s <= steps; s++) {
-    const phi = (s / steps) * (Math.PI / 2);
-    points.push([lineEnd[0] + round * Math.sin(phi), lineEnd[1] - roundHeight * (1 - Math.cos(phi))]);
-  }
+  // The corner (start, baseY) rounded off from the neck cut to FILLET_REACH of the way along the shoulder line.
+  const filletEnd: [number, number] = [start + (lineEnd[0] - start) * FILLET_REACH, baseY + (lineEnd[1] - baseY) * FILLET_REACH];
+  roundCorner(points, [start, NECK_CUT_Y], [start, baseY], filletEnd, steps);
+  for (let s = 1; s <= steps; s++) points.push([filletEnd[0] + ((lineEnd[0] - filletEnd[0]) * s) / steps, filletEnd[1] + ((lineEnd[1] - filletEnd[1]) * s) / steps]);
+  // The shoulder line runs on to the wall; the corner where they would meet is rounded down into the wall.
+  const slope = (filletEnd[1] - lineEnd[1]) / (lineEnd[0] - filletEnd[0]);
+  roundCorner(points, lineEnd, [outer, edgeY - round * slope], [outer, edgeY - roundHeight], steps);
   const sideTop = lineEnd[1] - roundHeight;
   const taper = byDirection(FALL_IN, dx, dz);
-  for (let s = 1; s <= steps; s++) points.push([outer - taper * Math.sin(((s / steps) * Math.PI) / 2), sideTop + ((BUST_BOTTOM_Y - sideTop) * s) / steps]);
+  // The wall leaves the rounded edge straight down, falls in and reaches the bottom straight down again.
+  for (let s = 1; s <= steps; s++) points.push([outer - taper * smoothstep(s / steps), sideTop + ((BUST_BOTTOM_Y - sideTop) * s) / steps]);
   return points;
+}
+
+/**
+ * Appends `steps` points of the quadratic curve from `from` (not appended) to `to` with `corner` as its control point:
+ * tangent to the line from `from` to the corner and to the line from the corner to `to`, so it rounds the corner off.
+ */
+function roundCorner(points: [number, number][], from: [number, number], corner: [number, number], to: [number, number], steps: number): void {
+  for (let s = 1; s <= steps; s++) {
+    const t = s / steps, a = (1 - t) * (1 - t), b = 2 * t * (1 - t), c = t * t;
+    points.push([a * from[0] + b * corner[0] + c * to[0], a * from[1] + b * corner[1] + c * to[1]]);
+  }
 }
 
 /** Point at arc-length fraction `t` of a polyline. */
@@ -134,7 +148,7 @@ export function buildBust(b: MeshBuilder, cut: readonly number[], options: BustO
     const p = vertex(b.positions, v);
     const dx = p[0] - NECK_AXIS[0], dz = p[2] - NECK_AXIS[1];
     const start = Math.hypot(dx, dz);
-    return { dx: dx / start, dz: dz / start, points: profile(start, dx / start, dz / start) };
+    return { dx: dx / start, dz: dz / start, points: columnProfile(start, dx / start, dz / start) };
   });
   const sides: number[] = [];
   let previous = [...cut];

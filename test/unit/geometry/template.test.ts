@@ -139,9 +139,12 @@ for (const version of versions) {
     for (const [name, reach] of [['chest', front], ['back', back]] as const) {
       const rows = [...reach].sort((a, b) => b[0] - a[0]);
       const deepest = Math.max(...rows.map((r) => r[1]));
-      const deepestAt = rows.find((r) => r[1] === deepest)![0];
+      // The full depth is a plateau a few centimetres tall, over which the relief moves the single deepest row by
+      // hundredths: its middle is where the rows within 1 mm of it lie, on average.
+      const plateau = rows.filter((r) => r[1] >= deepest - 0.1);
+      const deepestAt = plateau.reduce((sum, r) => sum + r[0], 0) / plateau.length;
       // A box's edge would put the full depth just under the shoulder line (2.5 to 5 cm below the neck cut).
-      assert.ok(deepestAt <= NECK_CUT_Y - 7, `the ${name} is deepest at y ${deepestAt}, the neck cut at ${NECK_CUT_Y}`);
+      assert.ok(deepestAt <= NECK_CUT_Y - 7, `the ${name} is deepest about y ${deepestAt.toFixed(2)}, the neck cut at ${NECK_CUT_Y}`);
       assert.ok(rows[rows.length - 1][1] < deepest - 0.5, `the ${name} at the bottom ${rows[rows.length - 1][1].toFixed(2)}, deepest ${deepest.toFixed(2)}`);
     }
   });
