@@ -5,7 +5,8 @@
  * jawOpen from three-quarter; with --jaw docs/jaw-bone.png: the jaw bone turned open 20 degrees, from the side and from
  * below the chin; with --neck docs/neck-bones.png: the neck bone tilted back 30 degrees and the head bone nodded 30;
  * with --hair-pose docs/hair-pose.png: hanging hair with the neck tilted back or turned and the head rolled; with --beard
- * docs/beard.png: front, three-quarter and side of bearded avatars), made by the code at `--before` (a checkout of an earlier commit, with
+ * docs/beard.png: front, three-quarter and side of bearded avatars; with --nape docs/nape.png: the head and the neck
+ * down to the shoulders from the front, the side, three-quarter behind and behind), made by the code at `--before` (a checkout of an earlier commit, with
  * node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
@@ -38,6 +39,8 @@ const KINDS: Record<string, SheetKind> = {
   '--hair-pose': { mode: 'hair-pose', views: ['pose-back', 'pose-turn', 'pose-roll'], name: 'hair-pose', title: (l) => `Neck back 30°, neck turned 40°, head rolled 30° (Blender, FBX): ${l}`, features: ['basic'] },
   /** The beard under the chin and along the jaw: front, three-quarter and side. */
   '--beard': { mode: 'beard', views: ['beard-front', 'beard-three-quarter', 'beard-side'], name: 'beard', title: (l) => `A beard beyond the face oval, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
+  /** The occiput, the nape and the neck's foot on the shoulders: front, side, three-quarter from behind and behind. */
+  '--nape': { mode: 'nape', views: ['nape-front', 'nape-side', 'nape-back-three-quarter', 'nape-back'], name: 'nape', title: (l) => `The head and the neck down to the shoulders, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The mouth open in the shapes that show its inside. */
   '--mouth': {
     mode: 'mouth',

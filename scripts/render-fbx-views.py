@@ -11,7 +11,8 @@ with `neck` instead -neck-back.png (the neck bone tilted back 30 degrees: the na
 -head-nod.png (the head bone nodded 30 degrees forward: the throat from the side, below); with `hair-pose` instead
 -pose-back.png (the neck tilted back 30 degrees), -pose-turn.png (the neck turned 40) and -pose-roll.png (the head
 rolled 30), the hair and the shoulders from behind; with `beard` instead -beard-front.png, -beard-three-quarter.png and
--beard-side.png, the face from a little below, the chin and the jaw in the middle. The avatar's frame is Y up, face along +Z; Blender's importer turns it
+-beard-side.png, the face from a little below, the chin and the jaw in the middle; with `nape` instead -nape-front.png,
+-nape-side.png, -nape-back-three-quarter.png and -nape-back.png, the head and the neck down to the shoulders. The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -30,6 +31,7 @@ mouth = 'mouth' in argv[3:]
 jaw = 'jaw' in argv[3:]
 neck = 'neck' in argv[3:]
 beard = 'beard' in argv[3:]
+nape = 'nape' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -193,6 +195,14 @@ if beard:
     centre = eyes + Vector((0, 2 * unit, -7 * unit))
     for name, direction in (('front', (0, -1, -0.2)), ('three-quarter', (0.7, -0.7, -0.2)), ('side', (1, 0, -0.15))):
         shoot(f'beard-{name}', direction, centre, 22 * unit)
+    sys.exit(0)
+
+if nape:
+    # The head and the neck down to the shoulders: the occiput, the nape under it, the neck's foot on the shoulders.
+    eyes = (eye_left + eye_right) / 2
+    centre = eyes + Vector((0, 6 * unit, -9 * unit))
+    for name, direction in (('front', (0, -1, 0.1)), ('side', (1, 0, 0.05)), ('back-three-quarter', (0.7, 0.7, 0.15)), ('back', (0, 1, 0.1))):
+        shoot(f'nape-{name}', direction, centre, 40 * unit)
     sys.exit(0)
 
 if hair:
