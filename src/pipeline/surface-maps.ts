@@ -11,6 +11,7 @@ import type { TemplateView } from './template-view.ts';
 import { encodeTextures } from './encode-textures.ts';
 import { imagesInSharedMemory } from './shared-memory.ts';
 import { insidePolygon } from '../geometry/spatial/inside-polygon.ts';
+import { smoothOverSurface } from '../geometry/mesh/surface-smooth.ts';
 
 /** The slots' file names: `<mesh>_<slot>.png`. */
 export const SURFACE_SLOTS = { normal: 'normal', occlusion: 'occlusion', metallicRoughness: 'metallicRoughness' } as const;
@@ -26,6 +27,8 @@ const TEETH: SurfaceLook = { roughness: 0.3, pores: 0, lipLines: 0 };
 const CORNEA: SurfaceLook = { roughness: 0.05, pores: 0, lipLines: 0 };
 const SCLERA: SurfaceLook = { roughness: 0.15, pores: 0, lipLines: 0 };
 const PART_MAP_SIZE = 128;
+/** Passes of neighbour averaging over the head's occlusion (each reaches one ring further, about 4 mm on the neck). */
+const OCCLUSION_SMOOTHING = 4;
 /** How much of its occlusion the photo-textured face keeps. */
 const FACE_OCCLUSION = 0.25;
 
@@ -57,9 +60,15 @@ function bakeAll(tpl: TemplateView): Map<string, RgbaImage> {
   const bound = new Set<string>(BOUND_PART_NAMES);
   const meshes = tpl.meshes.filter((m) => !bound.has(m.name));
   const occlusion = vertexOcclusion(meshes.map((m) => m.geometry));
+  // Seen from a few sky directions, neighbouring skin vertices differ by whole directions: jagged steps, a band round
+  // the neck in the preview. Smoothed over the skin; the face (whose albedo carries the photo's shading) and the ears'
+  // folds keep their own.
+  const head = meshes.findIndex((m) => m.name === 'head');
+  const { positions, indices } = meshes[head].geometry;
+  occlusion[head] = smoothOverSurface(occlusion[head], positions, indices, OCCLUSION_SMOOTHING, [...source.regions.face, ...source.regions.ears]);
   // The face's albedo comes from the photo and already carries its creases' shade: darkened again,
   // the preview lost likeness (p03-a's landmark error 0.022 -> 0.035 at full strength).
-  for (const v of source.regions.face) occlusion[0][v] = 1 - FACE_OCCLUSION * (1 - occlusion[0][v]);
+  for (const v of source.regions.face) occlusion[head][v] = 1 - FACE_OCCLUSION * (1 - occlusion[head][v]);
   meshes.forEach((m, i) => {
     const eye = tpl.eyes[m.name];
     if (eye) occlusion[i] = yawFreeEyeOcclusion(m.geometry.positions, eye.center, eye.radius, occlusion[i]);

@@ -33,6 +33,21 @@ test('occlusion: the mouth inside is darker than the forehead', () => {
 
 // Baked at rest, an eyeball's occlusion turns with the eye: the nose side, 0.4 of the sky at rest against 0.9 in front,
 // came into the opening's middle looking out. Without yawFreeEyeOcclusion the first check fails (0.54 apart).
+test('occlusion: below the jaw it changes smoothly from vertex to vertex, without steps that read as bands', () => {
+  // Seen from 24 sky directions, neighbouring vertices of the neck and the bust differed by whole directions: up to
+  // 66 levels (of 255) across an edge, a jagged band round the neck in every turned view. Smoothed, 26 at most.
+  const head = tpl.meshes[0].geometry, ao = maps.images.get(surfaceMapName('head', 'occlusion'))!;
+  const p = head.positions;
+  let steepest = 0;
+  for (let t = 0; t < head.indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = head.indices[t + k], b = head.indices[t + ((k + 1) % 3)];
+      if (p[3 * a + 1] < -10 && p[3 * b + 1] < -10) steepest = Math.max(steepest, Math.abs(at(ao, head.uvs, a, 0) - at(ao, head.uvs, b, 0)));
+    }
+  }
+  assert.ok(steepest <= 32, `neighbouring vertices' occlusion differs by up to ${steepest} levels`);
+});
+
 test('occlusion: an eyeball\'s is the same all round each latitude on its front, and darker under the lids', () => {
   const meshes = tpl.meshes.filter((m) => !(BOUND_PART_NAMES as readonly string[]).includes(m.name));
   const raw = vertexOcclusion(meshes.map((m) => m.geometry));
