@@ -6,7 +6,9 @@
  * below the chin; with --neck docs/neck-bones.png: the neck bone tilted back 30 degrees and the head bone nodded 30;
  * with --hair-pose docs/hair-pose.png: hanging hair with the neck tilted back or turned and the head rolled; with --beard
  * docs/beard.png: front, three-quarter and side of bearded avatars; with --nape docs/nape.png: the head and the neck
- * down to the shoulders from the front, the side, three-quarter behind and behind), made by the code at `--before` (a checkout of an earlier commit, with
+ * down to the shoulders from the front, the side, three-quarter behind and behind; with --package-views
+ * docs/package-views.png: the packages' own three-quarter and side views, as the pipeline draws them with every map,
+ * which Blender's FBX import leaves the occlusion map out of), made by the code at `--before` (a checkout of an earlier commit, with
  * node_modules) and by this checkout.
  *   node --import tsx scripts/asset-anatomy-sheet.ts [--closeups] --before /path/to/old/checkout [--out docs/asset-anatomy.png]
  * --only after re-makes only this checkout's avatars and renders, with the before ones of an earlier run in --work.
@@ -21,9 +23,14 @@ import { contactSheet, type SheetCell } from '../tools/contact-sheet.ts';
 
 const here = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-/** What a sheet shows: render-fbx-views.py's mode and the views it writes in it, the sheet's name, its title and the avatars' features. */
+/**
+ * What a sheet shows: render-fbx-views.py's mode and the views it writes in it (or, with `fromPipeline`, the package
+ * views the pipeline itself draws: `package-front`, `package-three-quarter`, `package-side`), the sheet's name, its
+ * title and the avatars' features.
+ */
 interface SheetKind {
   mode?: string;
+  fromPipeline?: boolean;
   views: string[];
   name: string;
   title: (labels: string) => string;
@@ -41,6 +48,8 @@ const KINDS: Record<string, SheetKind> = {
   '--beard': { mode: 'beard', views: ['beard-front', 'beard-three-quarter', 'beard-side'], name: 'beard', title: (l) => `A beard beyond the face oval, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The occiput, the nape and the neck's foot on the shoulders: front, side, three-quarter from behind and behind. */
   '--nape': { mode: 'nape', views: ['nape-front', 'nape-side', 'nape-back-three-quarter', 'nape-back'], name: 'nape', title: (l) => `The head and the neck down to the shoulders, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
+  /** The packages' own views (preview_three_quarter.png, preview_side.png), drawn by the pipeline with every map. */
+  '--package-views': { fromPipeline: true, views: ['package-three-quarter', 'package-side'], name: 'package-views', title: (l) => `The packages' own views, drawn by the pipeline with all maps: ${l}`, features: ['basic'] },
   /** The mouth open in the shapes that show its inside. */
   '--mouth': {
     mode: 'mouth',
@@ -86,6 +95,7 @@ function exportAvatars(root: string, label: string): void {
       writeFileSync(path.join(dir, 'avatar_model.fbx'), writeFbx(r.model));
       for (const t of r.model.textures) writeFileSync(path.join(dir, t.name), t.data);
       for (const t of (await channelMaps?.channelMapTextures(r.model)) ?? []) writeFileSync(path.join(dir, t.name), t.data);
+      for (const [name, png] of [['front', r.views.front], ['three-quarter', r.views.threeQuarter], ['side', r.views.side]]) writeFileSync(path.join(dir, 'view-package-' + name + '.png'), png);
     }
     await pipeline.close?.();
     process.exit(0);
@@ -108,7 +118,7 @@ if (!args.includes('--render-only')) {
   if (before && remake.includes('before')) exportAvatars(path.resolve(before), 'before');
   if (remake.includes('after')) exportAvatars(here, 'after');
 }
-for (const label of remake) render(label);
+if (!kind.fromPipeline) for (const label of remake) render(label);
 const cells: SheetCell[] = [];
 for (const photo of PHOTOS) {
   for (const label of labels) for (const view of kind.views) cells.push({ image: readFileSync(path.join(work, label, photo, `view-${view}.png`)), label: `${photo} ${label}: ${view}` });
