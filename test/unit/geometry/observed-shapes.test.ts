@@ -29,7 +29,8 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * p06-a's mouthFunnel since the lips' unseen inner rim takes their colour in shade (the mouth's texture); p13-a's
  * eyeLookDownLeft and eyeLookDownRight since the observer looks for the iris where the eyeball shows, not on the lid
  * inside the neutral's opening. p13-a's eyeBlinkLeft passed since cheekSquint lifts the lower lid (the expression fit,
- * whose basis it is, moved the neutral's lids) and is known again since the mouth's floor (below). An entry is
+ * whose basis it is, moved the neutral's lids), is known again since the mouth's floor (below) and passes again, at its
+ * bar, since the occiput re-laid the hair (the detector's readings move with the pixels around the face). An entry is
  * 'photo/shape/check' or 'shape/check'.
  */
 const KNOWN: Record<string, string> = {
