@@ -130,6 +130,30 @@ export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face
   const positions = placed.slice();
   keepOutside(positions, scalpMap(avatar, lib.outer, undefined, centre), margin, lib.face.earTop + EAR_SLACK);
   keepOutsideMesh(positions, lib.body.refit(avatar), margin, OUTSIDE_PASSES);
-  const { normals, uvs, indices } = style.mesh;
-  return { geometry: { positions, normals, uvs, indices }, skin: style.skin };
+  const { normals, uvs } = style.mesh;
+  return { geometry: { positions, normals, uvs, indices: withoutCollapsed(style.mesh.indices, positions) }, skin: style.skin };
+}
+
+/**
+ * `indices` without the triangles two of whose corners lie at one point: where several vertices inside the head are
+ * pushed out onto the same point of it (a bun's pole ring on p01-a's skull), their triangles cover nothing, and
+ * importers read them as lines (assimp splits them into a mesh of their own). The same array when none did.
+ */
+export function withoutCollapsed(indices: Uint32Array, positions: Float32Array): Uint32Array {
+  let count = 0;
+  for (let t = 0; t < indices.length; t += 3) if (collapsed(indices, positions, t)) count++;
+  if (count === 0) return indices;
+  const kept = new Uint32Array(indices.length - 3 * count);
+  for (let t = 0, k = 0; t < indices.length; t += 3) if (!collapsed(indices, positions, t)) kept.set(indices.subarray(t, t + 3), (k++) * 3);
+  return kept;
+}
+
+/** Whether two corners of the triangle at `t` lie at one point (module functions: no closure made per avatar). */
+function collapsed(indices: Uint32Array, positions: Float32Array, t: number): boolean {
+  const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]];
+  return samePoint(positions, a, b) || samePoint(positions, b, c) || samePoint(positions, a, c);
+}
+
+function samePoint(positions: Float32Array, a: number, b: number): boolean {
+  return positions[3 * a] === positions[3 * b] && positions[3 * a + 1] === positions[3 * b + 1] && positions[3 * a + 2] === positions[3 * b + 2];
 }
