@@ -139,7 +139,7 @@ export function fitHair(lib: { outer: readonly number[]; body: TriangleBvh; face
  * pushed out onto the same point of it (a bun's pole ring on p01-a's skull), their triangles cover nothing, and
  * importers read them as lines (assimp splits them into a mesh of their own). The same array when none did.
  */
-export function withoutCollapsed(indices: Uint32Array, positions: Float32Array): Uint32Array {
+function withoutCollapsed(indices: Uint32Array, positions: Float32Array): Uint32Array {
   let count = 0;
   for (let t = 0; t < indices.length; t += 3) if (collapsed(indices, positions, t)) count++;
   if (count === 0) return indices;

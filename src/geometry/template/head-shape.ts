@@ -3,10 +3,9 @@ import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /**
  * The head's outer shape away from the face: a smooth union of a cranium with the occiput at its back, a jaw with the
- * mouth's floor under it and a neck,
- * sized from the adult mean dimensions (cm, canonical face frame: Y up, face along +Z, the tip
- * of the chin at y = -9.4). It is star-shaped from `HEAD_CENTRE`, so the skin is a radial surface
- * and cannot cross itself.
+ * mouth's floor under it and a neck, sized from the adult mean dimensions (cm, canonical face frame: Y up, face along
+ * +Z, the tip of the chin at y = -9.4). It is star-shaped from `HEAD_CENTRE`, so the skin is a radial surface and
+ * cannot cross itself.
  */
 export const HEAD_CENTRE: Vec3 = [0, -1, -5.5];
 /**
