@@ -16,6 +16,7 @@ import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from 
 import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
+import { keepsShine } from './photo-features.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -60,7 +61,7 @@ export interface AlbedoInput {
   matte?: Uint8Array;
   /**
    * Specular highlights are compressed in skin texels much brighter than `skin` (the albedo's skin tone, sRGB);
-   * `features` (per photo pixel, non-zero on the eyes, brows and lips) are left as they are.
+   * `features` (per photo pixel, see photo-features.ts) whose own shine stays are left as they are.
    */
   highlights?: { skin: Rgb; features: Uint8Array };
   /**
@@ -318,7 +319,7 @@ function photoColour(s: PhotoSource, t: Float32Array): number {
     // The photo's own luminance, before the gains: how bright the highlights may come out.
     const own = luminance(px);
     for (let c = 0; c < 3; c++) px[c] *= t[3 + c];
-    if (s.skinLum && !s.features![pixel]) compressHighlight(px, s.skinLum, own / s.skinLum);
+    if (s.skinLum && !keepsShine(s.features![pixel])) compressHighlight(px, s.skinLum, own / s.skinLum);
     for (let c = 0; c < 3; c++) px[c] = linearToSrgb[Math.min(LINEAR_STEPS - 1, roundSingle(px[c] * (LINEAR_STEPS - 1)))];
   }
   return w;

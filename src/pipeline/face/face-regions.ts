@@ -8,6 +8,7 @@ import { channelMedians } from '../../geometry/texture/sample.ts';
 import { sampleIrisColour } from '../../geometry/texture/bake-parts.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X, irisDiameterPx } from './pose.ts';
 import { rec601Luma } from '../../geometry/render/srgb.ts';
+import { FEATURE, type Feature } from '../../geometry/texture/photo-features.ts';
 
 /** The face's outline, in order around the face from the forehead's middle. */
 export const FACE_OVAL = [
@@ -23,7 +24,8 @@ export const BROWS = [
   [70, 63, 105, 66, 107, 55, 65, 52, 53, 46],
   [300, 293, 334, 296, 336, 285, 295, 282, 283, 276],
 ];
-const LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
+/** The lips' outer contour, in order. */
+export const LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
 /** Iris centres in the order of EYE_CONTOURS (the subject's right eye is on the head's -x side). */
 const IRIS_CENTRES = [IRIS_MINUS_X, IRIS_PLUS_X];
 
@@ -36,15 +38,18 @@ export function landmarkPoint(lm: ArrayLike<number>, i: number): Point {
   return [lm[i * 3], lm[i * 3 + 1]];
 }
 
-/** Per pixel, 1 on the eyes, brows and lips (with a margin) and 0 elsewhere. */
+/**
+ * Per pixel, the feature (FEATURE) on the eyes, brows and lips (with a margin) and 0 elsewhere. Where a grown brow
+ * meets a grown eye on the upper lid, the eye's value is kept.
+ */
 export function featureMask(lm: ArrayLike<number>, width: number, height: number): Uint8Array {
   const mask = new Uint8Array(width * height);
-  const regions: [number[], number][] = [
-    ...EYE_CONTOURS.map((c): [number[], number] => [c, GROW.eye]),
-    ...BROWS.map((c): [number[], number] => [c, GROW.brow]),
-    [LIPS, GROW.lips],
+  const regions: [number[], number, Feature][] = [
+    ...BROWS.map((c): [number[], number, Feature] => [c, GROW.brow, FEATURE.brow]),
+    ...EYE_CONTOURS.map((c): [number[], number, Feature] => [c, GROW.eye, FEATURE.eye]),
+    [LIPS, GROW.lips, FEATURE.lips],
   ];
-  for (const [ids, grow] of regions) fillPolygon(mask, width, height, scaleAboutCentroid(ids.map((i) => landmarkPoint(lm, i)), grow));
+  for (const [ids, grow, value] of regions) fillPolygon(mask, width, height, scaleAboutCentroid(ids.map((i) => landmarkPoint(lm, i)), grow), value);
   return mask;
 }
 
@@ -81,9 +86,9 @@ export function polygonRuns(width: number, height: number, poly: Point[]): numbe
 }
 
 /** Sets to 1 the pixels whose centres lie inside the polygon (even-odd rule). */
-export function fillPolygon(mask: Uint8Array, width: number, height: number, poly: Point[]): void {
+export function fillPolygon(mask: Uint8Array, width: number, height: number, poly: Point[], value = 1): void {
   const runs = polygonRuns(width, height, poly);
-  for (let r = 0; r < runs.length; r += 3) mask.fill(1, runs[r] * width + runs[r + 1], runs[r] * width + runs[r + 2] + 1);
+  for (let r = 0; r < runs.length; r += 3) mask.fill(value, runs[r] * width + runs[r + 1], runs[r] * width + runs[r + 2] + 1);
 }
 
 /**

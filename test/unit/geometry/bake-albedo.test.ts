@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bakeAlbedo } from '../../../src/geometry/texture/bake-albedo.ts';
+import { FEATURE } from '../../../src/geometry/texture/photo-features.ts';
 import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
 import { seededRandom } from '../../../src/util/seeded-random.ts';
 import { luminance, srgbToLinear } from '../../../src/geometry/render/srgb.ts';
@@ -102,7 +103,7 @@ test('photo colours are multiplied by the per-vertex gains (linear light)', () =
  * The plane baked from a photo of skin with a highlight stripe (image columns 40-59), every vertex's gains `gain`:
  * the linear luminance, over the skin's, of a texel on the skin and of one on the stripe.
  */
-function highlightUnderGain(gain: number): { skin: number; highlight: number } {
+function highlightUnderGain(gain: number, stripeFeature: number = FEATURE.skin): { skin: number; highlight: number } {
   const p = plane();
   const skin: [number, number, number] = [200, 160, 140];
   const data = new Uint8Array(200 * 200 * 3);
@@ -110,7 +111,7 @@ function highlightUnderGain(gain: number): { skin: number; highlight: number } {
   const gains = new Float32Array(p.positions.length).fill(gain);
   const res = bakeAlbedo({
     size: 64, ...p, photo: { width: 200, height: 200, data }, camera: { rotation: quatToMat3(1, 0, 0, 0), pixelsPerCm: 15, translation: [100, 100] },
-    faceOval: p.oval, skin, photoGain: gains, highlights: { skin, features: new Uint8Array(200 * 200) },
+    faceOval: p.oval, skin, photoGain: gains, highlights: { skin, features: stripeMask(stripeFeature) },
   });
   // Image column x is u = (x - 100) / 150 + 0.5: the stripe's middle (x 50) at u 0.167, skin at u 0.6; v in the middle.
   const lum = (u: number) => {
@@ -120,6 +121,27 @@ function highlightUnderGain(gain: number): { skin: number; highlight: number } {
   const skinLum = luminance(skin.map((c) => srgbToLinear[c]));
   return { skin: lum(0.6) / skinLum, highlight: lum(0.167) / skinLum };
 }
+
+/** A feature mask of the 200 px photo: `feature` on the stripe (image columns 40-59), skin elsewhere. */
+function stripeMask(feature: number): Uint8Array {
+  const mask = new Uint8Array(200 * 200);
+  for (let y = 0; y < 200; y++) mask.fill(feature, y * 200 + 40, y * 200 + 60);
+  return mask;
+}
+
+test("the eyes' and the lips' own shine stays; a bright pixel in a brow's outline is skin and compressed as skin", () => {
+  // The stripe is 2.17x as bright as the skin: compressed to about 1.5 on skin (the test below).
+  for (const shiny of [FEATURE.eye, FEATURE.lips]) {
+    const { highlight } = highlightUnderGain(1, shiny);
+    assert.ok(Math.abs(highlight - 2.165) < 0.03, `feature ${shiny}: highlight ${highlight}`);
+  }
+  // Lifted by the gains (a face's shaded side), a brow's outline kept bright skin at its full lift: a pale wedge at
+  // p11-a's far brow.
+  for (const gain of [1, 2]) {
+    const { highlight } = highlightUnderGain(gain, FEATURE.brow);
+    assert.ok(Math.abs(highlight - 1.5) < 0.03, `brow under gain ${gain}: highlight ${highlight}`);
+  }
+});
 
 test("the gains lift shaded skin up to the highlights' knee and a highlight no brighter than the photo showed it", () => {
   const unlifted = highlightUnderGain(1);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EYE_CONTOURS, eyesAlike, measureIris, measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
+import { BROWS, EYE_CONTOURS, LIPS, eyesAlike, featureMask, measureIris, measureTeeth } from '../../../src/pipeline/face/face-regions.ts';
+import { FEATURE } from '../../../src/geometry/texture/photo-features.ts';
 import { IRIS_MINUS_X, IRIS_PLUS_X } from '../../../src/pipeline/face/pose.ts';
 
 /** The inner lip contour: 20 points on an ellipse of these radii about (50, 50). */
@@ -102,4 +103,36 @@ test("eyes alike: two openings showing an iris and a white read alike; a contour
   assert.ok(eyesAlike(image, withEyes(150, 150)) > 0.99, 'the same opening twice');
   const onSkin = eyesAlike(image, withEyes(50, 150));
   assert.ok(onSkin < 0.2, `one contour on the skin: ${onSkin.toFixed(2)}`);
+});
+
+/** Landmarks (478, x y z) with each listed loop on an ellipse about its centre; the rest at the image's corner. */
+function loopsAt(loops: { ids: readonly number[]; centre: [number, number]; radii: [number, number] }[]): Float32Array {
+  const lm = new Float32Array(478 * 3);
+  for (const { ids, centre, radii } of loops) {
+    ids.forEach((id, k) => {
+      const a = (2 * Math.PI * k) / ids.length;
+      lm.set([centre[0] + radii[0] * Math.cos(a), centre[1] + radii[1] * Math.sin(a), 0], id * 3);
+    });
+  }
+  return lm;
+}
+
+test('the feature mask tells the brows from the eyes and the lips; where a brow meets an eye on the lid, the eye', () => {
+  // Grown (brows 1.35, eyes 1.6) the brows reach rows 41.3-46.7 and the eyes 43.6-56.4: both cover rows 44-46.
+  const lm = loopsAt([
+    { ids: EYE_CONTOURS[0], centre: [30, 50], radii: [8, 4] },
+    { ids: EYE_CONTOURS[1], centre: [70, 50], radii: [8, 4] },
+    { ids: BROWS[0], centre: [30, 44], radii: [10, 2] },
+    { ids: BROWS[1], centre: [70, 44], radii: [10, 2] },
+    { ids: LIPS, centre: [50, 80], radii: [12, 5] },
+  ]);
+  const mask = featureMask(lm, 100, 100);
+  const at = (x: number, y: number) => mask[y * 100 + x];
+  for (const x of [30, 70]) {
+    assert.equal(at(x, 42), FEATURE.brow);
+    assert.equal(at(x, 45), FEATURE.eye);
+    assert.equal(at(x, 50), FEATURE.eye);
+  }
+  assert.equal(at(50, 80), FEATURE.lips);
+  assert.equal(at(50, 62), FEATURE.skin);
 });
