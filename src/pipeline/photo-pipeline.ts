@@ -280,6 +280,7 @@ export class PhotoPipeline implements Pipeline {
       features,
       matte: person,
       gains: balance.gains,
+      skin: prep.photoSkin,
       sideLight: SIDE_LIGHT_REMOVED,
       evenSides: SIDES_EVENED,
     });

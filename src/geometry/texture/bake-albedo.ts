@@ -9,7 +9,7 @@
 import type { RgbImage, Rgb } from './rgb-image.ts';
 import { projectPoints, facingCamera, type PhotoCamera } from './photo-camera.ts';
 import { layoutRaster, dilate, type UvRaster } from './uv-raster.ts';
-import { sampleBilinear, medianPatch, median, lumaGrain } from './sample.ts';
+import { sampleBilinear, medianPatch, median } from './sample.ts';
 import { signedPolygonDistance } from '../spatial/polygon-distance.ts';
 import type { HairCover } from '../hair/hair-cover.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance, rec601Luma } from '../render/srgb.ts';
@@ -17,6 +17,7 @@ import { applyGains } from './white-balance.ts';
 import { pushPullFill, TexelSource } from './transfer-fill.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
 import { keepsShine } from './photo-features.ts';
+import { hairLikeness, hairPatchRadius } from './facial-hair.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -469,15 +470,13 @@ const SHADOW_HUE_RATIO = 0.35;
 
 /**
  * Facial hair at the jaw's border goes on past it. A border sample below the mouth's corners is a beard's or stubble's
- * as far as it is both much darker than the skin tone (de-lit luminance ratio: not at `darkFrom`, wholly at
- * `darkFull`) and grainy (see lumaGrain: not at `grainFrom`, wholly at `grainFull`; a shadow is smooth, clean skin
- * 0-0.04 on the test photos, beards 0.04-0.24). With at least `least` such samples, one of them within `chin` cm of
+ * as far as it reads as hair (hairLikeness, on its de-lit luminance ratio). With at least `least` such samples, one of them within `chin` cm of
  * the chin's middle (see beardColourOf), the beard's colour (their median, no darker than `lightest` of the skin
  * tone's luminance: the border's samples lie where the jaw turns away into shadow) covers the fill as they weigh among
  * the samples near it, wholly within `reachFull` cm of one, not from `reach` cm: under the chin and along the jaw the
  * photo does not show, the beard goes on instead of clean skin.
  */
-const BEARD = { darkFrom: 0.7, darkFull: 0.5, grainFrom: 0.04, grainFull: 0.08, least: 3, chin: 2, lightest: 0.45, reachFull: 1, reach: 3 };
+const BEARD = { least: 3, chin: 2, lightest: 0.45, reachFull: 1, reach: 3 };
 
 /**
  * The fill under the photo for every vertex: skin colour by inverse-distance interpolation of colours sampled just
@@ -493,7 +492,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     cx += img[v * 2] / ovalIds.length;
     cy += img[v * 2 + 1] / ovalIds.length;
   }
-  const r = Math.max(2, Math.round(input.camera.pixelsPerCm * 0.3));
+  const r = hairPatchRadius(input.camera.pixelsPerCm);
   const skinLum = rec601Luma(skin);
   const { photo, matte, photoGain, positions } = input;
   // The border below the mouth's corners (the lips' outer contour's 1st and 11th points) is the jaw's.
@@ -515,8 +514,7 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     // sample spread over the unseen cheek behind it as a red blotch.
     const colour = nearSkinHue(c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept), skin);
     // The grain is measured only where a beard could be: below the mouth's corners and dark.
-    const dark = positions[v * 3 + 1] < jawBelow ? smoothstepBetween(BEARD.darkFrom, BEARD.darkFull, ratio) : 0;
-    const beard = dark > 0 ? dark * smoothstepBetween(BEARD.grainFrom, BEARD.grainFull, lumaGrain(photo, x, y, r)) : 0;
+    const beard = positions[v * 3 + 1] < jawBelow ? hairLikeness(photo, x, y, r, ratio) : 0;
     return [{ p: [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]], c: colour, neck: false, beard, seen: c }];
   });
   const beardColour = beardColourOf(anchors, skinLum);

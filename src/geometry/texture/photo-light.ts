@@ -5,11 +5,12 @@
  */
 import type { Rgb, RgbImage } from './rgb-image.ts';
 import { projectPoints, type PhotoCamera } from './photo-camera.ts';
-import { sampleBilinear } from './sample.ts';
+import { medianPatch, sampleBilinear } from './sample.ts';
 import { fitShLight, shEvaluate, shDirection } from './sh-light.ts';
 import { boundLogLight, faceFrame, fitSideLight, sideLightAt, type SideLight } from './side-light.ts';
 import { insideDistance } from './bake-albedo.ts';
-import { srgbToLinear, LUMINANCE } from '../render/srgb.ts';
+import { srgbToLinear, LUMINANCE, rec601Luma } from '../render/srgb.ts';
+import { darkEnoughForHair, hairLikeness, hairPatchRadius } from './facial-hair.ts';
 
 export interface PhotoLightInput {
   positions: Float32Array;
@@ -26,6 +27,11 @@ export interface PhotoLightInput {
   matte?: Uint8Array;
   /** White-balance gains (linear RGB). */
   gains: Rgb;
+  /**
+   * The photo's skin tone (sRGB, as photographed): samples that read as hair against it (a beard, stubble; see
+   * facial-hair.ts) are not light on skin and are not sampled.
+   */
+  skin?: Rgb;
   /** How much of the side light the spherical harmonics describe is divided out: 1 all of it, 0.5 half (in the exponent), 0 none. */
   sideLight: number;
   /**
@@ -120,8 +126,10 @@ interface SkinSamples {
 
 /** The vertices facing the camera inside the face's oval, seen, on skin and on the person, with their photo colour. */
 function skinSamples(input: PhotoLightInput, img: Float32Array, camNormals: Float32Array, oval: [number, number][], frontMost: number): SkinSamples {
-  const { photo, gains, positions, visible, features, matte } = input;
+  const { photo, gains, positions, visible, features, matte, skin } = input;
   const n = positions.length / 3;
+  const skinLuma = skin ? rec601Luma(skin) : 0;
+  const grainRadius = hairPatchRadius(input.camera.pixelsPerCm);
   const samples: SkinSamples = { ids: new Int32Array(n), values: new Float32Array(n), colours: new Float64Array(n * 3), count: 0 };
   const px = new Float32Array(3);
   for (let v = 0; v < n; v++) {
@@ -132,6 +140,7 @@ function skinSamples(input: PhotoLightInput, img: Float32Array, camNormals: Floa
     const pixel = Math.min(photo.height - 1, Math.max(0, Math.floor(y))) * photo.width + Math.min(photo.width - 1, Math.max(0, Math.floor(x)));
     if (features?.[pixel] || (matte && matte[pixel] < 128)) continue;
     sampleBilinear(photo, x, y, px);
+    if (skinLuma > 0 && isHair(photo, x, y, px, grainRadius, skinLuma)) continue;
     const red = srgbToLinear[Math.round(px[0])] * gains[0], green = srgbToLinear[Math.round(px[1])] * gains[1], blue = srgbToLinear[Math.round(px[2])] * gains[2];
     const k = samples.count++;
     samples.ids[k] = v;
@@ -142,6 +151,17 @@ function skinSamples(input: PhotoLightInput, img: Float32Array, camNormals: Floa
   }
   samples.values = samples.values.subarray(0, samples.count);
   return samples;
+}
+
+/**
+ * Whether the sample at (x, y) (its colour `px`, sRGB) reads as hair against the skin's luma: as dark as the darker of
+ * itself and its patch's median, as grainy as its patch (a beard's edge: the patch half skin, the sample in the beard).
+ */
+function isHair(photo: RgbImage, x: number, y: number, px: Float32Array, r: number, skinLuma: number): boolean {
+  const own = rec601Luma(px);
+  if (!darkEnoughForHair(own / skinLuma)) return false;
+  const ratio = Math.min(own, rec601Luma(medianPatch(photo, x, y, r))) / skinLuma;
+  return hairLikeness(photo, x, y, r, ratio) >= 0.5;
 }
 
 /** Per vertex, the fitted light over the evened one (`even`), to the power `sideLight`; 1 without samples. */

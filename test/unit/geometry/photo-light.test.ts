@@ -138,3 +138,38 @@ test('a deep, reddened shadow is evened out in colour: bounded in lightness only
     assert.ok(Math.abs(Math.log(ratio)) < 0.1, `channel ${c} over green, right over left: ${ratio} (${right} vs ${left})`);
   }
 });
+
+/**
+ * A beard on one side: the sphere under an even light, its lower left (x < -1 cm, y < 0) dark and grainy (a
+ * checkerboard at 10 % and 25 % of the skin's linear light, pixel by pixel), as a beard on one cheek photographs.
+ */
+const beardPhoto = () => {
+  const img = photo(() => 1);
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      if (x >= 85 || y < 100) continue;
+      const k = (x + y) % 2 === 0 ? 0.1 : 0.25;
+      for (let c = 0; c < 3; c++) img.data[(y * img.width + x) * 3 + c] = linearToSrgb[Math.round(ALBEDO[c] * k * (LINEAR_STEPS - 1))];
+    }
+  }
+  return img;
+};
+
+test("a beard on one side is hair, not the light: the light is read on the skin, and the beard keeps its darkness", () => {
+  const sphere = hemisphere();
+  const img = beardPhoto();
+  const skin = ALBEDO.map((c) => linearToSrgb[Math.round(c * (LINEAR_STEPS - 1))]) as [number, number, number];
+  const beardOverMirror = (gains: Float32Array) => {
+    // Segment 40 is at 225 degrees (lower left, in the beard), 56 at 315 (lower right, its mirror image).
+    const beard = sampleAt(sphere, img, gains, MID_RING, 40), mirror = sampleAt(sphere, img, gains, MID_RING, 56);
+    return beard.albedo[1] / mirror.albedo[1];
+  };
+  const args = { ...sphere, photo: img, camera: CAMERA, faceOval: FACE_OVAL, gains: [1, 1, 1] as [number, number, number], sideLight: 0.5, evenSides: 1 };
+  const photoRatio = beardOverMirror(new Float32Array(sphere.positions.length).fill(1));
+  assert.ok(photoRatio < 0.55, `the photo's beard is dark: ${photoRatio}`);
+  // Read as light, the beard was brightened towards its mirror image (the side light's grid evens the two sides).
+  const asLight = beardOverMirror(estimatePhotoLight(args).vertexGain);
+  assert.ok(asLight > photoRatio * 1.3, `without the skin tone the beard is taken for shadow: ${asLight} against ${photoRatio}`);
+  const asHair = beardOverMirror(estimatePhotoLight({ ...args, skin }).vertexGain);
+  assert.ok(Math.abs(asHair / photoRatio - 1) < 0.1, `with it the beard keeps its darkness: ${asHair} against ${photoRatio}`);
+});
