@@ -5,7 +5,7 @@
  */
 import type { Rgb, RgbImage } from './rgb-image.ts';
 import { projectPoints, type PhotoCamera } from './photo-camera.ts';
-import { medianPatch, sampleBilinear } from './sample.ts';
+import { sampleBilinear } from './sample.ts';
 import { fitShLight, shEvaluate, shDirection } from './sh-light.ts';
 import { boundLogLight, faceFrame, fitSideLight, sideLightAt, type SideLight } from './side-light.ts';
 import { insideDistance } from './bake-albedo.ts';
@@ -153,15 +153,10 @@ function skinSamples(input: PhotoLightInput, img: Float32Array, camNormals: Floa
   return samples;
 }
 
-/**
- * Whether the sample at (x, y) (its colour `px`, sRGB) reads as hair against the skin's luma: as dark as the darker of
- * itself and its patch's median, as grainy as its patch (a beard's edge: the patch half skin, the sample in the beard).
- */
+/** Whether the sample at (x, y) (its colour `px`, sRGB) reads as hair against the skin's luma: dark itself, its patch grainy. */
 function isHair(photo: RgbImage, x: number, y: number, px: Float32Array, r: number, skinLuma: number): boolean {
-  const own = rec601Luma(px);
-  if (!darkEnoughForHair(own / skinLuma)) return false;
-  const ratio = Math.min(own, rec601Luma(medianPatch(photo, x, y, r))) / skinLuma;
-  return hairLikeness(photo, x, y, r, ratio) >= 0.5;
+  const ratio = rec601Luma(px) / skinLuma;
+  return darkEnoughForHair(ratio) && hairLikeness(photo, x, y, r, ratio) >= 0.5;
 }
 
 /** Per vertex, the fitted light over the evened one (`even`), to the power `sideLight`; 1 without samples. */
