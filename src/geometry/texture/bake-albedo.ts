@@ -470,11 +470,11 @@ const SHADOW_HUE_RATIO = 0.35;
 
 /**
  * Facial hair at the jaw's border goes on past it. A border sample below the mouth's corners is a beard's or stubble's
- * as far as it reads as hair (hairLikeness, on its de-lit luminance ratio). With at least `least` such samples, one of them within `chin` cm of
- * the chin's middle (see beardColourOf), the beard's colour (their median, no darker than `lightest` of the skin
- * tone's luminance: the border's samples lie where the jaw turns away into shadow) covers the fill as they weigh among
- * the samples near it, wholly within `reachFull` cm of one, not from `reach` cm: under the chin and along the jaw the
- * photo does not show, the beard goes on instead of clean skin.
+ * as far as it reads as hair (hairLikeness, on its de-lit luminance ratio). With at least `least` such samples, one
+ * of them within `chin` cm of the chin's middle (see beardColourOf), the beard's colour (their median, no darker than
+ * `lightest` of the skin tone's luminance: the border's samples lie where the jaw turns away into shadow) covers the
+ * fill as they weigh among the samples near it, wholly within `reachFull` cm of one, not from `reach` cm: under the
+ * chin and along the jaw the photo does not show, the beard goes on instead of clean skin.
  */
 const BEARD = { least: 3, chin: 2, lightest: 0.45, reachFull: 1, reach: 3 };
 

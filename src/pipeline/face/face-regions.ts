@@ -85,7 +85,7 @@ export function polygonRuns(width: number, height: number, poly: Point[]): numbe
   return runs;
 }
 
-/** Sets to 1 the pixels whose centres lie inside the polygon (even-odd rule). */
+/** Sets to `value` the pixels whose centres lie inside the polygon (even-odd rule). */
 export function fillPolygon(mask: Uint8Array, width: number, height: number, poly: Point[], value = 1): void {
   const runs = polygonRuns(width, height, poly);
   for (let r = 0; r < runs.length; r += 3) mask.fill(value, runs[r] * width + runs[r + 1], runs[r] * width + runs[r + 2] + 1);
