@@ -19,11 +19,6 @@ export function hairLikeness(photo: RgbImage, x: number, y: number, r: number, r
   return dark > 0 ? dark * smoothstepBetween(GRAIN[0], GRAIN[1], lumaGrain(photo, x, y, r)) : 0;
 }
 
-/** Whether a pixel `ratio` as dark as the skin tone can read as hair at all (hairLikeness gives lighter ones nothing). */
-export function darkEnoughForHair(ratio: number): boolean {
-  return ratio < DARK[0];
-}
-
 /** The half-size in pixels of the square hairLikeness reads, for a photo of `pixelsPerCm`. */
 export function hairPatchRadius(pixelsPerCm: number): number {
   return Math.max(2, Math.round(pixelsPerCm * PATCH));

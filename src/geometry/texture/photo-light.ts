@@ -10,7 +10,7 @@ import { fitShLight, shEvaluate, shDirection } from './sh-light.ts';
 import { boundLogLight, faceFrame, fitSideLight, sideLightAt, type SideLight } from './side-light.ts';
 import { insideDistance } from './bake-albedo.ts';
 import { srgbToLinear, LUMINANCE, rec601Luma } from '../render/srgb.ts';
-import { darkEnoughForHair, hairLikeness, hairPatchRadius } from './facial-hair.ts';
+import { hairLikeness, hairPatchRadius } from './facial-hair.ts';
 
 export interface PhotoLightInput {
   positions: Float32Array;
@@ -153,10 +153,12 @@ function skinSamples(input: PhotoLightInput, img: Float32Array, camNormals: Floa
   return samples;
 }
 
-/** Whether the sample at (x, y) (its colour `px`, sRGB) reads as hair against the skin's luma: dark itself, its patch grainy. */
+/**
+ * Whether the sample at (x, y) (its colour `px`, sRGB) reads as hair against the skin's luma: dark itself, its patch
+ * grainy. hairLikeness reads no grain for a sample not dark enough: most samples cost one luma.
+ */
 function isHair(photo: RgbImage, x: number, y: number, px: Float32Array, r: number, skinLuma: number): boolean {
-  const ratio = rec601Luma(px) / skinLuma;
-  return darkEnoughForHair(ratio) && hairLikeness(photo, x, y, r, ratio) >= 0.5;
+  return hairLikeness(photo, x, y, r, rec601Luma(px) / skinLuma) >= 0.5;
 }
 
 /** Per vertex, the fitted light over the evened one (`even`), to the power `sideLight`; 1 without samples. */
