@@ -30,10 +30,12 @@ import { outlineOnPerson } from './face/outline-on-person.ts';
 import { mirrorPartners } from './face/mirror-reading.ts';
 import type { TemplateView } from './template-view.ts';
 import { applySimilarityInPlace, fitHeadAndPosed, type EyeRest, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
-import { closeMouth, describeExpression, expressionBasis, fitExpression } from '../geometry/fit/fit-expression.ts';
+import { closeMouth, describeExpression, expressionBasis, expressionMotion, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
+import { CREASING_SHAPES, easeExpressionCreases } from '../geometry/texture/expression-creases.ts';
+import { rec601Luma } from '../geometry/render/srgb.ts';
 import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
 import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
 import { blinkReach } from '../geometry/expressions/blink-reach.ts';
@@ -184,7 +186,7 @@ export class PhotoPipeline implements Pipeline {
     const hairTree = hairMesh && choice.style.tree.refit(hairMesh.geometry.positions);
     // Without a hair mesh the cap stands for the hair; with one, it is the scalp seen between its cards.
     const cap = hairTree ? capUnderHair(tpl.hairCoverage, fitted.head, geometries[0].normals, tpl.headNeighbours, hairTree) : tpl.hairCoverage;
-    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, Object.values(fitted.eyes), hairTree && hairCover(fitted.head, hairTree), cap);
+    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, Object.values(fitted.eyes), hairTree && hairCover(fitted.head, hairTree), cap, expressionMotion(expressionBasis(tpl.source), expression.weights, CREASING_SHAPES));
     prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
@@ -259,7 +261,7 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, eyes: EyeRest[], hairOver: HairCover | undefined, cap: Float32Array) {
+  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, eyes: EyeRest[], hairOver: HairCover | undefined, cap: Float32Array, motion: Float32Array) {
     const { features, balance, person } = prep;
     const photo = thisThreadsImage(prep.photo);
     const skin = applyGains(prep.photoSkin, balance.gains);
@@ -291,7 +293,14 @@ export class PhotoPipeline implements Pipeline {
       normals: headGeometry.normals,
       uvs: headGeometry.uvs,
       indices: headGeometry.indices,
-      photo: thisThreadsImage(prep.lipsPhoto),
+      // The photo's expression was taken out of the shape; its creases come out of the skin.
+      photo: easeExpressionCreases(thisThreadsImage(prep.lipsPhoto), {
+        points: projectPoints(camera, headGeometry.positions.subarray(0, motion.length * 3)),
+        motion,
+        features,
+        skinLuma: rec601Luma(prep.photoSkin),
+        pixelsPerCm: camera.pixelsPerCm,
+      }),
       camera,
       faceOval: tpl.faceOval,
       neck: tpl.neckFront,

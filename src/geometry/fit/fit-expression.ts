@@ -243,6 +243,18 @@ function transpose(m: Similarity['rotation']): Similarity['rotation'] {
   return [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
 }
 
+/** Per face point, how far (cm) the fitted weights of the `shapes` named move it on the template at rest. */
+export function expressionMotion(basis: ExpressionBasis, weights: Float64Array, shapes: ReadonlySet<ArkitName>): Float32Array {
+  const sum = new Float64Array(FACE_POINTS * 3);
+  for (let k = 0; k < basis.expressions; k++) {
+    if (!weights[k] || !shapes.has(basis.names[k])) continue;
+    for (let i = 0; i < sum.length; i++) sum[i] += weights[k] * basis.deltas[k][i];
+  }
+  const motion = new Float32Array(FACE_POINTS);
+  for (let i = 0; i < FACE_POINTS; i++) motion[i] = Math.hypot(sum[i * 3], sum[i * 3 + 1], sum[i * 3 + 2]);
+  return motion;
+}
+
 /** The strongest expression shapes, "name:weight" joined by commas, strongest first (weights at or above `min`). */
 export function describeExpression(expression: Record<string, number>, count = 4, min = 0.05): string {
   return Object.entries(expression)

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeMouth, expressionBasis, fitExpression, describeExpression } from '../../../src/geometry/fit/fit-expression.ts';
+import { closeMouth, expressionBasis, expressionMotion, fitExpression, describeExpression } from '../../../src/geometry/fit/fit-expression.ts';
 import { quatToMat3 } from '../../../src/geometry/fit/similarity.ts';
 import { applySimilarity } from '../../../src/geometry/fit/fit-head.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
@@ -140,4 +140,16 @@ test('the smile the ridge would leave is taken out: the neutral corners stand no
   // Corners lower than the template's (a frown) are the face's own: no smile is added.
   const frown = fitExpression(basis, template, posedLandmarks({ mouthFrownLeft: 0.5, mouthFrownRight: 0.5 }));
   assert.ok(frown.expression.mouthSmileLeft < 0.01 && frown.expression.mouthSmileRight < 0.01, describeExpression(frown.expression));
+});
+
+test("the expression's motion: how far the named shapes' fitted weights move each face point, and no other shape's", () => {
+  const weights = new Float64Array(basis.names.length);
+  const smile = basis.names.indexOf('mouthSmileLeft'), jaw = basis.names.indexOf('jawOpen');
+  weights[smile] = 0.5;
+  weights[jaw] = 1;
+  const motion = expressionMotion(basis, weights, new Set(['mouthSmileLeft']));
+  const d = basis.deltas[smile];
+  for (const i of [61, 291, 13, 1]) assert.ok(Math.abs(motion[i] - 0.5 * Math.hypot(d[i * 3], d[i * 3 + 1], d[i * 3 + 2])) < 1e-5);
+  assert.ok(Math.max(...motion) > 0.2);
+  assert.equal(Math.max(...expressionMotion(basis, weights, new Set(['mouthFrownLeft']))), 0);
 });
