@@ -139,17 +139,19 @@ function blockColumns(w: number, block: number): Int32Array {
   return of;
 }
 
-/** The means over blocks of `scale` / 3 px. */
-function blocks(src: Float32Array, w: number, h: number, scale: number): Grid {
+/**
+ * The means over blocks of `scale` / 3 px of values read `step` apart along a row and `rowStep` apart down the box,
+ * from `start`: a plane of floats, or one channel of the photo's packed bytes.
+ */
+function blocks(src: ArrayLike<number>, start: number, step: number, rowStep: number, w: number, h: number, scale: number): Grid {
   const block = blockSize(scale);
-  if (block === 1) return { data: src.slice(), cols: w, rows: h, block };
   const cols = Math.ceil(w / block), rows = Math.ceil(h / block);
   const data = new Float32Array(cols * rows), count = new Float32Array(cols * rows);
   const colOf = blockColumns(w, block);
   for (let y = 0; y < h; y++) {
-    const row = Math.floor(y / block) * cols;
+    const row = Math.floor(y / block) * cols, from = start + y * rowStep;
     for (let x = 0; x < w; x++) {
-      data[row + colOf[x]] += src[y * w + x];
+      data[row + colOf[x]] += src[from + x * step];
       count[row + colOf[x]]++;
     }
   }
@@ -159,27 +161,8 @@ function blocks(src: Float32Array, w: number, h: number, scale: number): Grid {
 
 /** The photo's colour in the box, each channel's mean over about `radius` px. */
 function colourMeans(photo: RgbImage, box: { left: number; top: number; w: number; h: number }, radius: number): Grid[] {
-  const { left, top, w, h } = box;
-  const block = blockSize(radius);
-  const cols = Math.ceil(w / block), rows = Math.ceil(h / block);
-  const sums = [new Float32Array(cols * rows), new Float32Array(cols * rows), new Float32Array(cols * rows)];
-  const count = new Float32Array(cols * rows);
-  const colOf = blockColumns(w, block);
-  for (let y = 0; y < h; y++) {
-    const row = Math.floor(y / block) * cols;
-    for (let x = 0; x < w; x++) {
-      const k = row + colOf[x], o = ((y + top) * photo.width + x + left) * 3;
-      sums[0][k] += photo.data[o];
-      sums[1][k] += photo.data[o + 1];
-      sums[2][k] += photo.data[o + 2];
-      count[k]++;
-    }
-  }
-  const r = Math.max(1, Math.round(radius / block));
-  return sums.map((sum) => {
-    for (let k = 0; k < sum.length; k++) sum[k] /= count[k];
-    return { data: boxBlur(sum, cols, rows, r), cols, rows, block };
-  });
+  const start = (box.top * photo.width + box.left) * 3;
+  return [0, 1, 2].map((c) => smoothed(blocks(photo.data, start + c, 3, photo.width * 3, box.w, box.h, radius), radius));
 }
 
 function readGrid(g: Grid, x: number, y: number): number {
@@ -191,11 +174,9 @@ function readGrid(g: Grid, x: number, y: number): number {
   return (d[r * k + c] * (1 - fx) + d[r * k + c + 1] * fx) * (1 - fy) + (d[(r + 1) * k + c] * (1 - fx) + d[(r + 1) * k + c + 1] * fx) * fy;
 }
 
-/** The mean over about `radius` px around each pixel. */
-function smoothed(src: Float32Array, w: number, h: number, radius: number): Grid {
-  const g = blocks(src, w, h, radius);
-  g.data = boxBlur(g.data, g.cols, g.rows, Math.max(1, Math.round(radius / g.block)));
-  return g;
+/** The blocks' values, each the mean over about `radius` px around it. */
+function smoothed(g: Grid, radius: number): Grid {
+  return { ...g, data: boxBlur(g.data, g.cols, g.rows, Math.max(1, Math.round(radius / g.block))) };
 }
 
 /**
@@ -204,7 +185,7 @@ function smoothed(src: Float32Array, w: number, h: number, radius: number): Grid
  * freckle's are alike.
  */
 function lineness(luma: Float32Array, w: number, h: number, scale: number): Grid {
-  const g = smoothed(luma, w, h, scale);
+  const g = smoothed(blocks(luma, 0, 1, w, w, h, scale), scale);
   const L = g.data, cols = g.cols;
   const d = Math.max(1, Math.round(scale / g.block));
   const valley = new Float32Array(L.length);
