@@ -35,7 +35,6 @@ import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
 import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
 import { CREASING_SHAPES, easeExpressionCreases } from '../geometry/texture/expression-creases.ts';
-import { rec601Luma } from '../geometry/render/srgb.ts';
 import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
 import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
 import { blinkReach } from '../geometry/expressions/blink-reach.ts';
@@ -298,7 +297,7 @@ export class PhotoPipeline implements Pipeline {
         points: projectPoints(camera, headGeometry.positions.subarray(0, motion.length * 3)),
         motion,
         features,
-        skinLuma: rec601Luma(prep.photoSkin),
+        skin: prep.photoSkin,
         pixelsPerCm: camera.pixelsPerCm,
       }),
       camera,

@@ -6,7 +6,7 @@
  * as the expression moved the skin there. Dark spots (freckles, moles) are not lines and stay, and so do the eyes,
  * brows and lips, and a beard or a shadow darker than the skin around it.
  */
-import type { RgbImage } from './rgb-image.ts';
+import type { RgbImage, Rgb } from './rgb-image.ts';
 import { rec601Luma } from '../render/srgb.ts';
 import type { ArkitName } from '../expressions/arkit.ts';
 import { FEATURE } from './photo-features.ts';
@@ -26,8 +26,8 @@ export interface CreaseEasing {
   pixelsPerCm: number;
   /** Per pixel, non-zero on the eyes, brows and lips, which keep their own lines. */
   features?: Uint8Array;
-  /** The skin tone's luminance (Rec. 601 of sRGB bytes). */
-  skinLuma: number;
+  /** The photo's skin tone (sRGB, as photographed). */
+  skin: Rgb;
 }
 
 /**
@@ -36,6 +36,8 @@ export interface CreaseEasing {
  * linearly from 0.25 cm, the creases of mild smiles went too, and the previews' likeness to their photos fell by 0.004).
  */
 const FULL_MOTION = 0.5;
+/** A share at or under this eases nothing. */
+const NO_SHARE = 0.01;
 /** A point's share reaches this far (cm, the Gaussian's sigma). */
 const REACH = 0.6;
 /** A crease pixel takes the mean colour of about this far around it (cm): a smile's fold is up to 1 cm wide. */
@@ -59,19 +61,19 @@ export function easeExpressionCreases(photo: RgbImage, e: CreaseEasing): RgbImag
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) luma[y * w + x] = rec601Luma(photo.data, ((y + top) * photo.width + x + left) * 3);
   const mean = colourMeans(photo, box, NEIGHBOURHOOD * e.pixelsPerCm);
   const lines = LINE_SCALES.map((s) => lineness(luma, w, h, Math.max(1, s * e.pixelsPerCm)));
-  const least = LEAST * e.skinLuma;
+  const least = LEAST * rec601Luma(e.skin);
   const features = e.features;
   const rgb = new Float32Array(3);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const m = readGrid(mask, x, y);
-      if (m <= 0.01) continue;
+      if (m <= NO_SHARE) continue;
       const p = (y + top) * photo.width + x + left;
       if (features && features[p]) continue;
       let line = 0;
       for (let k = 0; k < lines.length; k++) line = Math.max(line, readGrid(lines[k], x, y));
       const share = m * line;
-      if (share <= 0.01) continue;
+      if (share <= NO_SHARE) continue;
       for (let c = 0; c < 3; c++) rgb[c] = readGrid(mean[c], x, y);
       const around = rec601Luma(rgb);
       const i = y * w + x;
@@ -82,11 +84,16 @@ export function easeExpressionCreases(photo: RgbImage, e: CreaseEasing): RgbImag
   return out;
 }
 
+/** A point's share of the easing, from how far (cm) it moved. */
+function shareOf(motion: number): number {
+  return Math.min(1, (motion / FULL_MOTION) ** 2);
+}
+
 /** The image box the moved points' shares reach, or none. */
 function movedBox(e: CreaseEasing, reach: number, width: number, height: number) {
   let x0 = width, y0 = height, x1 = 0, y1 = 0;
   for (let i = 0; i < e.motion.length; i++) {
-    if (e.motion[i] <= 0.1 * FULL_MOTION) continue;
+    if (shareOf(e.motion[i]) <= NO_SHARE) continue;
     const x = e.points[i * 2], y = e.points[i * 2 + 1];
     x0 = Math.min(x0, x - 2 * reach);
     x1 = Math.max(x1, x + 2 * reach);
@@ -104,8 +111,8 @@ function shareMask(e: CreaseEasing, width: number, reach: number, left: number, 
   const data = new Float32Array(cols * rows);
   const span = Math.ceil((2 * reach) / CELL);
   for (let i = 0; i < e.motion.length; i++) {
-    const s = Math.min(1, (e.motion[i] / FULL_MOTION) ** 2);
-    if (s <= 0.01 || onLips(e, i, width)) continue;
+    const s = shareOf(e.motion[i]);
+    if (s <= NO_SHARE || onLips(e, i, width)) continue;
     // In the grid's coordinates, where readGrid puts the cells' centres.
     const gx = (e.points[i * 2] - left + 0.5) / CELL - 0.5, gy = (e.points[i * 2 + 1] - top + 0.5) / CELL - 0.5;
     for (let r = Math.max(0, Math.floor(gy) - span); r <= Math.min(rows - 1, Math.ceil(gy) + span); r++) {

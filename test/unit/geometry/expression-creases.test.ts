@@ -19,7 +19,7 @@ function photo(paint: (x: number, y: number) => number[] | undefined) {
 function easing(motion: number, extra: Partial<CreaseEasing> = {}): CreaseEasing {
   const pts: number[] = [];
   for (let y = 5; y < H; y += 10) for (let x = 5; x < W; x += 10) pts.push(x, y);
-  return { points: new Float32Array(pts), motion: new Float32Array(pts.length / 2).fill(motion), pixelsPerCm: PX_PER_CM, skinLuma: 0.299 * 200 + 0.587 * 160 + 0.114 * 140, ...extra };
+  return { points: new Float32Array(pts), motion: new Float32Array(pts.length / 2).fill(motion), pixelsPerCm: PX_PER_CM, skin: SKIN as [number, number, number], ...extra };
 }
 const at = (img: { data: Uint8Array }, x: number, y: number) => Array.from(img.data.subarray((y * W + x) * 3, (y * W + x) * 3 + 3));
 /** How much of the crease's darkness (against the skin, in green) is left at a pixel. */
