@@ -46,6 +46,13 @@ const TEETH_REACH = 0.04;
 /** A pixel darker than the lips by this factor is the mouth's inside, a shadow or the seam: not lip colour. */
 const INSIDE_DARKER = 0.55;
 /**
+ * The share of the lips' band, from the opening outwards, where an open mouth's dark pixels are its inside or the
+ * shadow under the upper lip, which lie against the opening. Nearer the outer contour they are the shade or beard
+ * beyond a lip that the detected contour took in (under p08-a's, p05-a's and p12-a's smiling corners): kept, the
+ * fill blends into them; replaced, they ended in a hard-edged wedge of lip colour at the contour.
+ */
+const INSIDE_BAND = 2 / 3;
+/**
  * A mouth whose inner contour is taller than this share of its width, both measured along the line through its
  * corners, is open.
  */
@@ -89,7 +96,7 @@ export function synthesiseLips(photo: RgbImage, outer: Point[], inner: Point[]):
   const reach = (OPEN_MOUTH / 2) * width;
   const inLips = new Set(all);
   const mask = open
-    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], width, outer)
+    ? openMouthMask(photo, { all, opening, inLips }, { luma: lipLuma, saturation: lipSaturation, colour }, [x0, y0, x1, y1], width, { outer, inner })
     : new Set(slitTeeth(d, all, lipLuma, lipSaturation, inner, photo.width, reach));
   for (const i of mask) {
     out.set(colour, i * 3);
@@ -109,7 +116,7 @@ function openMouthMask(
   lip: { luma: number; saturation: number; colour: Rgb },
   box: number[],
   width: number,
-  outer: Point[],
+  { outer, inner }: { outer: Point[]; inner: Point[] },
 ): Set<number> {
   const d = photo.data;
   const hair = moustache(photo, outer, lip.luma, box, width);
@@ -118,7 +125,7 @@ function openMouthMask(
   const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
   const found = openMouthTeeth(d, px.all, lip.luma, lip.saturation, red);
   const teeth = grown(new Set(found), px.inLips, photo.width, Math.round(GROW * width));
-  const mask = new Set([...px.opening, ...darkPixels(d, px.all, lip.luma, hair), ...teeth]);
+  const mask = new Set([...px.opening, ...darkPixels(d, px.all, lip.luma, hair, { outer, inner, width: photo.width }), ...teeth]);
   if (found.length > 0) {
     const most = (median(valuesOf(d, found, redness)) + rednessOf(...lip.colour)) / 2;
     grown(mask, px.inLips, photo.width, Math.round(TEETH_REACH * width), { d, most, lipLuma: lip.luma });
@@ -206,10 +213,19 @@ function openMouthTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSatura
   return out;
 }
 
-/** An open mouth's inside: pixels inside the outer contour darker than the lips, but for `hair` over them. */
-function darkPixels(d: Uint8Array, all: number[], lipLuma: number, hair: ReadonlySet<number>): number[] {
+/**
+ * An open mouth's inside: pixels inside the outer contour darker than the lips, but for `hair` over them, and within
+ * INSIDE_BAND of the way from the opening (the inner contour) to the outer contour.
+ */
+function darkPixels(d: Uint8Array, all: number[], lipLuma: number, hair: ReadonlySet<number>, contours: { outer: Point[]; inner: Point[]; width: number }): number[] {
   const out: number[] = [];
-  for (const i of all) if (luma(d, i) < INSIDE_DARKER * lipLuma && !hair.has(i)) out.push(i);
+  const { outer, inner, width } = contours;
+  for (const i of all) {
+    if (luma(d, i) >= INSIDE_DARKER * lipLuma || hair.has(i)) continue;
+    const x = (i % width) + 0.5, y = Math.floor(i / width) + 0.5;
+    const fromOpening = Math.max(0, -signedPolygonDistance(inner, x, y));
+    if (fromOpening <= INSIDE_BAND * (fromOpening + signedPolygonDistance(outer, x, y))) out.push(i);
+  }
   return out;
 }
 

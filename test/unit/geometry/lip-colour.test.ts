@@ -138,3 +138,20 @@ test("an open mouth keeps a moustache over its upper lip, but not a dark corner 
   const shaded = synthesiseLips(photo((x, y) => (moustache(x, y) && y >= 25 ? [60, 45, 35] : teeth(x, y) ? [240, 240, 235] : undefined)), outer, inner);
   assert.equal(shaded.pixels[27 * W + 60], LipPixel.replaced, 'dark lip pixels not joined to hair are replaced');
 });
+
+test("an open mouth's dark pixels near the outer contour are shade beyond the lips and stay; those by the opening are its inside", () => {
+  // Teeth in the opening. Below its left half, the shade of a beard that the detected outer contour took in (as under
+  // p08-a's smiling corner): dark inside and outside the contour. Along the opening's lower edge, the mouth's dark inside.
+  const inner = ellipse(60, 40, 28, 6);
+  const beard = (x: number, y: number) => x < 40 && y >= 44;
+  const inside = (x: number, y: number) => Math.abs(x - 60) < 15 && (y === 46 || y === 47);
+  const teeth = (x: number, y: number) => ((x - 60) / 28) ** 2 + ((y - 40) / 6) ** 2 < 1;
+  const img = photo((x, y) => (beard(x, y) ? [45, 36, 30] : inside(x, y) ? [60, 30, 30] : teeth(x, y) ? [240, 240, 235] : undefined));
+  const repair = synthesiseLips(img, outer, inner);
+  for (const [x, y] of [[30, 50], [26, 48], [24, 45]]) {
+    assert.equal(repair.pixels[y * W + x], LipPixel.kept, `the shade at ${x}, ${y}, by the outer contour, is kept`);
+    assert.deepEqual(at(repair.photo, x, y), [45, 36, 30]);
+  }
+  for (const x of [50, 60, 70]) assert.equal(repair.pixels[47 * W + x], LipPixel.replaced, `the dark inside at ${x}, 47 is replaced`);
+  assert.equal(repair.pixels[40 * W + 60], LipPixel.replaced, 'the teeth are replaced');
+});
