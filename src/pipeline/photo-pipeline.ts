@@ -18,52 +18,33 @@ import {
   type RenderSource,
   type ShapeSource,
 } from './helper-thread.ts';
-import type { PhotoTexturePrep } from './photo-prep.ts';
 import { assemble, fitRig, startPreviews } from './output.ts';
-import { imagesInSharedMemory, ReusedSharedMemory, type SharedAllocator } from './shared-memory.ts';
+import { imagesInSharedMemory, ReusedSharedMemory } from './shared-memory.ts';
 import { modelFileClaims } from '../formats/write/packages.ts';
-import { encodeAvatarTextures, PART_ALPHA_TEXTURES, partTextures } from './part-textures.ts';
+import { encodeAvatarTextures, PART_ALPHA_TEXTURES } from './part-textures.ts';
 import { placeBoundParts } from '../geometry/template/bound-parts.ts';
 import { surfaceMaps } from './surface-maps.ts';
+import { bakeHeadTextures, type HeadTextures } from './head-textures.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { outlineOnPerson } from './face/outline-on-person.ts';
 import { mirrorPartners } from './face/mirror-reading.ts';
 import type { TemplateView } from './template-view.ts';
-import { applySimilarityInPlace, fitHeadAndPosed, type EyeRest, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
+import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
 import { closeMouth, describeExpression, expressionBasis, expressionMotion, fitExpression } from '../geometry/fit/fit-expression.ts';
 import { untangle } from '../geometry/fit/untangle.ts';
 import { vertexNormals } from '../geometry/mesh/normals.ts';
-import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
-import { CREASING_SHAPES, easeExpressionCreases } from '../geometry/texture/expression-creases.ts';
-import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
-import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
-import { blinkReach } from '../geometry/expressions/blink-reach.ts';
+import { CREASING_SHAPES } from '../geometry/texture/expression-creases.ts';
 import { estimatePersonMatte, type PersonMatte } from './face/person-matte.ts';
 import { personAboveFace, rollAsUploaded } from './face/photo-orientation.ts';
 import type { HairObservation } from './hair/observation.ts';
 import { chooseHairstyle, type StyleScore } from './hair/choose.ts';
 import { hairLibrary, HAIR_MARGIN } from '../geometry/hair/library.ts';
 import { avatarWarp, fitHair } from '../geometry/hair/fit-hair.ts';
-import { hairRootColour, tintHair } from '../geometry/hair/strand-texture.ts';
-import { capUnderHair, hairCover, type HairCover } from '../geometry/hair/hair-cover.ts';
+import { tintHair } from '../geometry/hair/strand-texture.ts';
+import { capUnderHair, hairCover } from '../geometry/hair/hair-cover.ts';
 import { HAIR_TEXTURE } from './output.ts';
-import { MOUTH_INSIDE_COLOUR, EYE_SOCKET_COLOUR, type Rgb } from '../geometry/texture/bake-parts.ts';
-import { projectPoints, visibleFromPhoto, type PhotoCamera } from '../geometry/texture/photo-camera.ts';
-import { applyGains } from '../geometry/texture/white-balance.ts';
-import type { RgbImage } from '../geometry/texture/rgb-image.ts';
-import { estimatePhotoLight, type PhotoLight } from '../geometry/texture/photo-light.ts';
-import { gainRepairedLipsAsSeen } from '../geometry/texture/repaired-lip-gain.ts';
-import type { RgbaImage } from '../geometry/render/image.ts';
-/**
- * Half of the photo's side light is divided out of the albedo (in the exponent): all of it made the renders less
- * like their photos (identity distance of p12-a 0.458 -> 0.517, p11-a 0.457 -> 0.550); half: 0.494, 0.508.
- */
-const SIDE_LIGHT_REMOVED = 0.5;
-/**
- * What that leaves of the difference between the face's two sides is divided out (side-light.ts): p11-a's far
- * cheek kept the photo's side light (the cheeks' balance on its preview 0.50).
- */
-const SIDES_EVENED = 1;
+import type { Rgb } from '../geometry/texture/bake-parts.ts';
+import type { PhotoCamera } from '../geometry/texture/photo-camera.ts';
 
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
@@ -185,7 +166,17 @@ export class PhotoPipeline implements Pipeline {
     const hairTree = hairMesh && choice.style.tree.refit(hairMesh.geometry.positions);
     // Without a hair mesh the cap stands for the hair; with one, it is the scalp seen between its cards.
     const cap = hairTree ? capUnderHair(tpl.hairCoverage, fitted.head, geometries[0].normals, tpl.headNeighbours, hairTree) : tpl.hairCoverage;
-    const textures = this.bakeTextures(tpl, posedHead, photoTextures, camera, hair, albedoMemory.allocate, Object.values(fitted.eyes), hairTree && hairCover(fitted.head, hairTree), cap, expressionMotion(expressionBasis(tpl.source), expression.weights, CREASING_SHAPES));
+    const textures = bakeHeadTextures(tpl, {
+      posedHead,
+      prep: photoTextures,
+      camera,
+      hair,
+      allocate: albedoMemory.allocate,
+      eyes: Object.values(fitted.eyes),
+      hairOver: hairTree && hairCover(fitted.head, hairTree),
+      cap,
+      motion: expressionMotion(expressionBasis(tpl.source), expression.weights, CREASING_SHAPES),
+    });
     prep.done();
     if (hairMesh) textures.images.set(HAIR_TEXTURE, tintHair(textures.hairColours));
     // In shared memory (the template's already are): the helper draws the side views from them without a copy. The
@@ -260,82 +251,6 @@ export class PhotoPipeline implements Pipeline {
     };
   }
 
-  private bakeTextures(tpl: TemplateView, headGeometry: MeshData, prep: PhotoTexturePrep, camera: PhotoCamera, hair: HairObservation, allocate: SharedAllocator, eyes: EyeRest[], hairOver: HairCover | undefined, cap: Float32Array, motion: Float32Array) {
-    const { features, balance, person } = prep;
-    const photo = thisThreadsImage(prep.photo);
-    const skin = applyGains(prep.photoSkin, balance.gains);
-    // The hair seen in the photo, under the same white light as the skin.
-    const hairColours = {
-      base: applyGains(hair.colour.base, balance.gains),
-      dark: applyGains(hair.colour.dark, balance.gains),
-      light: applyGains(hair.colour.light, balance.gains),
-    };
-    const visible = visibleFromPhoto(camera, photo, headGeometry);
-    const light = estimatePhotoLight({
-      positions: headGeometry.positions,
-      normals: headGeometry.normals,
-      photo,
-      camera,
-      faceOval: tpl.faceOval,
-      visible,
-      features,
-      matte: person,
-      gains: balance.gains,
-      skin: prep.photoSkin,
-      sideLight: SIDE_LIGHT_REMOVED,
-      evenSides: SIDES_EVENED,
-    });
-    gainRepairedLipsAsSeen(light.vertexGain, projectPoints(camera, headGeometry.positions), prep.lipPixels, photo.width, visible);
-    const albedo = bakeAlbedo({
-      size: tpl.textureSize,
-      positions: headGeometry.positions,
-      normals: headGeometry.normals,
-      uvs: headGeometry.uvs,
-      indices: headGeometry.indices,
-      // The photo's expression was taken out of the shape; its creases come out of the skin.
-      photo: easeExpressionCreases(thisThreadsImage(prep.lipsPhoto), {
-        points: projectPoints(camera, headGeometry.positions.subarray(0, motion.length * 3)),
-        motion,
-        features,
-        skin: prep.photoSkin,
-        pixelsPerCm: camera.pixelsPerCm,
-      }),
-      camera,
-      faceOval: tpl.faceOval,
-      neck: tpl.neckFront,
-      skin,
-      visible: hiddenByEyeballs(visible, tpl.eyeSockets, headGeometry.positions, camera, eyes),
-      lips: { contour: tpl.lipsOuter, colour: prep.lipColour },
-      // The scalp takes the roots' colour: between the cards and at the parting, the skin reads as roots.
-      hair: hair.bald ? undefined : { coverage: cap, colour: hairRootColour(hairColours.base) },
-      hairOver,
-      fixed: [
-        { vertices: tpl.mouthInside, colour: MOUTH_INSIDE_COLOUR },
-        { vertices: socketOutOfSight(tpl.eyeSockets, headGeometry.positions, eyes), colour: EYE_SOCKET_COLOUR },
-      ],
-      photoGain: light.vertexGain,
-      matte: person,
-      highlights: { skin, features },
-      // Where the textures go next (imagesInSharedMemory keeps it): no copy of the atlas.
-      out: new Uint8Array(allocate(tpl.textureSize * tpl.textureSize * 4), 0, tpl.textureSize * tpl.textureSize * 4),
-    });
-    // The photo's lashes painted on the upper lids would streak a closed eye (lid-streaks.ts).
-    removeLidStreaks({ rgba: albedo.rgba, size: tpl.textureSize, uvs: headGeometry.uvs, indices: headGeometry.indices, reach: blinkReach(tpl.source) });
-    const images = new Map<string, RgbaImage>();
-    images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
-    // Here, not with the eye texture on the helper: the other parts' images are this thread's template's own, which
-    // their encoding (done once per process) is found by.
-    for (const [name, image] of partTextures(tpl, prep.eye)) images.set(name, image);
-    return { images, skin, iris: prep.iris, hairColours, glasses: prep.glasses, light: { ...light, colour: balance.light } };
-  }
-}
-
-/**
- * The image as a literal of this thread. Read out of the helper's answer, an image has a hidden class that dies with
- * the avatar: the light's and the bake's loops, which check it, were compiled again on every avatar.
- */
-function thisThreadsImage(image: RgbImage): RgbImage {
-  return { width: image.width, height: image.height, data: image.data };
 }
 
 /** Points (in place) under the fit's similarity. */
@@ -380,7 +295,7 @@ function pipelineMeta(
   input: PipelineInput,
   model: AvatarModel,
   a: FaceAnalysis,
-  t: { skin: Rgb; iris: Rgb; hair: HairObservation; hairColours: { base: Rgb }; glasses: boolean; light: PhotoLight & { colour: Rgb } },
+  t: HeadTextures & { hair: HairObservation },
 ): Record<string, string> {
   const s = a.originalScale;
   // The roll as the photo was uploaded, before the turns and the levelling that stood its face upright (the box is so already).

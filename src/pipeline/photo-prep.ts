@@ -38,7 +38,7 @@ export interface PhotoPrepInput {
   matte: PersonMatte;
 }
 
-/** The photo-side inputs of the texture bake (bakeTextures in photo-pipeline.ts). */
+/** The photo-side inputs of the texture bake (head-textures.ts). */
 export interface PhotoTexturePrep {
   glasses: boolean;
   /** The photo with the glasses' frame filled (the input image itself without glasses): skin, light and visibility are measured on it. */
