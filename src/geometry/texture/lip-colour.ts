@@ -47,11 +47,18 @@ const TEETH_REACH = 0.04;
 const INSIDE_DARKER = 0.55;
 /**
  * The share of the lips' band, from the opening outwards, where an open mouth's dark pixels are its inside or the
- * shadow under the upper lip, which lie against the opening. Nearer the outer contour they are the shade or beard
- * beyond a lip that the detected contour took in (under p08-a's, p05-a's and p12-a's smiling corners): kept, the
- * fill blends into them; replaced, they ended in a hard-edged wedge of lip colour at the contour.
+ * shadow under the upper lip, which lie against the opening. Nearer the outer contour they may be the shade or beard
+ * beyond a lip that the detected contour took in (under p08-a's, p05-a's and p12-a's smiling corners); replaced, they
+ * ended in a hard-edged wedge of lip colour at the contour.
  */
 const INSIDE_BAND = 2 / 3;
+/**
+ * Such a part of dark pixels is shade, and kept (the fill blends into it), when it meets dark pixels outside the contour
+ * along this share of the mouth's width or more: shade runs on across the contour (p08-a 0.35, p12-a 0.34, p05-a 0.14
+ * of the width), while the mouth's dark inside at a corner meets the contour where the corner's crease goes on (p01-a
+ * 0.04-0.06, p07-a 0.02-0.03, p08-a's other corner 0.08).
+ */
+const SHADE_CONTACT = 0.1;
 /**
  * A mouth whose inner contour is taller than this share of its width, both measured along the line through its
  * corners, is open.
@@ -125,7 +132,7 @@ function openMouthMask(
   const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
   const found = openMouthTeeth(d, px.all, lip.luma, lip.saturation, red);
   const teeth = grown(new Set(found), px.inLips, photo.width, Math.round(GROW * width));
-  const mask = new Set([...px.opening, ...darkPixels(d, px.all, lip.luma, hair, { outer, inner, width: photo.width }), ...teeth]);
+  const mask = new Set([...px.opening, ...darkPixels(d, px, lip.luma, hair, { outer, inner, width: photo.width, mouthWidth: width }), ...teeth]);
   if (found.length > 0) {
     const most = (median(valuesOf(d, found, redness)) + rednessOf(...lip.colour)) / 2;
     grown(mask, px.inLips, photo.width, Math.round(TEETH_REACH * width), { d, most, lipLuma: lip.luma });
@@ -214,17 +221,39 @@ function openMouthTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSatura
 }
 
 /**
- * An open mouth's inside: pixels inside the outer contour darker than the lips, but for `hair` over them, and within
- * INSIDE_BAND of the way from the opening (the inner contour) to the outer contour.
+ * An open mouth's inside: pixels inside the outer contour darker than the lips, but for `hair` over them and for the
+ * shade beyond the lips: the dark pixels past INSIDE_BAND of the way from the opening (the inner contour) to the outer
+ * contour, in parts that meet dark pixels outside the contour along SHADE_CONTACT of the mouth's width or more.
  */
-function darkPixels(d: Uint8Array, all: number[], lipLuma: number, hair: ReadonlySet<number>, contours: { outer: Point[]; inner: Point[]; width: number }): number[] {
-  const out: number[] = [];
+function darkPixels(d: Uint8Array, px: { all: number[]; inLips: ReadonlySet<number> }, lipLuma: number, hair: ReadonlySet<number>, contours: { outer: Point[]; inner: Point[]; width: number; mouthWidth: number }): number[] {
   const { outer, inner, width } = contours;
-  for (const i of all) {
+  const out: number[] = [], rim = new Set<number>();
+  for (const i of px.all) {
     if (luma(d, i) >= INSIDE_DARKER * lipLuma || hair.has(i)) continue;
     const x = (i % width) + 0.5, y = Math.floor(i / width) + 0.5;
     const fromOpening = Math.max(0, -signedPolygonDistance(inner, x, y));
     if (fromOpening <= INSIDE_BAND * (fromOpening + signedPolygonDistance(outer, x, y))) out.push(i);
+    else rim.add(i);
+  }
+  const seen = new Set<number>();
+  for (const seed of rim) {
+    if (seen.has(seed)) continue;
+    const part = [seed];
+    seen.add(seed);
+    let contact = 0;
+    for (let k = 0; k < part.length; k++) {
+      const i = part[k];
+      let touches = false;
+      for (const q of [i - 1, i + 1, i - width, i + width]) {
+        if (!px.inLips.has(q)) touches ||= luma(d, q) < INSIDE_DARKER * lipLuma;
+        else if (rim.has(q) && !seen.has(q)) {
+          seen.add(q);
+          part.push(q);
+        }
+      }
+      if (touches) contact++;
+    }
+    if (contact < SHADE_CONTACT * contours.mouthWidth) out.push(...part);
   }
   return out;
 }

@@ -155,3 +155,16 @@ test("an open mouth's dark pixels near the outer contour are shade beyond the li
   for (const x of [50, 60, 70]) assert.equal(repair.pixels[47 * W + x], LipPixel.replaced, `the dark inside at ${x}, 47 is replaced`);
   assert.equal(repair.pixels[40 * W + 60], LipPixel.replaced, 'the teeth are replaced');
 });
+
+test("an open mouth's dark corner by the outer contour is its inside where only the corner's crease meets it", () => {
+  // Teeth in the opening; at the left corner the mouth's dark inside reaches the outer contour's tip, where a thin crease
+  // runs on out of the contour: it meets dark pixels outside at a point, not along the contour as shade beyond a lip does.
+  const inner = ellipse(60, 40, 28, 6);
+  const pocket = (x: number, y: number) => x >= 21 && x <= 33 && y >= 39 && y <= 41;
+  const crease = (x: number, y: number) => x >= 8 && x < 21 && y === 40;
+  const teeth = (x: number, y: number) => ((x - 60) / 28) ** 2 + ((y - 40) / 6) ** 2 < 1;
+  const img = photo((x, y) => (pocket(x, y) || crease(x, y) ? [60, 30, 30] : teeth(x, y) ? [240, 240, 235] : undefined));
+  const repair = synthesiseLips(img, outer, inner);
+  for (const x of [22, 24, 28]) assert.equal(repair.pixels[40 * W + x], LipPixel.replaced, `the corner's dark inside at ${x}, 40 is replaced`);
+  assert.deepEqual(at(repair.photo, 12, 40), [60, 30, 30], 'the crease outside stays');
+});
