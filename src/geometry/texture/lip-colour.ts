@@ -132,7 +132,7 @@ function openMouthMask(
   const red = Math.min(rednessOf(...lip.colour), skinRedness(photo, px.inLips, box, Math.round(SKIN_RING * width)));
   const found = openMouthTeeth(d, px.all, lip.luma, lip.saturation, red);
   const teeth = grown(new Set(found), px.inLips, photo.width, Math.round(GROW * width));
-  const mask = new Set([...px.opening, ...darkPixels(d, px, lip.luma, hair, { outer, inner, width: photo.width, mouthWidth: width }), ...teeth]);
+  const mask = new Set([...px.opening, ...darkPixels(d, px, lip.luma, hair, { outer, inner, width }, photo.width), ...teeth]);
   if (found.length > 0) {
     const most = (median(valuesOf(d, found, redness)) + rednessOf(...lip.colour)) / 2;
     grown(mask, px.inLips, photo.width, Math.round(TEETH_REACH * width), { d, most, lipLuma: lip.luma });
@@ -222,40 +222,49 @@ function openMouthTeeth(d: Uint8Array, all: number[], lipLuma: number, lipSatura
 
 /**
  * An open mouth's inside: pixels inside the outer contour darker than the lips, but for `hair` over them and for the
- * shade beyond the lips: the dark pixels past INSIDE_BAND of the way from the opening (the inner contour) to the outer
- * contour, in parts that meet dark pixels outside the contour along SHADE_CONTACT of the mouth's width or more.
+ * shade beyond the lips (shadeBeyondLips) among those past INSIDE_BAND of the way from the opening (the inner contour)
+ * to the outer contour.
  */
-function darkPixels(d: Uint8Array, px: { all: number[]; inLips: ReadonlySet<number> }, lipLuma: number, hair: ReadonlySet<number>, contours: { outer: Point[]; inner: Point[]; width: number; mouthWidth: number }): number[] {
-  const { outer, inner, width } = contours;
+function darkPixels(d: Uint8Array, px: { all: number[]; inLips: ReadonlySet<number> }, lipLuma: number, hair: ReadonlySet<number>, mouth: { outer: Point[]; inner: Point[]; width: number }, imageWidth: number): number[] {
+  const dark = INSIDE_DARKER * lipLuma;
   const out: number[] = [], rim = new Set<number>();
   for (const i of px.all) {
-    if (luma(d, i) >= INSIDE_DARKER * lipLuma || hair.has(i)) continue;
-    const x = (i % width) + 0.5, y = Math.floor(i / width) + 0.5;
-    const fromOpening = Math.max(0, -signedPolygonDistance(inner, x, y));
-    if (fromOpening <= INSIDE_BAND * (fromOpening + signedPolygonDistance(outer, x, y))) out.push(i);
+    if (luma(d, i) >= dark || hair.has(i)) continue;
+    const x = (i % imageWidth) + 0.5, y = Math.floor(i / imageWidth) + 0.5;
+    const fromOpening = Math.max(0, -signedPolygonDistance(mouth.inner, x, y));
+    if (fromOpening <= INSIDE_BAND * (fromOpening + signedPolygonDistance(mouth.outer, x, y))) out.push(i);
     else rim.add(i);
   }
-  const seen = new Set<number>();
+  const shade = shadeBeyondLips(d, rim, px.inLips, dark, imageWidth, SHADE_CONTACT * mouth.width);
+  for (const i of rim) if (!shade.has(i)) out.push(i);
+  return out;
+}
+
+/**
+ * The parts (4-connected) of `rim` that meet pixels darker than `dark` outside the lips (`inLips`) at `contact` of their
+ * pixels or more: shade running on across the outer contour.
+ */
+function shadeBeyondLips(d: Uint8Array, rim: ReadonlySet<number>, inLips: ReadonlySet<number>, dark: number, imageWidth: number, contact: number): Set<number> {
+  const shade = new Set<number>(), seen = new Set<number>();
   for (const seed of rim) {
     if (seen.has(seed)) continue;
     const part = [seed];
     seen.add(seed);
-    let contact = 0;
+    let meets = 0;
     for (let k = 0; k < part.length; k++) {
-      const i = part[k];
       let touches = false;
-      for (const q of [i - 1, i + 1, i - width, i + width]) {
-        if (!px.inLips.has(q)) touches ||= luma(d, q) < INSIDE_DARKER * lipLuma;
+      for (const q of [part[k] - 1, part[k] + 1, part[k] - imageWidth, part[k] + imageWidth]) {
+        if (!inLips.has(q)) touches ||= luma(d, q) < dark;
         else if (rim.has(q) && !seen.has(q)) {
           seen.add(q);
           part.push(q);
         }
       }
-      if (touches) contact++;
+      if (touches) meets++;
     }
-    if (contact < SHADE_CONTACT * contours.mouthWidth) out.push(...part);
+    if (meets >= contact) for (const i of part) shade.add(i);
   }
-  return out;
+  return shade;
 }
 
 /** How far beyond the outer lip contour, in mouth widths, a dark part is hair rather than the mouth's inside. */
