@@ -2,7 +2,8 @@
  * The closed lids as the blendshape observer sees them (docs/closed-lids.png): per photo, the eyes open, then each
  * blink drawn as the avatar is and with the head's albedo one flat colour (its maps as they are), labelled with the
  * landmark detector's change of that eye's opening (the observer asks -0.05). Where the flat head reads closed and the
- * textured one does not, the closed lid's texels are what the detector reads as an open eye.
+ * textured one does not, the head's texture (the closed lid, and the socket's shade and brows round it) is what the
+ * detector reads as an open eye.
  *   node --import tsx scripts/closed-lids-sheet.ts OUT.png PHOTO... (names in test/fixtures/faces without .jpg)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
