@@ -309,7 +309,13 @@ const tile = {
   depth: new Float32Array(TILE * TILE),
   farthest: new Float32Array(TILE * TILE_SEGMENTS),
   rowFarthest: new Float32Array(TILE),
+  /** Per 2x2 block of samples (an output pixel), the colour shaded at its centre and the triangle draw that shaded it. */
+  blockColor: new Uint32Array((TILE >> 1) * (TILE >> 1)),
+  blockOwner: new Int32Array((TILE >> 1) * (TILE >> 1)),
 };
+/** Numbers each triangle drawn, for `blockOwner`; wrapped (and the owners cleared) long before it overflows. */
+let drawCount = 0;
+const DRAW_COUNT_WRAP = 1 << 30;
 /**
  * A triangle's row is passed over when its nearest corner's depth key is behind the row's bound by this share of the
  * keys' size: far above the rounding of a pixel's interpolated key, so every pixel skipped would fail the depth test.
@@ -727,6 +733,13 @@ class Raster {
     const facing = back ? -1 : 1;
     const ids = this.ids, id = this.id;
     const lin = srgbToLinear, toSrgb = linearToSrgb, top = LINEAR_STEPS - 1;
+    const shareBlocks = this.supersample === 2 && alphaMode === 0 && !blendPass && ids === null;
+    const blockColor = tile.blockColor, blockOwner = tile.blockOwner;
+    if (++drawCount === DRAW_COUNT_WRAP) {
+      drawCount = 1;
+      blockOwner.fill(0);
+    }
+    const draw = drawCount;
 
     for (let y = ylo; y <= yhi; y++, r0 += w0dy, r1 += w1dy, r2 += w2dy) {
       if (nearest >= rowFarthest[y - clipY0]) continue;
@@ -754,7 +767,9 @@ class Raster {
           if (w0 < 0 || w1 < 0 || w2 < 0) continue;
           if ((w0 === 0 && !tl0) || (w1 === 0 && !tl1) || (w2 === 0 && !tl2)) continue;
           const pi = row + x;
-          const key = rowKey + kdx * n;
+          // Rounded as the depth buffer stores it: a BLEND triangle's own texels, drawn in the opaque pass, then fail
+          // the blended pass's depth test here rather than after their texture is read.
+          const key = Math.fround(rowKey + kdx * n);
           if (key >= depth[pi]) continue;
           if (ids !== null) {
             // A render of triangle ids keeps the nearest triangle and its depth alone: its items are opaque and
@@ -765,8 +780,27 @@ class Raster {
             wroteTo = x;
             continue;
           }
-          const s = 1 / (w0 * Q0 + w1 * Q1 + w2 * Q2);
-          const u = (w0 * u0 + w1 * u1 + w2 * u2) * s, v = (w0 * v0 + w1 * v1 + w2 * v2) * s;
+          // An opaque triangle shades each 2x2 block of samples (an output pixel) it covers once, at the block's centre where
+          // that lies inside it and else at the first sample it covers, as multisampling with centroid sampling does:
+          // each sample still takes its own coverage and depth test.
+          let sw0 = w0, sw1 = w1, sw2 = w2, bi = -1;
+          if (shareBlocks) {
+            bi = ((y - clipY0) >> 1) * (TILE >> 1) + ((x - clipX0) >> 1);
+            if (blockOwner[bi] === draw) {
+              words[pi] = blockColor[bi];
+              depth[pi] = key;
+              if (x < wroteFrom) wroteFrom = x;
+              wroteTo = x;
+              continue;
+            }
+            const cx = 0.5 - (x & 1), cy = 0.5 - (y & 1);
+            const c0 = w0 + w0dx * cx + w0dy * cy, c1 = w1 + w1dx * cx + w1dy * cy, c2 = w2 + w2dx * cx + w2dy * cy;
+            if (c0 >= 0 && c1 >= 0 && c2 >= 0) {
+              sw0 = c0; sw1 = c1; sw2 = c2;
+            }
+          }
+          const s = 1 / (sw0 * Q0 + sw1 * Q1 + sw2 * Q2);
+          const u = (sw0 * u0 + sw1 * u1 + sw2 * u2) * s, v = (sw0 * v0 + sw1 * v1 + sw2 * v2) * s;
 
           // Coverage 0..255 (the texture's alpha, or full), and whether this pass draws the pixel, before any colour is read:
           // a cut-out texel (hair cards are mostly these) or one the other pass draws costs only its alpha.
@@ -814,7 +848,7 @@ class Raster {
           }
 
           // The normal, unnormalised (its length does not matter), then perturbed by the normal map.
-          const nxq = w0 * nx0 + w1 * nx1 + w2 * nx2, nyq = w0 * ny0 + w1 * ny1 + w2 * ny2, nzq = w0 * nz0 + w1 * nz1 + w2 * nz2;
+          const nxq = sw0 * nx0 + sw1 * nx1 + sw2 * nx2, nyq = sw0 * ny0 + sw1 * ny1 + sw2 * ny2, nzq = sw0 * nz0 + sw1 * nz1 + sw2 * nz2;
           let nx = nxq, ny = nyq, nz = nzq;
           if (nmap !== null) {
             let mxi = (u * nw) | 0, myi = ((1 - v) * nh) | 0;
@@ -825,7 +859,7 @@ class Raster {
             // The bitangent is handed * (n x t); n and t are interpolated times q, their cross product
             // times q squared: s brings it to their scale.
             const bs = handed * my * s;
-            const txq = w0 * tx0 + w1 * tx1 + w2 * tx2, tyq = w0 * ty0 + w1 * ty1 + w2 * ty2, tzq = w0 * tz0 + w1 * tz1 + w2 * tz2;
+            const txq = sw0 * tx0 + sw1 * tx1 + sw2 * tx2, tyq = sw0 * ty0 + sw1 * ty1 + sw2 * ty2, tzq = sw0 * tz0 + sw1 * tz1 + sw2 * tz2;
             nx = txq * mx + nxq * mz + (nyq * tzq - nzq * tyq) * bs;
             ny = tyq * mx + nyq * mz + (nzq * txq - nxq * tzq) * bs;
             nz = tzq * mx + nzq * mz + (nxq * tyq - nyq * txq) * bs;
@@ -872,6 +906,10 @@ class Raster {
           } else {
             words[pi] = toSrgb[lr] | (toSrgb[lg] << 8) | (toSrgb[lb] << 16) | 0xff000000;
             depth[pi] = key;
+            if (bi >= 0) {
+              blockColor[bi] = words[pi];
+              blockOwner[bi] = draw;
+            }
             if (x < wroteFrom) wroteFrom = x;
             wroteTo = x;
           }

@@ -155,6 +155,28 @@ test('textures are applied with v up: the top row of the image lands at the top 
   assert.equal(dominant(70, 70), 'white');
 });
 
+test('supersampled, an opaque surface is shaded once per pixel, at its centre: inside a triangle it matches the render without supersampling', () => {
+  // A texture of noise, which averaging four shadings per pixel would blur; fov 90 at distance 10 puts the square on
+  // pixels 25..74, its diagonal (where the two triangles meet) along x + y = 99.
+  let seed = 7;
+  const noise = new Uint8Array(64 * 64 * 4).map((_, i) => (i % 4 === 3 ? 255 : (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+  const item: RenderItem = { geometry: quad(10, 0), texture: { width: 64, height: 64, rgba: noise } };
+  const single = renderMeshes([item], front(90, 10), { width: 100, height: 100 });
+  const multi = renderMeshes([item], front(90, 10), { width: 100, height: 100, supersample: 2 });
+  let worst = 0, compared = 0;
+  for (let y = 27; y <= 72; y++) {
+    for (let x = 27; x <= 72; x++) {
+      if (Math.abs(x + y + 1 - 100) <= 3) continue;
+      const a = pixel(single, x, y), b = pixel(multi, x, y);
+      for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(a[c] - b[c]));
+      compared++;
+    }
+  }
+  assert.ok(compared > 1800);
+  // Rounding apart (the two renders take the same point's attributes from differently scaled edge functions).
+  assert.ok(worst <= 1, `largest difference ${worst}`);
+});
+
 test('background is transparent and anti-aliased edges keep the surface colour', () => {
   const img = renderMeshes([{ geometry: uvSphere(5, 64, 48), color: [0, 1, 0] }], front(30, 40), {
     width: 100,
