@@ -185,23 +185,33 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
   for (const c of entryCell) start[c + 1]++;
   for (let c = 0; c < ids.size; c++) start[c + 1] += start[c];
   const fill = start.slice(0, ids.size);
-  const member = new Int32Array(entryBox.length);
-  for (let e = 0; e < entryBox.length; e++) member[fill[entryCell[e]]++] = entryBox[e];
+  // Each cell's selected boxes with copies of their bounds and lower cells side by side, for the pair loop.
+  const member = new Int32Array(entryBox.length), memberBox = new Float64Array(entryBox.length * 6), memberLo = new Float64Array(entryBox.length * 3);
+  for (let e = 0; e < entryBox.length; e++) {
+    const at = fill[entryCell[e]]++, s = entryBox[e];
+    member[at] = s;
+    for (let d = 0; d < 6; d++) memberBox[at * 6 + d] = box[s * 6 + d];
+    for (let d = 0; d < 3; d++) memberLo[at * 3 + d] = range[s * 6 + d];
+  }
   const pairs: number[] = [];
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
     const r = i * 6;
-    for (let x = range[r]; x <= range[r + 3]; x++)
-      for (let y = range[r + 1]; y <= range[r + 4]; y++)
-        for (let z = range[r + 2]; z <= range[r + 5]; z++) {
+    const x0 = box[r], y0 = box[r + 1], z0 = box[r + 2], x1 = box[r + 3], y1 = box[r + 4], z1 = box[r + 5];
+    const lx = range[r], ly = range[r + 1], lz = range[r + 2], iSelected = selected[i];
+    for (let x = lx; x <= range[r + 3]; x++)
+      for (let y = ly; y <= range[r + 4]; y++)
+        for (let z = lz; z <= range[r + 5]; z++) {
           const id = ids.find(x, y, z);
           if (id < 0) continue;
           for (let e = start[id]; e < start[id + 1]; e++) {
             const s = member[e];
             // Two selected boxes: found from the lower one. Once per pair: from the first cell both share.
-            if (s === i || (selected[i] && s < i)) continue;
-            if (Math.max(range[r], range[s * 6]) !== x || Math.max(range[r + 1], range[s * 6 + 1]) !== y || Math.max(range[r + 2], range[s * 6 + 2]) !== z) continue;
-            if (overlap(box, i, s)) pairs.push(Math.min(i, s), Math.max(i, s));
+            if (s === i || (iSelected && s < i)) continue;
+            const o = e * 6;
+            if (memberBox[o] > x1 || x0 > memberBox[o + 3] || memberBox[o + 1] > y1 || y0 > memberBox[o + 4] || memberBox[o + 2] > z1 || z0 > memberBox[o + 5]) continue;
+            if (Math.max(lx, memberLo[e * 3]) !== x || Math.max(ly, memberLo[e * 3 + 1]) !== y || Math.max(lz, memberLo[e * 3 + 2]) !== z) continue;
+            pairs.push(Math.min(i, s), Math.max(i, s));
           }
         }
   }
