@@ -94,12 +94,6 @@ function forEachCell(g: GridBoxes, i: number, visit: (key: number | string, x: n
     for (let y = g.range[r + 1]; y <= g.range[r + 4]; y++) for (let z = g.range[r + 2]; z <= g.range[r + 5]; z++) visit(g.key(x, y, z), x, y, z);
 }
 
-/** Do boxes i and j of a grid overlap? (min <= max in both: disjoint when one's minimum exceeds the other's maximum.) */
-function overlap(box: Float64Array, i: number, j: number): boolean {
-  for (let d = 0; d < 3; d++) if (box[j * 6 + d] > box[i * 6 + 3 + d] || box[i * 6 + d] > box[j * 6 + 3 + d]) return false;
-  return true;
-}
-
 /**
  * Candidate pairs of boxes that overlap, found through a uniform grid: each box is entered in
  * every cell it covers, and a pair is reported once, from the first cell both share.
