@@ -95,6 +95,28 @@ function forEachCell(g: GridBoxes, i: number, visit: (key: number | string, x: n
 }
 
 /**
+ * Each cell's boxes, contiguous and in entry order (a stable counting sort by cell id: the boxes of cell c are
+ * member[start[c]] to member[start[c + 1] - 1]), with copies of their bounds and lower cells side by side for the
+ * pair loops, which then read a cell's boxes in one sweep rather than each from the whole array by its index.
+ */
+function cellMembers(grid: GridBoxes, cells: number, entryCell: Int32Array, entryBox: Int32Array): { start: Int32Array; member: Int32Array; memberBox: Float64Array; memberLo: Float64Array } {
+  const { box, range } = grid;
+  const entries = entryCell.length;
+  const start = new Int32Array(cells + 1);
+  for (let k = 0; k < entries; k++) start[entryCell[k] + 1]++;
+  for (let c = 0; c < cells; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, cells);
+  const member = new Int32Array(entries), memberBox = new Float64Array(entries * 6), memberLo = new Float64Array(entries * 3);
+  for (let k = 0; k < entries; k++) {
+    const at = fill[entryCell[k]]++, i = entryBox[k];
+    member[at] = i;
+    for (let d = 0; d < 6; d++) memberBox[at * 6 + d] = box[i * 6 + d];
+    for (let d = 0; d < 3; d++) memberLo[at * 3 + d] = range[i * 6 + d];
+  }
+  return { start, member, memberBox, memberLo };
+}
+
+/**
  * Candidate pairs of boxes that overlap, found through a uniform grid: each box is entered in
  * every cell it covers, and a pair is reported once, from the first cell both share.
  * Boxes are `dims` minima followed by `dims` maxima per item. Cells are visited in the order boxes
@@ -104,7 +126,7 @@ function forEachCell(g: GridBoxes, i: number, visit: (key: number | string, x: n
  */
 export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: number, visit: (i: number, j: number) => void): void {
   const grid = gridBoxes(boxes, dims, cellSize);
-  const { count, box, range, inGrid, entries } = grid;
+  const { count, range, inGrid, entries } = grid;
   // Cells get ids in the order boxes first enter them; entries are (cell id, box) in box order.
   const ids = new CellIds(grid);
   const cellCoords: number[] = [];
@@ -122,20 +144,8 @@ export function overlappingPairs(boxes: Float64Array, dims: 2 | 3, cellSize: num
           entryBox[e++] = i;
         }
   }
-  // Each cell's boxes, contiguous and in box order (a stable counting sort by cell id), with copies of
-  // their bounds and lower cells side by side for the pair loop.
   const cellCount = ids.size;
-  const start = new Int32Array(cellCount + 1);
-  for (let k = 0; k < entries; k++) start[entryCell[k] + 1]++;
-  for (let c = 0; c < cellCount; c++) start[c + 1] += start[c];
-  const fill = start.slice(0, cellCount);
-  const member = new Int32Array(entries), memberBox = new Float64Array(entries * 6), memberLo = new Float64Array(entries * 3);
-  for (let k = 0; k < entries; k++) {
-    const at = fill[entryCell[k]]++, i = entryBox[k];
-    member[at] = i;
-    for (let d = 0; d < 6; d++) memberBox[at * 6 + d] = box[i * 6 + d];
-    for (let d = 0; d < 3; d++) memberLo[at * 3 + d] = range[i * 6 + d];
-  }
+  const { start, member, memberBox, memberLo } = cellMembers(grid, cellCount, entryCell, entryBox);
 
   for (let c = 0; c < cellCount; c++) {
     const end = start[c + 1];
@@ -175,18 +185,7 @@ export function overlappingPairsWith(boxes: Float64Array, dims: 2 | 3, cellSize:
           entryBox.push(s);
         }
   }
-  const start = new Int32Array(ids.size + 1);
-  for (const c of entryCell) start[c + 1]++;
-  for (let c = 0; c < ids.size; c++) start[c + 1] += start[c];
-  const fill = start.slice(0, ids.size);
-  // Each cell's selected boxes with copies of their bounds and lower cells side by side, for the pair loop.
-  const member = new Int32Array(entryBox.length), memberBox = new Float64Array(entryBox.length * 6), memberLo = new Float64Array(entryBox.length * 3);
-  for (let e = 0; e < entryBox.length; e++) {
-    const at = fill[entryCell[e]]++, s = entryBox[e];
-    member[at] = s;
-    for (let d = 0; d < 6; d++) memberBox[at * 6 + d] = box[s * 6 + d];
-    for (let d = 0; d < 3; d++) memberLo[at * 3 + d] = range[s * 6 + d];
-  }
+  const { start, member, memberBox, memberLo } = cellMembers(grid, ids.size, Int32Array.from(entryCell), Int32Array.from(entryBox));
   const pairs: number[] = [];
   for (let i = 0; i < count; i++) {
     if (!inGrid[i]) continue;
