@@ -309,7 +309,7 @@ const tile = {
   depth: new Float32Array(TILE * TILE),
   farthest: new Float32Array(TILE * TILE_SEGMENTS),
   rowFarthest: new Float32Array(TILE),
-  /** Per 2x2 block of samples (an output pixel), the colour shaded at its centre and the triangle draw that shaded it. */
+  /** Per 2x2 block of samples (an output pixel), the colour an opaque triangle shaded for it (triangle()) and which draw of a triangle that was. */
   blockColor: new Uint32Array((TILE >> 1) * (TILE >> 1)),
   blockOwner: new Int32Array((TILE >> 1) * (TILE >> 1)),
 };
