@@ -86,9 +86,9 @@ export function hairRootColour(base: Rgb): Rgb {
  */
 function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number, roots: number, toneSpread: number, clumpShade?: (x: number, along: number) => number): void {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
-  const fine = Float32Array.from({ length: w + 8 }, () => rnd());
+  const fine = strandNoise(w + 8, rnd);
   const coarse = Float32Array.from({ length: Math.ceil(w / 6) + 3 }, () => rnd());
-  const tone = Float32Array.from({ length: w + 8 }, () => rnd());
+  const tone = strandNoise(w + 8, rnd);
   const phase = rnd() * 6.28;
   for (let y = 0; y < h; y++) {
     const along = y / h;
@@ -96,16 +96,47 @@ function streaks(p: StrandPattern, r: Rect, rnd: () => number, highlight: number
     const rootDark = ROOT_SHADE + (1 - ROOT_SHADE) * smoothstepBetween(0, roots, along);
     for (let x = 0; x < w; x++) {
       const xs = Math.min(w + 7, Math.max(0, x + wander + 3));
-      const xi = Math.floor(xs), f = xs - xi;
-      const fn = fine[xi] * (1 - f) + fine[xi + 1] * f;
       const ci = xs / 6, c0 = Math.floor(ci), cf = ci - c0;
       const cs = coarse[c0] * (1 - cf) + coarse[c0 + 1] * cf;
       const band = 1 + highlight * Math.exp(-(((along - 0.3 - 0.06 * (cs - 0.5)) / 0.07) ** 2)) * (0.6 + 0.5 * cs);
       const i = (r.y0 + y) * p.size + r.x0 + x;
-      p.shade[i] = (0.66 + 0.2 * cs + 0.12 * fn) * rootDark * band * (clumpShade?.(x, along) ?? 1);
-      p.tone[i] = 0.5 + toneSpread * (0.3 * tone[xi] + 0.4 * cs - 0.35);
+      p.shade[i] = (0.66 + 0.2 * cs + 0.12 * fine(xs)) * rootDark * band * (clumpShade?.(x, along) ?? 1);
+      p.tone[i] = 0.5 + toneSpread * (0.3 * tone(xs) + 0.4 * cs - 0.35);
     }
   }
+}
+
+/** Samples a pixel of `strandNoise`: enough that reading between them adds no visible smoothing of its own. */
+const NOISE_SAMPLES = 4;
+
+/**
+ * A random value per strand across `pixels` columns (0..1, about as spread as uniform values), read at any
+ * position: drawn finer than a pixel and smoothed over about one, so that a strand's value changes little as
+ * it wanders sideways down the rows. Read by whole columns, every strand of a row took its neighbour's value at
+ * the same row, and the hair showed seams straight across its strands.
+ */
+function strandNoise(pixels: number, rnd: () => number): (x: number) => number {
+  const n = pixels * NOISE_SAMPLES;
+  const raw = Float32Array.from({ length: n + 2 * NOISE_SAMPLES }, () => rnd());
+  const smooth = new Float32Array(n);
+  // A triangle kernel one pixel wide on each side.
+  let wsum = 0;
+  for (let k = -NOISE_SAMPLES + 1; k < NOISE_SAMPLES; k++) wsum += NOISE_SAMPLES - Math.abs(k);
+  for (let j = 0; j < n; j++) {
+    let s = 0;
+    for (let k = -NOISE_SAMPLES + 1; k < NOISE_SAMPLES; k++) s += raw[j + NOISE_SAMPLES + k] * (NOISE_SAMPLES - Math.abs(k));
+    smooth[j] = s / wsum;
+  }
+  // Back to the spread of uniform values (smoothing narrowed it), clamped to 0..1.
+  let mean = 0, sq = 0;
+  for (const v of smooth) mean += v / n;
+  for (const v of smooth) sq += (v - mean) ** 2 / n;
+  const gain = Math.sqrt(1 / 12 / sq);
+  for (let j = 0; j < n; j++) smooth[j] = Math.min(1, Math.max(0, 0.5 + (smooth[j] - mean) * gain));
+  return (x) => {
+    const s = Math.min(n - 1, Math.max(0, x * NOISE_SAMPLES)), j = Math.min(n - 2, Math.floor(s)), f = s - j;
+    return smooth[j] * (1 - f) + smooth[j + 1] * f;
+  };
 }
 
 /**

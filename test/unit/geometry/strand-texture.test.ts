@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { strandPattern, tintHair } from '../../../src/geometry/hair/strand-texture.ts';
 import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
 import { seededRandom } from '../../../src/util/seeded-random.ts';
+import { ATLAS, cardColumn } from '../../../src/geometry/hair/atlas.ts';
 
 /** The tint by its definition: dark to base to light by tone, times shade, rounded and clamped to a byte. */
 function reference(colour: { base: Rgb; dark: Rgb; light: Rgb }): Uint8Array {
@@ -33,5 +34,22 @@ test('the tinted hair texture is the pattern in the observed colours, rounded an
     const image = tintHair(c);
     assert.equal(image.width, strandPattern().size);
     assert.ok(Buffer.from(image.rgba).equals(Buffer.from(reference(c))), JSON.stringify(c));
+  }
+});
+
+test('a strand keeps its tone down its length: no row changes it by more than a fifth of what one strand to the next does', () => {
+  const p = strandPattern();
+  // The bodies of two card columns, the sheet and the under-layer shell, clear of their tips and padding.
+  const regions: [number, number, number, number][] = [[...cardColumn(0), 0.3, 0.95], [...cardColumn(3), 0.3, 0.95], [ATLAS.sheet.u0, ATLAS.sheet.u1, 0.3, 0.95], [ATLAS.shell.u0, ATLAS.shell.u1, 0.6, 0.98]];
+  for (const [u0, u1, v0, v1] of regions) {
+    const x0 = Math.ceil(u0 * p.size) + 2, x1 = Math.floor(u1 * p.size) - 2, y0 = Math.ceil((1 - v1) * p.size), y1 = Math.floor((1 - v0) * p.size);
+    for (let y = y0; y < y1 - 1; y++) {
+      let along = 0, across = 0;
+      for (let x = x0; x < x1 - 1; x++) {
+        along += Math.abs(p.tone[(y + 1) * p.size + x] - p.tone[y * p.size + x]);
+        across += Math.abs(p.tone[y * p.size + x + 1] - p.tone[y * p.size + x]);
+      }
+      assert.ok(along < 0.2 * across, `u ${u0.toFixed(2)}-${u1.toFixed(2)}, row ${y}: a seam across the strands (${(along / across).toFixed(2)} of a strand-to-strand step)`);
+    }
   }
 });
