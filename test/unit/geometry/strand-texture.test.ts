@@ -53,3 +53,20 @@ test('a strand keeps its tone down its length: no row changes it by more than a 
     }
   }
 });
+
+test('the hairline ends strand by strand, each a texel wide and fading over a fifth of the band or more', () => {
+  const p = strandPattern();
+  const x0 = Math.ceil(ATLAS.shell.u0 * p.size), x1 = Math.floor(ATLAS.shell.u1 * p.size);
+  const y1 = Math.ceil((1 - ATLAS.shell.v0) * p.size), band = Math.round(ATLAS.shell.feather * p.size);
+  const column = (x: number) => Array.from({ length: band }, (_, k) => p.alpha[(y1 - band + k) * p.size + x]);
+  let same = 0;
+  const soft: number[] = [];
+  for (let x = x0; x < x1 - 1; x++) {
+    const [a, b] = [column(x), column(x + 1)];
+    if (a.every((v, k) => v === b[k])) same++;
+    soft.push(a.filter((v) => v > 10 && v < 245).length);
+  }
+  soft.sort((a, b) => a - b);
+  assert.ok(same < 0.1 * (x1 - x0), `${same} of ${x1 - x0} neighbouring columns end alike (strands wider than a texel)`);
+  assert.ok(soft[soft.length >> 1] >= 0.2 * band, `a strand's tip fades over ${soft[soft.length >> 1]} texels, band ${band}`);
+});
