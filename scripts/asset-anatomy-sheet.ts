@@ -4,7 +4,8 @@
  * closed and the mouth open; with --mouth docs/asset-mouth.png: the mouth in jawOpen, viseme_aa and tongueOut from the front,
  * jawOpen from three-quarter; with --jaw docs/jaw-bone.png: the jaw bone turned open 20 degrees, from the side and from
  * below the chin; with --neck docs/neck-bones.png: the neck bone tilted back 30 degrees and the head bone nodded 30;
- * with --hair-pose docs/hair-pose.png: hanging hair with the neck tilted back or turned and the head rolled; with --beard
+ * with --hair docs/hair-blender.png: the hair close from the front, three-quarter, the side and behind; with --hair-pose
+ * docs/hair-pose.png: hanging hair with the neck tilted back or turned and the head rolled; with --beard
  * docs/beard.png: front, three-quarter and side of bearded avatars; with --nape docs/nape.png: the head and the neck
  * down to the shoulders from the front, the side, three-quarter behind and behind; with --package-views
  * docs/package-views.png: the packages' own three-quarter and side views, as the pipeline draws them with every map,
@@ -42,6 +43,8 @@ const KINDS: Record<string, SheetKind> = {
   '--jaw': { mode: 'jaw', views: ['jaw-side', 'jaw-below'], name: 'jaw-bone', title: (l) => `The jaw bone open 20°, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The neck tilted back 30 degrees (the nape) and the head nodded 30 degrees (the throat), from the side. */
   '--neck': { mode: 'neck', views: ['neck-back', 'head-nod'], name: 'neck-bones', title: (l) => `Neck back 30°, head nod 30° (Blender, FBX): ${l}`, features: ['basic'] },
+  /** The hair close, from a little above: front, three-quarter, side and back. */
+  '--hair': { mode: 'hair', views: ['hair-front', 'hair-three-quarter', 'hair-side', 'hair-back'], name: 'hair-blender', title: (l) => `The hair in Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** Hanging hair with the neck tilted back and turned and the head rolled, from behind. */
   '--hair-pose': { mode: 'hair-pose', views: ['pose-back', 'pose-turn', 'pose-roll'], name: 'hair-pose', title: (l) => `Neck back 30°, neck turned 40°, head rolled 30° (Blender, FBX): ${l}`, features: ['basic'] },
   /** The beard under the chin and along the jaw: front, three-quarter and side. */
