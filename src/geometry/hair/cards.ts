@@ -15,6 +15,7 @@ import { MAX_PUSH } from './keep-outside.ts';
 import { emptyClosestPoint, type TriangleBvh } from '../spatial/triangle-bvh.ts';
 import type { HairStyle } from './styles.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
+import { roundBends } from './round-bends.ts';
 
 /** The face features the hair keeps clear of (template cm). */
 export interface FaceClearance {
@@ -150,7 +151,8 @@ export function generateHairstyle(style: HairStyle, map: ScalpMap, face: FaceCle
     const j = Math.floor(rnd() * (i + 1));
     [roots[i], roots[j]] = [roots[j], roots[i]];
   }
-  for (let i = 0; i < roots.length && b.triangles < budget.triangles - 2 * budget.maxNodes; i++) grow.card(b, roots[i]);
+  // A card takes at most two triangles for each of its rounded path's parts (round-bends.ts: four a segment).
+  for (let i = 0; i < roots.length && b.triangles < budget.triangles - 8 * budget.maxNodes; i++) grow.card(b, roots[i]);
   return b.mesh();
 }
 
@@ -397,17 +399,18 @@ class Grower {
     return points.length < 2 ? undefined : { points, tangents };
   }
 
-  /** A card along a path: full width at the root, narrowing a little; the texture's root at the root and its tips at the end. */
+  /** A card along a path, its bends rounded (round-bends.ts): full width at the root, narrowing a little; the texture's root at the root and its tips at the end. */
   private ribbon(b: Builder, path: StrandPath, width: number, column: number, facing?: Vec3): void {
     const [u0, u1] = cardColumn(column);
-    const n = path.points.length;
+    const { points, tangents, along } = roundBends(path.points, path.tangents[0]);
+    const n = points.length;
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
-      const rad = facing ?? this.radial(path.points[i]);
-      const side = normalize(cross(path.tangents[i], rad));
-      const w = (width / 2) * (1 - 0.3 * (i / (n - 1)));
-      const v = 0.99 - (0.98 * i) / (n - 1);
-      ids.push(b.vertex(sub(path.points[i], scale(side, w)), rad, u0, v), b.vertex(add(path.points[i], scale(side, w)), rad, u1, v));
+      const rad = facing ?? this.radial(points[i]);
+      const side = normalize(cross(tangents[i], rad));
+      const w = (width / 2) * (1 - 0.3 * along[i]);
+      const v = 0.99 - 0.98 * along[i];
+      ids.push(b.vertex(sub(points[i], scale(side, w)), rad, u0, v), b.vertex(add(points[i], scale(side, w)), rad, u1, v));
     }
     for (let i = 0; i + 1 < n; i++) {
       const [a, c, a1, c1] = [ids[2 * i], ids[2 * i + 1], ids[2 * i + 2], ids[2 * i + 3]];
