@@ -200,8 +200,8 @@ function pad(p: StrandPattern, r: Rect, g: number): void {
 
 /**
  * Over the bottom `feather` band of a region (a hairline) coverage ends strand by strand at random heights, each strand
- * a texel wide with its tip fading over 0.3 of the band. The shell's band lies on about 6 mm of the head but 1.2 mm
- * of it across per two texels: strands two texels wide, cut off within a millimetre, stood along the forehead in steps.
+ * a texel wide with its tip fading over 0.3 of the band. On 2.0's shell the band lies on 3-10 mm of the head (median
+ * 5) and two texels across on 1.3 mm: strands two texels wide, cut off within a millimetre, stood along the forehead in steps.
  */
 function hairlineTips(p: StrandPattern, r: Rect, feather: number, rnd: () => number): void {
   const band = Math.max(1, Math.round(feather * p.size));
