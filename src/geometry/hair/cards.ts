@@ -248,10 +248,10 @@ interface PathRule {
   inside?: boolean;
 }
 
-/** A strand's way: points from the root and the direction at each. */
+/** A strand's way: points from the root, and its direction at the root (a card's ribbon takes the rest from its rounded curve). */
 interface StrandPath {
   points: Vec3[];
-  tangents: Vec3[];
+  start: Vec3;
 }
 
 class Grower {
@@ -371,7 +371,6 @@ class Grower {
     const gravity = Math.min(0.5, Math.max(0.08, length / 40)) * (1 - s.stand) * rule.gravityScale;
     const phase = rnd() * Math.PI * 2;
     const points: Vec3[] = [p0];
-    const tangents: Vec3[] = [t0];
     let p = p0, t = t0;
     for (let i = 1; i < nodes; i++) {
       const along = (i * step) / length;
@@ -392,17 +391,16 @@ class Grower {
       t = normalize(sub(cleared, p));
       p = cleared;
       points.push(p);
-      tangents.push(t);
       // Pulled hair ends where it meets the bun or the tail's root.
       if (rule.toGather && s.gather && Math.hypot(...sub(p, s.gather.at)) < 1.5 + s.gather.bun) break;
     }
-    return points.length < 2 ? undefined : { points, tangents };
+    return points.length < 2 ? undefined : { points, start: t0 };
   }
 
   /** A card along a path, its bends rounded (round-bends.ts): full width at the root, narrowing a little; the texture's root at the root and its tips at the end. */
   private ribbon(b: Builder, path: StrandPath, width: number, column: number, facing?: Vec3): void {
     const [u0, u1] = cardColumn(column);
-    const { points, tangents, along } = roundBends(path.points, path.tangents[0]);
+    const { points, tangents, along } = roundBends(path.points, path.start);
     const n = points.length;
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -473,14 +471,13 @@ class Grower {
     for (let i = 0; b.triangles - start < triangles && i < 400; i++) {
       const d = direction(i * 2.39996, Math.asin(1 - (2 * (i % 60 + 0.5)) / 60));
       const t = normalize(tangential(Math.abs(d[1]) > 0.9 ? [1, 0, 0] : [0, 1, 0], d));
-      const points: Vec3[] = [], tangents: Vec3[] = [];
+      const points: Vec3[] = [];
       for (let k = 0; k < 4; k++) {
         const ang = (k / 3) * 1.4;
         const dir = normalize(add(scale(d, Math.cos(ang)), scale(t, Math.sin(ang))));
         points.push(add(g.at, scale(dir, g.bun * (1 + 0.04 * k))));
-        tangents.push(normalize(sub(scale(t, Math.cos(ang)), scale(d, Math.sin(ang)))));
       }
-      this.ribbon(b, { points, tangents }, 2.6, i % ATLAS.cardColumns, d);
+      this.ribbon(b, { points, start: normalize(t) }, 2.6, i % ATLAS.cardColumns, d);
     }
   }
 
