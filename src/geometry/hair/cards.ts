@@ -73,6 +73,11 @@ const SHEET_ROOT_ELEVATION = (60 * Math.PI) / 180;
 const SHEET_FACE_SECTOR = (42 * Math.PI) / 180;
 /** Paths of a sheet per repeat of its texture region across it. */
 const SHEET_REPEAT = 6;
+/**
+ * A card's edge is levelled with its middle (Grower.levelled) only where the scalp under the two differs by less than
+ * this (cm): more is an ear's rim, which the map takes for the scalp, not the head's curve.
+ */
+const LEVEL_STEP = 0.9;
 /** Times the base volume's texture region repeats around the head (the shell's columns must divide by it). */
 const SHELL_REPEAT = 4;
 
@@ -404,16 +409,36 @@ class Grower {
     const n = points.length;
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
-      const rad = facing ?? this.radial(points[i]);
+      const p = points[i];
+      const rad = facing ?? this.radial(p);
       const side = normalize(cross(tangents[i], rad));
       const w = (width / 2) * (1 - 0.3 * along[i]);
       const v = 0.99 - 0.98 * along[i];
-      ids.push(b.vertex(sub(points[i], scale(side, w)), rad, u0, v), b.vertex(add(points[i], scale(side, w)), rad, u1, v));
+      const [left, right] = [sub(p, scale(side, w)), add(p, scale(side, w))];
+      const edge = (e: Vec3) => (facing ? e : this.levelled(p, e));
+      ids.push(b.vertex(edge(left), rad, u0, v), b.vertex(edge(right), rad, u1, v));
     }
     for (let i = 0; i + 1 < n; i++) {
       const [a, c, a1, c1] = [ids[2 * i], ids[2 * i + 1], ids[2 * i + 2], ids[2 * i + 3]];
       b.quad(a, a1, c1, c);
     }
+  }
+
+  /**
+   * A card's edge point moved to stand as far off the scalp as the centreline point p does, where p lies over the
+   * cranium (fading out below it, where hair hangs): a card laid flat across a sphere around the centre stands
+   * higher at one edge than the other wherever the scalp is not that sphere, and the fit scales each vertex's
+   * standoff by the photo's volume (fit-hair.ts), so a card tilted 15 degrees here stood up at 35-45 on a full head.
+   */
+  private levelled(p: Vec3, edge: Vec3): Vec3 {
+    const d = sub(p, this.map.centre);
+    const r = Math.hypot(d[0], d[1], d[2]);
+    const below = surfaceRadius(this.map, p[0], p[1], p[2]);
+    const step = Math.abs(surfaceRadius(this.map, edge[0], edge[1], edge[2]) - below);
+    const share = smoothstepBetween(-0.3, -0.1, d[1] / r) * smoothstepBetween(LEVEL_STEP, 0.7 * LEVEL_STEP, step);
+    if (share === 0) return edge;
+    const level = onScalp(this.map, edge, r - below);
+    return add(edge, scale(sub(level, edge), share));
   }
 
   /**

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { TemplateVersion } from '../../../src/model/avatar.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 import { HAIR_BUDGET, hairLibrary } from '../../../src/geometry/hair/library.ts';
+import { onScalp, surfaceRadius } from '../../../src/geometry/hair/scalp-map.ts';
 import { HAIRSTYLES } from '../../../src/geometry/hair/styles.ts';
 import { strandPattern, tintHair } from '../../../src/geometry/hair/strand-texture.ts';
 import { scaleVolume, VOLUME_REACH } from '../../../src/geometry/hair/fit-hair.ts';
@@ -103,6 +104,56 @@ test('a volume moves no hair point further than VOLUME_REACH: long strands grow 
     assert.ok(most > VOLUME_REACH / 2, `volume ${volume}: the hair hardly moved (${most.toFixed(2)} cm)`);
   }
 });
+
+test('template 2.0: a card lies level across its width over the cranium, both edges as far off the scalp (a volume then lifts it without tilting it), but for an ear\'s rim', () => {
+  const tpl = loadTemplateView('2.0');
+  const lib = hairLibrary(tpl.source, tpl.hairCoverage);
+  const c = lib.map.centre;
+  const failed: string[] = [];
+  for (const { style, mesh } of lib.styles) {
+    const P = mesh.positions;
+    const standoff = (v: number) => {
+      const p: Vec3 = [P[v * 3], P[v * 3 + 1], P[v * 3 + 2]];
+      const f = onScalp(lib.map, p, 0);
+      return Math.hypot(p[0] - f[0], p[1] - f[1], p[2] - f[2]);
+    };
+    let nodes = 0, tilted = 0;
+    for (const card of cardsOf(mesh)) {
+      for (let k = 0; k + 1 < card.length; k += 2) {
+        const [a, b] = [card[k], card[k + 1]];
+        const mid = [0, 1, 2].map((j) => (P[a * 3 + j] + P[b * 3 + j]) / 2 - c[j]);
+        if (mid[1] / Math.hypot(mid[0], mid[1], mid[2]) < -0.1) continue;
+        // Where the map's surface steps between an edge and the middle (an ear's rim), the edges stay as grown.
+        const scalpAt = (v: number) => surfaceRadius(lib.map, P[v * 3], P[v * 3 + 1], P[v * 3 + 2]);
+        const middle = surfaceRadius(lib.map, mid[0] + c[0], mid[1] + c[1], mid[2] + c[2]);
+        if (Math.max(Math.abs(scalpAt(a) - middle), Math.abs(scalpAt(b) - middle)) > 0.6) continue;
+        const width = Math.hypot(P[a * 3] - P[b * 3], P[a * 3 + 1] - P[b * 3 + 1], P[a * 3 + 2] - P[b * 3 + 2]);
+        nodes++;
+        if (Math.abs(standoff(a) - standoff(b)) > 0.1 * width) tilted++;
+      }
+    }
+    if (style.shellOnly || style.cardless || style.gather) continue;
+    if (nodes < 100 || tilted > 0.03 * nodes) failed.push(`${style.name}: ${tilted} of ${nodes}`);
+  }
+  // A few stay tilted where the push out of the skin (HAIR_MARGIN) lifts one edge near the hairline.
+  assert.deepEqual(failed, [], 'card nodes over the cranium tilted more than 6 degrees across (of at least 100)');
+});
+
+/** A style's clump cards: its small connected parts (the base volume and a sheet are one part each), their vertices in order, edge pairs along the card. */
+function cardsOf(mesh: { positions: Float32Array; indices: Uint32Array }): number[][] {
+  const n = mesh.positions.length / 3;
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+  const idx = mesh.indices;
+  for (let t = 0; t < idx.length; t += 3) for (const k of [1, 2]) parent[find(idx[t + k])] = find(idx[t]);
+  const parts = new Map<number, number[]>();
+  for (let v = 0; v < n; v++) {
+    const r = find(v);
+    if (!parts.has(r)) parts.set(r, []);
+    parts.get(r)!.push(v);
+  }
+  return [...parts.values()].filter((vs) => vs.length % 2 === 0 && vs.length <= 4 * 2 * HAIR_BUDGET['2.0'].maxNodes);
+}
 
 test('the strand texture: clump cards opaque in their body, tapering to points, starting soft; faint stubble', () => {
   const p = strandPattern();
