@@ -117,6 +117,7 @@ test('template 2.0: a card lies level across its width over the cranium, both ed
       const f = onScalp(lib.map, p, 0);
       return Math.hypot(p[0] - f[0], p[1] - f[1], p[2] - f[2]);
     };
+    const scalpAt = (v: number) => surfaceRadius(lib.map, P[v * 3], P[v * 3 + 1], P[v * 3 + 2]);
     let nodes = 0, tilted = 0;
     for (const card of cardsOf(mesh)) {
       for (let k = 0; k + 1 < card.length; k += 2) {
@@ -124,7 +125,6 @@ test('template 2.0: a card lies level across its width over the cranium, both ed
         const mid = [0, 1, 2].map((j) => (P[a * 3 + j] + P[b * 3 + j]) / 2 - c[j]);
         if (mid[1] / Math.hypot(mid[0], mid[1], mid[2]) < -0.1) continue;
         // Where the map's surface steps between an edge and the middle (an ear's rim), the edges stay as grown.
-        const scalpAt = (v: number) => surfaceRadius(lib.map, P[v * 3], P[v * 3 + 1], P[v * 3 + 2]);
         const middle = surfaceRadius(lib.map, mid[0] + c[0], mid[1] + c[1], mid[2] + c[2]);
         if (Math.max(Math.abs(scalpAt(a) - middle), Math.abs(scalpAt(b) - middle)) > 0.6) continue;
         const width = Math.hypot(P[a * 3] - P[b * 3], P[a * 3 + 1] - P[b * 3 + 1], P[a * 3 + 2] - P[b * 3 + 2]);
@@ -135,7 +135,7 @@ test('template 2.0: a card lies level across its width over the cranium, both ed
     if (style.shellOnly || style.cardless || style.gather) continue;
     if (nodes < 100 || tilted > 0.03 * nodes) failed.push(`${style.name}: ${tilted} of ${nodes}`);
   }
-  // A few stay tilted where the push out of the skin (HAIR_MARGIN) lifts one edge near the hairline.
+  // Up to 3 % stay tilted (0-2.2 %: bob 14 of 648, against 281 of 647 before the levelling); why, not looked into.
   assert.deepEqual(failed, [], 'card nodes over the cranium tilted more than 6 degrees across (of at least 100)');
 });
 
