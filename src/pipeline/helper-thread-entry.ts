@@ -33,6 +33,8 @@ function sendEncodings(): void {
 }
 
 port.on('message', (req: HelperRequest) => {
+  // Between requests, so never inside one: the encodings not sent yet are wanted by no one now.
+  if (req.task === 'close') process.exit(0);
   if (req.task === 'release') {
     // Their FBX encodings are read from the deltas: made before the memory goes.
     sendEncodings();

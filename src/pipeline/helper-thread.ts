@@ -5,6 +5,7 @@
  * the package's side views, drawn while the front preview is, and the packages' FBX and Unity JSON,
  * written while the front preview is drawn and the packages are put together. On two cores, photo to done sooner.
  */
+import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { AvatarModel, MorphTarget, TemplateVersion } from '../model/avatar.ts';
 import type { Platform } from '../model/product.ts';
@@ -63,7 +64,9 @@ export type HelperRequest =
   | { id: number; task: 'files'; template: TemplateVersion; sent: SentModel; platforms: readonly Platform[]; claims: ModelFileClaims; shapes?: number }
   | { id: number; task: 'photo'; part: 'hair' | 'textures'; template: TemplateVersion; input: PhotoPrepInput }
   // Unanswered: shapes request `id`'s deltas are read no more (ShapeSource's `release`).
-  | { id: number; task: 'release' };
+  | { id: number; task: 'release' }
+  // Unanswered: the thread ends once what it is doing is done (HelperThread.close).
+  | { id: number; task: 'close' };
 
 export type HelperReply =
   | { id: number; result: { shapes: FeatureShapes; ms: number } | RgbaImage[] | ModelFiles | Timed<HairObservation | PhotoTexturePrep> }
@@ -168,11 +171,18 @@ export class HelperThread {
     };
   };
 
-  /** Stops the thread (open requests fail); the next request starts another. */
+  /**
+   * Stops the thread once the requests already sent to it are answered; the next request starts another. Asked, not terminated: Node 20 aborts the whole process when a thread cut off inside zlib (the FBX
+   * encodings it makes after a shapes reply) is freed ("close before init").
+   */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.terminate();
+    if (!worker) return;
+    const exited = once(worker, 'exit');
+    worker.ref();
+    worker.postMessage({ id: this.next++, task: 'close' } satisfies HelperRequest);
+    await exited;
   }
 
   private ask<T>(request: HelperRequest): Promise<T> {
@@ -200,7 +210,8 @@ export class HelperThread {
       if ('encoded' in reply) return this.useEncoded(reply.encoded, reply.shapes, reply.sparse);
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
+      // A thread being closed holds the process until it has ended (close).
+      if (this.pending.size === 0 && this.worker === worker) worker.unref();
       if ('error' in reply) waiting?.reject(new Error(`pipeline helper thread: ${reply.error}`));
       else waiting?.resolve(reply.result);
     });

@@ -218,3 +218,20 @@ test('a shapes request\'s encodings reach this thread before the reply to a file
     await workers.close();
   }
 });
+
+test('close() lets the thread answer the requests already sent to it, and the next request starts another thread', { timeout: 180_000 }, async () => {
+  // Stopped from outside in the middle of its work, a thread inside zlib aborts the whole process on Node 20.
+  const items = [{ geometry: uvSphere(0.5, 96, 48), roughness: 0.4 }];
+  const camera = { type: 'perspective' as const, fovY: 30, eye: [0, 0, 3] as [number, number, number], target: [0, 0, 0] as [number, number, number], up: [0, 1, 0] as [number, number, number] };
+  const views = [{ camera, opts: { width: 512, height: 512, supersample: 2 as const } }];
+  const workers = new HelperThread();
+  const first = await workers.render(items, views);
+  const onIt = workers.render(items, views);
+  // Posted after the request above, before the thread could have answered it: the close comes between them.
+  const closed = workers.close();
+  const [answered] = await Promise.all([onIt, closed]);
+  assert.deepEqual(answered[0].rgba, first[0].rgba);
+  const again = await workers.render(items, views);
+  assert.deepEqual(again[0].rgba, first[0].rgba);
+  await workers.close();
+});
