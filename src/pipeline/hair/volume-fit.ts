@@ -82,7 +82,7 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
     return t > LOWEST_T;
   });
   const factors = new Float32Array(vertices).fill(1);
-  let sectorOf: Float32Array | undefined;
+  let bearings: Bearings | undefined;
   for (let round = 0; round < ROUNDS; round++) {
     const positions = placed(factors);
     const hair = hairSilhouette(camera, grid, scene.head, { positions, indices });
@@ -95,8 +95,8 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
     });
     const smooth = smoothCircular(fillFromNearest(ratio));
     // Each vertex keeps the direction it was first seen in.
-    sectorOf ??= vertexSectors(project(camera, grid, positions), cx, cy);
-    scaleBySector(factors, sectorOf, smooth);
+    bearings ??= vertexBearings(camera, project(camera, grid, positions), cx, cy, positions, scene.centre);
+    scaleBySector(factors, bearings, smooth.map(Math.log));
   }
   pullInside(scene, factors, indices, placed);
   return factors;
@@ -110,15 +110,23 @@ function orInto(a: Uint8Array, b: Uint8Array): void {
   for (let i = 0; i < a.length; i++) a[i] |= b[i];
 }
 
-/** Each vertex's factor times its sector's smoothed scale (interpolated in logs between sectors), within the limits. */
-function scaleBySector(factors: Float32Array, sectorOf: Float32Array, smooth: number[]): void {
+/**
+ * Each vertex's factor times its sector's smoothed scale (`logs`, interpolated between sectors), within the limits: as
+ * far as the photo's outline shows the vertex (`across`), the scale of the sector it projects into; the rest of the
+ * way, that of the sectors beside the head at its height, as if turned about the vertical to the outline's side.
+ */
+function scaleBySector(factors: Float32Array, b: Bearings, logs: number[]): void {
   for (let v = 0; v < factors.length; v++) {
-    const s = sectorOf[v];
-    const j = Math.floor(s) % SECTORS;
-    const f = s - Math.floor(s);
-    const k = Math.exp((1 - f) * Math.log(smooth[j]) + f * Math.log(smooth[(j + 1) % SECTORS]));
+    const beside = b.right[v] * sectorLog(logs, b.rightSector[v]) + (1 - b.right[v]) * sectorLog(logs, b.leftSector[v]);
+    const k = Math.exp(b.across[v] * sectorLog(logs, b.sector[v]) + (1 - b.across[v]) * beside);
     factors[v] = Math.min(SCALE_MAX, Math.max(SCALE_MIN, factors[v] * k));
   }
+}
+
+/** The log scale at a fractional sector, interpolated between its two sectors. */
+function sectorLog(logs: number[], s: number): number {
+  const j = Math.floor(s) % SECTORS, f = s - Math.floor(s);
+  return (1 - f) * logs[j] + f * logs[(j + 1) % SECTORS];
 }
 
 /**
@@ -175,14 +183,45 @@ function pullOutside(factors: Float32Array, indices: ArrayLike<number>, degree: 
   }
 }
 
-/** Each vertex's direction from the centre, in sectors (0..SECTORS). */
-function vertexSectors(p: Float32Array, cx: number, cy: number): Float32Array {
-  const out = new Float32Array(p.length / 3);
-  for (let v = 0; v < out.length; v++) {
-    const a = Math.atan2(-(p[v * 3 + 1] - cy), p[v * 3] - cx);
-    out[v] = (((a / (2 * Math.PI)) * SECTORS) % SECTORS + SECTORS) % SECTORS;
+/**
+ * Where each hair vertex lies as the photo's outline can tell it. A frontal photo's outline is made by the hair beside
+ * and over the head as the camera sees it; the hair at the back of the head (or over the face) makes none, and took the
+ * scale of the sector it projects into: a quiff's height puffed the back of a short cut out (p10-a's hedgehog from
+ * the side). Hair at the back is taken to stand off as the hair beside the head does at its height.
+ */
+interface Bearings {
+  /** The sector of the vertex's projected direction from the centre (0..SECTORS). */
+  sector: Float32Array;
+  /** The squared share of its direction from the cranium's centre that lies across the line of sight (1 beside or over the head, 0 on the line). */
+  across: Float32Array;
+  /** The sectors at its elevation on the image's right and left, and how much of the way round it is to the right. */
+  rightSector: Float32Array;
+  leftSector: Float32Array;
+  right: Float32Array;
+}
+
+/** Each vertex's bearings (`projected`: its positions projected onto the grid; `cx`, `cy`: the centre's). */
+function vertexBearings(camera: PhotoCamera, projected: Float32Array, cx: number, cy: number, positions: Float32Array, centre: readonly [number, number, number]): Bearings {
+  const n = positions.length / 3, r = camera.rotation;
+  const b: Bearings = { sector: new Float32Array(n), across: new Float32Array(n), rightSector: new Float32Array(n), leftSector: new Float32Array(n), right: new Float32Array(n) };
+  for (let v = 0; v < n; v++) {
+    b.sector[v] = toSector(Math.atan2(-(projected[v * 3 + 1] - cy), projected[v * 3] - cx));
+    const dx = positions[v * 3] - centre[0], dy = positions[v * 3 + 1] - centre[1], dz = positions[v * 3 + 2] - centre[2];
+    // In the camera's axes: x to the image's right, y up, z along the line of sight.
+    const x = r[0] * dx + r[1] * dy + r[2] * dz, y = r[3] * dx + r[4] * dy + r[5] * dz, z = r[6] * dx + r[7] * dy + r[8] * dz;
+    const length = Math.hypot(x, y, z), level = Math.hypot(x, z);
+    b.across[v] = length > 0 ? 1 - (z / length) ** 2 : 1;
+    const elevation = Math.atan2(y, level);
+    b.rightSector[v] = toSector(elevation);
+    b.leftSector[v] = toSector(Math.PI - elevation);
+    b.right[v] = level > 0 ? (1 + x / level) / 2 : 0.5;
   }
-  return out;
+  return b;
+}
+
+/** An angle (0 to the image's right, up positive) in sectors (0..SECTORS). */
+function toSector(angle: number): number {
+  return ((((angle / (2 * Math.PI)) * SECTORS) % SECTORS) + SECTORS) % SECTORS;
 }
 
 /** Unmeasured sectors take the nearest measured one's value (1 when none was measured). */

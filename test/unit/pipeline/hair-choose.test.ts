@@ -177,3 +177,34 @@ test('the volume fit draws in hair that stands outside the person below the eyes
   const fitted = fitHair(lib, choice.style, choice.positions, choice.centre, head.positions, HAIR_MARGIN).geometry.positions;
   for (let v = 0; v < fitted.length; v += 3) assert.ok(!(bvh.closestPoint(fitted[v], fitted[v + 1], fitted[v + 2], hit) && hit.inside), `vertex ${v / 3} inside the head`);
 });
+
+test('the outline sets the standoff of the hair that makes it: a taller top in the photo does not puff out the back of the head', () => {
+  const style = lib.styles.find((s) => s.style.name === 'short-curly')!;
+  const grid = silhouetteGrid(W, H, Math.max(W, H));
+  const depth = headDepth(camera, grid, head);
+  const at = (volume: number) => hairSilhouette(camera, grid, depth, { positions: scaleVolume(style.mesh, lib.map, volume), indices: style.mesh.indices });
+  const [flat, tall] = [at(1), at(2.5)];
+  let top = -Infinity;
+  for (let v = 1; v < head.positions.length; v += 3) top = Math.max(top, head.positions[v]);
+  // The photo's hair stands 2.5 times as far off over the top 3 cm of the head, as the style has it elsewhere.
+  const overTop = 200 - (top - 3) * 10;
+  const hair = Uint8Array.from(flat, (c, i) => (c || (Math.floor(i / W) < overTop && tall[i]) ? 255 : 0));
+  const photo = photoOf('short-curly', {});
+  const matte = { width: W, height: H, alpha: Uint8Array.from(hair, (c, i) => (c || depth[i] > -Infinity ? 255 : 0)) };
+  const choice = choose({ observation: { ...photo.observation, mask: { width: W, height: H, alpha: hair } }, matte })!;
+  assert.equal(choice.style.style.name, 'short-curly');
+  // Mean factor of the vertices whose direction from the cranium's centre lies within about 25 degrees of an axis.
+  const meanToward = (axis: [number, number, number]) => {
+    let sum = 0, n = 0;
+    const p = choice.style.mesh.positions;
+    for (let v = 0; v < choice.volume.length; v++) {
+      const d = [0, 1, 2].map((k) => p[v * 3 + k] - choice.centre[k]);
+      if ((d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2]) / Math.hypot(...d) < 0.9) continue;
+      sum += choice.volume[v], n++;
+    }
+    return sum / n;
+  };
+  const [over, back, side] = [meanToward([0, 1, 0]), meanToward([0, 0, -1]), meanToward([1, 0, 0])];
+  assert.ok(over > 1.6, `the top ${over.toFixed(2)}`);
+  assert.ok(back < 0.75 * over && Math.abs(Math.log(back / side)) < Math.log(1.4), `the back ${back.toFixed(2)}, the top ${over.toFixed(2)}, the sides ${side.toFixed(2)}`);
+});
