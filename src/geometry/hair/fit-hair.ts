@@ -33,7 +33,8 @@ export function scalpWarp(template: ArrayLike<number>, outer: readonly number[])
 
 /**
  * The style in template space with its distance from the scalp scaled by `volume` (1 keeps it), one factor
- * for all or one per vertex: hair standing further off or closer to the head, roots staying on the scalp.
+ * for all or one per vertex: hair standing further off or closer to the head, roots staying on the scalp
+ * (see standoffFactor for how a fuller volume thickens it).
  */
 export function scaleVolume(mesh: MeshData, map: ScalpMap, volume: number | ArrayLike<number>): Float32Array {
   const out = new Float32Array(mesh.positions);
@@ -49,15 +50,25 @@ export function scaleVolume(mesh: MeshData, map: ScalpMap, volume: number | Arra
 
 /** The most (cm) that a volume may move a point away from where the style has it. */
 export const VOLUME_REACH = 3;
+/**
+ * A fuller volume thickens the layer the hair lies in against the scalp, its first VOLUME_LAYER cm, by the volume,
+ * and the relief over that layer (cards standing off it, locks, hanging strands) by the volume to the power
+ * RELIEF_POWER only. Scaled by the volume alone, a short crop fitted to a full outline (volume 3.5, p10-a) stood its
+ * cards up as spikes, a hedgehog from the side, and a side part turned into a mop.
+ */
+export const VOLUME_LAYER = 0.5;
+const RELIEF_POWER = 0.5;
 
 /**
- * `volume` for a point standing (dx, dy, dz) off the scalp, limited so that it moves the point at most
- * VOLUME_REACH: a strand hanging 20 cm below its root scaled by 2 would otherwise become a 40 cm spike.
+ * The factor on the standoff of a point standing (dx, dy, dz) off the scalp at `volume`, limited so that it moves
+ * the point at most VOLUME_REACH: a strand hanging 20 cm below its root scaled by 2 would otherwise become a 40 cm
+ * spike. A flatter volume (under 1) draws every point in alike.
  */
 function standoffFactor(volume: number, dx: number, dy: number, dz: number): number {
   const length = hypot3(dx, dy, dz);
-  const move = (volume - 1) * length;
-  return Math.abs(move) <= VOLUME_REACH ? volume : 1 + Math.sign(move) * (VOLUME_REACH / length);
+  const factor = volume > 1 && length > VOLUME_LAYER ? (VOLUME_LAYER * volume + (length - VOLUME_LAYER) * volume ** RELIEF_POWER) / length : volume;
+  const move = (factor - 1) * length;
+  return Math.abs(move) <= VOLUME_REACH ? factor : 1 + Math.sign(move) * (VOLUME_REACH / length);
 }
 
 /** The warp from template space onto the avatar's head (`avatar`: fitted head positions), solved once for many point sets. */

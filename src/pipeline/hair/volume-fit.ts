@@ -16,10 +16,12 @@ const SECTORS = 36;
  * Scale limits. Where the head alone reaches the photo's outline, the hair lies nearly flat on it (at 0.3 p12-a's
  * short-crop stood out past the matte all round, its avatar's head already filling it). Outwards, how far a point
  * moves is bounded in cm (VOLUME_REACH); the factor's own bound lets a short style (lift 0.35-0.6 cm) stand as
- * far off as a full short cut does (at 2.5 p05-a's and p04-a's tops fell short of the matte).
+ * far off as a full short cut does (at 2.5 p05-a's and p04-a's tops fell short of the matte; since the relief over
+ the hair's base layer grows with the square root of the factor only, standoffFactor, 4 left p10-a's and p05-a's
+ tops short of it too: silhouette 0.958 -> 0.933, 0.927 -> 0.914).
  */
 const SCALE_MIN = 0.1;
-const SCALE_MAX = 4;
+const SCALE_MAX = 6;
 /** Outline points below this face height (0 chin, 1 top of the face mesh) are not measured. */
 const LOWEST_T = 0.6;
 /** Hair standing off the head by less than this (cells) cannot be scaled into a measurable change. */

@@ -9,7 +9,8 @@ import type { HairObservation } from '../../../src/pipeline/hair/observation.ts'
 import type { PhotoCamera } from '../../../src/geometry/texture/photo-camera.ts';
 import { PhotoPipeline } from '../../../src/pipeline/photo-pipeline.ts';
 import { LENGTH_ORDER } from '../../../src/geometry/hair/styles.ts';
-import { fitHair, scaleVolume } from '../../../src/geometry/hair/fit-hair.ts';
+import { fitHair, scaleVolume, VOLUME_LAYER, VOLUME_REACH } from '../../../src/geometry/hair/fit-hair.ts';
+import { onScalp } from '../../../src/geometry/hair/scalp-map.ts';
 import { TriangleBvh, emptyClosestPoint } from '../../../src/geometry/spatial/triangle-bvh.ts';
 
 const tpl = loadTemplateView('2.0');
@@ -207,4 +208,29 @@ test('the outline sets the standoff of the hair that makes it: a taller top in t
   const [over, back, side] = [meanToward([0, 1, 0]), meanToward([0, 0, -1]), meanToward([1, 0, 0])];
   assert.ok(over > 1.6, `the top ${over.toFixed(2)}`);
   assert.ok(back < 0.75 * over && Math.abs(Math.log(back / side)) < Math.log(1.4), `the back ${back.toFixed(2)}, the top ${over.toFixed(2)}, the sides ${side.toFixed(2)}`);
+});
+
+test("a fuller volume thickens the hair's base layer by the volume and the relief over it by the volume's square root; a flatter one draws all in alike", () => {
+  const style = lib.styles.find((s) => s.style.name === 'short-crop')!;
+  const p = style.mesh.positions;
+  const standoffs = (positions: ArrayLike<number>) => Array.from({ length: p.length / 3 }, (_, v) => {
+    const s = onScalp(lib.map, [p[v * 3], p[v * 3 + 1], p[v * 3 + 2]], 0);
+    return Math.hypot(positions[v * 3] - s[0], positions[v * 3 + 1] - s[1], positions[v * 3 + 2] - s[2]);
+  });
+  const before = standoffs(p);
+  const fuller = standoffs(scaleVolume(style.mesh, lib.map, 4));
+  const flatter = standoffs(scaleVolume(style.mesh, lib.map, 0.5));
+  let inLayer = 0, overLayer = 0;
+  before.forEach((s, v) => {
+    if (s < 0.01) return;
+    // Within the layer the standoff grows 4 times; over it the cards' relief only twice, so a card 0.5 cm higher at one
+    // end than at the other stands 1 cm higher, not 2.
+    const want = s <= VOLUME_LAYER ? 4 * s : 4 * VOLUME_LAYER + 2 * (s - VOLUME_LAYER);
+    if (want - s > VOLUME_REACH) return;
+    assert.ok(Math.abs(fuller[v] - want) < 1e-3, `vertex ${v}: ${s.toFixed(3)} -> ${fuller[v].toFixed(3)} cm, not ${want.toFixed(3)}`);
+    if (s <= VOLUME_LAYER) inLayer++;
+    else overLayer++;
+    assert.ok(Math.abs(flatter[v] - s / 2) < 1e-3, `vertex ${v} at volume 0.5: ${s.toFixed(3)} -> ${flatter[v].toFixed(3)} cm`);
+  });
+  assert.ok(inLayer > 1000 && overLayer > 1000, `${inLayer} vertices in the layer, ${overLayer} over it`);
 });
