@@ -172,8 +172,9 @@ export class HelperThread {
   };
 
   /**
-   * Stops the thread once the requests already sent to it are answered; the next request starts another. Asked, not terminated: Node 20 aborts the whole process when a thread cut off inside zlib (the FBX
-   * encodings it makes after a shapes reply) is freed ("close before init").
+   * Stops the thread once the requests already sent to it are answered; the next request starts another. Asked,
+   * not terminated: Node 20 aborts the whole process when a thread cut off inside zlib (the FBX encodings it makes
+   * after a shapes reply) is freed ("close before init").
    */
   async close(): Promise<void> {
     const worker = this.worker;

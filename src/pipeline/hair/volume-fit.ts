@@ -17,8 +17,8 @@ const SECTORS = 36;
  * short-crop stood out past the matte all round, its avatar's head already filling it). Outwards, how far a point
  * moves is bounded in cm (VOLUME_REACH); the factor's own bound lets a short style (lift 0.35-0.6 cm) stand as
  * far off as a full short cut does (at 2.5 p05-a's and p04-a's tops fell short of the matte; since the relief over
- the hair's base layer grows with the square root of the factor only, standoffFactor, 4 left p10-a's and p05-a's
- tops short of it too: silhouette 0.958 -> 0.933, 0.927 -> 0.914).
+ * the hair's base layer grows with the square root of the factor only, standoffFactor, 4 left p10-a's and p05-a's
+ * tops short of it too: silhouette 0.958 -> 0.933, 0.927 -> 0.914).
  */
 const SCALE_MIN = 0.1;
 const SCALE_MAX = 6;

@@ -213,10 +213,9 @@ test('the outline sets the standoff of the hair that makes it: a taller top in t
 test("a fuller volume thickens the hair's base layer by the volume and the relief over it by the volume's square root; a flatter one draws all in alike", () => {
   const style = lib.styles.find((s) => s.style.name === 'short-crop')!;
   const p = style.mesh.positions;
-  const standoffs = (positions: ArrayLike<number>) => Array.from({ length: p.length / 3 }, (_, v) => {
-    const s = onScalp(lib.map, [p[v * 3], p[v * 3 + 1], p[v * 3 + 2]], 0);
-    return Math.hypot(positions[v * 3] - s[0], positions[v * 3 + 1] - s[1], positions[v * 3 + 2] - s[2]);
-  });
+  // Every scaling moves a point along the line from its scalp point: distances from that point are its standoffs.
+  const scalp = Array.from({ length: p.length / 3 }, (_, v) => onScalp(lib.map, [p[v * 3], p[v * 3 + 1], p[v * 3 + 2]], 0));
+  const standoffs = (positions: ArrayLike<number>) => scalp.map((s, v) => Math.hypot(positions[v * 3] - s[0], positions[v * 3 + 1] - s[1], positions[v * 3 + 2] - s[2]));
   const before = standoffs(p);
   const fuller = standoffs(scaleVolume(style.mesh, lib.map, 4));
   const flatter = standoffs(scaleVolume(style.mesh, lib.map, 0.5));
