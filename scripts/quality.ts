@@ -2,10 +2,12 @@
  * Quality tool: runs the photo pipeline on photos and prints landmark error, identity distance,
  * verification, the head silhouette, the skin colour, the front preview's mouth gap and corner lift, mesh
  * checks and the landmark model's and segmentation's times per photo and overall.
- *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] [--previews DIR] [--mirrored] PHOTO...
+ *   npm run --silent quality -- [--json] [--template 2.0] [--features basic,expressions,visemes] [--gallery docs/gallery.png] [--previews DIR] [--mirrored] [--reencoded Q] PHOTO...
  * --previews writes each front preview as DIR/<photo>.jpg (for before/after sheets).
  * --mirrored evaluates each photo's mirror image instead: the landmark detector does not read a mirror image as the
  * same photo mirrored, so it stands in for photos the tuning never saw.
+ * --reencoded Q evaluates each photo saved again as a JPEG of quality Q (1-100; upright first): nothing a person would
+ * see changes, so how far the figures move is their noise, the least a change must move them by to count.
  * Person ids come from a manifest.json next to the photos (files with the same person id show the same person).
  */
 import { readFileSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -22,10 +24,10 @@ import type { TemplateVersion } from '../src/model/avatar.ts';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] [--mirrored] PHOTO...';
+const USAGE = 'usage: npm run --silent quality -- [--json] [--template 2.0|1.6] [--features list] [--gallery out.png] [--previews dir] [--mirrored] [--reencoded Q] PHOTO...';
 
 function parseArgs(argv: string[]) {
-  const opts = { json: false, help: false, mirrored: false, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
+  const opts = { json: false, help: false, mirrored: false, reencoded: 0, template: '2.0' as TemplateVersion, features: ['basic', 'expressions', 'visemes'] as Feature[], gallery: '', previews: '', photos: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -34,12 +36,19 @@ function parseArgs(argv: string[]) {
     else if (a === '--gallery') opts.gallery = argv[++i];
     else if (a === '--previews') opts.previews = argv[++i];
     else if (a === '--mirrored') opts.mirrored = true;
+    else if (a === '--reencoded') opts.reencoded = jpegQuality(argv[++i]);
     else if (a === '--help' || a === '-h') opts.help = true;
     // An unknown option is a mistake, not a photo's file name.
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else opts.photos.push(a);
   }
   return opts;
+}
+
+function jpegQuality(arg: string | undefined): number {
+  const q = Number(arg);
+  if (!Number.isInteger(q) || q < 1 || q > 100) throw new UsageError(`--reencoded takes a JPEG quality from 1 to 100, not ${arg}`);
+  return q;
 }
 
 function personOf(file: string): string | undefined {
@@ -120,13 +129,14 @@ if (opts.photos.length === 0) {
   process.exit(2);
 }
 await landmarkModel();
-/** The photo's mirror image (upright first, as the pipeline reads it), as a JPEG of high quality. */
-const mirrored = async (bytes: Buffer): Promise<Buffer> => sharp(bytes).rotate().flop().jpeg({ quality: 95 }).toBuffer();
+/** The photo as evaluated: upright first (as the pipeline reads it), mirrored or saved again when asked. */
+async function variant(bytes: Buffer): Promise<Buffer> {
+  if (opts.mirrored) return sharp(bytes).rotate().flop().jpeg({ quality: opts.reencoded || 95 }).toBuffer();
+  if (opts.reencoded) return sharp(bytes).rotate().jpeg({ quality: opts.reencoded }).toBuffer();
+  return bytes;
+}
 const cases: PhotoCase[] = await Promise.all(
-  opts.photos.map(async (file) => {
-    const bytes = readFileSync(file);
-    return { name: path.basename(file), bytes: opts.mirrored ? await mirrored(bytes) : bytes, person: personOf(file) };
-  }),
+  opts.photos.map(async (file) => ({ name: path.basename(file), bytes: await variant(readFileSync(file)), person: personOf(file) })),
 );
 const previews = new Map<string, Uint8Array>();
 const report = await evaluatePhotos(new PhotoPipeline(loadTemplateView), cases, {
