@@ -6,7 +6,8 @@
  * below the chin; with --neck docs/neck-bones.png: the neck bone tilted back 30 degrees and the head bone nodded 30;
  * with --hair docs/hair-blender.png: the hair close from the front, three-quarter, the side and behind; with --hair-pose
  * docs/hair-pose.png: hanging hair with the neck tilted back or turned and the head rolled; with --beard
- * docs/beard.png: front, three-quarter and side of bearded avatars; with --nape docs/nape.png: the head and the neck
+ * docs/beard.png: front, three-quarter and side of bearded avatars; with --skin docs/skin-grain.png: the skin beside
+ * the face from three-quarter, the side and the ear close; with --nape docs/nape.png: the head and the neck
  * down to the shoulders from the front, the side, three-quarter behind and behind; with --package-views
  * docs/package-views.png: the packages' own three-quarter and side views, as the pipeline draws them with every map,
  * which Blender's FBX import leaves the occlusion map out of), made by the code at `--before` (a checkout of an earlier commit, with
@@ -49,6 +50,8 @@ const KINDS: Record<string, SheetKind> = {
   '--hair-pose': { mode: 'hair-pose', views: ['pose-back', 'pose-turn', 'pose-roll'], name: 'hair-pose', title: (l) => `Neck back 30°, neck turned 40°, head rolled 30° (Blender, FBX): ${l}`, features: ['basic'] },
   /** The beard under the chin and along the jaw: front, three-quarter and side. */
   '--beard': { mode: 'beard', views: ['beard-front', 'beard-three-quarter', 'beard-side'], name: 'beard', title: (l) => `A beard beyond the face oval, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
+  /** The skin beside the face, where the photo gives no colour: three-quarter, side and the ear close. */
+  '--skin': { views: ['three-quarter', 'side', 'ear'], name: 'skin-grain', title: (l) => `The skin beside the face, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The occiput, the nape and the neck's foot on the shoulders: front, side, three-quarter from behind and behind. */
   '--nape': { mode: 'nape', views: ['nape-front', 'nape-side', 'nape-back-three-quarter', 'nape-back'], name: 'nape', title: (l) => `The head and the neck down to the shoulders, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The packages' own views (preview_three_quarter.png, preview_side.png), drawn by the pipeline with every map. */

@@ -14,6 +14,7 @@ import type { EyeRest } from '../geometry/fit/fit-head.ts';
 import { bakeAlbedo } from '../geometry/texture/bake-albedo.ts';
 import { easeExpressionCreases } from '../geometry/texture/expression-creases.ts';
 import { removeLidStreaks } from '../geometry/texture/lid-streaks.ts';
+import { addSkinGrain, grainShare, photoGrain } from '../geometry/texture/skin-grain.ts';
 import { hiddenByEyeballs, socketOutOfSight } from '../geometry/texture/socket-in-photo.ts';
 import { blinkReach } from '../geometry/expressions/blink-reach.ts';
 import { hairRootColour } from '../geometry/hair/strand-texture.ts';
@@ -36,6 +37,9 @@ const SIDE_LIGHT_REMOVED = 0.5;
  * cheek kept the photo's side light (the cheeks' balance on its preview 0.50).
  */
 const SIDES_EVENED = 1;
+
+/** Face points on plain skin (the cheeks, left and right, upper and lower) where the photo's grain is measured. */
+const GRAIN_PATCHES = [50, 280, 205, 425];
 
 /** What the bake needs beside the template. */
 export interface HeadTextureInput {
@@ -130,6 +134,17 @@ export function bakeHeadTextures(tpl: TemplateView, input: HeadTextureInput): He
   });
   // The photo's lashes painted on the upper lids would streak a closed eye (lid-streaks.ts).
   removeLidStreaks({ rgba: albedo.rgba, size: tpl.textureSize, uvs: posedHead.uvs, indices: posedHead.indices, reach: blinkReach(tpl.source) });
+  // The skin filled in beside the face takes the photo's grain (skin-grain.ts).
+  const { positions, uvs, indices } = posedHead;
+  addSkinGrain({
+    rgba: albedo.rgba,
+    size: tpl.textureSize,
+    positions,
+    uvs,
+    indices,
+    share: grainShare(positions, tpl.faceOval, albedo.photoWeight, cap, [...tpl.mouthInside, ...tpl.eyeSockets]),
+    grain: photoGrain(albedo.rgba, tpl.textureSize, positions, uvs, albedo.photoWeight, GRAIN_PATCHES),
+  });
   const images = new Map<string, RgbaImage>();
   images.set('head_baseColor.png', { width: tpl.textureSize, height: tpl.textureSize, rgba: albedo.rgba });
   // Here, not with the eye texture on the helper: the other parts' images are this thread's template's own, which
