@@ -139,7 +139,6 @@ export function bakeHeadTextures(tpl: TemplateView, input: HeadTextureInput): He
   addSkinGrain({
     rgba: albedo.rgba,
     size: tpl.textureSize,
-    positions,
     uvs,
     indices,
     share: grainShare(positions, tpl.faceOval, albedo.photoWeight, cap, [...tpl.mouthInside, ...tpl.eyeSockets]),

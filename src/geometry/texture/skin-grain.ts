@@ -2,21 +2,29 @@
  * The photo's skin grain carried onto the skin beside the face. Texels the photo gives show its pores, freckles and
  * mottling; the skin filled in beside them (the temples, the sides of the cheeks and the jaw, the ears, what a turned
  * face hid) is smooth, so a turned view showed the face as a textured mask on a smooth head. There the fill takes a
- * grain as strong as the photo's skin shows: value noise at the skin's own scale on the head's surface (in cm, not in
- * atlas texels, whose density halves beyond the face), multiplying the colour's lightness.
+ * grain as strong as the photo's skin shows: a tile of value noise in atlas texels, multiplying each channel as the
+ * photo's grain moves it.
  */
 import { layoutRaster } from './uv-raster.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
 
-/** Wavelengths (cm) of the noise's two octaves and their amplitudes: blotches of skin tone a few millimetres across. */
+/**
+ * The noise's two octaves: their lattice cells (atlas texels) and amplitudes. Beside the face the atlas has 22-34 texels
+ * per cm (the face 54), so the grain is about 1.5 and 3 mm across there: drawn in texels, it costs a lookup per texel.
+ */
 const OCTAVES = [
-  { wavelength: 0.12, amplitude: 0.8 },
-  { wavelength: 0.3, amplitude: 0.2 },
+  { cell: 4, amplitude: 0.8 },
+  { cell: 8, amplitude: 0.2 },
 ] as const;
+/** The pattern's square (texels; a power of two, each octave's cell dividing it). */
+const TILE = 512;
+const TILE_MASK = TILE - 1;
+/** Texels whose share is under this take no grain: a few levels of it at most, even at the strongest grain measured. */
+const LEAST_SHARE = 0.05;
 /** The grain is full within this distance (cm) of the face's outline and gone beyond the second. */
 const REACH = [3, 6] as const;
 /** The patches the grain is measured on (cm): their half-width, and the half-width of the blur it is the difference from. */
-export const GRAIN_PATCH = { radius: 0.6, blur: 0.1 } as const;
+const GRAIN_PATCH = { radius: 0.6, blur: 0.1 } as const;
 /** The measured grain's relative strength is kept within this range: a mole or a hair in the patch is no grain. */
 const STRENGTH_RANGE = [0, 0.08] as const;
 
@@ -24,7 +32,6 @@ export interface SkinGrainInput {
   /** The albedo atlas, size * size RGBA, changed in place. */
   rgba: Uint8Array;
   size: number;
-  positions: ArrayLike<number>;
   uvs: ArrayLike<number>;
   indices: ArrayLike<number>;
   /** Per vertex, how much of the grain its texels take (0..1; see grainShare). */
@@ -81,15 +88,28 @@ export function measureGrain(rgba: Uint8Array, size: number, centre: readonly [n
       values[o + 3] = 0.299 * rgba[at] + 0.587 * rgba[at + 1] + 0.114 * rgba[at + 2];
     }
   }
+  // Summed-area table of the padded patch (one row and column of zeros first): any box's sum in four lookups.
+  const stride = span + 1;
+  const area = new Float64Array(stride * stride * 4);
+  for (let y = 0; y < span; y++) {
+    for (let x = 0; x < span; x++) {
+      for (let c = 0; c < 4; c++) {
+        const at = ((y + 1) * stride + x + 1) * 4 + c;
+        area[at] = values[(y * span + x) * 4 + c] + area[at - 4] + area[at - stride * 4] - area[at - stride * 4 - 4];
+      }
+    }
+  }
+  const boxArea = (2 * blur + 1) ** 2;
   const sums = new Float64Array(4), products = new Float64Array(4);
   let count = 0;
   const local = new Float64Array(4), detail = new Float64Array(4);
   for (let y = blur; y < blur + side; y++) {
     for (let x = blur; x < blur + side; x++) {
-      local.fill(0);
-      for (let dy = -blur; dy <= blur; dy++) for (let dx = -blur; dx <= blur; dx++) for (let c = 0; c < 4; c++) local[c] += values[((y + dy) * span + x + dx) * 4 + c];
+      const a = ((y - blur) * stride + x - blur) * 4, b = ((y - blur) * stride + x + blur + 1) * 4;
+      const c0 = ((y + blur + 1) * stride + x - blur) * 4, d = ((y + blur + 1) * stride + x + blur + 1) * 4;
+      for (let c = 0; c < 4; c++) local[c] = (area[d + c] - area[b + c] - area[c0 + c] + area[a + c]) / boxArea;
       if (!(local[0] > 0 && local[1] > 0 && local[2] > 0)) continue;
-      for (let c = 0; c < 4; c++) detail[c] = values[(y * span + x) * 4 + c] / (local[c] / (2 * blur + 1) ** 2) - 1;
+      for (let c = 0; c < 4; c++) detail[c] = values[(y * span + x) * 4 + c] / local[c] - 1;
       for (let c = 0; c < 4; c++) sums[c] += detail[c], products[c] += detail[c] * detail[3];
       count++;
     }
@@ -120,56 +140,84 @@ export function photoGrain(rgba: Uint8Array, size: number, positions: ArrayLike<
   return grains.length ? grains[grains.length >> 1] : NO_GRAIN;
 }
 
-export function addSkinGrain({ rgba, size, positions, uvs, indices, share, grain }: SkinGrainInput): void {
+export function addSkinGrain({ rgba, size, uvs, indices, share, grain }: SkinGrainInput): void {
   const { strength, channels } = grain;
   if (!(strength > 0)) return;
   const triangles: number[] = [];
-  for (let t = 0; t < indices.length / 3; t++) if (share[indices[3 * t]] > 0 || share[indices[3 * t + 1]] > 0 || share[indices[3 * t + 2]] > 0) triangles.push(t);
+  for (let t = 0; t < indices.length / 3; t++) if (share[indices[3 * t]] >= LEAST_SHARE || share[indices[3 * t + 1]] >= LEAST_SHARE || share[indices[3 * t + 2]] >= LEAST_SHARE) triangles.push(t);
   if (triangles.length === 0) return;
-  const n = share.length;
-  const attrs = new Float32Array(n * 4);
-  for (let v = 0; v < n; v++) {
-    attrs[4 * v] = positions[3 * v];
-    attrs[4 * v + 1] = positions[3 * v + 1];
-    attrs[4 * v + 2] = positions[3 * v + 2];
-    attrs[4 * v + 3] = share[v];
+  const noise = grainTile();
+  const raster = layoutRaster(uvs, indices, size);
+  const { firstRow, top, spans } = raster;
+  const w = new Float64Array(6);
+  const [red, green, blue] = channels;
+  // The raster's rows walked here, the share interpolated across each triangle (the atlas's texels beside the face,
+  // about a million, each a tile lookup). A texel centre on an edge two triangles share (within the raster's tolerance,
+  // a thousandth of a texel) takes the grain from both.
+  for (const t of triangles) {
+    if (firstRow[t] === firstRow[t + 1]) continue;
+    raster.box(t, w);
+    const sc = share[indices[3 * t + 2]], da = share[indices[3 * t]] - sc, db = share[indices[3 * t + 1]] - sc;
+    // Along a row the share changes by `step` a texel.
+    const step = w[1] * da + w[4] * db;
+    for (let r = firstRow[t], y = top[t]; r < firstRow[t + 1]; r++, y++) {
+      const py = y + 0.5, row = (y & TILE_MASK) * TILE, xs = spans[r * 2];
+      let s = sc + (w[0] + w[2] * py) * da + (w[3] + w[5] * py) * db + step * (xs + 0.5);
+      for (let x = xs, o = (y * size + xs) * 4; x < spans[r * 2 + 1]; x++, o += 4, s += step) {
+        if (s < LEAST_SHARE) continue;
+        const k = (s < 1 ? s : 1) * strength * noise[row + (x & TILE_MASK)];
+        rgba[o] = clampByte(rgba[o] * (1 + k * red));
+        rgba[o + 1] = clampByte(rgba[o + 1] * (1 + k * green));
+        rgba[o + 2] = clampByte(rgba[o + 2] * (1 + k * blue));
+      }
+    }
   }
-  // First every covered texel's noise (a texel on a shared edge is met twice: the last one counts), then its SD over
-  // them, so that the grain's strength is the measured one whatever the noise's own spread.
-  const noise = new Map<number, { value: number; share: number }>();
-  layoutRaster(uvs, indices, size).visit(attrs, 4, (texel, at) => {
-    if (at[3] <= 0) return;
-    let value = 0;
-    for (const { wavelength, amplitude } of OCTAVES) value += amplitude * valueNoise(at[0] / wavelength, at[1] / wavelength, at[2] / wavelength);
-    noise.set(texel, { value, share: Math.min(1, at[3]) });
-  }, triangles);
+}
+
+function clampByte(x: number): number {
+  return x <= 0 ? 0 : x >= 255 ? 255 : (x + 0.5) | 0;
+}
+
+let tile: Float32Array | undefined;
+
+/**
+ * The grain's pattern, made once per process: a TILE-texel square of value noise (OCTAVES, periodic over the square so
+ * that it tiles without a seam), of mean 0 and SD 1.
+ */
+function grainTile(): Float32Array {
+  if (tile) return tile;
+  const out = new Float32Array(TILE * TILE);
+  for (let y = 0; y < TILE; y++) {
+    for (let x = 0; x < TILE; x++) {
+      let value = 0;
+      for (const { cell, amplitude } of OCTAVES) value += amplitude * periodicNoise(x / cell, y / cell, TILE / cell);
+      out[y * TILE + x] = value;
+    }
+  }
   let sum = 0, sumSq = 0;
-  for (const { value } of noise.values()) sum += value, sumSq += value * value;
-  const mean = sum / noise.size, sd = Math.sqrt(Math.max(1e-12, sumSq / noise.size - mean * mean));
-  for (const [texel, { value, share: s }] of noise) {
-    const k = (s * strength * (value - mean)) / sd;
-    for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = Math.min(255, Math.max(0, Math.round(rgba[texel * 4 + c] * (1 + k * channels[c]))));
-  }
+  for (const v of out) sum += v, sumSq += v * v;
+  const mean = sum / out.length, sd = Math.sqrt(sumSq / out.length - mean * mean);
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] - mean) / sd;
+  return (tile = out);
 }
 
-/** Smooth value noise in 3D: hashed lattice values in [-1, 1], interpolated with the smoothstep's weights. */
-function valueNoise(x: number, y: number, z: number): number {
-  const xi = Math.floor(x), yi = Math.floor(y), zi = Math.floor(z);
-  const fx = fade(x - xi), fy = fade(y - yi), fz = fade(z - zi);
-  let out = 0;
-  for (let c = 0; c < 8; c++) {
-    const dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
-    const w = (dx ? fx : 1 - fx) * (dy ? fy : 1 - fy) * (dz ? fz : 1 - fz);
-    out += w * lattice(xi + dx, yi + dy, zi + dz);
-  }
-  return out;
+/** Smooth value noise in 2D over a lattice that repeats every `period` cells: hashed values, smoothstep weights. */
+function periodicNoise(x: number, y: number, period: number): number {
+  const xi = Math.floor(x), yi = Math.floor(y);
+  const fx = fade(x - xi), fy = fade(y - yi);
+  const x0 = xi % period, y0 = yi % period, x1 = (xi + 1) % period, y1 = (yi + 1) % period;
+  const top = lattice(x0, y0) * (1 - fx) + lattice(x1, y0) * fx;
+  const bottom = lattice(x0, y1) * (1 - fx) + lattice(x1, y1) * fx;
+  return top * (1 - fy) + bottom * fy;
 }
 
-const fade = (t: number) => t * t * (3 - 2 * t);
+function fade(t: number): number {
+  return t * t * (3 - 2 * t);
+}
 
 /** A lattice point's value in [-1, 1]: an integer hash of its coordinates. */
-function lattice(x: number, y: number, z: number): number {
-  let h = Math.imul(x, 0x8da6b343) ^ Math.imul(y, 0xd8163841) ^ Math.imul(z, 0xcb1ab31f);
+function lattice(x: number, y: number): number {
+  let h = Math.imul(x, 0x8da6b343) ^ Math.imul(y, 0xd8163841);
   h = Math.imul(h ^ (h >>> 13), 0x5bd1e995);
   h ^= h >>> 15;
   return ((h >>> 0) / 0xffffffff) * 2 - 1;
