@@ -6,7 +6,7 @@
  * photo's grain moves it.
  */
 import { layoutRaster } from './uv-raster.ts';
-import { smoothstepBetween } from '../mesh/smoothstep.ts';
+import { smoothstep, smoothstepBetween } from '../mesh/smoothstep.ts';
 
 /**
  * The noise's two octaves: their lattice cells (atlas texels) and amplitudes. Beside the face the atlas has 22-34 texels
@@ -125,7 +125,7 @@ export function measureGrain(rgba: Uint8Array, size: number, centre: readonly [n
 /**
  * The photo's grain: the median (by strength) of measureGrain over GRAIN_PATCH squares of the atlas around the `patches` vertices the
  * photo gives fully (plain skin: the cheeks), sized by the atlas's density there (texels per cm between the first two);
- * 0 when none is given.
+ * no grain when the photo gives none of them.
  */
 export function photoGrain(rgba: Uint8Array, size: number, positions: ArrayLike<number>, uvs: ArrayLike<number>, photoWeight: Float32Array, patches: readonly number[]): Grain {
   const [a, b] = patches;
@@ -204,15 +204,11 @@ function grainTile(): Float32Array {
 /** Smooth value noise in 2D over a lattice that repeats every `period` cells: hashed values, smoothstep weights. */
 function periodicNoise(x: number, y: number, period: number): number {
   const xi = Math.floor(x), yi = Math.floor(y);
-  const fx = fade(x - xi), fy = fade(y - yi);
+  const fx = smoothstep(x - xi), fy = smoothstep(y - yi);
   const x0 = xi % period, y0 = yi % period, x1 = (xi + 1) % period, y1 = (yi + 1) % period;
   const top = lattice(x0, y0) * (1 - fx) + lattice(x1, y0) * fx;
   const bottom = lattice(x0, y1) * (1 - fx) + lattice(x1, y1) * fx;
   return top * (1 - fy) + bottom * fy;
-}
-
-function fade(t: number): number {
-  return t * t * (3 - 2 * t);
 }
 
 /** A lattice point's value in [-1, 1]: an integer hash of its coordinates. */
