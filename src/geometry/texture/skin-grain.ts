@@ -7,6 +7,7 @@
  */
 import { layoutRaster } from './uv-raster.ts';
 import { smoothstep, smoothstepBetween } from '../mesh/smoothstep.ts';
+import { rec601Luma } from '../render/srgb.ts';
 
 /**
  * The noise's two octaves: their lattice cells (atlas texels) and amplitudes. Beside the face the atlas has 22-34 texels
@@ -85,7 +86,7 @@ export function measureGrain(rgba: Uint8Array, size: number, centre: readonly [n
     for (let x = 0; x < span; x++) {
       const at = ((y0 - blur + y) * size + x0 - blur + x) * 4, o = (y * span + x) * 4;
       for (let c = 0; c < 3; c++) values[o + c] = rgba[at + c];
-      values[o + 3] = 0.299 * rgba[at] + 0.587 * rgba[at + 1] + 0.114 * rgba[at + 2];
+      values[o + 3] = rec601Luma(rgba, at);
     }
   }
   // Summed-area table of the padded patch (one row and column of zeros first): any box's sum in four lookups.
