@@ -99,6 +99,7 @@ function printTable(r: QualityReport): void {
       `cheek balance (darker over brighter, 1 even) mean ${f(o.meanCheekBalance, 2)}, lowest ${f(o.minCheekBalance, 2)}; ` +
       `cheeks' a*b* distance mean ${f(o.meanCheekChroma, 1)}, highest ${f(o.maxCheekChroma, 1)}; ` +
       `the side views' skin behind the face, hue's distance from the skin tone's mean ${f(o.meanSideSkinHue)}, highest ${f(o.maxSideSkinHue)}; ` +
+      `the skin filled in beside the face against the cheeks, on the albedo: mean ΔL* ${f(o.meanBesideFaceLightness, 1)}, mean ΔE ${f(o.meanBesideFaceDeltaE, 1)}; ` +
       `the irises on the previews against the photos' (1 as light) median ${f(o.medianIrisLightness, 2)}, ${f(o.minIrisLightness, 2)}-${f(o.maxIrisLightness, 2)}, ` +
       `the eyes' white median ${f(o.medianScleraLightness, 2)}, ${f(o.minScleraLightness, 2)}-${f(o.maxScleraLightness, 2)}`,
   );

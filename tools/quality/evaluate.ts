@@ -15,6 +15,8 @@ import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { renderedSkin, rgbOfHex, sideSkinHue, srgbToLab, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
 import { mouthShape, meshMouthShape } from './mouth-shape.ts';
+import { besideFaceStep } from './beside-face.ts';
+import { buildTemplate } from '../../src/pipeline/head-template.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
 import { modelItems, previewCamera, PREVIEW_SIZE } from '../../src/geometry/render/preview.ts';
@@ -69,6 +71,8 @@ export interface PhotoQuality {
   cheekChroma?: number;
   /** The side view's skin behind the face: its hue's mean distance from the skin tone's (skin-colour.ts sideSkinHue). */
   sideSkinHue?: number;
+  /** The skin filled in beside the face against the photo's cheeks, on the head's albedo: ΔL*, Δa*, Δb* (beside-face.ts). */
+  besideFace?: Lab;
   /**
    * The same skin measure on the analysed photo itself: what the pipeline starts from, so that a difference
    * between two photos of a person can be told apart from one the pipeline adds.
@@ -130,6 +134,9 @@ export interface QualityReport {
     /** The side views' skin behind the face (sideSkinHue): mean and highest. */
     meanSideSkinHue: number;
     maxSideSkinHue: number;
+    /** The skin beside the face against the cheeks (besideFace): mean ΔL* and mean ΔE. */
+    meanBesideFaceLightness: number;
+    meanBesideFaceDeltaE: number;
     /** The irises' lightness on the previews against the photos' (irisLightness): median, lowest and highest. */
     medianIrisLightness: number;
     minIrisLightness: number;
@@ -242,6 +249,17 @@ export async function headSilhouetteOf(result: PhotoPipelineResult): Promise<num
   return labelsIoU(await headSilhouetteLabelsOf(result));
 }
 
+/** The head's albedo read beside the face against its cheeks (beside-face.ts). */
+async function besideFaceOf(result: PhotoPipelineResult) {
+  const head = result.model.meshes.find((m) => m.name === 'head');
+  const name = head && result.model.materials.find((m) => m.name === head.material)?.baseColorTexture;
+  const texture = result.model.textures.find((t) => t.name === name);
+  if (!head || !texture) return undefined;
+  const albedo = await decodeImage(texture.data);
+  const { regions, loops } = buildTemplate(result.model.template);
+  return besideFaceStep(albedo, head.geometry.positions, head.geometry.uvs, regions.skin, loops.faceOval);
+}
+
 export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {
   const head = result.model.meshes.find((m) => m.name === 'head')!.geometry;
   // The neck cut is the head's one allowed opening: the longest boundary loop.
@@ -314,6 +332,7 @@ export async function evaluatePhotos(
       cheekBalance: skin?.cheekBalance,
       cheekChroma: skin?.cheekChroma,
       sideSkinHue: sideHue?.mean,
+      besideFace: (await besideFaceOf(result))?.difference,
       photoSkinLab: photoSkin?.lab,
       irisLightness,
       scleraLightness,
@@ -381,6 +400,8 @@ export async function evaluatePhotos(
       maxCheekChroma: max(done.map((p) => p.cheekChroma!)),
       meanSideSkinHue: mean(done.map((p) => p.sideSkinHue!)),
       maxSideSkinHue: max(done.map((p) => p.sideSkinHue!)),
+      meanBesideFaceLightness: mean(done.flatMap((p) => (p.besideFace ? [p.besideFace[0]] : []))),
+      meanBesideFaceDeltaE: mean(done.flatMap((p) => (p.besideFace ? [Math.hypot(...p.besideFace)] : []))),
       medianIrisLightness: irises.length ? median(irises) : NaN,
       minIrisLightness: min(irises),
       maxIrisLightness: max(irises),
