@@ -570,6 +570,13 @@ function fillLips(fill: Float32Array, onLips: Uint8Array, fixedOf: Uint8Array, c
 }
 
 /**
+ * Away from the nearest anchor the fill drifts from the anchors' colours to their far tones: from TO_TONE[0] cm, wholly
+ * at TO_TONE[1]. The border's samples are skin turning away from the camera, darker by its shade than the skin beside
+ * it is; drifting over 2-9 cm, the fill 1-3.5 cm beside the face read 10 L* darker than the photo's cheeks.
+ */
+const TO_TONE = [0.5, 4] as const;
+
+/**
  * Per vertex, the anchors' colours weighted by inverse squared distance squared, drifting to their far tones away from
  * the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices
  * with a fixed colour (`fixedOf`, index + 1 into `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
@@ -609,7 +616,7 @@ function interpolateAnchors(
       bs += w * beard[j];
       nearestBeard = Math.min(nearestBeard, d2);
     }
-    const toMedian = smoothstepBetween(2, 9, Math.sqrt(nearest));
+    const toMedian = smoothstepBetween(TO_TONE[0], TO_TONE[1], Math.sqrt(nearest));
     const bearded = bs > 0 ? (bs / ws) * smoothstepBetween(BEARD.reach, BEARD.reachFull, Math.sqrt(nearestBeard)) : 0;
     const cover = hair ? hair.coverage[v] : 0;
     for (let c = 0; c < 3; c++) {

@@ -210,7 +210,7 @@ test("the bust takes the photo's neck colour where the photo shows the neck, the
 
 /**
  * The face in the skin tone with its lower 2.6 cm (image rows 112-127) in `band`, and the mouth's corners at y -0.5
- * cm: the fill 1 and 5 cm under the face (rgb and rec. 601 luma).
+ * cm: the fill 1, 3 and 5 cm under the face (rgb and rec. 601 luma).
  */
 function underTheJaw(band: (x: number, y: number) => number[]) {
   const mesh = faceAndBustMesh();
@@ -222,8 +222,8 @@ function underTheJaw(band: (x: number, y: number) => number[]) {
   const contour = [...[2, 3, 4, 5, 6, 7, 8].map((i) => v(i, 5)), ...[8, 7, 6, 5, 4, 3, 2].map((i) => v(i, 6))];
   const res = bakeAlbedo({ ...mesh, photo: { width: 260, height: 260, data }, skin, lips: { contour, colour: [180, 60, 80] } });
   const luma = (c: number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
-  const [near, far, side] = [stripColour(res.rgba, 1), stripColour(res.rgba, 5), stripColour(res.rgba, 1, -4)];
-  return { near, far, nearLuma: luma(near), farLuma: luma(far), side, sideLuma: luma(side) };
+  const [near, mid, far, side] = [stripColour(res.rgba, 1), stripColour(res.rgba, 3), stripColour(res.rgba, 5), stripColour(res.rgba, 1, -4)];
+  return { near, far, nearLuma: luma(near), midLuma: luma(mid), farLuma: luma(far), side, sideLuma: luma(side) };
 }
 
 /** Dark brown strands, a pixel wide. */
@@ -245,6 +245,13 @@ test("a beard at the jaw's border goes on under the chin; a shadow as dark does 
   // A shadow at the border is kept to 0.7 of the skin tone (119) and fades to it.
   assert.ok(shadow.nearLuma > 110, `1 cm under a shadow: ${shadow.near}`);
   assert.ok(Math.abs(beard.farLuma - shadow.farLuma) < 3, `5 cm under: ${beard.far} against ${shadow.far}`);
+});
+
+test("a shaded border's darkness stays by the face: 3 cm beyond it the fill is nearly the skin tone", () => {
+  // The border in shade (luma 61, kept to 0.7 of the skin tone's 170 at it): skin turning away from the camera, not
+  // darker skin. Drifting to the tone over 2-9 cm, the fill read 124 here (now 153); the skin beside a face 10 L* darker.
+  const shadow = underTheJaw(() => [72, 60, 48]);
+  assert.ok(shadow.midLuma > 145, `3 cm under a shadow: ${shadow.midLuma.toFixed(1)}`);
 });
 
 test("hair hanging beside the jaw, the chin's middle clean, is no beard", () => {
