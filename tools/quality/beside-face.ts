@@ -5,6 +5,9 @@
  * 1-3.5 cm from the face's outline, between the eyes' and the mouth corners' heights (the ears are not skin).
  */
 import type { RgbaImage } from '../../src/geometry/render/image.ts';
+import type { AvatarModel } from '../../src/model/avatar.ts';
+import { buildTemplate } from '../../src/pipeline/head-template.ts';
+import { decodeImage } from '../decode-image.ts';
 import { median } from '../../src/geometry/texture/sample.ts';
 import { srgbToLab, deltaE, type Lab } from './skin-colour.ts';
 
@@ -58,4 +61,14 @@ export function besideFaceStep(atlas: RgbaImage, positions: Float32Array, uvs: F
   if (beside[0].length === 0) return undefined;
   const a = srgbToLab(cheek), b = srgbToLab(beside.map(median));
   return { difference: [b[0] - a[0], b[1] - a[1], b[2] - a[2]], deltaE: deltaE(a, b) };
+}
+
+/** The step on an avatar's head: its base colour texture, its fitted head and its template's skin and face outline. */
+export async function modelBesideFace(model: AvatarModel): Promise<BesideFaceStep | undefined> {
+  const head = model.meshes.find((m) => m.name === 'head');
+  const name = head && model.materials.find((m) => m.name === head.material)?.baseColorTexture;
+  const texture = model.textures.find((t) => t.name === name);
+  if (!head || !texture) return undefined;
+  const { regions, loops } = buildTemplate(model.template);
+  return besideFaceStep(await decodeImage(texture.data), head.geometry.positions, head.geometry.uvs, regions.skin, loops.faceOval);
 }

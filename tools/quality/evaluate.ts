@@ -15,8 +15,7 @@ import { normalisedLandmarkError } from './landmark-error.ts';
 import { faceDescriptor, descriptorDistance } from './identity.ts';
 import { renderedSkin, rgbOfHex, sideSkinHue, srgbToLab, samePersonDeltaE, betweenPersonSpread, type Lab, type SkinPair } from './skin-colour.ts';
 import { mouthShape, meshMouthShape } from './mouth-shape.ts';
-import { besideFaceStep } from './beside-face.ts';
-import { buildTemplate } from '../../src/pipeline/head-template.ts';
+import { modelBesideFace } from './beside-face.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
 import { modelItems, previewCamera, PREVIEW_SIZE } from '../../src/geometry/render/preview.ts';
@@ -249,17 +248,6 @@ export async function headSilhouetteOf(result: PhotoPipelineResult): Promise<num
   return labelsIoU(await headSilhouetteLabelsOf(result));
 }
 
-/** The head's albedo read beside the face against its cheeks (beside-face.ts). */
-async function besideFaceOf(result: PhotoPipelineResult) {
-  const head = result.model.meshes.find((m) => m.name === 'head');
-  const name = head && result.model.materials.find((m) => m.name === head.material)?.baseColorTexture;
-  const texture = result.model.textures.find((t) => t.name === name);
-  if (!head || !texture) return undefined;
-  const albedo = await decodeImage(texture.data);
-  const { regions, loops } = buildTemplate(result.model.template);
-  return besideFaceStep(albedo, head.geometry.positions, head.geometry.uvs, regions.skin, loops.faceOval);
-}
-
 export function headMeshReport(result: PhotoPipelineResult): { report: MeshCheckReport; valid: boolean } {
   const head = result.model.meshes.find((m) => m.name === 'head')!.geometry;
   // The neck cut is the head's one allowed opening: the longest boundary loop.
@@ -332,7 +320,7 @@ export async function evaluatePhotos(
       cheekBalance: skin?.cheekBalance,
       cheekChroma: skin?.cheekChroma,
       sideSkinHue: sideHue?.mean,
-      besideFace: (await besideFaceOf(result))?.difference,
+      besideFace: (await modelBesideFace(result.model))?.difference,
       photoSkinLab: photoSkin?.lab,
       irisLightness,
       scleraLightness,
