@@ -465,6 +465,13 @@ export function measureSkinTone(photo: RgbImage, points: [number, number][], rad
 
 /** A border sample's luminance is kept within these ratios of the skin tone's (shadow or hair must not spread). */
 const ANCHOR_LUMINANCE = [0.7, 1.1] as const;
+/**
+ * Where the fill faces sideways (its normal's z, the head's forward axis, from SIDEWAYS[1] down to SIDEWAYS[0]), a border
+ * sample's luminance is kept at least SIDEWAYS[2] of the skin tone's. The border's shade is the face turning away from
+ * the camera, not the skin's colour: held there, the head's sides showed a greyer halo round the face in every turned
+ * view (p13-a's cheek, p06-a's temple). The fill the front view sees keeps the floor above: lighter, it cost likeness.
+ */
+const SIDEWAYS = [0.2, 0.5, 0.9] as const;
 /** At this luminance ratio or below, a border sample's hue is not trusted at all; fully from ANCHOR_LUMINANCE[0]. */
 const SHADOW_HUE_RATIO = 0.35;
 
@@ -513,9 +520,10 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
     // Nor is a hue far from the skin's (a blush, an ear, a shadow's red under the side light's gain): one such border
     // sample spread over the unseen cheek behind it as a red blotch.
     const colour = nearSkinHue(c.map((x, i) => trust * x * k + (1 - trust) * skin[i] * kept), skin);
+    const sideways = colour.map((x) => (x * Math.max(SIDEWAYS[2], kept)) / kept);
     // The grain is measured only where a beard could be: below the mouth's corners and dark.
     const beard = positions[v * 3 + 1] < jawBelow ? hairLikeness(photo, x, y, r, ratio) : 0;
-    return [{ p: [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]], c: colour, neck: false, beard, seen: c }];
+    return [{ p: [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]], c: colour, sideways, neck: false, beard, seen: c }];
   });
   const beardColour = beardColourOf(anchors, skinLum);
   // Far from every anchor the colour drifts to a tone, weighted as the anchors are: the photo's neck
@@ -524,21 +532,22 @@ function fillColours(input: AlbedoInput, img: Float32Array, skin: Rgb, fixedOf: 
   const neck = neckAnchors(input, img, skin, r);
   const neckTone = neck.length > 0 ? ([0, 1, 2].map((c) => median(neck.map((a) => a.c[c]))) as Rgb) : skin;
   const faceAnchors = anchors.map((a) => ({ ...a, beard: beardColour ? a.beard : 0 }));
-  const all = [...faceAnchors, ...neck.map((a) => ({ ...a, neck: true, beard: 0 }))];
-  if (all.length === 0) all.push({ p: [0, 0, 0], c: [...skin], neck: false, beard: 0 });
-  // Packed for the loop over every vertex and anchor: position, colour, far tone and beard per anchor.
+  const all = [...faceAnchors, ...neck.map((a) => ({ ...a, sideways: a.c, neck: true, beard: 0 }))];
+  if (all.length === 0) all.push({ p: [0, 0, 0], c: [...skin], sideways: [...skin], neck: false, beard: 0 });
+  // Packed for the loop over every vertex and anchor: position, colours, far tone and beard per anchor.
   const count = all.length;
   const at = new Float64Array(3 * count), colour = new Float64Array(3 * count), tone = new Float64Array(3 * count);
-  const beard = new Float64Array(count);
+  const sideways = new Float64Array(3 * count), beard = new Float64Array(count);
   all.forEach((a, i) => {
     at.set(a.p, 3 * i);
     colour.set(a.c, 3 * i);
+    sideways.set(a.sideways, 3 * i);
     tone.set(a.neck ? neckTone : skin, 3 * i);
     beard[i] = a.beard;
   });
   const fixedColours = new Float64Array(3 * ((input.fixed?.length ?? 0) + 1));
   input.fixed?.forEach((f, i) => fixedColours.set(f.colour, 3 * (i + 1)));
-  const fill = interpolateAnchors(positions, fixedOf, fixedColours, { at, colour, tone, beard, beardColour }, input.hair);
+  const fill = interpolateAnchors(positions, input.normals, fixedOf, fixedColours, { at, colour, sideways, tone, beard, beardColour }, input.hair);
   const lipColour = input.lips?.colour;
   if (lipColour && Math.max(...lipColour) > 0) fillLips(fill, onLips, fixedOf, lipColour, photoGain);
   return fill;
@@ -577,19 +586,20 @@ function fillLips(fill: Float32Array, onLips: Uint8Array, fixedOf: Uint8Array, c
 const TO_TONE = [0.5, 4] as const;
 
 /**
- * Per vertex, the anchors' colours weighted by inverse squared distance squared, drifting to their far tones away from
- * the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices
+ * Per vertex, the anchors' colours weighted by inverse squared distance squared (their sideways colours where the
+ * vertex faces sideways: SIDEWAYS), drifting to their far tones away from the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices
  * with a fixed colour (`fixedOf`, index + 1 into `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
  * callback in it made per bake is compiled again on every avatar.
  */
 function interpolateAnchors(
   positions: Float32Array,
+  normals: Float32Array,
   fixedOf: Uint8Array,
   fixedColours: Float64Array,
-  anchors: { at: Float64Array; colour: Float64Array; tone: Float64Array; beard: Float64Array; beardColour: Rgb | undefined },
+  anchors: { at: Float64Array; colour: Float64Array; sideways: Float64Array; tone: Float64Array; beard: Float64Array; beardColour: Rgb | undefined },
   hair: AlbedoInput['hair'],
 ): Float32Array {
-  const { at, colour, tone, beard, beardColour } = anchors;
+  const { at, colour, sideways, tone, beard, beardColour } = anchors;
   const n = positions.length / 3;
   const out = new Float32Array(n * 3);
   for (let v = 0; v < n; v++) {
@@ -599,7 +609,7 @@ function interpolateAnchors(
     }
     const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
     let ws = 0, nearest = Infinity, bs = 0, nearestBeard = Infinity;
-    let acc0 = 0, acc1 = 0, acc2 = 0, far0 = 0, far1 = 0, far2 = 0;
+    let acc0 = 0, acc1 = 0, acc2 = 0, side0 = 0, side1 = 0, side2 = 0, far0 = 0, far1 = 0, far2 = 0;
     for (let i = 0, j = 0; i < at.length; i += 3, j++) {
       const dx = x - at[i], dy = y - at[i + 1], dz = z - at[i + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
@@ -609,6 +619,9 @@ function interpolateAnchors(
       acc0 += w * colour[i];
       acc1 += w * colour[i + 1];
       acc2 += w * colour[i + 2];
+      side0 += w * sideways[i];
+      side1 += w * sideways[i + 1];
+      side2 += w * sideways[i + 2];
       far0 += w * tone[i];
       far1 += w * tone[i + 1];
       far2 += w * tone[i + 2];
@@ -619,8 +632,10 @@ function interpolateAnchors(
     const toMedian = smoothstepBetween(TO_TONE[0], TO_TONE[1], Math.sqrt(nearest));
     const bearded = bs > 0 ? (bs / ws) * smoothstepBetween(BEARD.reach, BEARD.reachFull, Math.sqrt(nearestBeard)) : 0;
     const cover = hair ? hair.coverage[v] : 0;
+    const turned = 1 - smoothstepBetween(SIDEWAYS[0], SIDEWAYS[1], normals[v * 3 + 2]);
     for (let c = 0; c < 3; c++) {
-      const a = c === 0 ? acc0 : c === 1 ? acc1 : acc2, f = c === 0 ? far0 : c === 1 ? far1 : far2;
+      const near = c === 0 ? acc0 : c === 1 ? acc1 : acc2, side = c === 0 ? side0 : c === 1 ? side1 : side2;
+      const a = near * (1 - turned) + side * turned, f = c === 0 ? far0 : c === 1 ? far1 : far2;
       const skinColour = (a / ws) * (1 - toMedian) + (f / ws) * toMedian;
       const s = bearded > 0 ? skinColour * (1 - bearded) + beardColour![c] * bearded : skinColour;
       out[v * 3 + c] = cover > 0 ? s * (1 - cover) + hair!.colour[c] * cover : s;

@@ -212,8 +212,10 @@ test("the bust takes the photo's neck colour where the photo shows the neck, the
  * The face in the skin tone with its lower 2.6 cm (image rows 112-127) in `band`, and the mouth's corners at y -0.5
  * cm: the fill 1, 3 and 5 cm under the face (rgb and rec. 601 luma).
  */
-function underTheJaw(band: (x: number, y: number) => number[]) {
+function underTheJaw(band: (x: number, y: number) => number[], sideways = false) {
   const mesh = faceAndBustMesh();
+  // The skin under the face turned to face sideways (+x), as the head's sides beside the face do.
+  if (sideways) for (let v = 11 * mesh.cols; v < mesh.normals.length / 3; v++) mesh.normals.set([1, 0, 0], v * 3);
   const skin: [number, number, number] = [200, 160, 140];
   const data = new Uint8Array(260 * 260 * 3);
   for (let y = 0; y < 260; y++) for (let x = 0; x < 260; x++) data.set(y >= 112 && y < 128 ? band(x, y) : skin, (y * 260 + x) * 3);
@@ -252,6 +254,15 @@ test("a shaded border's darkness stays by the face: 3 cm beyond it the fill is n
   // darker skin. Drifting to the tone over 2-9 cm, the fill read 124 here (now 153); the skin beside a face 10 L* darker.
   const shadow = underTheJaw(() => [72, 60, 48]);
   assert.ok(shadow.midLuma > 145, `3 cm under a shadow: ${shadow.midLuma.toFixed(1)}`);
+});
+
+test("where the fill faces sideways, the border's shade is kept to a tenth (no greyer halo round the face)", () => {
+  const front = underTheJaw(() => [72, 60, 48]);
+  const sideways = underTheJaw(() => [72, 60, 48], true);
+  // The skin tone's luma is 170: facing the front the shade is kept to 0.7 of it (119), sideways to 0.9 (153); the
+  // fill, baked at a quarter size, blends both with the border's row, which faces the front (128 and 141 read).
+  assert.ok(front.nearLuma < 135, `1 cm under a shadow, facing the front: ${front.nearLuma.toFixed(1)}`);
+  assert.ok(sideways.nearLuma > front.nearLuma + 10, `1 cm under a shadow, facing sideways: ${sideways.nearLuma.toFixed(1)}, the front ${front.nearLuma.toFixed(1)}`);
 });
 
 test("hair hanging beside the jaw, the chin's middle clean, is no beard", () => {

@@ -68,7 +68,8 @@ test('every fitted head passes the mesh checks', () => {
 
 test('the skin filled in beside the face is about as light as the photo\'s cheeks (no mask\'s edge in a turned view)', () => {
   const done = report.photos.filter((p) => p.status === 'done');
-  for (const p of done) assert.ok(p.besideFace && p.besideFace[0] > -12, `${p.name}: ΔL* ${p.besideFace?.[0]}`);
-  // The fill held the border's shade over 2 cm: mean ΔL* -10.3, 15 photos under -8 (sixty-second session).
-  assert.ok(report.overall.meanBesideFaceLightness > -5, `mean ΔL* ${report.overall.meanBesideFaceLightness}`);
+  for (const p of done) assert.ok(p.besideFace && Math.abs(p.besideFace[0]) < 8, `${p.name}: ΔL* ${p.besideFace?.[0]}`);
+  // The fill held the border's shade over 2 cm: mean ΔL* -10.3, 15 photos under -8; drifting over 0.5-4 cm, -2.8 and
+  // the couple -8.6; with sideways floors too, 0.4, every photo within 5 (sixty-second session).
+  assert.ok(Math.abs(report.overall.meanBesideFaceLightness) < 3, `mean ΔL* ${report.overall.meanBesideFaceLightness}`);
 });
