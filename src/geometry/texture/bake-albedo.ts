@@ -587,8 +587,9 @@ const TO_TONE = [0.5, 4] as const;
 
 /**
  * Per vertex, the anchors' colours weighted by inverse squared distance squared (their sideways colours where the
- * vertex faces sideways: SIDEWAYS), drifting to their far tones away from the nearest, under the beard's colour near its anchors (see BEARD) and the hair's colour where it covers; vertices
- * with a fixed colour (`fixedOf`, index + 1 into `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
+ * vertex faces sideways: SIDEWAYS), drifting to their far tones away from the nearest, under the beard's colour near
+ * its anchors (see BEARD) and the hair's colour where it covers; vertices with a fixed colour (`fixedOf`, index + 1
+ * into `fixedColours`' triples) take it. The loop over every vertex and anchor, in a module function: a closure or
  * callback in it made per bake is compiled again on every avatar.
  */
 function interpolateAnchors(
