@@ -12,7 +12,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { PhotoPipeline, type PhotoPipelineResult } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
@@ -25,7 +24,7 @@ import type { RgbImage } from '../src/geometry/texture/rgb-image.ts';
 import type { AvatarModel } from '../src/model/avatar.ts';
 import { faceDescriptor, descriptorDistance } from '../tools/quality/identity.ts';
 import { renderWithPhotoCamera } from '../tools/quality/evaluate.ts';
-import { decodeMaterialTextures } from '../tools/decode-image.ts';
+import { decodeMaterialTextures, decodeRgb } from '../tools/decode-image.ts';
 
 const photos = process.argv.slice(2);
 if (photos.length === 0) {
@@ -40,17 +39,12 @@ const LIPS_GROW = 1.15;
 /** The iris disc put back is this much larger than the landmarks' iris radius: the photo's rim is blurred into the white. */
 const IRIS_GROW = 1.1;
 
-async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
-}
-
 /** The front preview as the pipeline draws it (output.ts startPreviews), of the model without the named mesh. */
 async function frontWithout(result: PhotoPipelineResult, mesh: string): Promise<RgbImage> {
   const model: AvatarModel = { ...result.model, meshes: result.model.meshes.filter((m) => m.name !== mesh) };
   const items = softItems(modelItems(model, await decodeMaterialTextures(model)));
   const image = renderMeshes(items, previewCamera(model), { width: PREVIEW_SIZE, height: PREVIEW_SIZE, supersample: 2, light: PHOTO_TEXTURE_LIGHT });
-  return jpegToRgb(await encodePreview(image, 'jpg'));
+  return decodeRgb(await encodePreview(image, 'jpg'));
 }
 
 /** Per photo pixel, 1 inside the given landmark loops, each grown by `grow` about its centre. */
@@ -93,7 +87,7 @@ for (const file of photos) {
   const photo = await faceDescriptor(result.analysis.image);
   const posed = await renderWithPhotoCamera(result, result.expression);
   const images: Record<Variant, () => Promise<RgbImage>> = {
-    preview: () => jpegToRgb(result.preview.jpg),
+    preview: () => decodeRgb(result.preview.jpg),
     'no lashes': () => frontWithout(result, 'eyelashes'),
     'no hair': () => frontWithout(result, 'hair'),
     'photo camera': () => renderWithPhotoCamera(result),

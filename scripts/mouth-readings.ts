@@ -14,7 +14,7 @@ import { createPipeline } from '../src/pipeline/index.ts';
 import { detectFaces } from '../src/pipeline/face/landmark-model.ts';
 import { previewCamera, PREVIEW_SIZE } from '../src/geometry/render/preview.ts';
 import { cameraFrame, projectPoint } from '../src/geometry/render/camera.ts';
-import { jpegToRgb } from '../tools/quality/evaluate.ts';
+import { decodeRgb } from '../tools/decode-image.ts';
 
 const READ = [61, 291, 13, 14, 0, 17, 78, 308];
 /** Both lip contours, as the detector numbers them. */
@@ -32,7 +32,7 @@ mkdirSync(dir, { recursive: true });
 const pipeline = await createPipeline();
 for (const file of photos) {
   const result = await pipeline.run({ inputType: 'photo', file: readFileSync(file), template: '2.0', features: ['basic', 'expressions', 'visemes'] }, () => {});
-  const preview = await jpegToRgb(result.preview.jpg);
+  const preview = await decodeRgb(result.preview.jpg);
   const faces = await detectFaces(preview.data, preview.width, preview.height);
   const name = path.basename(file, path.extname(file));
   if (faces.length === 0) {

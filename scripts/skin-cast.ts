@@ -17,7 +17,7 @@ import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { srgbToLinear, linearToSrgb, LINEAR_STEPS, luminance } from '../src/geometry/render/srgb.ts';
 import { estimatePersonMatte, type PersonMatte } from '../src/pipeline/face/person-matte.ts';
 import { renderedSkin, deltaE, type Lab } from '../tools/quality/skin-colour.ts';
-import { jpegToRgb } from '../tools/quality/evaluate.ts';
+import { decodeRgb } from '../tools/decode-image.ts';
 import type { Rgb } from '../src/geometry/texture/rgb-image.ts';
 
 /**
@@ -77,7 +77,7 @@ const pipeline = new PhotoPipeline(loadTemplateView);
 const skinOf = async (file: Buffer): Promise<Lab | undefined> => {
   try {
     const result = await pipeline.run({ inputType: 'photo', file, template: '2.0', features: ['basic'] }, () => {});
-    return (await renderedSkin(await jpegToRgb(result.preview.jpg)))?.lab;
+    return (await renderedSkin(await decodeRgb(result.preview.jpg)))?.lab;
   } catch (e) {
     if (!(e instanceof PipelineError)) throw e;
     console.error(`${e.message}: left out`);

@@ -4,11 +4,11 @@
  * 205, 425: a 5-texel median each, then the median of the four) against the median texel of the skin vertices
  * 1-3.5 cm from the face's outline, between the eyes' and the mouth corners' heights (the ears are not skin).
  */
-import type { RgbaImage } from '../../src/geometry/render/image.ts';
+import type { RgbImage } from '../../src/geometry/texture/rgb-image.ts';
 import type { AvatarModel } from '../../src/model/avatar.ts';
 import { buildTemplate } from '../../src/pipeline/head-template.ts';
-import { decodeImage } from '../decode-image.ts';
-import { median } from '../../src/geometry/texture/sample.ts';
+import { decodeRgb } from '../decode-image.ts';
+import { median, medianPatch } from '../../src/geometry/texture/sample.ts';
 import { srgbToLab, deltaE, type Lab } from './skin-colour.ts';
 
 const CHEEKS = [50, 280, 205, 425];
@@ -29,21 +29,15 @@ export interface BesideFaceStep {
  * The step for a head (positions in cm, uvs v up) with its atlas; `skin` the head's skin vertices (no face, no ears),
  * `faceOval` the face's outline. Undefined when no skin vertex lies in the band.
  */
-export function besideFaceStep(atlas: RgbaImage, positions: Float32Array, uvs: Float32Array, skin: readonly number[], faceOval: readonly number[]): BesideFaceStep | undefined {
-  const texel = (v: number, dx: number, dy: number) => {
-    const x = Math.min(atlas.width - 1, Math.max(0, Math.floor(uvs[2 * v] * atlas.width) + dx));
-    const y = Math.min(atlas.height - 1, Math.max(0, Math.floor((1 - uvs[2 * v + 1]) * atlas.height) + dy));
-    return (y * atlas.width + x) * 4;
-  };
+export function besideFaceStep(atlas: RgbImage, positions: Float32Array, uvs: Float32Array, skin: readonly number[], faceOval: readonly number[]): BesideFaceStep | undefined {
+  // The texel under a vertex's uv (v up), within the atlas.
+  const texel = (v: number) => [
+    Math.min(atlas.width - 1, Math.floor(uvs[2 * v] * atlas.width)),
+    Math.min(atlas.height - 1, Math.floor((1 - uvs[2 * v + 1]) * atlas.height)),
+  ];
   const cheeks = CHEEKS.map((v) => {
-    const channels: number[][] = [[], [], []];
-    for (let dy = -PATCH; dy <= PATCH; dy++) {
-      for (let dx = -PATCH; dx <= PATCH; dx++) {
-        const o = texel(v, dx, dy);
-        for (let c = 0; c < 3; c++) channels[c].push(atlas.rgba[o + c]);
-      }
-    }
-    return channels.map(median);
+    const [x, y] = texel(v);
+    return medianPatch(atlas, x, y, PATCH);
   });
   const cheek = [0, 1, 2].map((c) => median(cheeks.map((p) => p[c])));
   const height = (ids: number[]) => ids.reduce((s, v) => s + positions[3 * v + 1], 0) / ids.length;
@@ -55,8 +49,8 @@ export function besideFaceStep(atlas: RgbaImage, positions: Float32Array, uvs: F
     let d = Infinity;
     for (const o of faceOval) d = Math.min(d, Math.hypot(x - positions[3 * o], y - positions[3 * o + 1], z - positions[3 * o + 2]));
     if (d < BAND[0] || d > BAND[1]) continue;
-    const o = texel(v, 0, 0);
-    for (let c = 0; c < 3; c++) beside[c].push(atlas.rgba[o + c]);
+    const [tx, ty] = texel(v);
+    for (let c = 0; c < 3; c++) beside[c].push(atlas.data[(ty * atlas.width + tx) * 3 + c]);
   }
   if (beside[0].length === 0) return undefined;
   const a = srgbToLab(cheek), b = srgbToLab(beside.map(median));
@@ -70,5 +64,5 @@ export async function modelBesideFace(model: AvatarModel): Promise<BesideFaceSte
   const texture = model.textures.find((t) => t.name === name);
   if (!head || !texture) return undefined;
   const { regions, loops } = buildTemplate(model.template);
-  return besideFaceStep(await decodeImage(texture.data), head.geometry.positions, head.geometry.uvs, regions.skin, loops.faceOval);
+  return besideFaceStep(await decodeRgb(texture.data), head.geometry.positions, head.geometry.uvs, regions.skin, loops.faceOval);
 }

@@ -4,7 +4,6 @@
  * against the other photos, the mouth's gap and corner lift on the front preview (a neutral avatar's mouth is
  * closed and relaxed), and the mesh checks. Used by scripts/quality.ts and the pipeline tests.
  */
-import sharp from 'sharp';
 import type { PipelineInput } from '../../src/pipeline/types.ts';
 import type { Feature } from '../../src/model/product.ts';
 import { PipelineError } from '../../src/pipeline/errors.ts';
@@ -19,7 +18,7 @@ import { modelBesideFace } from './beside-face.ts';
 import { renderMeshes } from '../../src/geometry/render/rasterize.ts';
 import { posedModel } from '../posed-model.ts';
 import { modelItems, previewCamera, PREVIEW_SIZE } from '../../src/geometry/render/preview.ts';
-import { decodeImage, decodeMaterialTextures } from '../decode-image.ts';
+import { decodeImage, decodeMaterialTextures, decodeRgb } from '../decode-image.ts';
 import { photoRenderCamera } from '../../src/geometry/texture/photo-camera.ts';
 import { checkMesh, type MeshCheckReport } from '../../src/geometry/mesh/checks.ts';
 import { boundaryLoops } from '../../src/geometry/mesh/adjacency.ts';
@@ -155,11 +154,6 @@ export interface QualityReport {
 export const GOALS = { landmarkError: 0.04, identityDistance: 0.5, meanHeadSilhouette: 0.9, minHeadSilhouette: 0.8, skinDeltaE: 6, mouthGap: 0.03, mouthLift: 0.03 };
 export const RENDER_BACKGROUND: [number, number, number, number] = [128, 128, 128, 255];
 
-export async function jpegToRgb(bytes: Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
-}
-
 /** The avatar drawn with the photo's camera at the analysed photo's size, lit like the preview (RGBA, straight alpha, on `background`). */
 async function photoCameraRender(result: PhotoPipelineResult, weights: Record<string, number>, background?: [number, number, number, number]): Promise<RgbaImage> {
   const { width, height } = result.analysis.image;
@@ -276,7 +270,7 @@ export async function evaluatePhotos(
     } catch (e) {
       if (!(e instanceof PipelineError)) throw e;
       photos.push({ name: c.name, person: c.person, status: 'refused', code: e.code, message: e.message });
-      photoDescriptors.set(c.name, await faceDescriptor(await jpegToRgb(c.bytes)));
+      photoDescriptors.set(c.name, await faceDescriptor(await decodeRgb(c.bytes)));
       continue;
     }
     const totalMs = performance.now() - t0;
@@ -284,7 +278,7 @@ export async function evaluatePhotos(
     const landmarkError = await landmarkErrorOf(result);
     const posedLandmarkError = await landmarkErrorOf(result, result.expression);
     const photoDesc = await faceDescriptor(result.analysis.image);
-    const preview = await jpegToRgb(result.preview.jpg);
+    const preview = await decodeRgb(result.preview.jpg);
     const renderDesc = await faceDescriptor(preview);
     const previewLandmarks = await detectLandmarks(preview);
     const mouth = previewLandmarks ? mouthShape(previewLandmarks) : { gap: NaN, lift: NaN };

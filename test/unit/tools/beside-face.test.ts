@@ -26,9 +26,9 @@ function head(skinAt: [number, number][]) {
 }
 
 function atlas(face: number[], beside: number[]) {
-  const size = 64, rgba = new Uint8Array(size * size * 4);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) rgba.set([...(x < size / 2 ? face : beside), 255], (y * size + x) * 4);
-  return { width: size, height: size, rgba };
+  const size = 64, data = new Uint8Array(size * size * 3);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) data.set(x < size / 2 ? face : beside, (y * size + x) * 3);
+  return { width: size, height: size, data };
 }
 
 test('the skin beside the face reads as the cheeks when the albedo is one colour', () => {
