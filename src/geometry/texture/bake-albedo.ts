@@ -669,8 +669,35 @@ function nearSkinHue(c: number[], skin: Rgb): number[] {
   return [r * sum, g * sum, (1 - r - g) * sum];
 }
 
+/**
+ * A neck sample is kept when its luminance lies within these ratios of the median of its neighbours' (the other
+ * samples within `cm`, at least `least` of them). The neck's skin changes slowly; a sample off its neighbours by more
+ * (a collar's dark check, a necklace, a pendant's shadow) became a grey spot on the throat (p09-a, 0.79 of its
+ * neighbours; the test photos' skin samples lie within 0.86-1.10).
+ */
+const NECK_NEIGHBOURS = { cm: 2.5, least: 3, darkest: 0.85, brightest: 1 / 0.85 };
+
 /** Fill anchors at the neck vertices the photo shows as skin, with the photo's colour there. */
 function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: number): { p: number[]; c: number[] }[] {
+  return agreeingWithNeighbours(neckSamples(input, img, skin, radius));
+}
+
+/** The samples whose luminance agrees with their neighbours' (NECK_NEIGHBOURS). */
+export function agreeingWithNeighbours<T extends { p: number[]; c: number[] }>(samples: T[]): T[] {
+  const luma = samples.map((s) => rec601Luma(s.c));
+  return samples.filter((s, i) => {
+    const near: number[] = [];
+    samples.forEach((o, j) => {
+      if (j !== i && Math.hypot(o.p[0] - s.p[0], o.p[1] - s.p[1], o.p[2] - s.p[2]) < NECK_NEIGHBOURS.cm) near.push(luma[j]);
+    });
+    if (near.length < NECK_NEIGHBOURS.least) return true;
+    const ratio = luma[i] / Math.max(1, median(near));
+    return ratio >= NECK_NEIGHBOURS.darkest && ratio <= NECK_NEIGHBOURS.brightest;
+  });
+}
+
+/** The neck vertices the photo shows as skin, with the photo's colour there. */
+function neckSamples(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: number): { p: number[]; c: number[] }[] {
   const facing = facingCamera(input.camera, input.normals);
   const lum = rec601Luma(skin);
   const { width, height } = input.photo;

@@ -208,6 +208,30 @@ test("the bust takes the photo's neck colour where the photo shows the neck, the
   assert.ok(seen[0] < 190 && seen[0] >= 178, `neck seen: near its colour (180, 140, 120), ${seen}`);
 });
 
+test("a neck sample much darker than the samples round it (a collar's check, a pendant) leaves no spot on the throat", () => {
+  const mesh = faceAndBustMesh();
+  const skin: [number, number, number] = [200, 160, 140], neckColour = [180, 140, 120];
+  // The neck's skin hue, 0.82 as light as the neck round it: skin enough by its hue and luminance alone.
+  const spot = neckColour.map((c) => Math.round(c * 0.82));
+  const data = new Uint8Array(260 * 260 * 3);
+  for (let y = 0; y < 260; y++) {
+    for (let x = 0; x < 260; x++) data.set(Math.abs(x - 130) <= 3 && Math.abs(y - 140) <= 3 ? spot : y > 128 ? neckColour : skin, (y * 260 + x) * 3);
+  }
+  const neck = [12, 13, 14].flatMap((j) => [3, 4, 5, 6, 7].map((i) => j * mesh.cols + i));
+  // A 256 px atlas: the fill is baked at a quarter of it, 2 cm a texel at 64.
+  const size = 256;
+  const res = bakeAlbedo({ ...mesh, size, photo: { width: 260, height: 260, data }, skin, neck });
+  const luma = (c: number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+  // The atlas's rows from the face's top edge (30 cm in all); the spot's vertex lies 13 cm down, 3 cm under the face,
+  // in the middle; 1.5 cm to its right is the neck.
+  const texel = (down: number, across: number) => {
+    const o = (Math.floor((down / 30) * size) * size + Math.floor(((across + 5) / 10) * size)) * 4;
+    return luma(Array.from(res.rgba.subarray(o, o + 3)));
+  };
+  const [at, beside] = [texel(13, 0), texel(13, 1.5)];
+  assert.ok(at > 0.95 * beside, `the throat ${at.toFixed(1)} against the neck beside it ${beside.toFixed(1)}`);
+});
+
 /**
  * The face in the skin tone with its lower 2.6 cm (image rows 112-127) in `band`, and the mouth's corners at y -0.5
  * cm: the fill 1, 3 and 5 cm under the face (rgb and rec. 601 luma).
