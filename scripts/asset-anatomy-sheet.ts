@@ -8,7 +8,8 @@
  * docs/hair-pose.png: hanging hair with the neck tilted back or turned and the head rolled; with --beard
  * docs/beard.png: front, three-quarter and side of bearded avatars; with --skin docs/skin-grain.png: the skin beside
  * the face from three-quarter, the side and the ear close; with --nape docs/nape.png: the head and the neck
- * down to the shoulders from the front, the side, three-quarter behind and behind; with --package-views
+ * down to the shoulders from the front, the side, three-quarter behind and behind; with --face docs/skin-mirror.png: the
+ * face close from the front and three-quarter on either side; with --package-views
  * docs/package-views.png: the packages' own three-quarter and side views, as the pipeline draws them with every map,
  * which Blender's FBX import leaves the occlusion map out of), made by the code at `--before` (a checkout of an earlier commit, with
  * node_modules) and by this checkout.
@@ -52,6 +53,8 @@ const KINDS: Record<string, SheetKind> = {
   '--beard': { mode: 'beard', views: ['beard-front', 'beard-three-quarter', 'beard-side'], name: 'beard', title: (l) => `A beard beyond the face oval, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The skin beside the face, where the photo gives no colour: three-quarter, side and the ear close. */
   '--skin': { views: ['three-quarter', 'side', 'ear'], name: 'skin-grain', title: (l) => `The skin beside the face, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
+  /** The face close from the front and three-quarter on either side: a turned photo's far side. */
+  '--face': { mode: 'face', views: ['face-front', 'face-right', 'face-left'], name: 'skin-mirror', title: (l) => `The face from the front and either side, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The occiput, the nape and the neck's foot on the shoulders: front, side, three-quarter from behind and behind. */
   '--nape': { mode: 'nape', views: ['nape-front', 'nape-side', 'nape-back-three-quarter', 'nape-back'], name: 'nape', title: (l) => `The head and the neck down to the shoulders, Blender (Cycles) from the FBX: ${l}`, features: ['basic'] },
   /** The packages' own views (preview_three_quarter.png, preview_side.png), drawn by the pipeline with every map. */

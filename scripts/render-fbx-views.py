@@ -12,7 +12,9 @@ with `neck` instead -neck-back.png (the neck bone tilted back 30 degrees: the na
 -pose-back.png (the neck tilted back 30 degrees), -pose-turn.png (the neck turned 40) and -pose-roll.png (the head
 rolled 30), the hair and the shoulders from behind; with `beard` instead -beard-front.png, -beard-three-quarter.png and
 -beard-side.png, the face from a little below, the chin and the jaw in the middle; with `nape` instead -nape-front.png,
--nape-side.png, -nape-back-three-quarter.png and -nape-back.png, the head and the neck down to the shoulders. The avatar's frame is Y up, face along +Z; Blender's importer turns it
+-nape-side.png, -nape-back-three-quarter.png and -nape-back.png, the head and the neck down to the shoulders; with `face`
+instead -face-front.png, -face-right.png and -face-left.png, the face close from the front and from three-quarter on
+each side (a turned photo's far side is one of them). The avatar's frame is Y up, face along +Z; Blender's importer turns it
 Z up, face along -Y. Sizes come from the eyeballs (interpupillary distance 6.3 cm in the template).
 """
 import math
@@ -32,6 +34,7 @@ jaw = 'jaw' in argv[3:]
 neck = 'neck' in argv[3:]
 beard = 'beard' in argv[3:]
 nape = 'nape' in argv[3:]
+face = 'face' in argv[3:]
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.fbx(filepath=fbx)
@@ -195,6 +198,14 @@ if beard:
     centre = eyes + Vector((0, 2 * unit, -7 * unit))
     for name, direction in (('front', (0, -1, -0.2)), ('three-quarter', (0.7, -0.7, -0.2)), ('side', (1, 0, -0.15))):
         shoot(f'beard-{name}', direction, centre, 22 * unit)
+    sys.exit(0)
+
+if face:
+    # The face close, from the front and from three-quarter on either side: a turned photo shows one side less.
+    # A little behind the eyes (Blender's +Y is the back), so that the turned views take in the cheek out to the ear.
+    centre = (eye_left + eye_right) / 2 + Vector((0, 3 * unit, -3 * unit))
+    for name, direction in (('front', (0, -1, 0.05)), ('right', (-0.7, -0.7, 0.05)), ('left', (0.7, -0.7, 0.05))):
+        shoot(f'face-{name}', direction, centre, 28 * unit)
     sys.exit(0)
 
 if nape:

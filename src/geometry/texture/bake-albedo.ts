@@ -18,6 +18,8 @@ import { pushPullFill, TexelSource } from './transfer-fill.ts';
 import { smoothstepBetween } from '../mesh/smoothstep.ts';
 import { keepsShine } from './photo-features.ts';
 import { hairLikeness, hairPatchRadius } from './facial-hair.ts';
+import { mirrorPartners } from './mirror-partners.ts';
+import { faceFrame } from './side-light.ts';
 
 export interface AlbedoInput {
   size: number;
@@ -118,6 +120,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const fixedOf = fixedColourOf(n, input.fixed ?? []);
   const onLips = lipVertices(input, img, frontMost);
   const { weight, fromAround } = photoWeights(input, img, facing, fixedOf, onLips, oval, feather, frontMost);
+  const mirror = anyPositive(fromAround) ? mirrorAttributes(input, weight, fromAround) : undefined;
   const fill = fillColours(input, img, skin, fixedOf, onLips);
   const gain = input.photoGain;
 
@@ -133,7 +136,7 @@ export function bakeAlbedo(input: AlbedoInput): AlbedoResult {
   const { indices, uvs } = input;
   const faceTriangles = trianglesTouched(indices, weight, fromAround);
   const sampler: PhotoSource = { photo, matte, convert: !!gain || !!skinLum, skinLum: skinLum || 0, features: highlights?.features, px };
-  const under = anyPositive(fromAround) ? skinAround(layoutRaster(uvs, indices, size / AROUND_REDUCTION), faceTriangles, attrs, sampler) : undefined;
+  const under = mirror && skinAround(layoutRaster(uvs, indices, size / AROUND_REDUCTION), faceTriangles, attrs, mirror, sampler);
   // Hair hanging over the face's border stays in the texture: removing it made renders less like the person
   // (tried: a colour test in a band along the border, identity distance +0.04; the observed hair region cut out of
   // the matte, grown by a matte cell: p04-a's dark temple streak went, but its cells left square seams between
@@ -218,6 +221,41 @@ function vertexAttributes(img: Float32Array, weight: Float32Array, gain: Float32
     for (let c = 0; c < 3; c++) attrs[v * 7 + 3 + c] = gain ? gain[v * 3 + c] : 1;
     attrs[v * 7 + 6] = fromAround[v];
   }
+  return attrs;
+}
+
+/** How far (cm) a mirror partner may lie from a vertex's mirror image (the face is not quite symmetric). */
+const MIRROR_REACH = 0.6;
+
+/**
+ * Per vertex, the 7 attributes of its mirror image across the face's symmetry plane (vertexAttributes' layout): where
+ * the photo shows it (the mirror image projected), the photo weight of its mirror partner and the partner's gains.
+ * Where the photo shows a vertex poorly (the far side of a turned face, a cheek behind the nose), its mirror partner
+ * on the other side is often in plain view, and its skin is the nearer likeness than the skin around (skinAround).
+ */
+function mirrorAttributes(input: AlbedoInput, weight: Float32Array, fromAround: Float32Array): Float32Array {
+  const { positions, photoGain } = input;
+  const n = weight.length;
+  const listed: number[] = [];
+  const candidates: number[] = [];
+  for (let v = 0; v < n; v++) {
+    if (weight[v] > 0 || fromAround[v] > 0) listed.push(v);
+    if (weight[v] >= 0.5) candidates.push(v);
+  }
+  const plane = faceFrame(positions, input.faceOval).centre[0];
+  const partners = mirrorPartners(positions, listed, candidates, plane, MIRROR_REACH);
+  const mirrored = new Float32Array(listed.length * 3);
+  listed.forEach((v, i) => mirrored.set([2 * plane - positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]], i * 3));
+  const img = projectPoints(input.camera, mirrored);
+  const attrs = new Float32Array(n * 7);
+  listed.forEach((v, i) => {
+    const u = partners[i];
+    if (u < 0) return;
+    attrs[v * 7] = img[i * 2];
+    attrs[v * 7 + 1] = img[i * 2 + 1];
+    attrs[v * 7 + 2] = weight[u];
+    for (let c = 0; c < 3; c++) attrs[v * 7 + 3 + c] = photoGain ? photoGain[u * 3 + c] : 1;
+  });
   return attrs;
 }
 
@@ -328,18 +366,21 @@ function photoColour(s: PhotoSource, t: Float32Array): number {
 
 /**
  * The photo's skin continued on a coarse atlas grid (`size` texels a side), for texels under a hair mesh or unseen:
- * texels the photo gives mostly (weight at least a half) keep its colour, all others take a push-pull continuation of them.
+ * texels the photo gives mostly (weight at least a half) keep its colour, then those whose mirror image it gives
+ * mostly (`mirror`, mirrorAttributes) take that, and all others take a push-pull continuation of them.
  */
-function skinAround(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, sampler: PhotoSource): Uint8Array {
+function skinAround(raster: UvRaster, triangles: Uint32Array, attrs: Float32Array, mirror: Float32Array, sampler: PhotoSource): Uint8Array {
   const { px } = sampler;
   const { size } = raster;
   const rgba = new Uint8Array(size * size * 4);
   const source = new Uint8Array(size * size);
-  raster.visit(attrs, 7, (texel, t) => {
-    if (t[2] < 0.5 || photoColour(sampler, t) < 0.5) return;
-    for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = px[c];
-    source[texel] = TexelSource.scan;
-  }, triangles);
+  for (const layer of [attrs, mirror]) {
+    raster.visit(layer, 7, (texel, t) => {
+      if (source[texel] === TexelSource.scan || t[2] < 0.5 || photoColour(sampler, t) < 0.5) return;
+      for (let c = 0; c < 3; c++) rgba[texel * 4 + c] = px[c];
+      source[texel] = TexelSource.scan;
+    }, triangles);
+  }
   // Every other texel is filled: a fine texel from around samples its coarse neighbours bilinearly.
   for (let i = 0; i < source.length; i++) if (source[i] !== TexelSource.scan) source[i] = TexelSource.fill;
   pushPullFill(rgba, source, size);

@@ -343,6 +343,18 @@ test('skin the camera did not see (behind the nose) continues the photo skin aro
   assert.ok(r > 150 && g < 110 && b < 110, `unseen ${[r, g, b]}: the red skin around it`);
 });
 
+test("skin the camera did not see takes its mirror partner's photo colour where the photo shows the partner", () => {
+  const p = plane();
+  const visible = Uint8Array.from({ length: p.n * p.n }, (_, v) => (overPatch(p, v) ? 0 : 1));
+  // The patch's mirror image across the face's middle (image x 120-145, plane x 0.8-3.6) is another skin's colour.
+  const photo = skinPhoto();
+  for (let y = 85; y < 115; y++) for (let x = 120; x < 145; x++) photo.data.set([220, 140, 60], (y * 200 + x) * 3);
+  const res = bakeAlbedo({ size: 64, ...p, photo, camera, faceOval: p.oval, skin: [200, 160, 140], visible });
+  const [r, g, b] = patchMiddle(res.rgba);
+  // (Before, the red skin around it: 200, 60, 50.)
+  assert.ok(r > 180 && g > 100 && b < 90, `unseen ${[r, g, b]}: nearer its mirror partner's (220, 140, 60)`);
+});
+
 test("the lips' unseen inner rim takes the lips' colour in shade, not the skin around nor the skin fill", () => {
   const p = plane();
   // Skin everywhere; the lips' outer contour a rectangle of grid vertices around the patch (columns 3-8, rows 7-13).
