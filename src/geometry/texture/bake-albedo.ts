@@ -724,7 +724,7 @@ function neckAnchors(input: AlbedoInput, img: Float32Array, skin: Rgb, radius: n
 }
 
 /** The samples whose luminance agrees with their neighbours' (NECK_NEIGHBOURS). */
-export function agreeingWithNeighbours<T extends { p: number[]; c: number[] }>(samples: T[]): T[] {
+function agreeingWithNeighbours<T extends { p: number[]; c: number[] }>(samples: T[]): T[] {
   const luma = samples.map((s) => rec601Luma(s.c));
   return samples.filter((s, i) => {
     const near: number[] = [];
