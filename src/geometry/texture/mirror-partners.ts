@@ -1,7 +1,9 @@
 /**
  * Mirror partners across a face's symmetry plane: for a vertex on one side, the vertex nearest its mirror image on the
  * other. A face is close to symmetric, so a partner the photo shows well stands in for a vertex it shows poorly (the
- * far side of a turned face).
+ * far side of a turned face). The landmarks' partners on the canonical face (`mirrorPartners` in
+ * src/pipeline/face/mirror-reading.ts) are fixed per template and taken all round; these are per avatar, among the
+ * vertices the photo shows well, and none beyond a reach.
  */
 
 /**
