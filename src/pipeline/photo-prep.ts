@@ -10,9 +10,9 @@ import { measureSkinTone } from '../geometry/texture/bake-albedo.ts';
 import { whiteBalance, balanceIris, type WhiteBalance } from '../geometry/texture/white-balance.ts';
 import { synthesiseLips } from '../geometry/texture/lip-colour.ts';
 import { fillCornerCreases } from '../geometry/texture/corner-crease.ts';
-import { bakeEyeTexture, SCLERA, type Rgb } from '../geometry/texture/bake-parts.ts';
+import { bakeEyeTexture, HIDDEN_IRIS, SCLERA, type Rgb } from '../geometry/texture/bake-parts.ts';
 import { featureMask, measureIris, measureSclera, measureTeeth } from './face/face-regions.ts';
-import { detectGlasses, glassesFrameMask, fillMasked } from './face/glasses.ts';
+import { detectGlasses, glassesFrameMask, fillMasked, opaqueLenses, withoutOpaqueLenses } from './face/glasses.ts';
 import { innerMatte, type PersonMatte } from './face/person-matte.ts';
 import { observeHair } from './hair/observe.ts';
 import type { HairObservation } from './hair/observation.ts';
@@ -72,9 +72,13 @@ export function observePhotoHair(input: PhotoPrepInput): HairObservation {
 /** `tpl` gives the lips' contours and the iris's place in the eye texture. */
 export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'>, input: PhotoPrepInput): PhotoTexturePrep {
   const lm = input.landmarks;
-  const glasses = detectGlasses(input.image, lm).present;
+  // Behind opaque lenses the photo shows nothing of the eyes: the lenses are filled as the frame is, and the iris is
+  // HIDDEN_IRIS.
+  const lenses = opaqueLenses(input.image, lm);
+  const frame = detectGlasses(input.image, lm).present;
+  const glasses = lenses || frame;
   // The frame comes out of the photo before anything is sampled from it (skin tone, light, albedo).
-  const photo = glasses ? fillMasked(input.image, glassesFrameMask(input.image, lm)) : input.image;
+  const photo = lenses ? withoutOpaqueLenses(input.image, lm, frame) : frame ? fillMasked(input.image, glassesFrameMask(input.image, lm)) : input.image;
   const features = featureMask(lm, photo.width, photo.height);
   const photoSkin = measureSkinTone(
     photo,
@@ -88,7 +92,7 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   const balance = whiteBalance(photoSkin, sclera, measureTeeth(photo, innerLips));
   const person = innerMatte(input.matte);
   const lips = synthesiseLips(photo, contour(tpl.source.loops.lipsOuter), innerLips);
-  const iris = balanceIris(measureIris(photo, lm), balance.gains, photoSkin, sclera, SCLERA);
+  const iris = lenses ? HIDDEN_IRIS : balanceIris(measureIris(photo, lm), balance.gains, photoSkin, sclera, SCLERA);
   const eye = bakeEyeTexture(EYE_TEXTURE_SIZE, tpl.irisUv, iris);
   const corners = MOUTH_CORNERS.map((c) => {
     const [outer, inner] = contour([c.outer, c.inner]);
@@ -97,3 +101,4 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   const lipsPhoto = fillCornerCreases(lips.photo, corners, contour(tpl.source.loops.lipsOuter)).photo;
   return { glasses, photo, lipsPhoto, lipColour: lips.colour, lipPixels: lips.pixels, features, photoSkin, balance, person, iris, eye };
 }
+

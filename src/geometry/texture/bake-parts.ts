@@ -29,6 +29,8 @@ const PUPIL_RATIO = 0.38;
  * but against the lids the landmark detector then read p06-a's eyeSquintRight and mouthLeft under their bars.
  */
 export const SCLERA: Rgb = [212, 209, 203];
+/** The iris where the photo does not show it (the eyes behind opaque lenses): a mid brown, the commonest iris colour. */
+export const HIDDEN_IRIS: Rgb = [92, 64, 44];
 
 /**
  * How much of its texture's colour (sRGB) an iris shows lit as the preview lights the face: recessed in the socket,

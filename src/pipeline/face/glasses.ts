@@ -7,7 +7,7 @@
 import type { RgbImage } from '../../geometry/texture/rgb-image.ts';
 import { pushPullFill, TexelSource } from '../../geometry/texture/transfer-fill.ts';
 import { rankFilter } from './rank-filter.ts';
-import { EYE_CONTOURS, BROWS, landmarkPoint, fillPolygon, scaleAboutCentroid, type Point } from './face-regions.ts';
+import { EYE_CONTOURS, BROWS, landmarkPoint, fillPolygon, polygonRuns, scaleAboutCentroid, type Point } from './face-regions.ts';
 import { rec601Luma } from '../../geometry/render/srgb.ts';
 
 export interface GlassesFinding {
@@ -85,6 +85,143 @@ export function detectGlasses(img: RgbImage, lm: ArrayLike<number>): GlassesFind
   }) as [number, number];
   const places = [bridge, ...under].filter((c) => c > LINE_CONTRAST).length;
   return { present: places >= 2, evidence: { bridge, under } };
+}
+
+/**
+ * Lenses the eyes cannot be seen through (sunglasses): round each eye, over a lens's reach (OPAQUE_REACH), the median
+ * luminance is under this share of the skin's. Bare eyes are mostly lids and skin there: 0.37-0.99 of the skin on the
+ * test photos (p08-a's, behind clear glasses in a dark frame, 0.37; p11-a's shaded far eye 0.39), most 0.6-0.9. Dark
+ * lenses drawn over the same photos (a gradient, a reflection, a frame; `glasses.test.ts`) read 0.14-0.24. A lighter tint
+ * is not found, and its eyes are taken as the photo shows them.
+ */
+const OPAQUE_LENS = 0.3;
+/** Where the skin's luminance is read for the lenses: the cheeks below them and the forehead's middle, which no lens covers. */
+const LENS_SKIN = [205, 425, 151];
+/** A pixel of an opaque lens or its frame is darker than this share of the skin's luminance. */
+const LENS_DARK = 0.6;
+/** How far an opaque lens reaches round its eye's centre (an ellipse), in eye widths along and across the eye. */
+const OPAQUE_REACH = [0.95, 0.7] as const;
+/** Pale islands inside a lens (its reflections) smaller than this many eye widths squared are the lens's too. */
+const REFLECTION = 0.6;
+
+/** Whether both eyes are behind opaque lenses (OPAQUE_LENS): then nothing of the eyes can be taken from the photo. */
+export function opaqueLenses(img: RgbImage, lm: ArrayLike<number>): boolean {
+  const skin = skinLuminance(img, lm);
+  return EYE_CORNERS.every(([a, b]) => {
+    const runs = polygonRuns(img.width, img.height, lensEllipse(landmarkPoint(lm, a), landmarkPoint(lm, b), 1));
+    // The median by a histogram of whole luminance levels: some 7,000 pixels a lens at the analysis size.
+    const histogram = new Uint32Array(256);
+    let count = 0;
+    for (let r = 0; r < runs.length; r += 3) {
+      for (let x = runs[r + 1]; x <= runs[r + 2]; x++, count++) histogram[Math.round(rec601Luma(img.data, (runs[r] * img.width + x) * 3))]++;
+    }
+    if (count < 8) return false;
+    let level = 0;
+    for (let below = histogram[0]; below <= count / 2; below += histogram[++level]);
+    return level < OPAQUE_LENS * skin;
+  });
+}
+
+/**
+ * Per pixel, 1 on opaque lenses and their frame: the pixels darker than LENS_DARK of the skin round each eye (its
+ * lens's reach) and those joined to them within LENS_SPREAD times that reach and across the bridge (a large lens or one
+ * the landmarks put off the eye), the brows' hair kept; with the reflections they ring, grown by a few pixels over the
+ * lenses' soft edge.
+ */
+export function opaqueLensMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
+  const { width, height } = img;
+  const skin = skinLuminance(img, lm), dark = LENS_DARK * skin, deepest = OPAQUE_LENS * skin;
+  const corners = EYE_CORNERS.map(([a, b]) => [landmarkPoint(lm, a), landmarkPoint(lm, b)] as const);
+  const seeds = lensZone(width, height, corners.map(([o, i]) => lensEllipse(o, i, 1)));
+  const reach = lensZone(width, height, corners.map(([o, i]) => lensEllipse(o, i, LENS_SPREAD)));
+  const brows = new Uint8Array(width * height);
+  for (const brow of BROWS) fillPolygon(brows, width, height, brow.map((i) => landmarkPoint(lm, i)));
+  // A brow's outline can reach into a lens (the landmarks set it on the lens's dark top): there only as dark as a lens
+  // (OPAQUE_LENS) is lens, the rest the brow's hair; inside the lens's own reach the dark is the lens's.
+  const lens = (i: number) => reach[i] === 1 && rec601Luma(img.data, i * 3) < (seeds[i] === 1 || !brows[i] ? dark : deepest);
+  const mask = new Uint8Array(width * height);
+  const queue: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (seeds[i] && lens(i)) (mask[i] = 1), queue.push(i);
+  for (let k = 0; k < queue.length; k++) {
+    const i = queue[k], x = i % width;
+    for (const q of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+      if (q < 0 || q >= mask.length || mask[q] || !lens(q)) continue;
+      mask[q] = 1;
+      queue.push(q);
+    }
+  }
+  const unit = eyeUnit(lm);
+  fillSmallIslands(mask, width, boxOf(reach, width), (unit * REFLECTION) ** 2);
+  const grown = rankFilter(mask, width, height, Math.max(1, Math.round(unit * LENS_RIM)), 'max');
+  return Uint8Array.from(grown, (g, i) => (g > 0 && (seeds[i] === 1 || !brows[i] || mask[i] === 1) ? 1 : 0));
+}
+
+/**
+ * The photo with its opaque lenses (and the frame's other lines where `frame` was found: detectGlasses) filled from the
+ * skin around them: the brows' hair and what is as dark as a lens round them do not colour it (filled from all around,
+ * the eyes' place came out a grey band between the brows' dark and the cheeks).
+ */
+export function withoutOpaqueLenses(img: RgbImage, lm: ArrayLike<number>, frame: boolean): RgbImage {
+  const { width, height } = img;
+  const mask = opaqueLensMask(img, lm);
+  if (frame) glassesFrameMask(img, lm).forEach((v, i) => (mask[i] |= v));
+  const dark = LENS_DARK * skinLuminance(img, lm);
+  const notSkin = new Uint8Array(width * height);
+  for (const brow of BROWS) fillPolygon(notSkin, width, height, scaleAboutCentroid(brow.map((i) => landmarkPoint(lm, i)), BROW_SPREAD));
+  for (let i = 0; i < notSkin.length; i++) if (rec601Luma(img.data, i * 3) < dark) notSkin[i] = 1;
+  return fillMasked(img, mask, notSkin);
+}
+
+/** A brow's landmark outline, scaled about its middle by this, holds its hair's soft edge. */
+const BROW_SPREAD = 1.3;
+
+/**
+ * The lens mask is grown by this many eye widths: a lens's edge and its frame's rim shade into the skin over some
+ * pixels, and left in they greyed the fill (at 0.06, as the frame's mask is grown, a grey band round each eye).
+ */
+const LENS_RIM = 0.12;
+
+/** How much further than a lens's reach round its eye (OPAQUE_REACH) dark pixels joined to it are taken as the lens's. */
+const LENS_SPREAD = 1.6;
+
+/** Per pixel, 1 inside the two lens outlines (subject's right eye first) and the band between them across the bridge. */
+function lensZone(width: number, height: number, outlines: Point[][]): Uint8Array {
+  const zone = new Uint8Array(width * height);
+  for (const e of outlines) fillPolygon(zone, width, height, e);
+  const [r, l] = outlines;
+  const q = LENS_OUTLINE_POINTS / 4;
+  fillPolygon(zone, width, height, [r[q], l[q], l[3 * q], r[3 * q]]);
+  return zone;
+}
+
+/** The median luminance of the skin at LENS_SKIN, over squares an eighth of an eye wide. */
+function skinLuminance(img: RgbImage, lm: ArrayLike<number>): number {
+  const r = Math.max(1, Math.round(eyeUnit(lm) * 0.12));
+  const lum: number[] = [];
+  for (const i of LENS_SKIN) {
+    const [x, y] = landmarkPoint(lm, i);
+    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) lum.push(luminanceAt(img, x + dx, y + dy));
+  }
+  lum.sort((a, b) => a - b);
+  return lum[lum.length >> 1];
+}
+
+/** The mean of the two eyes' widths (corner to corner), pixels. */
+function eyeUnit(lm: ArrayLike<number>): number {
+  const p = (i: number) => landmarkPoint(lm, i);
+  return EYE_CORNERS.reduce((sum, [a, b]) => sum + Math.hypot(p(a)[0] - p(b)[0], p(a)[1] - p(b)[1]), 0) / EYE_CORNERS.length;
+}
+
+/** An ellipse (LENS_OUTLINE_POINTS, starting along the eye) `scale` times OPAQUE_REACH eye widths round the eye between its corners. */
+function lensEllipse(outer: Point, inner: Point, scale: number): Point[] {
+  const w = Math.hypot(inner[0] - outer[0], inner[1] - outer[1]);
+  const u: Point = [(inner[0] - outer[0]) / w, (inner[1] - outer[1]) / w];
+  const [cx, cy] = [(outer[0] + inner[0]) / 2, (outer[1] + inner[1]) / 2];
+  return Array.from({ length: LENS_OUTLINE_POINTS }, (_, k): Point => {
+    const t = (2 * Math.PI * k) / LENS_OUTLINE_POINTS;
+    const [a, b] = [Math.cos(t) * scale * OPAQUE_REACH[0] * w, Math.sin(t) * scale * OPAQUE_REACH[1] * w];
+    return [cx + a * u[0] - b * u[1], cy + a * u[1] + b * u[0]];
+  });
 }
 
 /** The lenses' reach around each eye's centre, in eye widths along and across the eye; the eye and lids (contour scaled) kept as they are. */
@@ -277,9 +414,10 @@ const MIRROR_REACH = 40;
 /**
  * A copy of the photo with the masked pixels filled from the pixels around them: the smooth colour by
  * push-pull over the mask's box, and the texture (pores, stubble, lid creases: the photo minus its blur)
- * from the skin mirrored across the mask's nearest edge, so that a filled frame is not a blurred band.
+ * from the skin mirrored across the mask's nearest edge, so that a filled frame is not a blurred band. Pixels
+ * `notSkin` marks give neither.
  */
-export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
+export function fillMasked(img: RgbImage, mask: Uint8Array, notSkin?: Uint8Array): RgbImage {
   const { width, height } = img;
   let [x0, y0, x1, y1] = [width, height, -1, -1];
   for (let y = 0; y < height; y++) {
@@ -301,7 +439,7 @@ export function fillMasked(img: RgbImage, mask: Uint8Array): RgbImage {
       if (px >= width || py >= height) continue;
       const i = py * width + px;
       rgba.set(img.data.subarray(i * 3, i * 3 + 3), (y * size + x) * 4);
-      source[y * size + x] = mask[i] ? TexelSource.fill : TexelSource.scan;
+      source[y * size + x] = mask[i] ? TexelSource.fill : notSkin?.[i] ? TexelSource.none : TexelSource.scan;
     }
   }
   pushPullFill(rgba, source, size);

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodePhoto } from '../../../src/pipeline/face/analyse.ts';
 import { detectFaces } from '../../../src/pipeline/face/landmark-model.ts';
-import { detectGlasses, glassesFrameMask, fillMasked } from '../../../src/pipeline/face/glasses.ts';
+import { detectGlasses, glassesFrameMask, fillMasked, opaqueLenses, opaqueLensMask, withoutOpaqueLenses } from '../../../src/pipeline/face/glasses.ts';
+import { preparePhotoTextures } from '../../../src/pipeline/photo-prep.ts';
+import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
+import { HIDDEN_IRIS } from '../../../src/geometry/texture/bake-parts.ts';
+import { rec601Luma } from '../../../src/geometry/render/srgb.ts';
+import { drawSunglasses } from '../../../tools/sunglasses.ts';
+import type { RgbImage } from '../../../src/geometry/texture/rgb-image.ts';
 import { BROWS, EYE_CONTOURS } from '../../../src/pipeline/face/face-regions.ts';
 
 const faces = new URL('../../fixtures/faces/', import.meta.url);
@@ -13,17 +19,80 @@ const WITH_GLASSES = ['p08-a.jpg'];
 
 async function landmarksOf(file: string) {
   const { image } = await decodePhoto(new Uint8Array(readFileSync(new URL(file, faces))));
-  const found = await detectFaces(image.data, image.width, image.height);
-  const face = found.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
-  return { image, lm: Float32Array.from(face.mesh.flat()) };
+  return { image, lm: await landmarksOn(image) };
 }
 
-test('glasses are found on the photo with glasses and on no other', async () => {
+/** The largest face's landmarks on an image, as the pipeline reads them. */
+async function landmarksOn(image: RgbImage): Promise<Float32Array> {
+  const found = await detectFaces(image.data, image.width, image.height);
+  const face = found.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
+  return Float32Array.from(face.mesh.flat());
+}
+
+/** A test photo with sunglasses drawn over its eyes, and the landmarks read on it. */
+async function withSunglasses(file: string) {
+  const { image, lm } = await landmarksOf(file);
+  const sun = drawSunglasses(image, lm);
+  return { image: sun, lm: await landmarksOn(sun) };
+}
+
+/** The median luminance round an eye (an ellipse 0.95 x 0.7 eye widths, the lens's reach) over the cheeks' and forehead's. */
+function darknessRound(image: RgbImage, lm: ArrayLike<number>, outer: number, inner: number): number {
+  const at = (i: number) => [lm[i * 3], lm[i * 3 + 1]];
+  const [o, n] = [at(outer), at(inner)];
+  const w = Math.hypot(n[0] - o[0], n[1] - o[1]);
+  const [cx, cy, ux, uy] = [(o[0] + n[0]) / 2, (o[1] + n[1]) / 2, (n[0] - o[0]) / w, (n[1] - o[1]) / w];
+  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1];
+  const round: number[] = [];
+  for (let y = Math.floor(cy - w); y <= cy + w; y++) {
+    for (let x = Math.floor(cx - w); x <= cx + w; x++) {
+      const [a, b] = [(x - cx) * ux + (y - cy) * uy, -(x - cx) * uy + (y - cy) * ux];
+      if ((a / (0.95 * w)) ** 2 + (b / (0.7 * w)) ** 2 <= 1) round.push(rec601Luma(image.data, (y * image.width + x) * 3));
+    }
+  }
+  const skin: number[] = [];
+  for (const i of [205, 425, 151]) for (let d = -3; d <= 3; d++) skin.push(rec601Luma(image.data, (Math.round(at(i)[1]) * image.width + Math.round(at(i)[0]) + d) * 3));
+  return median(round) / median(skin);
+}
+
+test('glasses are found on the photo with glasses and on no other, and no photo reads as behind opaque lenses', async () => {
   for (const { file } of manifest.photos) {
     const { image, lm } = await landmarksOf(file);
     const found = detectGlasses(image, lm);
     assert.equal(found.present, WITH_GLASSES.includes(file), `${file}: ${JSON.stringify(found.evidence)}`);
+    assert.equal(opaqueLenses(image, lm), false, `${file}: opaque lenses`);
   }
+});
+
+test('sunglasses are found as opaque lenses and filled from the skin round them: the eyes read as skin, not as lenses', async () => {
+  for (const file of ['p03-a.jpg', 'p10-b.jpg', 'p13-a.jpg']) {
+    const { image, lm } = await withSunglasses(file);
+    assert.equal(opaqueLenses(image, lm), true, `${file}: lenses found`);
+    const clean = withoutOpaqueLenses(image, lm, detectGlasses(image, lm).present);
+    for (const [outer, inner] of [[33, 133], [263, 362]]) {
+      assert.ok(darknessRound(image, lm, outer, inner) < 0.3, `${file}: the lens is dark`);
+      const after = darknessRound(clean, lm, outer, inner);
+      assert.ok(after > 0.75, `${file}: round the eye at ${outer} the fill reads ${after.toFixed(2)} of the skin`);
+    }
+    // Only the lenses change: the nose's tip and the mouth keep their pixels.
+    for (const i of [1, 13, 14]) {
+      const p = (Math.round(lm[i * 3 + 1]) * image.width + Math.round(lm[i * 3])) * 3;
+      assert.deepEqual(Array.from(clean.data.subarray(p, p + 3)), Array.from(image.data.subarray(p, p + 3)));
+    }
+  }
+});
+
+test('behind opaque lenses the photo gives no iris: the avatar takes the hidden eyes\' brown, and meta glasses is true', async () => {
+  const { image, lm } = await withSunglasses('p03-a.jpg');
+  const matte = { width: image.width, height: image.height, alpha: new Uint8Array(image.width * image.height).fill(255) };
+  const prep = preparePhotoTextures(loadTemplateView('2.0'), { image, landmarks: lm, cmPerPixel: 0.05, matte });
+  assert.equal(prep.glasses, true);
+  assert.deepEqual(prep.iris, HIDDEN_IRIS);
+  // The lenses' pixels were filled before anything was taken from the photo.
+  const mask = opaqueLensMask(image, lm);
+  let changed = 0, masked = 0;
+  for (let p = 0; p < mask.length; p++) if (mask[p]) (masked++, (changed += prep.photo.data[p * 3] !== image.data[p * 3] ? 1 : 0));
+  assert.ok(changed > 0.9 * masked, `${changed} of the ${masked} lens pixels filled`);
 });
 
 test('after the frame is filled from the skin around it, no glasses are found and the eyes are untouched', async () => {
