@@ -101,4 +101,3 @@ export function preparePhotoTextures(tpl: Pick<TemplateView, 'source' | 'irisUv'
   const lipsPhoto = fillCornerCreases(lips.photo, corners, contour(tpl.source.loops.lipsOuter)).photo;
   return { glasses, photo, lipsPhoto, lipColour: lips.colour, lipPixels: lips.pixels, features, photoSkin, balance, person, iris, eye };
 }
-

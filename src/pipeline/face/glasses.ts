@@ -126,11 +126,11 @@ export function opaqueLenses(img: RgbImage, lm: ArrayLike<number>): boolean {
  * Per pixel, 1 on opaque lenses and their frame: the pixels darker than LENS_DARK of the skin round each eye (its
  * lens's reach) and those joined to them within LENS_SPREAD times that reach and across the bridge (a large lens or one
  * the landmarks put off the eye), the brows' hair kept; with the reflections they ring, grown by a few pixels over the
- * lenses' soft edge.
+ * lenses' soft edge. `skin`: the skin's luminance (skinLuminance), when the caller has it.
  */
-export function opaqueLensMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
+export function opaqueLensMask(img: RgbImage, lm: ArrayLike<number>, skin = skinLuminance(img, lm)): Uint8Array {
   const { width, height } = img;
-  const skin = skinLuminance(img, lm), dark = LENS_DARK * skin, deepest = OPAQUE_LENS * skin;
+  const dark = LENS_DARK * skin, deepest = OPAQUE_LENS * skin;
   const corners = EYE_CORNERS.map(([a, b]) => [landmarkPoint(lm, a), landmarkPoint(lm, b)] as const);
   const seeds = lensZone(width, height, corners.map(([o, i]) => lensEllipse(o, i, 1)));
   const reach = lensZone(width, height, corners.map(([o, i]) => lensEllipse(o, i, LENS_SPREAD)));
@@ -163,9 +163,10 @@ export function opaqueLensMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array
  */
 export function withoutOpaqueLenses(img: RgbImage, lm: ArrayLike<number>, frame: boolean): RgbImage {
   const { width, height } = img;
-  const mask = opaqueLensMask(img, lm);
+  const skin = skinLuminance(img, lm);
+  const mask = opaqueLensMask(img, lm, skin);
   if (frame) glassesFrameMask(img, lm).forEach((v, i) => (mask[i] |= v));
-  const dark = LENS_DARK * skinLuminance(img, lm);
+  const dark = LENS_DARK * skin;
   const notSkin = new Uint8Array(width * height);
   for (const brow of BROWS) fillPolygon(notSkin, width, height, scaleAboutCentroid(brow.map((i) => landmarkPoint(lm, i)), BROW_SPREAD));
   for (let i = 0; i < notSkin.length; i++) if (rec601Luma(img.data, i * 3) < dark) notSkin[i] = 1;
