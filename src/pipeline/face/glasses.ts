@@ -67,8 +67,7 @@ export function lineContrast(img: RgbImage, from: Point, to: Point, halfWidth: n
 
 export function detectGlasses(img: RgbImage, lm: ArrayLike<number>): GlassesFinding {
   const p = (i: number) => landmarkPoint(lm, i);
-  const eyeWidth = EYE_CORNERS.map(([a, b]) => Math.hypot(p(a)[0] - p(b)[0], p(a)[1] - p(b)[1]));
-  const unit = (eyeWidth[0] + eyeWidth[1]) / 2;
+  const unit = eyeUnit(lm);
   // The bridge: from the nose bridge up to the glabella (the frame's bridge crosses it).
   const bridge = lineContrast(img, p(BRIDGE), p(GLABELLA), Math.max(1, Math.round(unit * 0.12)));
   // Under each eye: from the lower lid's middle straight down (away from the brows) by one eye width.
@@ -213,18 +212,6 @@ function eyeUnit(lm: ArrayLike<number>): number {
   return EYE_CORNERS.reduce((sum, [a, b]) => sum + Math.hypot(p(a)[0] - p(b)[0], p(a)[1] - p(b)[1]), 0) / EYE_CORNERS.length;
 }
 
-/** An ellipse (LENS_OUTLINE_POINTS, starting along the eye) `scale` times OPAQUE_REACH eye widths round the eye between its corners. */
-function lensEllipse(outer: Point, inner: Point, scale: number): Point[] {
-  const w = Math.hypot(inner[0] - outer[0], inner[1] - outer[1]);
-  const u: Point = [(inner[0] - outer[0]) / w, (inner[1] - outer[1]) / w];
-  const [cx, cy] = [(outer[0] + inner[0]) / 2, (outer[1] + inner[1]) / 2];
-  return Array.from({ length: LENS_OUTLINE_POINTS }, (_, k): Point => {
-    const t = (2 * Math.PI * k) / LENS_OUTLINE_POINTS;
-    const [a, b] = [Math.cos(t) * scale * OPAQUE_REACH[0] * w, Math.sin(t) * scale * OPAQUE_REACH[1] * w];
-    return [cx + a * u[0] - b * u[1], cy + a * u[1] + b * u[0]];
-  });
-}
-
 /** The lenses' reach around each eye's centre, in eye widths along and across the eye; the eye and lids (contour scaled) kept as they are. */
 const LENS_REACH = [1.85, 1.0] as const;
 const EYE_KEPT = 1.3;
@@ -247,18 +234,10 @@ const BAR_LENGTH = 0.5;
  */
 export function glassesFrameMask(img: RgbImage, lm: ArrayLike<number>): Uint8Array {
   const { width, height } = img;
-  const zone = new Uint8Array(width * height);
   const kept = new Uint8Array(width * height);
   const eyes = EYE_CONTOURS.map((c) => c.map((i) => landmarkPoint(lm, i)));
-  const lenses = eyes.map(lensOutline);
-  for (const [e, eye] of eyes.entries()) {
-    fillPolygon(zone, width, height, lenses[e]);
-    fillPolygon(kept, width, height, scaleAboutCentroid(eye, EYE_KEPT));
-  }
-  // The bridge: between the lenses' tops and bottoms.
-  const [r, l] = lenses;
-  const q = LENS_OUTLINE_POINTS / 4;
-  fillPolygon(zone, width, height, [r[q], l[q], l[3 * q], r[3 * q]]);
+  for (const eye of eyes) fillPolygon(kept, width, height, scaleAboutCentroid(eye, EYE_KEPT));
+  const zone = lensZone(width, height, eyes.map((eye) => lensOutline(eye[0], eye[8], LENS_REACH, LENS_ROUNDNESS)));
   const brows = new Uint8Array(width * height);
   for (const brow of BROWS) fillPolygon(brows, width, height, brow.map((i) => landmarkPoint(lm, i)));
   const unit = Math.hypot(eyes[0][0][0] - eyes[0][8][0], eyes[0][0][1] - eyes[0][8][1]);
@@ -391,18 +370,25 @@ const LENS_OUTLINE_POINTS = 32;
  */
 const LENS_ROUNDNESS = 0.5;
 
-/** A rounded rectangle (LENS_ROUNDNESS) around the eye's centre, LENS_REACH eye widths along and across the eye (starting along it). */
-function lensOutline(eye: Point[]): Point[] {
-  const [outer, inner] = [eye[0], eye[8]];
+/**
+ * A lens's outline round the eye between its corners (LENS_OUTLINE_POINTS, starting along the eye): `reach` eye widths
+ * along and across the eye, a superellipse whose cosine and sine are taken to the power `roundness` (1 an ellipse).
+ */
+function lensOutline(outer: Point, inner: Point, reach: readonly [number, number], roundness: number): Point[] {
   const w = Math.hypot(inner[0] - outer[0], inner[1] - outer[1]);
   const u: Point = [(inner[0] - outer[0]) / w, (inner[1] - outer[1]) / w];
   const [cx, cy] = [(outer[0] + inner[0]) / 2, (outer[1] + inner[1]) / 2];
   return Array.from({ length: LENS_OUTLINE_POINTS }, (_, k): Point => {
     const t = (2 * Math.PI * k) / LENS_OUTLINE_POINTS;
     const [c, s] = [Math.cos(t), Math.sin(t)];
-    const [a, b] = [Math.sign(c) * Math.abs(c) ** LENS_ROUNDNESS * LENS_REACH[0] * w, Math.sign(s) * Math.abs(s) ** LENS_ROUNDNESS * LENS_REACH[1] * w];
+    const [a, b] = [Math.sign(c) * Math.abs(c) ** roundness * reach[0] * w, Math.sign(s) * Math.abs(s) ** roundness * reach[1] * w];
     return [cx + a * u[0] - b * u[1], cy + a * u[1] + b * u[0]];
   });
+}
+
+/** An opaque lens's ellipse round the eye between its corners, `scale` times OPAQUE_REACH. */
+function lensEllipse(outer: Point, inner: Point, scale: number): Point[] {
+  return lensOutline(outer, inner, [scale * OPAQUE_REACH[0], scale * OPAQUE_REACH[1]], 1);
 }
 
 /** Half-width (pixels) of the blur that splits the photo into shading and texture for the fill. */
