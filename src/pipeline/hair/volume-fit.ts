@@ -4,7 +4,7 @@
  * the person's matte ends. The hair's standoff from the scalp is scaled per direction so that its outline
  * meets the matte's: hair that stands further out than the photo's is drawn in, hair that falls short is
  * puffed out. Only directions whose outline is hair or scalp (above the eyes) are measured; the matte lower
- * down holds ears, neck and shoulders. The others take the nearest measured direction's scale.
+ * down holds ears, neck and shoulders. Those take the measured directions' mean scale (filled).
  */
 import type { PhotoCamera } from '../../geometry/texture/photo-camera.ts';
 import type { FaceFrame } from './face-frame.ts';
@@ -95,7 +95,7 @@ export function fitVolume(scene: OutlineScene, vertices: number, indices: ArrayL
       if (standoff < LEAST_STANDOFF) return undefined;
       return Math.max(SCALE_MIN, (matteReach[j] - headReach[j]) / standoff);
     });
-    const smooth = smoothCircular(fillFromNearest(ratio));
+    const smooth = smoothCircular(filled(ratio, measured));
     // Each vertex keeps the direction it was first seen in.
     bearings ??= vertexBearings(camera, project(camera, grid, positions), cx, cy, positions, scene.centre);
     scaleBySector(factors, bearings, smooth.map(Math.log));
@@ -226,8 +226,21 @@ function toSector(angle: number): number {
   return ((((angle / (2 * Math.PI)) * SECTORS) % SECTORS) + SECTORS) % SECTORS;
 }
 
-/** Unmeasured sectors take the nearest measured one's value (1 when none was measured). */
-function fillFromNearest(values: (number | undefined)[]): number[] {
+/**
+ * Every sector's scale: a measured one whose hair lay too flat to scale takes its nearest neighbours' (`fromNearest`);
+ * one below the eyes, where the outline is not measured, the geometric mean of the measured ones (1 when none was).
+ * The nearest there is the lowest sector at a temple, which on a turned head (or one whose turn is misread) meets
+ * the side of the head the avatar does not show from the photo's camera: p04-a's near temple scaled 5-6, and hair
+ * hanging from it behind the ear stood out as a wing down to the jaw.
+ */
+function filled(values: (number | undefined)[], measured: boolean[]): number[] {
+  const logs = values.filter((v) => v !== undefined).map(Math.log);
+  const mean = logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : 1;
+  return fromNearest(values).map((v, j) => (measured[j] ? v : mean));
+}
+
+/** Sectors without a value take the nearest valued one's (1 when none has one). */
+function fromNearest(values: (number | undefined)[]): number[] {
   const n = values.length;
   return values.map((v, j) => {
     if (v !== undefined) return v;

@@ -210,6 +210,39 @@ test('the outline sets the standoff of the hair that makes it: a taller top in t
   assert.ok(back < 0.75 * over && Math.abs(Math.log(back / side)) < Math.log(1.4), `the back ${back.toFixed(2)}, the top ${over.toFixed(2)}, the sides ${side.toFixed(2)}`);
 });
 
+test("hair below the eyes, where the outline holds ears and neck, takes the hair's overall volume, not its temple's", () => {
+  // A photo of short-curly whose hair stands 2.5 times as far off over one temple only (up to 3 cm above the eyes, on
+  // the image's left), as a turned head's near side does: the lowest measured sector there scales up, and hair below
+  // it, which makes no outline of its own, must not follow it into a wing.
+  const style = lib.styles.find((s) => s.style.name === 'short-curly')!;
+  const grid = silhouetteGrid(W, H, Math.max(W, H));
+  const depth = headDepth(camera, grid, head);
+  const at = (volume: number) => hairSilhouette(camera, grid, depth, { positions: scaleVolume(style.mesh, lib.map, volume), indices: style.mesh.indices });
+  const [flat, full] = [at(1), at(2.5)];
+  const eyes = 200 - head.positions[33 * 3 + 1] * 10;
+  const temple = (i: number) => i % W < 200 && Math.floor(i / W) > eyes - 30 && Math.floor(i / W) < eyes;
+  const hair = Uint8Array.from(flat, (c, i) => (c || (temple(i) && full[i]) ? 255 : 0));
+  const photo = photoOf('short-curly', {});
+  // The matte below the eyes on that side is as wide (ear, collar, the side of the head): nothing there draws the hair in.
+  const below = (i: number) => i % W < 200 && Math.floor(i / W) >= eyes;
+  const matte = { width: W, height: H, alpha: Uint8Array.from(hair, (c, i) => (c || depth[i] > -Infinity || (below(i) && full[i]) ? 255 : 0)) };
+  const choice = choose({ observation: { ...photo.observation, mask: { width: W, height: H, alpha: hair } }, matte })!;
+  assert.equal(choice.style.style.name, 'short-curly');
+  // Mean factor of the vertices below the eyes on each side, and of those the temple's outline shows.
+  const p = choice.style.mesh.positions;
+  const eyeY = head.positions[33 * 3 + 1];
+  const meanWhere = (keep: (x: number, y: number) => boolean) => {
+    let sum = 0, n = 0;
+    for (let v = 0; v < choice.volume.length; v++) if (keep(p[v * 3], p[v * 3 + 1])) (sum += choice.volume[v]), n++;
+    return sum / n;
+  };
+  const [left, right] = [meanWhere((x, y) => x < -4 && y < eyeY - 1), meanWhere((x, y) => x > 4 && y < eyeY - 1)];
+  const templeFactor = meanWhere((x, y) => x < -4 && y > eyeY && y < eyeY + 3);
+  assert.ok(templeFactor > 1.3, `the temple ${templeFactor.toFixed(2)}`);
+  // With each sector below the eyes taking its nearest measured one's scale: left 2.41, right 1.04 (now 1.30, 1.11).
+  assert.ok(left < 1.4 * right, `below the eyes: left ${left.toFixed(2)}, right ${right.toFixed(2)}, the temple ${templeFactor.toFixed(2)}`);
+});
+
 test("a fuller volume thickens the hair's base layer by the volume and the relief over it by the volume's square root; a flatter one draws all in alike", () => {
   const style = lib.styles.find((s) => s.style.name === 'short-crop')!;
   const p = style.mesh.positions;
