@@ -27,6 +27,7 @@ import { surfaceMaps } from './surface-maps.ts';
 import { bakeHeadTextures, type HeadTextures } from './head-textures.ts';
 import { analyseFace, type FaceAnalysis } from './face/analyse.ts';
 import { outlineOnPerson } from './face/outline-on-person.ts';
+import { faceSpot, subjectMatte } from './face/subject-matte.ts';
 import { mirrorPartners } from './face/mirror-reading.ts';
 import type { TemplateView } from './template-view.ts';
 import { applySimilarityInPlace, fitHeadAndPosed, type FitSource, type FittedHead } from '../geometry/fit/fit-head.ts';
@@ -49,7 +50,7 @@ import type { PhotoCamera } from '../geometry/texture/photo-camera.ts';
 /** What a run produces beyond the contract: the analysis and per-stage times (for the quality tool and bench). */
 export interface PhotoPipelineResult extends PipelineResult {
   analysis: FaceAnalysis;
-  /** The photo's person matte and what it shows of the hair. */
+  /** The subject's share of the photo's person matte (subject-matte.ts), and what it shows of the hair. */
   matte: PersonMatte;
   hair: HairObservation;
   /** The hairstyle chosen for it (none for a bald head), with every style's score. */
@@ -93,9 +94,11 @@ export class PhotoPipeline implements Pipeline {
 
     const tpl = this.template(input.template);
     const head = tpl.meshes[0];
-    const { analysis, matte, segmentationMs } = await analyseUpright(input.file, tpl.canonicalFace);
+    const { analysis, matte: everyone, segmentationMs } = await analyseUpright(input.file, tpl.canonicalFace);
     timings.detection = analysis.detectionMs;
     timings.segmentation = segmentationMs;
+    // Everything read off the matte from here on is the subject's: no one beside them is hair or skin of theirs.
+    const matte = subjectMatte(everyone, faceSpot(analysis.landmarks), analysis.otherFaces);
     // The fit's landmarks: an outline the landmark model put on the background takes the other side's, mirrored.
     const headLandmarks = outlineOnPerson(analysis.landmarks, analysis.headLandmarks, matte, mirrorPartners(tpl.canonicalFace));
     // What needs only the photo is made beside the fitting (on the helper thread, or here when first awaited). Its

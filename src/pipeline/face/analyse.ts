@@ -11,6 +11,7 @@ import { eyesAlike } from './face-regions.ts';
 import { mirrorImage, mirroredBack, mirrorPartners } from './mirror-reading.ts';
 import { exposeImage, exposureGain, faceBrightEnd } from './exposure.ts';
 import { boxAsUploaded, levelImage, levelledPoint, quarterTurnsUpright, turnImage, type PhotoOrientation } from './photo-orientation.ts';
+import { faceSpot, type FaceSpot } from './subject-matte.ts';
 import {
   estimatePose,
   irisDiameterPx,
@@ -46,6 +47,8 @@ export interface FaceAnalysis {
   /** Factor from analysis-image pixels to original-photo pixels. */
   originalScale: number;
   faceCount: number;
+  /** The other faces found in `image`, beside the one read (subject-matte.ts). */
+  otherFaces: FaceSpot[];
   /** x, y, width, height around the face's landmarks, in pixels of the photo as uploaded at the analysis size (times `originalScale` for its own). */
   faceBox: [number, number, number, number];
   /** 478 landmarks: x, y in analysis-image pixels, z the model's relative depth. */
@@ -151,7 +154,9 @@ export async function analyseFace(file: Uint8Array, canonical: ArrayLike<number>
   // Everything after is taken from the photo brightened where the face was under-exposed.
   const exposure = exposureGain(faceBrightEnd(image, landmarks));
   if (exposure > 1) image = exposeImage(image, exposure);
-  return { image, orientation, exposure, originalScale, faceCount: faces.length, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
+  const read = nearest(faces, landmarks[NOSE_TIP * 3], landmarks[NOSE_TIP * 3 + 1]);
+  const otherFaces = faces.filter((f) => f !== read).map((f) => faceSpot(landmarksOf(f)));
+  return { image, orientation, exposure, originalScale, faceCount: faces.length, otherFaces, faceBox, landmarks, pose, cmPerPixel, headLandmarks, detectionMs };
 }
 
 /**
