@@ -19,6 +19,12 @@ const head = tpl.meshes[0].geometry;
 /** A frontal photo of the template itself, 400 x 480 pixels, 10 pixels a centimetre. */
 const camera: PhotoCamera = { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], pixelsPerCm: 10, translation: [200, 200] };
 const W = 400, H = 480;
+/** The photo's grid, one cell a pixel, and the template's depth on it. */
+const grid = silhouetteGrid(W, H, Math.max(W, H));
+const depth = headDepth(camera, grid, head);
+const shortCurly = lib.styles.find((s) => s.style.name === 'short-curly')!;
+/** short-curly's outline in that photo, its standoff scaled by `volume`. */
+const shortCurlyAt = (volume: number) => hairSilhouette(camera, grid, depth, { positions: scaleVolume(shortCurly.mesh, lib.map, volume), indices: shortCurly.mesh.indices });
 
 /**
  * What a photo of the template wearing `name` would show: that style's silhouette as the hair region, the head with
@@ -26,8 +32,6 @@ const W = 400, H = 480;
  */
 function photoOf(name: string, extra: Partial<HairObservation>): { observation: HairObservation; matte: HairObservation['mask'] } {
   const style = lib.styles.find((s) => s.style.name === name)!;
-  const grid = silhouetteGrid(W, H, Math.max(W, H));
-  const depth = headDepth(camera, grid, head);
   const cells = hairSilhouette(camera, grid, depth, style.mesh);
   const alpha = new Uint8Array(W * H);
   for (let i = 0; i < W * H; i++) alpha[i] = cells[i] ? 255 : 0;
@@ -131,11 +135,8 @@ test('a gathered style for hair tied back, never for hair that is not', () => {
 });
 
 test('the volume is fitted to the outline: fuller hair in the photo, fuller hair on the avatar', () => {
-  const style = lib.styles.find((s) => s.style.name === 'short-curly')!;
-  const grid = silhouetteGrid(W, H, Math.max(W, H));
-  const depth = headDepth(camera, grid, head);
   const meanFactor = (volume: number) => {
-    const cells = hairSilhouette(camera, grid, depth, { positions: scaleVolume(style.mesh, lib.map, volume), indices: style.mesh.indices });
+    const cells = shortCurlyAt(volume);
     const photo = photoOf('short-curly', {});
     const matte = { width: W, height: H, alpha: Uint8Array.from(cells, (c, i) => (c || depth[i] > -Infinity ? 255 : 0)) };
     const choice = choose({ observation: photo.observation, matte })!;
@@ -153,8 +154,6 @@ test('the volume fit draws in hair that stands outside the person below the eyes
   const photo = photoOf('short-curly', {});
   const full = photoOf('short-curly', {}).matte;
   const matte = { ...full, alpha: Uint8Array.from(full.alpha, (a, i) => (Math.floor(i / W) < eyes ? a : 0)) };
-  const grid = silhouetteGrid(W, H, Math.max(W, H));
-  const depth = headDepth(camera, grid, head);
   for (let i = 0; i < W * H; i++) if (depth[i] > -Infinity) matte.alpha[i] = 255;
   const outsideBelowEyes = (positions: Float32Array) => {
     let n = 0;
@@ -180,11 +179,7 @@ test('the volume fit draws in hair that stands outside the person below the eyes
 });
 
 test('the outline sets the standoff of the hair that makes it: a taller top in the photo does not puff out the back of the head', () => {
-  const style = lib.styles.find((s) => s.style.name === 'short-curly')!;
-  const grid = silhouetteGrid(W, H, Math.max(W, H));
-  const depth = headDepth(camera, grid, head);
-  const at = (volume: number) => hairSilhouette(camera, grid, depth, { positions: scaleVolume(style.mesh, lib.map, volume), indices: style.mesh.indices });
-  const [flat, tall] = [at(1), at(2.5)];
+  const [flat, tall] = [shortCurlyAt(1), shortCurlyAt(2.5)];
   let top = -Infinity;
   for (let v = 1; v < head.positions.length; v += 3) top = Math.max(top, head.positions[v]);
   // The photo's hair stands 2.5 times as far off over the top 3 cm of the head, as the style has it elsewhere.
@@ -214,11 +209,7 @@ test("hair below the eyes, where the outline holds ears and neck, takes the hair
   // A photo of short-curly whose hair stands 2.5 times as far off over one temple only (up to 3 cm above the eyes, on
   // the image's left), as a turned head's near side does: the lowest measured sector there scales up, and hair below
   // it, which makes no outline of its own, must not follow it into a wing.
-  const style = lib.styles.find((s) => s.style.name === 'short-curly')!;
-  const grid = silhouetteGrid(W, H, Math.max(W, H));
-  const depth = headDepth(camera, grid, head);
-  const at = (volume: number) => hairSilhouette(camera, grid, depth, { positions: scaleVolume(style.mesh, lib.map, volume), indices: style.mesh.indices });
-  const [flat, full] = [at(1), at(2.5)];
+  const [flat, full] = [shortCurlyAt(1), shortCurlyAt(2.5)];
   const eyes = 200 - head.positions[33 * 3 + 1] * 10;
   const temple = (i: number) => i % W < 200 && Math.floor(i / W) > eyes - 30 && Math.floor(i / W) < eyes;
   const hair = Uint8Array.from(flat, (c, i) => (c || (temple(i) && full[i]) ? 255 : 0));
