@@ -25,8 +25,15 @@ export function faceSpot(landmarks: ArrayLike<number>): FaceSpot {
   return { centre: [(x0 + x1) / 2, (y0 + y1) / 2], size: Math.max(x1 - x0, y1 - y0, 1e-6) };
 }
 
+/**
+ * Another face whose middle lies within this share of the subject's size from the subject's is the same face read
+ * twice (two faces cannot overlap so), and claims nothing.
+ */
+const SAME_FACE = 0.5;
+
 /** The matte with every pixel another face claims (see above) taken out; the same matte when there is no other face. */
-export function subjectMatte(matte: PersonMatte, subject: FaceSpot, others: readonly FaceSpot[]): PersonMatte {
+export function subjectMatte(matte: PersonMatte, subject: FaceSpot, found: readonly FaceSpot[]): PersonMatte {
+  const others = found.filter((f) => Math.hypot(f.centre[0] - subject.centre[0], f.centre[1] - subject.centre[1]) > SAME_FACE * subject.size);
   if (others.length === 0) return matte;
   const { width, height } = matte;
   const alpha = matte.alpha.slice();

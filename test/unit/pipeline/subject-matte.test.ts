@@ -29,8 +29,9 @@ test("two faces of a size split the people between them half way; a smaller face
   assert.ok(everyone.alpha.every((a) => a === 255));
 });
 
-test('without another face the matte is the person matte itself', () => {
+test('without another face the matte is the person matte itself; the subject\'s own face read twice claims nothing', () => {
   assert.equal(subjectMatte(everyone, { centre: [50, 50], size: 40 }, []), everyone);
+  assert.equal(subjectMatte(everyone, { centre: [50, 50], size: 40 }, [{ centre: [58, 46], size: 36 }]), everyone);
 });
 
 test("the couple: the other face is found where the man's is, and his head and body are no longer the subject's", async () => {
