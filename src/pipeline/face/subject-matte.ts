@@ -2,9 +2,10 @@
  * The person matte holds everyone in the photo. The subject's part of it is what lies nearer their face than any other
  * face the detector found, each distance over that face's size: a multiplicatively weighted Voronoi partition, in
  * which a small face further back claims a disc round itself and two faces side by side split the space between them
- * in proportion to their sizes. Without it the hair region grew from the subject's scalp into the people beside them
- * (the selfie's subject took the face behind his shoulder for hair: chin-length and mauve), the hair's volume was
- * fitted to their outline, and their skin counted as the subject's at the face's border.
+ * in proportion to their sizes. Without it the hair's volume was fitted to the outline of the people beside the
+ * subject (the couple's man stood for the woman's head and shoulders), the hair region could grow from the subject's
+ * scalp into them, and their skin counted as the subject's at the face's border. A person whose face the detector
+ * does not find keeps counting (the selfie's man behind the subject's shoulder, whose face is read as his hair).
  */
 import type { PersonMatte } from './person-matte.ts';
 import { FACE_POINTS } from './pose.ts';
