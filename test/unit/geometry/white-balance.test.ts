@@ -4,6 +4,7 @@ import { whiteBalance, applyGains, balanceIris, hueOfLinear, SKIN_HUE, SKIN_CHRO
 import { srgbToLinear } from '../../../src/geometry/render/srgb.ts';
 import { srgbToLab, deltaE } from '../../../tools/quality/skin-colour.ts';
 import type { Rgb } from '../../../src/geometry/texture/rgb-image.ts';
+import { SCLERA } from '../../../src/geometry/texture/bake-parts.ts';
 
 /** The colour under a light of this linear RGB colour (a colour cast). */
 const cast = (c: Rgb, light: Rgb): Rgb => applyGains(c, light);
@@ -142,7 +143,8 @@ const against = (iris: Rgb, white: Rgb): [number, number] => {
   const [i, w] = [srgbToLab(iris), srgbToLab(white)];
   return [i[1] - w[1], i[2] - w[2]];
 };
-const avatarWhite: Rgb = [212, 209, 203];
+/** The avatar's own white, as the eye texture draws it. */
+const avatarWhite = SCLERA;
 const greyGreenIris: Rgb = [78, 80, 70];
 const pinkWhite: Rgb = [190, 168, 170];
 
