@@ -29,17 +29,18 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * p06-a's mouthFunnel since the lips' unseen inner rim takes their colour in shade (the mouth's texture); p13-a's
  * eyeLookDownLeft and eyeLookDownRight since the observer looks for the iris where the eyeball shows, not on the lid
  * inside the neutral's opening. p13-a's eyeBlinkLeft passed since cheekSquint lifts the lower lid (the expression fit,
- * whose basis it is, moved the neutral's lids), is known again since the mouth's floor (below) and passes again, at its
- * bar, since the occiput re-laid the hair (the detector's readings move with the pixels around the face). An entry is
+ * whose basis it is, moved the neutral's lids), is known again since the mouth's floor (below), passed again, at its
+ * bar, since the occiput re-laid the hair, and fails again since the eyes' white took the photos' lightness (the
+ * detector's readings move with the pixels around the face). An entry is
  * 'photo/shape/check' or 'shape/check'.
  */
 const KNOWN: Record<string, string> = {
   // Since the eyes' corners take the photo's colours (socket-in-photo.ts) and the tear lines and caruncles lie on the
   // eyeballs (tear-line.ts, caruncle.ts); the squint's lids move as before on the mesh (firm):
   'p06-a/eyeSquintRight/moves': 'the detector reads the squinted right eye 0.019 narrower than the neutral (bar 0.02), with only the eyes\' corners\' texture, the tear line and the caruncle changed',
-  // Since the template's mouth's floor (head-shape.ts) changed the skin under the chin; the blink and the lids did not
-  // change, and its lids close on the mesh (firm):
-  'p13-a/eyeBlinkLeft/moves': 'the detector reads the blinked left eye 0.049 more closed than the neutral (bar 0.05), with only the skin under the chin changed',
+  // Since the template's mouth's floor (head-shape.ts) changed the skin under the chin, and again since the eyes' white
+  // took the photos' lightness (bake-parts.ts); the blink and the lids did not change, and its lids close on the mesh (firm):
+  'p13-a/eyeBlinkLeft/moves': 'the detector reads the blinked left eye 0.045 more closed than the neutral (bar 0.05), with only the eyes\' white changed',
 };
 const known = (photo: string, name: string, check: 'visible' | 'moves') => {
   const reason = KNOWN[`${photo}/${name}/${check}`] ?? KNOWN[`${name}/${check}`];
