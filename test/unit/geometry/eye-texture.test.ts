@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bakeEyeTexture } from '../../../src/geometry/texture/bake-parts.ts';
+import { bakeEyeTexture, SCLERA } from '../../../src/geometry/texture/bake-parts.ts';
 import { EYE_TEXTURE_SIZE } from '../../../src/pipeline/part-textures.ts';
 import { loadTemplateView } from '../../../src/pipeline/template-source.ts';
 
@@ -44,5 +44,6 @@ test('the iris has radial fibres, a darker limbal ring and a pupil', () => {
   assert.ok(spread > 0.08, `shade along the middle of the iris varies by ${spread.toFixed(3)}`);
   assert.ok(mean(onCircle(0.96)) < 0.6 * mean(middle), `limbal ring ${mean(onCircle(0.96)).toFixed(2)} against ${mean(middle).toFixed(2)}`);
   assert.ok(Math.max(...texels.filter((t) => t.d < pupil * 0.8).map((t) => t.shade)) < 0.1);
-  assert.ok(texels.filter((t) => t.d > 1.1).every((t) => t.shade > 0.9), 'the white');
+  // Past the iris's soft edge, the eye's white as it is set (bake-parts.ts).
+  assert.ok(texels.filter((t) => t.d > 1.1).every((t) => Math.abs(t.shade * grey - SCLERA[0]) < 3), 'the white');
 });
