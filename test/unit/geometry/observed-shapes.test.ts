@@ -31,8 +31,7 @@ const firm = (failure: string) => /pass through each other|changes the render|do
  * inside the neutral's opening. p13-a's eyeBlinkLeft passed since cheekSquint lifts the lower lid (the expression fit,
  * whose basis it is, moved the neutral's lids), is known again since the mouth's floor (below), passed again, at its
  * bar, since the occiput re-laid the hair, and fails again since the eyes' white took the photos' lightness (the
- * detector's readings move with the pixels around the face). An entry is
- * 'photo/shape/check' or 'shape/check'.
+ * detector's readings move with the pixels around the face). An entry is 'photo/shape/check' or 'shape/check'.
  */
 const KNOWN: Record<string, string> = {
   // Since the eyes' corners take the photo's colours (socket-in-photo.ts) and the tear lines and caruncles lie on the
