@@ -209,7 +209,7 @@ function eyeFigures(preview: EyeColours | undefined, photo: EyeColours, glasses:
 }
 
 /** The landmarks of the largest face detected on an RGB image, or undefined. */
-async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
+export async function detectLandmarks(img: RgbImage): Promise<Float32Array | undefined> {
   const faces = await detectFaces(img.data, img.width, img.height);
   if (faces.length === 0) return undefined;
   const face = faces.reduce((a, b) => (b.box[2] * b.box[3] > a.box[2] * a.box[3] ? b : a));
