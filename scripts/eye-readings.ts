@@ -11,17 +11,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PhotoPipeline } from '../src/pipeline/photo-pipeline.ts';
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
-import { EYE_CONTOURS, fillPolygon, landmarkPoint } from '../src/pipeline/face/face-regions.ts';
-import { irisDiameterPx, IRIS_MINUS_X, IRIS_PLUS_X } from '../src/pipeline/face/pose.ts';
+import { landmarkPoint } from '../src/pipeline/face/face-regions.ts';
+import { irisDiameterPx } from '../src/pipeline/face/pose.ts';
 import { LUMINANCE, srgbToLinear } from '../src/geometry/render/srgb.ts';
 import type { RgbImage } from '../src/geometry/texture/rgb-image.ts';
 import { detectLandmarks, renderWithPhotoCamera } from '../tools/quality/evaluate.ts';
+import { eyePartMask, IRIS_GROW } from '../tools/quality/eye-parts.ts';
 
 const FACES = path.resolve(import.meta.dirname, '../test/fixtures/faces');
 /** Per eye: the lids' middle points, then the corners. */
 const EYES = [[159, 145, 33, 133], [386, 374, 263, 362]] as const;
 const CHEEKS = [50, 280, 205, 425];
-const IRIS_GROW = 1.1;
 
 const photos = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(FACES).filter((f) => f.endsWith('.jpg')).map((f) => f.slice(0, -4));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -33,15 +33,13 @@ function openings(lm: ArrayLike<number>): number[] {
   return EYES.map(([up, down, a, b]) => Math.hypot(at(up)[0] - at(down)[0], at(up)[1] - at(down)[1]) / Math.hypot(at(a)[0] - at(b)[0], at(a)[1] - at(b)[1]));
 }
 
-/** Per pixel of the photo: 1 inside the eye contours less the iris discs, 2 on the cheeks' discs. */
+/** Per pixel of the photo: 1 inside the eye contours less the iris discs, 2 on the cheeks' discs (the iris disc's radius). */
 function regions(width: number, height: number, lm: ArrayLike<number>): Uint8Array {
-  const mask = new Uint8Array(width * height);
-  for (const loop of EYE_CONTOURS) fillPolygon(mask, width, height, loop.map((i) => landmarkPoint(lm, i)));
-  const r = (IRIS_GROW * irisDiameterPx(lm)) / 2;
+  const mask = eyePartMask(width, height, lm, 'whites');
+  const r = Math.max(3, (IRIS_GROW * irisDiameterPx(lm)) / 2);
   for (let i = 0; i < mask.length; i++) {
     const x = (i % width) + 0.5, y = Math.floor(i / width) + 0.5;
-    if (mask[i] && [IRIS_PLUS_X, IRIS_MINUS_X].some((c) => Math.hypot(x - lm[c * 3], y - lm[c * 3 + 1]) <= r)) mask[i] = 0;
-    else if (!mask[i] && CHEEKS.some((c) => Math.hypot(x - lm[c * 3], y - lm[c * 3 + 1]) <= Math.max(3, r))) mask[i] = 2;
+    if (!mask[i] && CHEEKS.some((c) => Math.hypot(x - lm[c * 3], y - lm[c * 3 + 1]) <= r)) mask[i] = 2;
   }
   return mask;
 }
@@ -73,7 +71,8 @@ for (const photo of photos) {
     console.log(`${photo}: no face found on the render`);
     continue;
   }
-  const ratio = openings(onRender).map((o, e) => o / openings(landmarks)[e]);
+  const onPhoto = openings(landmarks);
+  const ratio = openings(onRender).map((o, e) => o / onPhoto[e]);
   const mask = regions(image.width, image.height, landmarks);
   const [p, a] = [shade(image, mask), shade(render, mask)];
   ratios.push(...ratio);

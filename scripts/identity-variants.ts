@@ -16,7 +16,6 @@ import { PhotoPipeline, type PhotoPipelineResult } from '../src/pipeline/photo-p
 import { loadTemplateView } from '../src/pipeline/template-source.ts';
 import { PHOTO_TEXTURE_LIGHT } from '../src/pipeline/output.ts';
 import { EYE_CONTOURS, BROWS, fillPolygon, landmarkPoint, scaleAboutCentroid } from '../src/pipeline/face/face-regions.ts';
-import { irisDiameterPx, IRIS_MINUS_X, IRIS_PLUS_X } from '../src/pipeline/face/pose.ts';
 import { modelItems, previewCamera, softItems, PREVIEW_SIZE } from '../src/geometry/render/preview.ts';
 import { renderMeshes } from '../src/geometry/render/rasterize.ts';
 import { encodePreview } from '../src/formats/write/encode-preview.ts';
@@ -24,6 +23,7 @@ import type { RgbImage } from '../src/geometry/texture/rgb-image.ts';
 import type { AvatarModel } from '../src/model/avatar.ts';
 import { faceDescriptor, descriptorDistance } from '../tools/quality/identity.ts';
 import { renderWithPhotoCamera } from '../tools/quality/evaluate.ts';
+import { eyePartMask } from '../tools/quality/eye-parts.ts';
 import { decodeMaterialTextures, decodeRgb } from '../tools/decode-image.ts';
 
 const photos = process.argv.slice(2);
@@ -36,8 +36,6 @@ if (photos.length === 0) {
 const EYE_GROW = 1.3;
 const BROW_GROW = 1.35;
 const LIPS_GROW = 1.15;
-/** The iris disc put back is this much larger than the landmarks' iris radius: the photo's rim is blurred into the white. */
-const IRIS_GROW = 1.1;
 
 /** The front preview as the pipeline draws it (output.ts startPreviews), of the model without the named mesh. */
 async function frontWithout(result: PhotoPipelineResult, mesh: string): Promise<RgbImage> {
@@ -55,15 +53,6 @@ function loopMask(result: PhotoPipelineResult, loops: readonly (readonly number[
   return mask;
 }
 
-/** The eyes' openings split into the irises (`part` 'irises': discs about the iris landmarks) and the rest ('whites'). */
-function eyePartMask(result: PhotoPipelineResult, part: 'irises' | 'whites'): Uint8Array {
-  const { image, landmarks } = result.analysis;
-  const mask = loopMask(result, EYE_CONTOURS, 1);
-  const r = (IRIS_GROW * irisDiameterPx(landmarks)) / 2;
-  const inIris = (x: number, y: number) => [IRIS_PLUS_X, IRIS_MINUS_X].some((c) => Math.hypot(x + 0.5 - landmarks[c * 3], y + 0.5 - landmarks[c * 3 + 1]) <= r);
-  for (let i = 0; i < mask.length; i++) if (mask[i] && inIris(i % image.width, Math.floor(i / image.width)) !== (part === 'irises')) mask[i] = 0;
-  return mask;
-}
 
 /** `render` (the photo's size) with the photo's pixels where `mask` is set. */
 function withPhotoInside(render: RgbImage, result: PhotoPipelineResult, mask: Uint8Array): RgbImage {
@@ -86,6 +75,7 @@ for (const file of photos) {
   const result = await pipeline.run({ inputType: 'photo', file: readFileSync(file), template: '2.0', features: ['basic', 'expressions', 'visemes'] }, () => {});
   const photo = await faceDescriptor(result.analysis.image);
   const posed = await renderWithPhotoCamera(result, result.expression);
+  const { image, landmarks } = result.analysis;
   const images: Record<Variant, () => Promise<RgbImage>> = {
     preview: () => decodeRgb(result.preview.jpg),
     'no lashes': () => frontWithout(result, 'eyelashes'),
@@ -93,8 +83,8 @@ for (const file of photos) {
     'photo camera': () => renderWithPhotoCamera(result),
     '+ expression': async () => posed,
     '+ photo eyes': async () => withPhotoInside(posed, result, loopMask(result, EYE_CONTOURS, EYE_GROW)),
-    '+ photo irises': async () => withPhotoInside(posed, result, eyePartMask(result, 'irises')),
-    '+ photo whites': async () => withPhotoInside(posed, result, eyePartMask(result, 'whites')),
+    '+ photo irises': async () => withPhotoInside(posed, result, eyePartMask(image.width, image.height, landmarks, 'irises')),
+    '+ photo whites': async () => withPhotoInside(posed, result, eyePartMask(image.width, image.height, landmarks, 'whites')),
     '+ photo brows': async () => withPhotoInside(posed, result, loopMask(result, BROWS, BROW_GROW)),
     '+ photo lips': async () => withPhotoInside(posed, result, loopMask(result, [lipsOuter], LIPS_GROW)),
   };
